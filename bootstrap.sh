@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Set up stabcon on Debian 12 (as root, or with sudo) and run the main job or the tests.
+#   ./bootstrap.sh reproduce   install what is missing, build, regenerate the papers' figures/tables
+#   ./bootstrap.sh test        install what is missing, build, run the default test suite
+#   ./bootstrap.sh build       install what is missing and build only
+# Environment: BUILD_DIR (default: build), MESON_ARGS (extra `meson setup` options).
+set -eu
+cd "$(dirname "$0")"
+BUILD_DIR=${BUILD_DIR:-build}
+
+PACKAGES="meson ninja-build pkg-config gcc libc6-dev git
+  libsundials-dev libgsl-dev libhdf5-dev libsuitesparse-dev liblapack-dev libblas-dev
+  libcmocka-dev gnuplot-nox python3-cvxopt"
+
+install_missing() {
+  missing=""
+  for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+  done
+  [ -z "$missing" ] && return 0
+  echo "bootstrap: installing:$missing" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+build() {
+  if [ -f "$BUILD_DIR/build.ninja" ]; then
+    # shellcheck disable=SC2086
+    meson configure "$BUILD_DIR" -Dwerror=true ${MESON_ARGS:-} >/dev/null
+  else
+    # shellcheck disable=SC2086
+    meson setup "$BUILD_DIR" -Dwerror=true ${MESON_ARGS:-} >/dev/null
+  fi
+  ninja -C "$BUILD_DIR"
+}
+
+case "${1:-}" in
+  reproduce)
+    install_missing
+    build
+    shift
+    "$BUILD_DIR/experiments/stabcon" reproduce "$@"
+    ;;
+  test)
+    install_missing
+    build
+    meson test -C "$BUILD_DIR" --no-suite slow --print-errorlogs --num-processes 2
+    ;;
+  build)
+    install_missing
+    build
+    ;;
+  *)
+    echo "usage: ./bootstrap.sh reproduce|test|build" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+// stabcon — command-line front end: list, run, reproduce, plot, info, export (and solver tools).
+#include "xp/xp.h"
+#include "xp/xp_file.h"
+
+#include "stabcon_config.h"
+#include "stabcon_git.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_commands.h"
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+  fprintf(stderr, "stabcon %s: ", cmd);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see `stabcon %s --help`)\n", cmd);
+  return XP_ERR_USAGE;
+}
+
+static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
+// ---- list -----------------------------------------------------------------
+
+static int cmd_list(int argc, char **argv) {
+  if (argc > 1 && is_help(argv[1])) {
+    puts("usage: stabcon list\n\nLists the experiments and the paper figure or table each "
+         "regenerates.\nA '*' marks those run by `stabcon reproduce`.");
+    return XP_OK;
+  }
+  printf("%-18s %-44s %s\n", "experiment", "regenerates", "summary");
+  for (size_t i = 0; xp_experiments[i]; i++) {
+    const xp_experiment *x = xp_experiments[i];
+    printf("%-18s %-44s %s%s\n", x->name, x->paper_ref, x->in_reproduce ? "* " : "  ", x->summary);
+  }
+  return XP_OK;
+}
+
+// ---- run ------------------------------------------------------------------
+
+static void print_experiment_help(const xp_experiment *x) {
+  printf("usage: stabcon run %s [--set key=value ...] [-o FILE] [--plot DIR]\n\n", x->name);
+  printf("%s — %s\n\n", x->paper_ref, x->summary);
+  printf("Parameters (defaults are the paper's values or SPEC defaults; lists are comma-separated):\n");
+  for (size_t i = 0; i < x->n_params; i++) {
+    const xp_param_def *d = &x->params[i];
+    const char *range = d->range == XP_POSITIVE ? " (>0)" : d->range == XP_NONNEGATIVE ? " (>=0)" : "";
+    char unit[40] = "";
+    if (d->unit && d->unit[0]) snprintf(unit, sizeof unit, " [%s]", d->unit);
+    printf("  %-14s = %-18s %s%s%s%s%s\n", d->key, d->default_value, d->help, unit, range,
+           d->choices ? "  one of " : "", d->choices ? d->choices : "");
+  }
+  printf("\nOutput: results/%s.h5 unless -o is given; --plot DIR also draws its figures.\n", x->name);
+}
+
+// runs one experiment into path; the file appears only if the run succeeds
+static int run_experiment(const xp_experiment *x, const xp_params *params, const char *path,
+                          int argc, char **argv, xp_error *err) {
+  xp_results *out = xp_results_create(path, x->name, params, argc, argv, err);
+  if (!out) return XP_ERR_USAGE;
+  xp_progress progress;
+  xp_progress_begin(&progress, x->name);
+  double t0 = xp_now();
+  int rc = x->run(params, out, &progress, err);
+  xp_progress_end(&progress);
+  if (rc != XP_OK) {
+    xp_results_abort(out);
+    return rc;
+  }
+  rc = xp_results_commit(out, err);
+  if (rc == XP_OK) fprintf(stderr, "%s: wrote %s (%.2f s)\n", x->name, path, xp_now() - t0);
+  return rc;
+}
+
+static int cmd_run(int argc, char **argv) {
+  if (argc < 2 || is_help(argv[1])) {
+    puts("usage: stabcon run EXPERIMENT [--set key=value ...] [-o FILE] [--plot DIR]\n\n"
+         "Runs one experiment and writes one HDF5 results file (default results/EXPERIMENT.h5).\n"
+         "`stabcon run EXPERIMENT --help` lists its parameters; `stabcon list` the experiments.");
+    return argc < 2 ? XP_ERR_USAGE : XP_OK;
+  }
+  const xp_experiment *x = xp_experiment_find(argv[1]);
+  if (!x) return usage_error("run", "unknown experiment '%s' (see `stabcon list`)", argv[1]);
+  xp_params params;
+  xp_error err = {{0}};
+  if (xp_params_init(&params, x->params, x->n_params, &err)) {
+    fprintf(stderr, "stabcon run: %s\n", err.message);
+    return XP_ERR_RUN;
+  }
+  char path[1024];
+  snprintf(path, sizeof path, "results/%s.h5", x->name);
+  const char *plot_dir = NULL;
+  int explicit_output = 0;
+  for (int i = 2; i < argc; i++) {
+    if (is_help(argv[i])) {
+      print_experiment_help(x);
+      return XP_OK;
+    } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+      if (xp_params_set(&params, argv[++i], &err))
+        return usage_error("run", "%s", err.message);
+    } else if (strncmp(argv[i], "--set=", 6) == 0) {
+      if (xp_params_set(&params, argv[i] + 6, &err)) return usage_error("run", "%s", err.message);
+    } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+      snprintf(path, sizeof path, "%s", argv[++i]);
+      explicit_output = 1;
+    } else if (strcmp(argv[i], "--plot") == 0 && i + 1 < argc) {
+      plot_dir = argv[++i];
+    } else {
+      return usage_error("run", "unexpected argument '%s'", argv[i]);
+    }
+  }
+  if (!explicit_output && xp_mkdir_p("results") != 0)
+    return usage_error("run", "cannot create directory 'results': %s", strerror(errno));
+  int rc = run_experiment(x, &params, path, argc, argv, &err);
+  if (rc == XP_OK && plot_dir) rc = xp_plot_file(path, plot_dir, &err);
+  if (rc != XP_OK) fprintf(stderr, "stabcon run: %s\n", err.message);
+  return rc;
+}
+
+// ---- reproduce --------------------------------------------------------------
+
+static int copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb");
+  if (!in) return -1;
+  FILE *out = fopen(to, "wb");
+  if (!out) {
+    fclose(in);
+    return -1;
+  }
+  char buf[65536];
+  size_t n;
+  int rc = 0;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+    if (fwrite(buf, 1, n, out) != n) rc = -1;
+  fclose(in);
+  if (fclose(out) != 0) rc = -1;
+  return rc;
+}
+
+static int cmd_reproduce(int argc, char **argv) {
+  const char *results_dir = "results", *figures_dir = "plots/out", *gallery_dir = "plots/gallery";
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) {
+      puts("usage: stabcon reproduce [--only NAME[,NAME…]] [--results DIR] [--figures DIR]\n\n"
+           "Runs every registered paper experiment (`stabcon list`, marked '*') at its default\n"
+           "size, writes results/NAME.h5 and draws each figure into plots/out/ (PNG and SVG);\n"
+           "copies the main PNG of each into plots/gallery/ for the README.");
+      return XP_OK;
+    } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only = argv[++i];
+    } else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc) {
+      results_dir = argv[++i];
+    } else if (strcmp(argv[i], "--figures") == 0 && i + 1 < argc) {
+      figures_dir = argv[++i];
+    } else {
+      return usage_error("reproduce", "unexpected argument '%s'", argv[i]);
+    }
+  }
+  if (only) {
+    char list[1024];
+    snprintf(list, sizeof list, "%s", only);
+    char *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+      if (!xp_experiment_find(tok))
+        return usage_error("reproduce", "unknown experiment '%s' in --only", tok);
+  }
+  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
+    return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
+  int failures = 0;
+  double t0 = xp_now();
+  for (size_t i = 0; xp_experiments[i]; i++) {
+    const xp_experiment *x = xp_experiments[i];
+    if (!x->in_reproduce) continue;
+    if (only) {
+      char pattern[160];
+      snprintf(pattern, sizeof pattern, ",%s,", x->name);
+      char haystack[1100];
+      snprintf(haystack, sizeof haystack, ",%s,", only);
+      if (!strstr(haystack, pattern)) continue;
+    }
+    xp_params params;
+    xp_error err = {{0}};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.h5", results_dir, x->name);
+    int rc = xp_params_init(&params, x->params, x->n_params, &err);
+    if (rc == XP_OK) rc = run_experiment(x, &params, path, argc, argv, &err);
+    if (rc == XP_OK) rc = xp_plot_file(path, figures_dir, &err);
+    if (rc != XP_OK) {
+      fprintf(stderr, "stabcon reproduce: %s: %s\n", x->name, err.message);
+      failures++;
+      continue;
+    }
+    char from[1200], to[1200];
+    snprintf(from, sizeof from, "%s/%s.png", figures_dir, x->name);
+    snprintf(to, sizeof to, "%s/%s.png", gallery_dir, x->name);
+    if (access(from, R_OK) == 0 && copy_file(from, to) != 0)
+      fprintf(stderr, "stabcon reproduce: cannot copy %s to %s\n", from, to);
+  }
+  fprintf(stderr, "reproduce: %s in %.1f s; results in %s/, figures in %s/\n",
+          failures ? "FAILED" : "done", xp_now() - t0, results_dir, figures_dir);
+  return failures ? XP_ERR_RUN : XP_OK;
+}
+
+// ---- plot / info / export --------------------------------------------------------
+
+static int cmd_plot(int argc, char **argv) {
+  const char *file = NULL, *outdir = "plots/out";
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) {
+      puts("usage: stabcon plot FILE.h5 [-d DIR]\n\nDraws the figures of a stored results file "
+           "(no re-run) into DIR (default plots/out):\nDIR/STEM*.png and .svg, with the exported "
+           "CSV data in DIR/data/STEM/.");
+      return XP_OK;
+    } else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
+      outdir = argv[++i];
+    } else if (!file && argv[i][0] != '-') {
+      file = argv[i];
+    } else {
+      return usage_error("plot", "unexpected argument '%s'", argv[i]);
+    }
+  }
+  if (!file) return usage_error("plot", "%s", "missing FILE");
+  xp_error err = {{0}};
+  int rc = xp_plot_file(file, outdir, &err);
+  if (rc != XP_OK) fprintf(stderr, "stabcon plot: %s\n", err.message);
+  else fprintf(stderr, "stabcon plot: figures in %s/\n", outdir);
+  return rc;
+}
+
+static int cmd_info(int argc, char **argv) {
+  if (argc < 2 || is_help(argv[1])) {
+    puts("usage: stabcon info FILE.h5\n\nPrints provenance, run parameters and the cases with "
+         "their status.");
+    return argc < 2 ? XP_ERR_USAGE : XP_OK;
+  }
+  xp_error err = {{0}};
+  xp_file *f = xp_file_open(argv[1], &err);
+  if (!f) {
+    fprintf(stderr, "stabcon info: %s\n", err.message);
+    return XP_ERR_USAGE;
+  }
+  xp_file_info(f, stdout);
+  xp_file_close(f);
+  return XP_OK;
+}
+
+static int cmd_export(int argc, char **argv) {
+  const char *file = NULL, *case_name = NULL, *format = "csv", *output = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) {
+      puts("usage: stabcon export FILE.h5 [--case NAME] [--format csv] [-o OUT]\n\n"
+           "Without --case: one CSV row per case (case, status, parameters, statistics).\n"
+           "With --case: that case's series as CSV columns (header = series names).");
+      return XP_OK;
+    } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+      case_name = argv[++i];
+    } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+      format = argv[++i];
+    } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+      output = argv[++i];
+    } else if (!file && argv[i][0] != '-') {
+      file = argv[i];
+    } else {
+      return usage_error("export", "unexpected argument '%s'", argv[i]);
+    }
+  }
+  if (!file) return usage_error("export", "%s", "missing FILE");
+  if (strcmp(format, "csv") != 0) return usage_error("export", "unknown format '%s' (csv)", format);
+  xp_error err = {{0}};
+  xp_file *f = xp_file_open(file, &err);
+  if (!f) {
+    fprintf(stderr, "stabcon export: %s\n", err.message);
+    return XP_ERR_USAGE;
+  }
+  FILE *out = output ? fopen(output, "w") : stdout;
+  if (!out) {
+    xp_file_close(f);
+    return usage_error("export", "cannot write '%s'", output);
+  }
+  int rc = case_name ? xp_file_export_case_csv(f, case_name, 0, out, NULL, &err)
+                     : xp_file_export_summary_csv(f, out, &err);
+  if (output && fclose(out) != 0 && rc == XP_OK) rc = xp_fail(&err, XP_ERR_RUN, "write error");
+  if (rc != XP_OK) {
+    fprintf(stderr, "stabcon export: %s\n", err.message);
+    if (output) remove(output);
+  }
+  xp_file_close(f);
+  return rc;
+}
+
+// ---- main -------------------------------------------------------------------
+
+typedef struct command {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"list", cmd_list, "experiments and the paper figure/table each regenerates"},
+    {"run", cmd_run, "run one experiment → HDF5 results file"},
+    {"reproduce", cmd_reproduce, "every paper experiment at default size → results/, plots/"},
+    {"plot", cmd_plot, "draw the figures of a stored results file"},
+    {"info", cmd_info, "provenance, parameters and cases of a results file"},
+    {"export", cmd_export, "series and summaries as CSV"},
+    STABCON_EXTRA_COMMANDS
+};
+
+static void print_help(void) {
+  printf("stabcon %s — research harness for stiff multibody constraint solvers\n\n", STABCON_VERSION);
+  puts("usage: stabcon COMMAND [ARGS…]    (stabcon COMMAND --help for details)\n\ncommands:");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+  puts("\nExit status: 0 success, 1 run failure, 2 bad usage or input.");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_help();
+    return XP_ERR_USAGE;
+  }
+  if (is_help(argv[1])) {
+    print_help();
+    return XP_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("stabcon %s (git %s)\n", STABCON_VERSION, STABCON_GIT);
+    return XP_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+  fprintf(stderr, "stabcon: unknown command '%s' (see `stabcon --help`)\n", argv[1]);
+  return XP_ERR_USAGE;
+}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The experiment registry: every paper figure or table the harness regenerates.
+#include "xp/xp.h"
+
+#include <string.h>
+
+extern const xp_experiment xp_experiment_smd_explicit;
+extern const xp_experiment xp_experiment_smd_semi;
+extern const xp_experiment xp_experiment_smd_implicit;
+extern const xp_experiment xp_experiment_smd_map;
+
+const xp_experiment *const xp_experiments[] = {
+    &xp_experiment_smd_explicit,
+    &xp_experiment_smd_semi,
+    &xp_experiment_smd_implicit,
+    &xp_experiment_smd_map,
+    NULL,
+};
+
+const xp_experiment *xp_experiment_find(const char *name) {
+  for (size_t i = 0; xp_experiments[i]; i++)
+    if (strcmp(xp_experiments[i]->name, name) == 0) return xp_experiments[i];
+  return NULL;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// xp — experiment infrastructure: parameters, the experiment registry, HDF5 results with
+// provenance, progress reporting. Every study flows scenario → run → HDF5 → figure/table.
+#ifndef XP_XP_H
+#define XP_XP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+// ---- errors ---------------------------------------------------------------
+
+// Exit codes of the CLI (and return codes of xp functions that can fail on user input).
+enum { XP_OK = 0, XP_ERR_RUN = 1, XP_ERR_USAGE = 2 };
+
+// A message buffer for errors caused by user input or the file system.
+typedef struct xp_error {
+  char message[512];
+} xp_error;
+
+// Formats a message into err (if err is non-NULL) and returns code.
+int xp_fail(xp_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// ---- parameters -----------------------------------------------------------
+
+typedef enum xp_param_kind {
+  XP_REAL,       // one finite real number
+  XP_INT,        // one integer
+  XP_STRING,     // one word; `choices` lists the allowed values ("a|b|c") or NULL for any
+  XP_REAL_LIST,  // comma-separated finite reals, e.g. "1e-5,1e-2"; every entry checked
+} xp_param_kind;
+
+// Allowed range of a numeric parameter (each list entry is checked).
+typedef enum xp_param_range {
+  XP_ANY,          // any finite value
+  XP_POSITIVE,     // > 0   (step sizes, masses, durations)
+  XP_NONNEGATIVE,  // >= 0  (stiffness, damping, friction)
+} xp_param_range;
+
+// Declaration of one experiment parameter: its default is what the paper uses (or SPEC's default).
+typedef struct xp_param_def {
+  const char *key;
+  xp_param_kind kind;
+  const char *default_value;
+  xp_param_range range;
+  const char *unit;     // "s", "N/m", "" for dimensionless
+  const char *choices;  // XP_STRING only: "relaxed|paper|coulomb", or NULL
+  const char *help;     // one line, shown by `stabcon run EXP --help`
+} xp_param_def;
+
+#define XP_MAX_PARAMS 48
+#define XP_MAX_LIST 64
+
+// Parsed, validated parameter values of one run (owned by the caller, no heap).
+typedef struct xp_params {
+  const xp_param_def *defs;
+  size_t n;
+  char text[XP_MAX_PARAMS][256];  // value as given (or the default), for provenance
+  double list[XP_MAX_PARAMS][XP_MAX_LIST];
+  size_t list_len[XP_MAX_PARAMS];
+} xp_params;
+
+// Fills p with the defaults of defs[0..n). Returns XP_OK or XP_ERR_USAGE (bad default: a bug).
+int xp_params_init(xp_params *p, const xp_param_def *defs, size_t n, xp_error *err);
+// Applies "key=value"; an unknown key, a non-numeric, NaN/Inf or out-of-range value → XP_ERR_USAGE
+// with a message naming the key, the value and the limit.
+int xp_params_set(xp_params *p, const char *assignment, xp_error *err);
+// Accessors; asking for an undeclared key is a programmer error (assert).
+double xp_params_real(const xp_params *p, const char *key);
+long xp_params_int(const xp_params *p, const char *key);
+const char *xp_params_string(const xp_params *p, const char *key);
+// A list parameter: returns its length and points *values at the entries.
+size_t xp_params_list(const xp_params *p, const char *key, const double **values);
+
+// ---- results (HDF5, SPEC §6) ----------------------------------------------
+
+// One results file. Written to "<path>.partial" and renamed to path by xp_results_commit, so a
+// reader never sees a half-written file at path. Every finished case is flushed to disk.
+typedef struct xp_results xp_results;
+// One case (a group "/cases/<name>") of a results file.
+typedef struct xp_case xp_case;
+
+// Creates the file with root provenance attributes (SPEC §6) and the run's parameters.
+// argv is the command line recorded in provenance. NULL on error (message in err).
+xp_results *xp_results_create(const char *path, const char *experiment, const xp_params *params,
+                              int argc, char *const *argv, xp_error *err);
+// Closes and renames the file into place. Returns XP_OK or XP_ERR_RUN (message in err);
+// on error the partial file is removed. Frees r in every case.
+int xp_results_commit(xp_results *r, xp_error *err);
+// Closes and deletes the partial file (used when a run is aborted). Frees r.
+void xp_results_abort(xp_results *r);
+
+// Begins a case; NULL if the file cannot take it (message available from xp_results_error).
+xp_case *xp_case_begin(xp_results *r, const char *name);
+// Case parameters (attributes of "/cases/<name>/params").
+void xp_case_param_real(xp_case *c, const char *key, double value, const char *unit);
+void xp_case_param_string(xp_case *c, const char *key, const char *value);
+// A series: 1-D double dataset "/cases/<name>/series/<series>" with a `unit` attribute.
+// Series that share a length form one table in `stabcon export`.
+void xp_case_series(xp_case *c, const char *name, const char *unit, const double *data, size_t n);
+// Summary statistics (attributes of "/cases/<name>/stats").
+void xp_case_stat_real(xp_case *c, const char *key, double value, const char *unit);
+// Status of the case: "ok", or a numerical outcome ("diverged", "max-iterations",
+// "did-not-finish", "failed"); message may be NULL.
+void xp_case_status(xp_case *c, const char *status, const char *message);
+// Writes the case to disk (flush). Returns XP_OK, or XP_ERR_RUN if anything in the case failed
+// to write (e.g. disk full; message from xp_results_error).
+int xp_case_end(xp_case *c);
+// Last I/O error message of r ("" if none).
+const char *xp_results_error(const xp_results *r);
+
+// ---- progress -------------------------------------------------------------
+
+// Progress on stderr, drawn only when stderr is a terminal; all calls are no-ops otherwise.
+typedef struct xp_progress {
+  int enabled;
+  double t_start;
+  double last_draw;
+  char label[64];
+} xp_progress;
+
+void xp_progress_begin(xp_progress *pr, const char *label);
+// fraction in [0, 1]; redraws at most ~10 times a second.
+void xp_progress_update(xp_progress *pr, double fraction);
+void xp_progress_end(xp_progress *pr);
+
+// ---- experiments ----------------------------------------------------------
+
+// A registered experiment: a paper figure or table regenerated from one run.
+typedef struct xp_experiment {
+  const char *name;       // CLI name, e.g. "smd_explicit"
+  const char *paper_ref;  // what it regenerates, e.g. "Paper A §3.1.1, Fig 1"
+  const char *summary;    // one line
+  const xp_param_def *params;
+  size_t n_params;
+  // Runs all cases into out. Returns XP_OK, or XP_ERR_RUN only for an I/O failure;
+  // numerical failure of a case is a case status, not an error.
+  int (*run)(const xp_params *params, xp_results *out, xp_progress *progress, xp_error *err);
+  const char *plot_script;  // gnuplot script in plots/ ("smd_explicit.gp") or NULL
+  int in_reproduce;         // 1: part of `stabcon reproduce`
+} xp_experiment;
+
+// NULL-terminated registry (experiments/registry.c).
+extern const xp_experiment *const xp_experiments[];
+// Looks an experiment up by name; NULL if unknown.
+const xp_experiment *xp_experiment_find(const char *name);
+
+// Wall-clock seconds (monotonic).
+double xp_now(void);
+
+#endif  // XP_XP_H

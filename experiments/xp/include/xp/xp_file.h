@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Reading stabcon results files: provenance, cases, series; `info` and CSV export.
+#ifndef XP_XP_FILE_H
+#define XP_XP_FILE_H
+
+#include "xp/xp.h"
+
+#include <stdio.h>
+
+// An open results file (read-only).
+typedef struct xp_file xp_file;
+
+// Opens path; NULL with a message naming the file if it is unreadable, not HDF5, or not a
+// stabcon results file (no format_version attribute).
+xp_file *xp_file_open(const char *path, xp_error *err);
+void xp_file_close(xp_file *f);
+
+// A root attribute (provenance or experiment) as text into buf; 0 ok, -1 if absent.
+int xp_file_attr(const xp_file *f, const char *name, char *buf, size_t len);
+// A run parameter (/params) as text; 0 ok, -1 if absent.
+int xp_file_param(const xp_file *f, const char *key, char *buf, size_t len);
+// Cases in the order they were written.
+size_t xp_file_case_count(const xp_file *f);
+const char *xp_file_case_name(const xp_file *f, size_t i);
+// Case status ("ok", "diverged", …) into buf; 0 ok, -1 if the case is unknown.
+int xp_file_case_status(const xp_file *f, const char *case_name, char *buf, size_t len);
+// A numeric case statistic or parameter; 0 ok, -1 if absent or not numeric.
+int xp_file_case_stat(const xp_file *f, const char *case_name, const char *key, double *value);
+int xp_file_case_param(const xp_file *f, const char *case_name, const char *key, double *value);
+// Reads a series into a new array (*data, caller frees); returns its length, or -1 if absent.
+long xp_file_series_read(const xp_file *f, const char *case_name, const char *series,
+                         double **data);
+
+// Prints provenance, parameters and the case list (`stabcon info`).
+void xp_file_info(const xp_file *f, FILE *out);
+// CSV, header first: one row per case, columns case,status,<case params>,<stats>.
+int xp_file_export_summary_csv(const xp_file *f, FILE *out, xp_error *err);
+// CSV of a case's series of one length (the `group`-th distinct length, 0 = the length of the
+// first series), one column per series. Returns XP_OK, XP_ERR_USAGE if the case or group
+// does not exist. *n_groups (if non-NULL) receives the number of distinct lengths.
+int xp_file_export_case_csv(const xp_file *f, const char *case_name, size_t group, FILE *out,
+                            size_t *n_groups, xp_error *err);
+// Name of the first series of length-group `group` of a case, into buf (for file naming).
+int xp_file_case_group_name(const xp_file *f, const char *case_name, size_t group, char *buf,
+                            size_t len);
+
+// Exports what a figure needs into datadir (cases.txt: one case name a line; summary.csv;
+// <case>.csv per case, <case>.<series>.csv for series of other lengths). Creates datadir.
+int xp_file_export_for_plot(const xp_file *f, const char *datadir, xp_error *err);
+
+// Draws the figures of a results file: exports its data under <outdir>/data/<stem>/ and runs
+// the experiment's gnuplot script (found in $STABCON_PLOTS_DIR or the source tree's plots/)
+// with datadir, outdir and stem set; the script writes <outdir>/<stem>*.png and .svg.
+// stem is the file's basename without ".h5". XP_OK, XP_ERR_USAGE (bad file), XP_ERR_RUN.
+int xp_plot_file(const char *path, const char *outdir, xp_error *err);
+
+// Creates a directory and its parents (like mkdir -p); 0 ok, -1 with errno set.
+int xp_mkdir_p(const char *path);
+
+#endif  // XP_XP_FILE_H

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// Internals shared by the xp sources (HDF5 helpers, provenance); not part of the public API.
+#ifndef XP_INTERNAL_H
+#define XP_INTERNAL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+// Turns off HDF5's automatic error-stack printing: xp reports its own messages.
+void xp_h5_quiet(void);
+// Scalar attributes on an HDF5 object; 0 on success, -1 on failure.
+int xp_h5_attr_string(hid_t obj, const char *name, const char *value);
+int xp_h5_attr_double(hid_t obj, const char *name, double value);
+int xp_h5_attr_int(hid_t obj, const char *name, long value);
+// Reads a string attribute of any string type into buf (truncated to len); 0 ok, -1 if absent.
+int xp_h5_attr_read_string(hid_t obj, const char *name, char *buf, size_t len);
+// Writes the root provenance attributes (SPEC §6) on file; 0 ok, -1 on I/O failure.
+int xp_provenance_write(hid_t file, int argc, char *const *argv);
+// Environment description (CPU, compiler, libraries, build options) as one line each, into buf.
+void xp_environment_describe(char *buf, size_t len);
+
+// Version of the results-file format written by this build.
+#define XP_FORMAT_VERSION 1
+
+#endif  // XP_INTERNAL_H

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// Experiment parameters: defaults from the paper, `--set key=value` parsing and validation.
+#include "xp/xp.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int xp_fail(xp_error *err, int code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+static const xp_param_def *param_find(const xp_params *p, const char *key, size_t len, size_t *index) {
+  for (size_t i = 0; i < p->n; i++) {
+    if (strlen(p->defs[i].key) == len && strncmp(p->defs[i].key, key, len) == 0) {
+      *index = i;
+      return &p->defs[i];
+    }
+  }
+  return NULL;
+}
+
+// parses one finite real; the whole token must be consumed
+static int parse_real(const char *text, double *out) {
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
+  *out = v;
+  return 0;
+}
+
+// value is the whole text given, entry the list entry being checked
+static int check_range(const xp_param_def *d, double v, const char *value, const char *entry,
+                       xp_error *err) {
+  const char *limit = d->range == XP_POSITIVE && !(v > 0)       ? "> 0"
+                      : d->range == XP_NONNEGATIVE && !(v >= 0) ? ">= 0"
+                                                                : NULL;
+  if (!limit) return XP_OK;
+  if (strcmp(value, entry) == 0)
+    return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be %s", d->key, value, limit);
+  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: entry '%s' must be %s", d->key, value,
+                 entry, limit);
+}
+
+static int check_choice(const xp_param_def *d, const char *value, xp_error *err) {
+  if (!d->choices) return XP_OK;
+  size_t len = strlen(value);
+  for (const char *c = d->choices; *c;) {
+    const char *bar = strchr(c, '|');
+    size_t clen = bar ? (size_t)(bar - c) : strlen(c);
+    if (clen == len && strncmp(c, value, len) == 0) return XP_OK;
+    if (!bar) break;
+    c = bar + 1;
+  }
+  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be one of %s", d->key, value, d->choices);
+}
+
+// parses and validates value into slot i
+static int param_assign(xp_params *p, size_t i, const char *value, xp_error *err) {
+  const xp_param_def *d = &p->defs[i];
+  if (strlen(value) >= sizeof p->text[i])
+    return xp_fail(err, XP_ERR_USAGE, "parameter %s: value too long", d->key);
+  // parse into scratch first: a refused value leaves the previous one in place
+  double list[XP_MAX_LIST];
+  size_t n = 0;
+  switch (d->kind) {
+  case XP_STRING:
+    if (value[0] == '\0') return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
+    if (check_choice(d, value, err)) return XP_ERR_USAGE;
+    break;
+  case XP_INT: {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || errno == ERANGE)
+      return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: not an integer", d->key, value);
+    if (check_range(d, (double)v, value, value, err)) return XP_ERR_USAGE;
+    list[n++] = (double)v;
+    break;
+  }
+  case XP_REAL:
+  case XP_REAL_LIST: {
+    char buf[256];
+    strcpy(buf, value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      if (n == XP_MAX_LIST)
+        return xp_fail(err, XP_ERR_USAGE, "parameter %s: more than %d values", d->key, XP_MAX_LIST);
+      if (parse_real(tok, &list[n]))
+        return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: '%s' is not a finite number", d->key,
+                       value, tok);
+      if (check_range(d, list[n], value, tok, err)) return XP_ERR_USAGE;
+      n++;
+    }
+    if (n == 0) return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
+    if (d->kind == XP_REAL && n != 1)
+      return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: takes one number, not a list", d->key,
+                     value);
+    break;
+  }
+  }
+  strcpy(p->text[i], value);
+  memcpy(p->list[i], list, n * sizeof list[0]);
+  p->list_len[i] = n;
+  return XP_OK;
+}
+
+int xp_params_init(xp_params *p, const xp_param_def *defs, size_t n, xp_error *err) {
+  assert(n <= XP_MAX_PARAMS);
+  memset(p, 0, sizeof *p);
+  p->defs = defs;
+  p->n = n;
+  for (size_t i = 0; i < n; i++) {
+    int rc = param_assign(p, i, defs[i].default_value, err);
+    if (rc) return rc;
+  }
+  return XP_OK;
+}
+
+int xp_params_set(xp_params *p, const char *assignment, xp_error *err) {
+  const char *eq = strchr(assignment, '=');
+  if (!eq || eq == assignment)
+    return xp_fail(err, XP_ERR_USAGE, "--set '%s': expected key=value", assignment);
+  size_t index = 0;
+  if (!param_find(p, assignment, (size_t)(eq - assignment), &index))
+    return xp_fail(err, XP_ERR_USAGE, "--set '%s': unknown parameter '%.*s'", assignment,
+                   (int)(eq - assignment), assignment);
+  return param_assign(p, index, eq + 1, err);
+}
+
+static size_t param_index(const xp_params *p, const char *key) {
+  size_t index = 0;
+  const xp_param_def *d = param_find(p, key, strlen(key), &index);
+  assert(d && "undeclared parameter");
+  (void)d;
+  return index;
+}
+
+double xp_params_real(const xp_params *p, const char *key) {
+  size_t i = param_index(p, key);
+  assert(p->defs[i].kind == XP_REAL || p->defs[i].kind == XP_INT);
+  return p->list[i][0];
+}
+
+long xp_params_int(const xp_params *p, const char *key) {
+  size_t i = param_index(p, key);
+  assert(p->defs[i].kind == XP_INT);
+  return (long)p->list[i][0];
+}
+
+const char *xp_params_string(const xp_params *p, const char *key) {
+  return p->text[param_index(p, key)];
+}
+
+size_t xp_params_list(const xp_params *p, const char *key, const double **values) {
+  size_t i = param_index(p, key);
+  assert(p->defs[i].kind != XP_STRING);
+  *values = p->list[i];
+  return p->list_len[i];
+}

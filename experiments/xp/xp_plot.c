@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// Figures: export a results file's data as CSV and run the experiment's gnuplot script.
+// gnuplot cannot read HDF5, so every figure is drawn from CSV exported from the stored file.
+#include "xp/xp_file.h"
+
+#include "stabcon_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int xp_mkdir_p(const char *path) {
+  char tmp[1024];
+  if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) return errno = ENAMETOOLONG, -1;
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+  return 0;
+}
+
+// case names are made filesystem-safe by construction; guard against '/' anyway
+static void safe_name(char *out, size_t len, const char *name) {
+  snprintf(out, len, "%s", name);
+  for (char *c = out; *c; c++)
+    if (*c == '/' || *c == ' ') *c = '_';
+}
+
+static FILE *open_in(const char *dir, const char *name, char *path, size_t len) {
+  snprintf(path, len, "%s/%s", dir, name);
+  return fopen(path, "w");
+}
+
+int xp_file_export_for_plot(const xp_file *f, const char *datadir, xp_error *err) {
+  if (xp_mkdir_p(datadir) != 0)
+    return xp_fail(err, XP_ERR_RUN, "cannot create directory '%s': %s", datadir, strerror(errno));
+  char path[2048];
+  FILE *list = open_in(datadir, "cases.txt", path, sizeof path);
+  FILE *summary = list ? open_in(datadir, "summary.csv", path, sizeof path) : NULL;
+  if (!list || !summary) {
+    if (list) fclose(list);
+    return xp_fail(err, XP_ERR_RUN, "cannot write '%s': %s", path, strerror(errno));
+  }
+  int rc = xp_file_export_summary_csv(f, summary, err);
+  fclose(summary);
+  for (size_t i = 0; rc == XP_OK && i < xp_file_case_count(f); i++) {
+    const char *name = xp_file_case_name(f, i);
+    char safe[300];
+    safe_name(safe, sizeof safe, name);
+    fprintf(list, "%s\n", safe);
+    size_t groups = 1;
+    for (size_t g = 0; rc == XP_OK && g < groups; g++) {
+      char file[700], first[256] = "";
+      if (g == 0) {
+        snprintf(file, sizeof file, "%s.csv", safe);
+      } else {
+        xp_file_case_group_name(f, name, g, first, sizeof first);
+        snprintf(file, sizeof file, "%s.%s.csv", safe, first);
+      }
+      FILE *out = open_in(datadir, file, path, sizeof path);
+      if (!out) {
+        rc = xp_fail(err, XP_ERR_RUN, "cannot write '%s': %s", path, strerror(errno));
+        break;
+      }
+      xp_error ignored;
+      // a case without series still gets its (empty) file
+      if (xp_file_export_case_csv(f, name, g, out, &groups, &ignored) != XP_OK) groups = 0;
+      if (fclose(out) != 0) rc = xp_fail(err, XP_ERR_RUN, "cannot write '%s'", path);
+    }
+  }
+  if (fclose(list) != 0 && rc == XP_OK) rc = xp_fail(err, XP_ERR_RUN, "cannot write cases.txt");
+  return rc;
+}
+
+static void plots_dir(char *buf, size_t len) {
+  const char *env = getenv("STABCON_PLOTS_DIR");
+  if (env && env[0])
+    snprintf(buf, len, "%s", env);
+  else
+    snprintf(buf, len, "%s/plots", STABCON_SOURCE_DIR);
+}
+
+// runs gnuplot -e "<defs>" script; returns its exit status or -1 if it could not start
+static int run_gnuplot(const char *defs, const char *script) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execlp("gnuplot", "gnuplot", "-e", defs, script, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int xp_plot_file(const char *path, const char *outdir, xp_error *err) {
+  xp_file *f = xp_file_open(path, err);
+  if (!f) return XP_ERR_USAGE;
+  char experiment[128] = "";
+  xp_file_attr(f, "experiment", experiment, sizeof experiment);
+  const xp_experiment *xp = xp_experiment_find(experiment);
+  if (!xp) {
+    xp_file_close(f);
+    return xp_fail(err, XP_ERR_USAGE, "'%s': unknown experiment '%s' (no figure script)", path,
+                   experiment);
+  }
+  if (!xp->plot_script) {
+    xp_file_close(f);
+    return xp_fail(err, XP_ERR_USAGE, "experiment '%s' has no figure", experiment);
+  }
+  // stem: basename without .h5
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  char stem[256];
+  snprintf(stem, sizeof stem, "%s", base);
+  char *dot = strstr(stem, ".h5");
+  if (dot) *dot = '\0';
+  char datadir[1400], script[1400], defs[4096], dir[1024];
+  snprintf(datadir, sizeof datadir, "%s/data/%s", outdir, stem);
+  int rc = xp_file_export_for_plot(f, datadir, err);
+  xp_file_close(f);
+  if (rc != XP_OK) return rc;
+  plots_dir(dir, sizeof dir);
+  snprintf(script, sizeof script, "%s/%s", dir, xp->plot_script);
+  if (access(script, R_OK) != 0)
+    return xp_fail(err, XP_ERR_RUN, "figure script '%s' not found (set STABCON_PLOTS_DIR)", script);
+  snprintf(defs, sizeof defs, "datadir='%s'; outdir='%s'; stem='%s'; plotsdir='%s'", datadir, outdir,
+           stem, dir);
+  int status = run_gnuplot(defs, script);
+  if (status == 127)
+    return xp_fail(err, XP_ERR_RUN, "gnuplot not found on PATH (install gnuplot-nox)");
+  if (status != 0)
+    return xp_fail(err, XP_ERR_RUN, "gnuplot failed (exit %d) on '%s'", status, script);
+  return XP_OK;
+}

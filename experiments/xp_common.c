@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// Helpers shared by experiment drivers: growable column series and case naming.
+#include "xp_common.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int xp_series_init(xp_series *s, size_t ncols, size_t cap) {
+  assert(ncols <= XP_SERIES_MAX_COLS);
+  memset(s, 0, sizeof *s);
+  s->ncols = ncols;
+  s->cap = cap ? cap : 16;
+  for (size_t j = 0; j < ncols; j++) {
+    s->col[j] = malloc(s->cap * sizeof(double));
+    if (!s->col[j]) {
+      xp_series_free(s);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int xp_series_push(xp_series *s, const double *row) {
+  if (s->n == s->cap) {
+    size_t cap = 2 * s->cap;
+    for (size_t j = 0; j < s->ncols; j++) {
+      double *grown = realloc(s->col[j], cap * sizeof(double));
+      if (!grown) return -1;
+      s->col[j] = grown;
+    }
+    s->cap = cap;
+  }
+  for (size_t j = 0; j < s->ncols; j++) s->col[j][s->n] = row[j];
+  s->n++;
+  return 0;
+}
+
+int xp_series_push3(xp_series *s, double a, double b, double c) {
+  return xp_series_push(s, (const double[]){a, b, c});
+}
+
+void xp_series_free(xp_series *s) {
+  for (size_t j = 0; j < XP_SERIES_MAX_COLS; j++) free(s->col[j]);
+  memset(s, 0, sizeof *s);
+}
+
+void xp_format_compact(char *buf, size_t len, double v) {
+  char tmp[64];
+  snprintf(tmp, sizeof tmp, "%g", v);
+  size_t o = 0;
+  for (size_t i = 0; tmp[i] && o + 1 < len; i++) {
+    if (tmp[i] == '+') continue;
+    // drop leading zeros of the exponent
+    if (tmp[i] == '0' && i > 0 && (tmp[i - 1] == 'e' || tmp[i - 1] == '-' || tmp[i - 1] == '+') &&
+        strchr(tmp, 'e') && (size_t)(strchr(tmp, 'e') - tmp) < i && tmp[i + 1] != '\0')
+      continue;
+    buf[o++] = tmp[i];
+  }
+  buf[o] = '\0';
+}
+
+void xp_case_name(char *buf, size_t len, size_t n, const char *const *keys, const double *values) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < n && used < len; i++) {
+    char num[64];
+    xp_format_compact(num, sizeof num, values[i]);
+    used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? "_" : "", keys[i], num);
+  }
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Helpers shared by experiment drivers: growable column series and case naming.
+#ifndef XP_COMMON_H
+#define XP_COMMON_H
+
+#include <stddef.h>
+
+#define XP_SERIES_MAX_COLS 16
+
+// Columns of doubles that grow together (time, state, …); capacity chosen at init.
+typedef struct xp_series {
+  double *col[XP_SERIES_MAX_COLS];
+  size_t ncols, n, cap;
+} xp_series;
+
+// Allocates ncols columns of capacity cap; 0 ok, -1 out of memory.
+int xp_series_init(xp_series *s, size_t ncols, size_t cap);
+// Appends one row (ncols values); grows the columns if needed. 0 ok, -1 out of memory.
+int xp_series_push(xp_series *s, const double *row);
+int xp_series_push3(xp_series *s, double a, double b, double c);
+void xp_series_free(xp_series *s);
+
+// Builds a filesystem-safe case name "k1=v1_k2=v2…" with compact numbers (1e-05 → 1e-5).
+void xp_case_name(char *buf, size_t len, size_t n, const char *const *keys, const double *values);
+// Compact %g formatting of v into buf (no '+', no leading exponent zeros).
+void xp_format_compact(char *buf, size_t len, double v);
+
+#endif  // XP_COMMON_H

@@ -8,12 +8,14 @@ extern const xp_experiment xp_experiment_smd_explicit;
 extern const xp_experiment xp_experiment_smd_semi;
 extern const xp_experiment xp_experiment_smd_implicit;
 extern const xp_experiment xp_experiment_smd_map;
+extern const xp_experiment xp_experiment_smd;
 
 const xp_experiment *const xp_experiments[] = {
     &xp_experiment_smd_explicit,
     &xp_experiment_smd_semi,
     &xp_experiment_smd_implicit,
     &xp_experiment_smd_map,
+    &xp_experiment_smd,
     NULL,
 };
 

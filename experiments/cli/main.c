@@ -2,6 +2,7 @@
 // stabcon — command-line front end: list, run, reproduce, plot, info, export (and solver tools).
 #include "xp/xp.h"
 #include "xp/xp_file.h"
+#include "xp/xp_sweep.h"
 
 #include "stabcon_config.h"
 #include "stabcon_git.h"
@@ -292,6 +293,81 @@ static int cmd_export(int argc, char **argv) {
   return rc;
 }
 
+// ---- sweep / compare ------------------------------------------------------------
+
+static int cmd_sweep(int argc, char **argv) {
+  if (argc < 2 || is_help(argv[1])) {
+    puts("usage: stabcon sweep EXPERIMENT [--method M[,M…]] [--set key=LIST|start:stop:count[:log]]…\n"
+         "                     [-o FILE] [--resume]\n\n"
+         "Runs the Cartesian grid of the swept parameters (first --set varies slowest; --method\n"
+         "sweeps the experiment's `method` parameter) and gathers every case into one HDF5 file\n"
+         "(default results/EXPERIMENT-sweep.h5), cases named gNNNNN_<case> with the grid values\n"
+         "in their parameters. A single value is a fixed setting. Each finished point is kept in\n"
+         "FILE.parts/ as it completes: after an interruption (Ctrl-C, kill, full disk) run the\n"
+         "same command with --resume to compute only the missing points. A point that fails is\n"
+         "recorded with status \"failed\" and the sweep goes on.\n\n"
+         "example: stabcon sweep smd --method explicit,implicit --set h=1e-5:1e-2:7:log --set k=1e6");
+    return argc < 2 ? XP_ERR_USAGE : XP_OK;
+  }
+  const xp_experiment *x = xp_experiment_find(argv[1]);
+  if (!x) return usage_error("sweep", "unknown experiment '%s' (see `stabcon list`)", argv[1]);
+  static xp_sweep_spec spec;
+  memset(&spec, 0, sizeof spec);
+  spec.experiment = x;
+  xp_error err = {{0}};
+  if (xp_params_init(&spec.base, x->params, x->n_params, &err)) {
+    fprintf(stderr, "stabcon sweep: %s\n", err.message);
+    return XP_ERR_RUN;
+  }
+  char output[1024];
+  snprintf(output, sizeof output, "results/%s-sweep.h5", x->name);
+  int resume = 0, explicit_output = 0;
+  for (int i = 2; i < argc; i++) {
+    char assignment[2100];
+    if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+      snprintf(assignment, sizeof assignment, "%s", argv[++i]);
+    } else if (strcmp(argv[i], "--method") == 0 && i + 1 < argc) {
+      snprintf(assignment, sizeof assignment, "method=%s", argv[++i]);
+    } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+      snprintf(output, sizeof output, "%s", argv[++i]);
+      explicit_output = 1;
+      continue;
+    } else if (strcmp(argv[i], "--resume") == 0) {
+      resume = 1;
+      continue;
+    } else {
+      return usage_error("sweep", "unexpected argument '%s'", argv[i]);
+    }
+    if (xp_sweep_add_axis(&spec, assignment, &err)) return usage_error("sweep", "%s", err.message);
+  }
+  if (!explicit_output && xp_mkdir_p("results") != 0)
+    return usage_error("sweep", "cannot create directory 'results': %s", strerror(errno));
+  xp_sweep_options opt = {.output = output, .resume = resume, .rank = 0, .ranks = 1,
+                          .argc = argc, .argv = argv};
+  double t0 = xp_now();
+  int rc = xp_sweep_run(&spec, &opt, &err);
+  if (rc == XP_OK) rc = xp_sweep_merge(&spec, &opt, &err);
+  if (rc != XP_OK) {
+    fprintf(stderr, "stabcon sweep: %s\n", err.message);
+    return rc;
+  }
+  fprintf(stderr, "sweep: %zu points → %s (%.2f s)\n", xp_sweep_size(&spec), output, xp_now() - t0);
+  return XP_OK;
+}
+
+static int cmd_compare(int argc, char **argv) {
+  if (argc != 3 || is_help(argv[1])) {
+    puts("usage: stabcon compare A.h5 B.h5\n\nCompares two results files case by case (names, "
+         "status, parameters, statistics,\nseries bit for bit), ignoring statistics named *time*. "
+         "Exit 0 if equal, 1 if not.");
+    return argc == 2 && is_help(argv[1]) ? XP_OK : XP_ERR_USAGE;
+  }
+  char msg[1024];
+  int rc = xp_results_compare(argv[1], argv[2], msg, sizeof msg);
+  printf("%s\n", msg);
+  return rc < 0 ? XP_ERR_USAGE : rc;
+}
+
 // ---- main -------------------------------------------------------------------
 
 typedef struct command {
@@ -307,6 +383,8 @@ static const command commands[] = {
     {"plot", cmd_plot, "draw the figures of a stored results file"},
     {"info", cmd_info, "provenance, parameters and cases of a results file"},
     {"export", cmd_export, "series and summaries as CSV"},
+    {"sweep", cmd_sweep, "a resumable grid of cases over h, k, N, methods → one HDF5 file"},
+    {"compare", cmd_compare, "compare two results files (timings aside)"},
     STABCON_EXTRA_COMMANDS
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reading results files (layout in xp_results.c) for `info`, `export` and `plot`.
 #include "xp/xp_file.h"
+#include "xp/xp_sweep.h"
 #include "xp_internal.h"
 
 #include <hdf5.h>
@@ -416,4 +417,108 @@ int xp_file_export_case_csv(const xp_file *f, const char *case_name, size_t grou
   for (size_t c = 0; c < ncols; c++) free(cols[c]);
   free(sg.names.names);
   return ferror(out) ? xp_fail(err, XP_ERR_RUN, "write error while exporting") : XP_OK;
+}
+
+// ---- comparison (sweeps: resume, determinism, MPI) -------------------------------------
+
+// compares the attributes of /cases/<case>/<sub> in two files; statistics named *time* skipped
+static int compare_attrs(const xp_file *a, const xp_file *b, const char *case_name,
+                         const char *sub, char *msg, size_t len) {
+  name_list na = {0}, nb = {0};
+  hid_t ga = case_open(a, case_name, sub), gb = case_open(b, case_name, sub);
+  if (ga >= 0) list_attrs(ga, &na);
+  if (gb >= 0) list_attrs(gb, &nb);
+  int diff = 0;
+  for (size_t i = 0; i < na.n && !diff; i++) {
+    if (strcmp(sub, "stats") == 0 && strstr(na.names[i], "time")) continue;
+    char va[1024] = "", vb[1024] = "";
+    attr_text_by_name(ga, na.names[i], va, sizeof va);
+    if (gb < 0 || attr_text_by_name(gb, na.names[i], vb, sizeof vb) != 0 || strcmp(va, vb) != 0) {
+      snprintf(msg, len, "case %s: %s '%s' differs (%s vs %s)", case_name, sub, na.names[i], va, vb);
+      diff = 1;
+    }
+  }
+  size_t counted_a = 0, counted_b = 0;
+  for (size_t i = 0; i < na.n; i++) counted_a += !(strcmp(sub, "stats") == 0 && strstr(na.names[i], "time"));
+  for (size_t i = 0; i < nb.n; i++) counted_b += !(strcmp(sub, "stats") == 0 && strstr(nb.names[i], "time"));
+  if (!diff && counted_a != counted_b) {
+    snprintf(msg, len, "case %s: %s has %zu vs %zu entries", case_name, sub, counted_a, counted_b);
+    diff = 1;
+  }
+  if (ga >= 0) H5Oclose(ga);
+  if (gb >= 0) H5Oclose(gb);
+  free(na.names);
+  free(nb.names);
+  return diff;
+}
+
+int xp_results_compare(const char *path_a, const char *path_b, char *msg, size_t len) {
+  xp_error err;
+  xp_file *a = xp_file_open(path_a, &err), *b = a ? xp_file_open(path_b, &err) : NULL;
+  if (!a || !b) {
+    snprintf(msg, len, "%s", err.message);
+    xp_file_close(a);
+    return -1;
+  }
+  int diff = 0;
+  if (a->n_cases != b->n_cases) {
+    snprintf(msg, len, "%zu vs %zu cases", a->n_cases, b->n_cases);
+    diff = 1;
+  }
+  for (size_t i = 0; i < a->n_cases && !diff; i++) {
+    const char *name = a->case_names[i];
+    if (strcmp(name, b->case_names[i]) != 0) {
+      snprintf(msg, len, "case %zu: '%s' vs '%s'", i, name, b->case_names[i]);
+      diff = 1;
+      break;
+    }
+    char sa[64] = "", sb[64] = "";
+    xp_file_case_status(a, name, sa, sizeof sa);
+    xp_file_case_status(b, name, sb, sizeof sb);
+    if (strcmp(sa, sb) != 0) {
+      snprintf(msg, len, "case %s: status %s vs %s", name, sa, sb);
+      diff = 1;
+      break;
+    }
+    diff = compare_attrs(a, b, name, "params", msg, len) || compare_attrs(a, b, name, "stats", msg, len);
+    series_groups ga, gb;
+    series_groups_read(a, name, &ga);
+    series_groups_read(b, name, &gb);
+    if (!diff && ga.names.n != gb.names.n) {
+      snprintf(msg, len, "case %s: %zu vs %zu series", name, ga.names.n, gb.names.n);
+      diff = 1;
+    }
+    for (size_t j = 0; j < ga.names.n && !diff; j++) {
+      double *da = NULL, *db = NULL;
+      long na = xp_file_series_read(a, name, ga.names.names[j], &da);
+      long nb = xp_file_series_read(b, name, ga.names.names[j], &db);
+      if (na != nb || na < 0 || memcmp(da, db, (size_t)na * sizeof(double)) != 0) {
+        snprintf(msg, len, "case %s: series '%s' differs", name, ga.names.names[j]);
+        diff = 1;
+      }
+      free(da);
+      free(db);
+    }
+    free(ga.names.names);
+    free(gb.names.names);
+  }
+  if (!diff) snprintf(msg, len, "identical: %zu cases (timings ignored)", a->n_cases);
+  xp_file_close(a);
+  xp_file_close(b);
+  return diff;
+}
+
+int xp_file_case_unit(const xp_file *f, const char *case_name, const char *key, char *buf,
+                      size_t len) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.unit", key);
+  const char *subs[2] = {"stats", "params"};
+  for (int s = 0; s < 2; s++) {
+    hid_t g = case_open(f, case_name, subs[s]);
+    if (g < 0) continue;
+    int rc = attr_text_by_name(g, name, buf, len);
+    H5Oclose(g);
+    if (rc == 0) return 0;
+  }
+  return -1;
 }

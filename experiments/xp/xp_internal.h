@@ -19,6 +19,11 @@ int xp_provenance_write(hid_t file, int argc, char *const *argv);
 // Environment description (CPU, compiler, libraries, build options) as one line each, into buf.
 void xp_environment_describe(char *buf, size_t len);
 
+// The HDF5 file and its /cases group of a results file being written (for sweeps' merge).
+struct xp_results;
+hid_t xp_results_file_id(struct xp_results *r);
+hid_t xp_results_cases_id(struct xp_results *r);
+
 // Version of the results-file format written by this build.
 #define XP_FORMAT_VERSION 1
 

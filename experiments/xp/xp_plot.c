@@ -106,12 +106,14 @@ int xp_plot_file(const char *path, const char *outdir, xp_error *err) {
   char experiment[128] = "";
   xp_file_attr(f, "experiment", experiment, sizeof experiment);
   const xp_experiment *xp = xp_experiment_find(experiment);
+  char sweep[8192] = "";
+  int is_sweep = xp_file_attr(f, "sweep", sweep, sizeof sweep) == 0;
   if (!xp) {
     xp_file_close(f);
     return xp_fail(err, XP_ERR_USAGE, "'%s': unknown experiment '%s' (no figure script)", path,
                    experiment);
   }
-  if (!xp->plot_script) {
+  if (!xp->plot_script && !is_sweep) {
     xp_file_close(f);
     return xp_fail(err, XP_ERR_USAGE, "experiment '%s' has no figure", experiment);
   }
@@ -125,14 +127,43 @@ int xp_plot_file(const char *path, const char *outdir, xp_error *err) {
   char datadir[1400], script[1400], defs[4096], dir[1024];
   snprintf(datadir, sizeof datadir, "%s/data/%s", outdir, stem);
   int rc = xp_file_export_for_plot(f, datadir, err);
-  xp_file_close(f);
-  if (rc != XP_OK) return rc;
+  char units[2][64] = {"", ""};  // of x and y in a sweep figure, read before closing
+  if (rc != XP_OK) {
+    xp_file_close(f);
+    return rc;
+  }
   plots_dir(dir, sizeof dir);
-  snprintf(script, sizeof script, "%s/%s", dir, xp->plot_script);
-  if (access(script, R_OK) != 0)
+  snprintf(script, sizeof script, "%s/%s", dir, is_sweep ? "sweep.gp" : xp->plot_script);
+  if (access(script, R_OK) != 0) {
+    xp_file_close(f);
     return xp_fail(err, XP_ERR_RUN, "figure script '%s' not found (set STABCON_PLOTS_DIR)", script);
-  snprintf(defs, sizeof defs, "datadir='%s'; outdir='%s'; stem='%s'; plotsdir='%s'", datadir, outdir,
-           stem, dir);
+  }
+  int used = snprintf(defs, sizeof defs, "datadir='%s'; outdir='%s'; stem='%s'; plotsdir='%s'",
+                      datadir, outdir, stem, dir);
+  if (is_sweep) {
+    // x: the first numeric axis; groups: the method axis if swept; y: the experiment's error
+    char xcol[64] = "h", gcol[64] = "";
+    const char *axes = strchr(sweep, ' ');
+    while (axes && *axes == ' ' && axes[1] != '[') {
+      char key[64];
+      if (sscanf(axes + 1, "%63[^=]", key) != 1) break;
+      if (strcmp(key, "method") == 0) {
+        snprintf(gcol, sizeof gcol, "method");
+      } else if (!xcol[0] || strcmp(xcol, "h") == 0) {
+        snprintf(xcol, sizeof xcol, "%s", key);
+      }
+      axes = strchr(axes + 1, ' ');
+    }
+    const char *ycol = xp->error_stat ? xp->error_stat : "error_final";
+    if (xp_file_case_count(f) > 0) {
+      xp_file_case_unit(f, xp_file_case_name(f, 0), xcol, units[0], sizeof units[0]);
+      xp_file_case_unit(f, xp_file_case_name(f, 0), ycol, units[1], sizeof units[1]);
+    }
+    snprintf(defs + used, sizeof defs - (size_t)used,
+             "; xcol='%s'; ycol='%s'; gcol='%s'; xunit='%s'; yunit='%s'", xcol, ycol, gcol,
+             units[0], units[1]);
+  }
+  xp_file_close(f);
   int status = run_gnuplot(defs, script);
   if (status == 127)
     return xp_fail(err, XP_ERR_RUN, "gnuplot not found on PATH (install gnuplot-nox)");

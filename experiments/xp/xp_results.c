@@ -152,6 +152,9 @@ void xp_results_abort(xp_results *r) {
 
 const char *xp_results_error(const xp_results *r) { return r->error; }
 
+hid_t xp_results_file_id(xp_results *r) { return r->file; }
+hid_t xp_results_cases_id(xp_results *r) { return r->cases; }
+
 xp_case *xp_case_begin(xp_results *r, const char *name) {
   if (r->case_open) xp_case_end(&r->current);
   xp_case *c = &r->current;

@@ -137,6 +137,7 @@ typedef struct xp_experiment {
   // numerical failure of a case is a case status, not an error.
   int (*run)(const xp_params *params, xp_results *out, xp_progress *progress, xp_error *err);
   const char *plot_script;  // gnuplot script in plots/ ("smd_explicit.gp") or NULL
+  const char *error_stat;   // statistic a sweep's convergence figure plots (NULL: "error_final")
   int in_reproduce;         // 1: part of `stabcon reproduce`
 } xp_experiment;
 

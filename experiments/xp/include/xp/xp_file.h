@@ -27,6 +27,9 @@ int xp_file_case_status(const xp_file *f, const char *case_name, char *buf, size
 // A numeric case statistic or parameter; 0 ok, -1 if absent or not numeric.
 int xp_file_case_stat(const xp_file *f, const char *case_name, const char *key, double *value);
 int xp_file_case_param(const xp_file *f, const char *case_name, const char *key, double *value);
+// Unit of a case statistic or parameter (its "<key>.unit" attribute); 0 ok, -1 if none.
+int xp_file_case_unit(const xp_file *f, const char *case_name, const char *key, char *buf,
+                      size_t len);
 // Reads a series into a new array (*data, caller frees); returns its length, or -1 if absent.
 long xp_file_series_read(const xp_file *f, const char *case_name, const char *series,
                          double **data);

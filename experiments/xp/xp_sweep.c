@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+// Sweeps: a Cartesian grid over an experiment's parameters. Each grid point is run into its own
+// part file "<output>.parts/gNNNNN.h5", written atomically, so an interruption at any moment
+// (Ctrl-C, kill, even SIGKILL or a full disk) leaves every finished point readable and
+// `--resume` recomputes only the missing ones. The merge copies the parts, in grid order, into
+// the single output file; with MPI each rank runs every ranks-th point and rank 0 merges, which
+// gives the same file as a serial sweep.
+#include "xp/xp_sweep.h"
+#include "xp/xp_file.h"
+#include "xp_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <hdf5.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t sweep_interrupted = 0;
+
+static void sweep_on_signal(int sig) {
+  (void)sig;
+  sweep_interrupted = 1;
+}
+
+static const xp_param_def *param_def(const xp_experiment *x, const char *key) {
+  for (size_t i = 0; i < x->n_params; i++)
+    if (strcmp(x->params[i].key, key) == 0) return &x->params[i];
+  return NULL;
+}
+
+// start:stop:count[:log] → values as text
+static int parse_range(xp_sweep_axis *axis, const char *text, xp_error *err) {
+  char buf[256], *save = NULL, *parts[4];
+  int n = 0;
+  snprintf(buf, sizeof buf, "%s", text);
+  for (char *tok = strtok_r(buf, ":", &save); tok && n < 4; tok = strtok_r(NULL, ":", &save))
+    parts[n++] = tok;
+  int log_spaced = n == 4 && strcmp(parts[3], "log") == 0;
+  char *end1, *end2, *end3;
+  double a = n >= 3 ? strtod(parts[0], &end1) : NAN, b = n >= 3 ? strtod(parts[1], &end2) : NAN;
+  long count = n >= 3 ? strtol(parts[2], &end3, 10) : 0;
+  if (n < 3 || (n == 4 && !log_spaced) || *end1 || *end2 || *end3 || !isfinite(a) ||
+      !isfinite(b) || count < 1 || count > XP_SWEEP_MAX_VALUES)
+    return xp_fail(err, XP_ERR_USAGE,
+                   "--set %s=%s: expected start:stop:count[:log] with finite numbers and "
+                   "1 <= count <= %d",
+                   axis->key, text, XP_SWEEP_MAX_VALUES);
+  if (log_spaced && !(a > 0 && b > 0))
+    return xp_fail(err, XP_ERR_USAGE, "--set %s=%s: a log range needs start, stop > 0", axis->key,
+                   text);
+  axis->n = (size_t)count;
+  for (long i = 0; i < count; i++) {
+    double f = count == 1 ? 0 : (double)i / (double)(count - 1);
+    double v = log_spaced ? a * pow(b / a, f) : a + (b - a) * f;
+    if (i == count - 1) v = b;  // the end point exactly as given
+    snprintf(axis->values[i], sizeof axis->values[i], "%.17g", v);
+  }
+  return XP_OK;
+}
+
+int xp_sweep_add_axis(xp_sweep_spec *spec, const char *assignment, xp_error *err) {
+  const char *eq = strchr(assignment, '=');
+  if (!eq || eq == assignment)
+    return xp_fail(err, XP_ERR_USAGE, "--set '%s': expected key=value", assignment);
+  xp_sweep_axis axis;
+  memset(&axis, 0, sizeof axis);
+  snprintf(axis.key, sizeof axis.key, "%.*s", (int)(eq - assignment), assignment);
+  const xp_param_def *def = param_def(spec->experiment, axis.key);
+  if (!def)
+    return xp_fail(err, XP_ERR_USAGE, "--set '%s': experiment %s has no parameter '%s'",
+                   assignment, spec->experiment->name, axis.key);
+  const char *text = eq + 1;
+  if (strchr(text, ':') && def->kind != XP_STRING) {
+    if (parse_range(&axis, text, err)) return XP_ERR_USAGE;
+  } else {
+    char buf[2048], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      if (axis.n == XP_SWEEP_MAX_VALUES)
+        return xp_fail(err, XP_ERR_USAGE, "--set %s: more than %d values", axis.key,
+                       XP_SWEEP_MAX_VALUES);
+      snprintf(axis.values[axis.n++], sizeof axis.values[0], "%s", tok);
+    }
+  }
+  if (axis.n == 0) return xp_fail(err, XP_ERR_USAGE, "--set %s: no values", axis.key);
+  // every value must be valid for the parameter on its own
+  for (size_t i = 0; i < axis.n; i++) {
+    xp_params probe = spec->base;
+    char one[128];
+    snprintf(one, sizeof one, "%s=%s", axis.key, axis.values[i]);
+    if (xp_params_set(&probe, one, err)) return XP_ERR_USAGE;
+  }
+  if (axis.n == 1) {  // a single value is a fixed setting, not an axis
+    char one[128];
+    snprintf(one, sizeof one, "%s=%s", axis.key, axis.values[0]);
+    return xp_params_set(&spec->base, one, err);
+  }
+  for (size_t a = 0; a < spec->n_axes; a++)
+    if (strcmp(spec->axes[a].key, axis.key) == 0)
+      return xp_fail(err, XP_ERR_USAGE, "--set %s given twice", axis.key);
+  if (spec->n_axes == XP_SWEEP_MAX_AXES)
+    return xp_fail(err, XP_ERR_USAGE, "more than %d swept parameters", XP_SWEEP_MAX_AXES);
+  spec->axes[spec->n_axes++] = axis;
+  return XP_OK;
+}
+
+size_t xp_sweep_size(const xp_sweep_spec *spec) {
+  size_t n = 1;
+  for (size_t a = 0; a < spec->n_axes; a++) n *= spec->axes[a].n;
+  return n;
+}
+
+void xp_sweep_describe(const xp_sweep_spec *spec, char *buf, size_t len) {
+  size_t used = (size_t)snprintf(buf, len, "%s", spec->experiment->name);
+  for (size_t a = 0; a < spec->n_axes && used < len; a++) {
+    used += (size_t)snprintf(buf + used, len - used, " %s=", spec->axes[a].key);
+    for (size_t i = 0; i < spec->axes[a].n && used < len; i++)
+      used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", spec->axes[a].values[i]);
+  }
+  for (size_t i = 0; i < spec->base.n && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, " [%s=%s]", spec->base.defs[i].key,
+                             spec->base.text[i]);
+}
+
+// axis values of grid point i (first axis slowest) applied to a copy of the base parameters
+static int grid_params(const xp_sweep_spec *spec, size_t i, xp_params *out, xp_error *err) {
+  *out = spec->base;
+  size_t stride = xp_sweep_size(spec);
+  for (size_t a = 0; a < spec->n_axes; a++) {
+    stride /= spec->axes[a].n;
+    char one[128];
+    snprintf(one, sizeof one, "%s=%s", spec->axes[a].key, spec->axes[a].values[(i / stride) % spec->axes[a].n]);
+    if (xp_params_set(out, one, err)) return XP_ERR_USAGE;
+  }
+  return XP_OK;
+}
+
+static void part_path(const xp_sweep_options *opt, size_t i, char *buf, size_t len) {
+  snprintf(buf, len, "%s.parts/g%05zu.h5", opt->output, i);
+}
+
+// records a point whose run failed as one case with status "failed"
+static int write_failed_part(const xp_sweep_spec *spec, const xp_params *p, const char *path,
+                             const char *message, const xp_sweep_options *opt, xp_error *err) {
+  xp_results *r = xp_results_create(path, spec->experiment->name, p, opt->argc, opt->argv, err);
+  if (!r) return XP_ERR_RUN;
+  xp_case *c = xp_case_begin(r, "failed");
+  xp_case_status(c, "failed", message);
+  xp_case_end(c);
+  return xp_results_commit(r, err);
+}
+
+// the parts folder records which sweep it belongs to
+static int check_or_write_spec(const xp_sweep_spec *spec, const xp_sweep_options *opt,
+                               xp_error *err) {
+  char dir[1100], path[1200], text[8192], old[8192] = "";
+  snprintf(dir, sizeof dir, "%s.parts", opt->output);
+  snprintf(path, sizeof path, "%s/sweep.txt", dir);
+  xp_sweep_describe(spec, text, sizeof text);
+  FILE *f = fopen(path, "r");
+  if (f) {
+    size_t got = fread(old, 1, sizeof old - 1, f);
+    old[got] = '\0';
+    fclose(f);
+    old[strcspn(old, "\n")] = '\0';
+    if (!opt->resume && opt->rank == 0)
+      return xp_fail(err, XP_ERR_USAGE,
+                     "an unfinished sweep is in '%s': continue it with --resume, or remove it",
+                     dir);
+    if (strcmp(old, text) != 0)
+      return xp_fail(err, XP_ERR_USAGE,
+                     "--resume: '%s' holds a different sweep (%s) than this one (%s)", dir, old,
+                     text);
+    return XP_OK;
+  }
+  if (xp_mkdir_p(dir) != 0)
+    return xp_fail(err, XP_ERR_USAGE, "cannot create '%s': %s", dir, strerror(errno));
+  char tmp[1300];
+  snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, opt->rank);
+  f = fopen(tmp, "w");
+  if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0 || rename(tmp, path) != 0)
+    return xp_fail(err, XP_ERR_RUN, "cannot write '%s'", path);
+  return XP_OK;
+}
+
+int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
+  int rc = check_or_write_spec(spec, opt, err);
+  if (rc) return rc;
+  struct sigaction sa = {0}, old_int, old_term;
+  sa.sa_handler = sweep_on_signal;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  sweep_interrupted = 0;
+  size_t total = xp_sweep_size(spec), mine = 0, done = 0, skipped = 0;
+  for (size_t i = (size_t)opt->rank; i < total; i += (size_t)opt->ranks) mine++;
+  xp_progress bar, quiet = {0};
+  xp_progress_begin(&bar, "sweep");
+  for (size_t i = (size_t)opt->rank; i < total && rc == XP_OK; i += (size_t)opt->ranks) {
+    char path[1200];
+    part_path(opt, i, path, sizeof path);
+    if (access(path, F_OK) == 0) {  // finished by an earlier run
+      skipped++;
+    } else {
+      xp_params p;
+      if ((rc = grid_params(spec, i, &p, err))) break;
+      xp_results *r = xp_results_create(path, spec->experiment->name, &p, opt->argc, opt->argv, err);
+      if (!r) {
+        rc = XP_ERR_RUN;
+        break;
+      }
+      xp_error run_err = {{0}};
+      if (spec->experiment->run(&p, r, &quiet, &run_err) == XP_OK) {
+        rc = xp_results_commit(r, err);
+      } else {
+        xp_results_abort(r);
+        rc = write_failed_part(spec, &p, path, run_err.message, opt, err);
+      }
+    }
+    done++;
+    xp_progress_update(&bar, (double)done / (double)mine);
+    if (rc == XP_OK && sweep_interrupted && done < mine)
+      rc = xp_fail(err, XP_ERR_RUN,
+                   "interrupted after %zu of %zu points: finished points are kept in '%s.parts'; "
+                   "run the same command with --resume to complete it",
+                   done, mine, opt->output);
+  }
+  xp_progress_end(&bar);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  if (rc == XP_OK && skipped)
+    fprintf(stderr, "sweep: %zu of %zu points already done, %zu computed\n", skipped, mine,
+            mine - skipped);
+  return rc;
+}
+
+// ---- merge ------------------------------------------------------------------
+
+static herr_t collect_name(hid_t g, const char *name, const H5L_info_t *info, void *data) {
+  (void)g, (void)info;
+  char (*names)[256] = ((char(*)[256])((void **)data)[0]);
+  size_t *n = ((void **)data)[1];
+  if (*n < 512) snprintf(names[(*n)++], 256, "%s", name);
+  return 0;
+}
+
+// grid values of point i as case parameters (unless the run already recorded them)
+static int annotate_case(hid_t group, const xp_sweep_spec *spec, size_t i) {
+  hid_t params = H5Gopen2(group, "params", H5P_DEFAULT);
+  if (params < 0) return -1;
+  int rc = 0;
+  size_t stride = xp_sweep_size(spec);
+  for (size_t a = 0; a < spec->n_axes; a++) {
+    stride /= spec->axes[a].n;
+    const char *value = spec->axes[a].values[(i / stride) % spec->axes[a].n];
+    if (H5Aexists(params, spec->axes[a].key) > 0) continue;
+    char *end;
+    double v = strtod(value, &end);
+    rc |= *end == '\0' ? xp_h5_attr_double(params, spec->axes[a].key, v)
+                       : xp_h5_attr_string(params, spec->axes[a].key, value);
+  }
+  rc |= xp_h5_attr_int(params, "grid_index", (long)i);
+  H5Gclose(params);
+  return rc;
+}
+
+int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
+  size_t total = xp_sweep_size(spec);
+  char path[1200];
+  for (size_t i = 0; i < total; i++) {
+    part_path(opt, i, path, sizeof path);
+    if (access(path, R_OK) != 0)
+      return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)", path);
+  }
+  xp_results *r = xp_results_create(opt->output, spec->experiment->name, &spec->base, opt->argc,
+                                    opt->argv, err);
+  if (!r) return XP_ERR_USAGE;
+  char text[8192];
+  xp_sweep_describe(spec, text, sizeof text);
+  int rc = xp_h5_attr_string(xp_results_file_id(r), "sweep", text) < 0 ? XP_ERR_RUN : XP_OK;
+  static char names[512][256];
+  hid_t ocpl = H5Pcreate(H5P_OBJECT_COPY);
+  for (size_t i = 0; i < total && rc == XP_OK; i++) {
+    part_path(opt, i, path, sizeof path);
+    hid_t part = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t cases = part >= 0 ? H5Gopen2(part, "cases", H5P_DEFAULT) : -1;
+    if (cases < 0) {
+      rc = xp_fail(err, XP_ERR_RUN, "cannot read sweep part '%s' (corrupt?)", path);
+      if (part >= 0) H5Fclose(part);
+      break;
+    }
+    size_t n = 0;
+    void *data[2] = {names, &n};
+    hsize_t idx = 0;
+    if (H5Literate(cases, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect_name, data) < 0) {
+      idx = 0;
+      H5Literate(cases, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, data);
+    }
+    for (size_t c = 0; c < n && rc == XP_OK; c++) {
+      char target[300];
+      snprintf(target, sizeof target, "g%05zu_%s", i, names[c]);
+      if (H5Ocopy(cases, names[c], xp_results_cases_id(r), target, ocpl, H5P_DEFAULT) < 0) {
+        rc = xp_fail(err, XP_ERR_RUN, "cannot copy case '%s' of '%s' (disk full?)", names[c], path);
+        break;
+      }
+      hid_t g = H5Gopen2(xp_results_cases_id(r), target, H5P_DEFAULT);
+      if (g < 0 || annotate_case(g, spec, i) != 0)
+        rc = xp_fail(err, XP_ERR_RUN, "cannot annotate case '%s'", target);
+      if (g >= 0) H5Gclose(g);
+    }
+    H5Gclose(cases);
+    H5Fclose(part);
+  }
+  H5Pclose(ocpl);
+  if (rc != XP_OK) {
+    xp_results_abort(r);
+    return rc;
+  }
+  if ((rc = xp_results_commit(r, err)) != XP_OK) return rc;
+  // the output is complete: the parts are no longer needed
+  for (size_t i = 0; i < total; i++) {
+    part_path(opt, i, path, sizeof path);
+    unlink(path);
+  }
+  snprintf(path, sizeof path, "%s.parts/sweep.txt", opt->output);
+  unlink(path);
+  snprintf(path, sizeof path, "%s.parts", opt->output);
+  rmdir(path);
+  return XP_OK;
+}

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# Any sweep file: y (a statistic, e.g. the error against the reference) against x (a swept
+# parameter, e.g. h) on log–log axes, one curve per group (e.g. method), with the least-squares
+# slope of log y on log x in the legend. Variables from `stabcon plot`: xcol, ycol, gcol
+# (gcol = '' for a single curve), plus datadir/outdir/stem/plotsdir.
+load plotsdir.'/common.gp'
+summary = datadir.'/summary.csv'
+# distinct values of the group column, in order of appearance
+groups = (gcol eq '') ? 'all' : system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") c=i; next} c && !seen[$c]++ {printf \"%%s \", $c}' '%s'", gcol, summary))
+ngroups = words(groups)
+ingroup(g) = (gcol eq '') ? 1 : (strcol(gcol) eq g)
+okrow = 'strcol("status") eq "ok"'
+array slope[ngroups]
+set fit quiet nolog
+do for [i = 1:ngroups] {
+  g = word(groups, i)
+  slope[i] = NaN
+  a = 1; b = 1
+  f(x) = a + b * x
+  # fit only the finite, positive points of this group
+  stats summary using (ingroup(g) && column(ycol) > 0 ? log10(column(xcol)) : NaN):(ingroup(g) && column(ycol) > 0 ? log10(column(ycol)) : NaN) nooutput
+  if (STATS_records >= 2) {
+    fit f(x) summary using (ingroup(g) && column(ycol) > 0 ? log10(column(xcol)) : NaN):(ingroup(g) && column(ycol) > 0 ? log10(column(ycol)) : NaN) via a, b
+    slope[i] = b
+  }
+}
+set logscale xy
+set format x '10^{%T}'
+set format y '10^{%T}'
+set key top left
+do for [fmt in "png svg"] {
+  eval setterm(fmt, 900, 620)
+  set title sprintf("%s: %s against %s", stem, ycol, xcol) noenhanced
+  set xlabel (xunit eq '' ? xcol : sprintf('%s [%s]', xcol, xunit)) noenhanced
+  set ylabel (yunit eq '' ? ycol : sprintf('%s [%s]', ycol, yunit)) noenhanced
+  plot for [i = 1:ngroups] summary using (ingroup(word(groups, i)) ? column(xcol) : NaN):(column(ycol) > 0 ? column(ycol) : NaN) \
+       with linespoints lw 1.5 pt 7 title sprintf("%s (slope %.2f)", word(groups, i), slope[i]) noenhanced
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+// Sweeps through the CLI: determinism, resume after SIGKILL and after Ctrl-C (SIGINT) giving the
+// same data as an uninterrupted sweep, a failing point recorded with its status while the sweep
+// goes on, and refusal to mix different sweeps.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xp/xp_file.h"
+#include "xp/xp_sweep.h"
+
+static char stabcon[4096];
+static char dir[256];
+static char output[16384];
+
+static pid_t spawn(const char *const *args, const char *log) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    if (chdir(dir) != 0) _exit(99);
+    char *argv[40];
+    int n = 0;
+    argv[n++] = stabcon;
+    while (args[n - 1] && n < 39) argv[n] = (char *)args[n - 1], n++;
+    argv[n] = NULL;
+    execv(stabcon, argv);
+    _exit(98);
+  }
+  return pid;
+}
+
+static int wait_exit(pid_t pid, const char *log) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  FILE *f = fopen(log, "r");
+  size_t got = f ? fread(output, 1, sizeof output - 1, f) : 0;
+  output[got] = '\0';
+  if (f) fclose(f);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run(const char *const *args) {
+  char log[300];
+  snprintf(log, sizeof log, "%s/log.txt", dir);
+  return wait_exit(spawn(args, log), log);
+}
+
+static int count_parts(const char *parts) {
+  DIR *d = opendir(parts);
+  if (!d) return 0;
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d));)
+    n += e->d_name[0] == 'g' && strstr(e->d_name, ".h5") && !strstr(e->d_name, ".partial");
+  closedir(d);
+  return n;
+}
+
+static void path_in(char *buf, size_t len, const char *name) {
+  if (snprintf(buf, len, "%s/%s", dir, name) >= (int)len) buf[0] = 0;
+}
+
+// 12 points of ~0.1–0.3 s each: long enough to interrupt in the middle
+
+static void test_determinism(void **state) {
+  (void)state;
+  const char *a[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
+                     "h=1e-4:1e-2:5:log", "--set", "k=100,1e4", "-o", "det1.h5", NULL};
+  const char *b[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
+                     "h=1e-4:1e-2:5:log", "--set", "k=100,1e4", "-o", "det2.h5", NULL};
+  assert_int_equal(run(a), 0);
+  assert_int_equal(run(b), 0);
+  char pa[300], pb[300], msg[1024];
+  path_in(pa, sizeof pa, "det1.h5");
+  path_in(pb, sizeof pb, "det2.h5");
+  int rc = xp_results_compare(pa, pb, msg, sizeof msg);
+  printf("determinism: %s\n", msg);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(msg, "30 cases"));
+  // the comparison can fail: a different stiffness changes the data
+  const char *c[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
+                     "h=1e-4:1e-2:5:log", "--set", "k=100,1e5", "-o", "det3.h5", NULL};
+  assert_int_equal(run(c), 0);
+  path_in(pb, sizeof pb, "det3.h5");
+  assert_int_equal(xp_results_compare(pa, pb, msg, sizeof msg), 1);
+  printf("a different sweep: %s\n", msg);
+}
+
+// interrupts a sweep once `after` parts exist, by signal sig; then resumes and compares
+static void interrupt_and_resume(int sig, int after, const char *name) {
+  char out[64], ref[64], parts[400], log[400], pa[400], pb[400], msg[1024];
+  snprintf(out, sizeof out, "%s.h5", name);
+  snprintf(ref, sizeof ref, "%s-ref.h5", name);
+  snprintf(parts, sizeof parts, "%s/%s.parts", dir, out);
+  snprintf(log, sizeof log, "%s/%s.log", dir, name);
+  const char *max_points = "max_points=100";
+  const char *args[] = {"sweep", "smd", "--method", "implicit,explicit", "--set", "h=1e-7:1e-6:6",
+                        "--set", "T=0.4", "--set", "k=1e4", "--set", max_points, "-o", out, NULL};
+  pid_t pid = spawn(args, log);
+  struct timespec pause = {0, 20 * 1000 * 1000};
+  for (int i = 0; i < 3000 && count_parts(parts) < after; i++) nanosleep(&pause, NULL);
+  kill(pid, sig);
+  int rc = wait_exit(pid, log);
+  int kept = count_parts(parts);
+  printf("%s: interrupted by signal %d with %d of 12 points done (exit %d)\n", name, sig, kept, rc);
+  assert_int_not_equal(rc, 0);
+  assert_true(kept >= after && kept < 12);
+  if (sig == SIGINT) assert_non_null(strstr(output, "--resume"));
+  path_in(pa, sizeof pa, out);
+  assert_int_not_equal(access(pa, F_OK), 0);  // no final file from an interrupted sweep
+  // every finished part is a readable results file
+  for (int i = 0; i < 12; i++) {
+    char part[500];
+    snprintf(part, sizeof part, "%s/g%05d.h5", parts, i);
+    if (access(part, F_OK) != 0) continue;
+    xp_error err;
+    xp_file *f = xp_file_open(part, &err);
+    assert_non_null(f);
+    xp_file_close(f);
+  }
+  // without --resume the unfinished sweep is protected
+  assert_int_equal(run(args), 2);
+  assert_non_null(strstr(output, "--resume"));
+  const char *resume[16];
+  memcpy(resume, args, sizeof args);
+  resume[14] = "--resume";
+  resume[15] = NULL;
+  assert_int_equal(run(resume), 0);
+  assert_non_null(strstr(output, "already done"));
+  // the reference: the same sweep uninterrupted
+  const char *whole[] = {"sweep", "smd", "--method", "implicit,explicit", "--set", "h=1e-7:1e-6:6",
+                         "--set", "T=0.4", "--set", "k=1e4", "--set", max_points, "-o", ref, NULL};
+  assert_int_equal(run(whole), 0);
+  path_in(pb, sizeof pb, ref);
+  rc = xp_results_compare(pa, pb, msg, sizeof msg);
+  printf("%s resumed vs uninterrupted: %s\n", name, msg);
+  assert_int_equal(rc, 0);
+  assert_int_not_equal(access(parts, F_OK), 0);  // parts removed after the merge
+}
+
+static void test_resume_after_sigkill(void **state) {
+  (void)state;
+  interrupt_and_resume(SIGKILL, 3, "killed");
+}
+
+static void test_resume_after_ctrl_c(void **state) {
+  (void)state;
+  interrupt_and_resume(SIGINT, 2, "interrupted");
+}
+
+static void test_failed_point_recorded(void **state) {
+  (void)state;
+  // h_max below h_min is refused by the stability-map run: that point fails, the others run
+  const char *args[] = {"sweep", "smd_map", "--set", "h_max=1e-7,1", "--set", "n_h=5", "--set",
+                        "n_k=5", "--set", "steps=50", "-o", "fail.h5", NULL};
+  assert_int_equal(run(args), 0);
+  char path[300], status[64];
+  path_in(path, sizeof path, "fail.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  assert_int_equal(xp_file_case_count(f), 4);  // 1 failed + 3 schemes
+  assert_string_equal(xp_file_case_name(f, 0), "g00000_failed");
+  xp_file_case_status(f, "g00000_failed", status, sizeof status);
+  assert_string_equal(status, "failed");
+  xp_file_case_status(f, "g00001_explicit", status, sizeof status);
+  assert_string_equal(status, "ok");
+  double h_max = 0;
+  assert_int_equal(xp_file_case_param(f, "g00000_failed", "h_max", &h_max), 0);
+  assert_true(h_max == 1e-7);
+  xp_file_close(f);
+}
+
+static void test_bad_sweeps(void **state) {
+  (void)state;
+  assert_int_equal(run((const char *[]){"sweep", "nosuch", NULL}), 2);
+  assert_non_null(strstr(output, "nosuch"));
+  assert_int_equal(run((const char *[]){"sweep", "smd", "--set", "h=1:0:-3", NULL}), 2);
+  assert_non_null(strstr(output, "h=1:0:-3"));
+  assert_int_equal(run((const char *[]){"sweep", "smd", "--set", "h=0,1", NULL}), 2);
+  assert_non_null(strstr(output, "h=0"));
+  assert_int_equal(run((const char *[]){"sweep", "smd", "--method", "rk4", NULL}), 2);
+  assert_non_null(strstr(output, "rk4"));
+  assert_int_equal(run((const char *[]){"sweep", "smd", "--set", "h=-1:1:3:log", NULL}), 2);
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/stabcon-test-sweep-XXXXXX");
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !realpath(argv[1], stabcon)) {
+    fprintf(stderr, "usage: test_sweep PATH-TO-STABCON\n");
+    return 1;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_determinism),
+      cmocka_unit_test(test_resume_after_sigkill),
+      cmocka_unit_test(test_resume_after_ctrl_c),
+      cmocka_unit_test(test_failed_point_recorded),
+      cmocka_unit_test(test_bad_sweeps),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

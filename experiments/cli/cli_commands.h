@@ -5,4 +5,10 @@
 
 #define STABCON_EXTRA_COMMANDS
 
+#include "xp/xp_sweep.h"
+
+// Prepares, runs and merges a sweep: serially, or over MPI ranks when built with -Dmpi=true
+// (sets opt->rank/ranks; every rank returns the same code). Defined in cli_sweep.c.
+int cli_sweep_execute(xp_sweep_spec *spec, xp_sweep_options *opt, xp_error *err);
+
 #endif  // CLI_COMMANDS_H

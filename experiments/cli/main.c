@@ -345,13 +345,14 @@ static int cmd_sweep(int argc, char **argv) {
   xp_sweep_options opt = {.output = output, .resume = resume, .rank = 0, .ranks = 1,
                           .argc = argc, .argv = argv};
   double t0 = xp_now();
-  int rc = xp_sweep_run(&spec, &opt, &err);
-  if (rc == XP_OK) rc = xp_sweep_merge(&spec, &opt, &err);
+  int rc = cli_sweep_execute(&spec, &opt, &err);
   if (rc != XP_OK) {
     fprintf(stderr, "stabcon sweep: %s\n", err.message);
     return rc;
   }
-  fprintf(stderr, "sweep: %zu points → %s (%.2f s)\n", xp_sweep_size(&spec), output, xp_now() - t0);
+  if (opt.rank == 0)
+    fprintf(stderr, "sweep: %zu points on %d rank%s → %s (%.2f s)\n", xp_sweep_size(&spec),
+            opt.ranks, opt.ranks > 1 ? "s" : "", output, xp_now() - t0);
   return XP_OK;
 }
 

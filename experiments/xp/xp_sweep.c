@@ -155,8 +155,7 @@ static int write_failed_part(const xp_sweep_spec *spec, const xp_params *p, cons
 }
 
 // the parts folder records which sweep it belongs to
-static int check_or_write_spec(const xp_sweep_spec *spec, const xp_sweep_options *opt,
-                               xp_error *err) {
+int xp_sweep_prepare(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
   char dir[1100], path[1200], text[8192], old[8192] = "";
   snprintf(dir, sizeof dir, "%s.parts", opt->output);
   snprintf(path, sizeof path, "%s/sweep.txt", dir);
@@ -167,7 +166,7 @@ static int check_or_write_spec(const xp_sweep_spec *spec, const xp_sweep_options
     old[got] = '\0';
     fclose(f);
     old[strcspn(old, "\n")] = '\0';
-    if (!opt->resume && opt->rank == 0)
+    if (!opt->resume)
       return xp_fail(err, XP_ERR_USAGE,
                      "an unfinished sweep is in '%s': continue it with --resume, or remove it",
                      dir);
@@ -180,7 +179,7 @@ static int check_or_write_spec(const xp_sweep_spec *spec, const xp_sweep_options
   if (xp_mkdir_p(dir) != 0)
     return xp_fail(err, XP_ERR_USAGE, "cannot create '%s': %s", dir, strerror(errno));
   char tmp[1300];
-  snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, opt->rank);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
   f = fopen(tmp, "w");
   if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0 || rename(tmp, path) != 0)
     return xp_fail(err, XP_ERR_RUN, "cannot write '%s'", path);
@@ -188,8 +187,7 @@ static int check_or_write_spec(const xp_sweep_spec *spec, const xp_sweep_options
 }
 
 int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
-  int rc = check_or_write_spec(spec, opt, err);
-  if (rc) return rc;
+  int rc = XP_OK;
   struct sigaction sa = {0}, old_int, old_term;
   sa.sa_handler = sweep_on_signal;
   sigaction(SIGINT, &sa, &old_int);

@@ -41,6 +41,10 @@ typedef struct xp_sweep_options {
   char *const *argv;
 } xp_sweep_options;
 
+// Prepares the parts folder "<output>.parts": creates it for a new sweep, or checks that it
+// holds this same sweep when resuming. Refuses to touch an unfinished sweep without --resume.
+// With MPI, rank 0 prepares before the others run.
+int xp_sweep_prepare(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err);
 // Runs the grid points of this rank not yet finished, each into "<output>.parts/gNNNNN.h5"
 // (written atomically). Stops early (XP_ERR_RUN, message says so) on SIGINT/SIGTERM after the
 // current point; finished parts stay readable. A point whose run fails is recorded as a case

@@ -3,6 +3,7 @@
 #include "xp/xp.h"
 #include "xp/xp_file.h"
 #include "xp/xp_sweep.h"
+#include "xp/xp_report.h"
 
 #include "stabcon_config.h"
 #include "stabcon_git.h"
@@ -141,16 +142,28 @@ static int copy_file(const char *from, const char *to) {
   return rc;
 }
 
+static int in_list(const char *list, const char *name) {
+  char haystack[1100], pattern[160];
+  snprintf(haystack, sizeof haystack, ",%s,", list);
+  snprintf(pattern, sizeof pattern, ",%s,", name);
+  return strstr(haystack, pattern) != NULL;
+}
+
 static int cmd_reproduce(int argc, char **argv) {
   const char *results_dir = "results", *figures_dir = "plots/out", *gallery_dir = "plots/gallery";
   const char *only = NULL;
+  int full = 0;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
-      puts("usage: stabcon reproduce [--only NAME[,NAME…]] [--results DIR] [--figures DIR]\n\n"
+      puts("usage: stabcon reproduce [--full] [--only NAME[,NAME…]] [--results DIR] [--figures DIR]\n\n"
            "Runs every registered paper experiment (`stabcon list`, marked '*') at its default\n"
-           "size, writes results/NAME.h5 and draws each figure into plots/out/ (PNG and SVG);\n"
-           "copies the main PNG of each into plots/gallery/ for the README.");
+           "size, writes results/NAME.h5, draws each figure into plots/out/ (PNG and SVG), copies\n"
+           "the main PNG into plots/gallery/ and ends by writing results/REPORT.md: each figure\n"
+           "and table beside what the paper reports, with an environment footer.\n"
+           "--full uses the paper's exact sizes where the default is reduced (slower).");
       return XP_OK;
+    } else if (strcmp(argv[i], "--full") == 0) {
+      full = 1;
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc) {
@@ -171,37 +184,52 @@ static int cmd_reproduce(int argc, char **argv) {
   }
   if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
     return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
+  char report_path[1100], report_tmp[1200];
+  snprintf(report_path, sizeof report_path, "%s/REPORT.md", results_dir);
+  snprintf(report_tmp, sizeof report_tmp, "%s.partial", report_path);
+  FILE *md = fopen(report_tmp, "w");
+  if (!md) return usage_error("reproduce", "cannot write '%s'", report_tmp);
+  xp_report_begin(md, full);
   int failures = 0;
   double t0 = xp_now();
   for (size_t i = 0; xp_experiments[i]; i++) {
     const xp_experiment *x = xp_experiments[i];
-    if (!x->in_reproduce) continue;
-    if (only) {
-      char pattern[160];
-      snprintf(pattern, sizeof pattern, ",%s,", x->name);
-      char haystack[1100];
-      snprintf(haystack, sizeof haystack, ",%s,", only);
-      if (!strstr(haystack, pattern)) continue;
-    }
+    if (!x->in_reproduce || (only && !in_list(only, x->name))) continue;
     xp_params params;
     xp_error err = {{0}};
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.h5", results_dir, x->name);
+    double t_case = xp_now();
     int rc = xp_params_init(&params, x->params, x->n_params, &err);
+    for (size_t k = 0; rc == XP_OK && full && x->full_size && x->full_size[k]; k++)
+      rc = xp_params_set(&params, x->full_size[k], &err);
     if (rc == XP_OK) rc = run_experiment(x, &params, path, argc, argv, &err);
+    double seconds = xp_now() - t_case;
     if (rc == XP_OK) rc = xp_plot_file(path, figures_dir, &err);
     if (rc != XP_OK) {
       fprintf(stderr, "stabcon reproduce: %s: %s\n", x->name, err.message);
       failures++;
+      xp_report_experiment(md, x, path, NULL, 1, seconds);
       continue;
     }
-    char from[1200], to[1200];
+    char from[1200], to[1200], rel[1300];
     snprintf(from, sizeof from, "%s/%s.png", figures_dir, x->name);
     snprintf(to, sizeof to, "%s/%s.png", gallery_dir, x->name);
     if (access(from, R_OK) == 0 && copy_file(from, to) != 0)
       fprintf(stderr, "stabcon reproduce: cannot copy %s to %s\n", from, to);
+    // the report lives in results_dir: link figures relative to it when both are relative
+    if (figures_dir[0] != '/' && results_dir[0] != '/')
+      snprintf(rel, sizeof rel, "../%s/%s.png", figures_dir, x->name);
+    else
+      snprintf(rel, sizeof rel, "%s", from);
+    xp_report_experiment(md, x, path, access(from, R_OK) == 0 ? rel : NULL, 0, seconds);
   }
-  fprintf(stderr, "reproduce: %s in %.1f s; results in %s/, figures in %s/\n",
+  xp_report_end(md, xp_now() - t0);
+  if (fclose(md) != 0 || rename(report_tmp, report_path) != 0) {
+    fprintf(stderr, "stabcon reproduce: cannot write %s\n", report_path);
+    failures++;
+  }
+  fprintf(stderr, "reproduce: %s in %.1f s; results and REPORT.md in %s/, figures in %s/\n",
           failures ? "FAILED" : "done", xp_now() - t0, results_dir, figures_dir);
   return failures ? XP_ERR_RUN : XP_OK;
 }

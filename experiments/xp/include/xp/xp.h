@@ -138,6 +138,12 @@ typedef struct xp_experiment {
   int (*run)(const xp_params *params, xp_results *out, xp_progress *progress, xp_error *err);
   const char *plot_script;  // gnuplot script in plots/ ("smd_explicit.gp") or NULL
   const char *error_stat;   // statistic a sweep's convergence figure plots (NULL: "error_final")
+  // Optional: writes this experiment's section of results/REPORT.md (Markdown, the measured
+  // numbers beside the paper's) from its stored results file. NULL: a generic case table.
+  int (*report)(const char *results_path, FILE *md, xp_error *err);
+  // Optional: NULL-terminated "key=value" settings `reproduce --full` applies (the paper's exact
+  // sizes where the default is reduced to finish in minutes).
+  const char *const *full_size;
   int in_reproduce;         // 1: part of `stabcon reproduce`
 } xp_experiment;
 

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// results/REPORT.md: every regenerated figure and table beside what the paper reports.
+#ifndef XP_XP_REPORT_H
+#define XP_XP_REPORT_H
+
+#include <stdio.h>
+
+#include "xp/xp.h"
+
+// Writes the report's header (what was run, when, how to read it).
+void xp_report_begin(FILE *md, int full);
+// Writes one experiment's section: title, figure link (relative to the report), then the
+// experiment's own report callback or a generic case table; `failed` marks a run that failed.
+void xp_report_experiment(FILE *md, const xp_experiment *x, const char *results_path,
+                          const char *figure_rel, int failed, double seconds);
+// Writes the environment footer (CPU, compiler, library versions, build options).
+void xp_report_end(FILE *md, double total_seconds);
+
+#endif  // XP_XP_REPORT_H

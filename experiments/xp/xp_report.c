@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// results/REPORT.md: every regenerated figure and table beside what the paper reports.
+#include "xp/xp_report.h"
+#include "xp/xp_file.h"
+#include "xp_internal.h"
+
+#include <string.h>
+#include <time.h>
+
+void xp_report_begin(FILE *md, int full) {
+  char when[64];
+  time_t now = time(NULL);
+  struct tm utc;
+  gmtime_r(&now, &utc);
+  strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &utc);
+  fprintf(md, "# stabcon — regenerated figures and tables\n\n");
+  fprintf(md, "Written by `stabcon reproduce%s` on %s. Each section names the paper figure or "
+              "table it regenerates, links the figure, and sets the measured numbers beside what "
+              "the paper reports. Results files are in `results/`; `stabcon info FILE` shows the "
+              "provenance of each.\n\n",
+          full ? " --full" : "", when);
+}
+
+// generic section: one row per case with its status and statistics
+static void generic_table(FILE *md, const char *path) {
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  if (!f) {
+    fprintf(md, "_results file unreadable: %s_\n\n", err.message);
+    return;
+  }
+  fprintf(md, "| case | status |\n|---|---|\n");
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    char status[64] = "?";
+    xp_file_case_status(f, xp_file_case_name(f, i), status, sizeof status);
+    fprintf(md, "| `%s` | %s |\n", xp_file_case_name(f, i), status);
+  }
+  fprintf(md, "\n");
+  xp_file_close(f);
+}
+
+void xp_report_experiment(FILE *md, const xp_experiment *x, const char *results_path,
+                          const char *figure_rel, int failed, double seconds) {
+  fprintf(md, "## %s — %s\n\n%s. ", x->paper_ref, x->name, x->summary);
+  if (failed) {
+    fprintf(md, "**The run failed** (see the `reproduce` output); nothing to report.\n\n");
+    return;
+  }
+  fprintf(md, "Run time %.2f s; data `%s`.\n\n", seconds, results_path);
+  if (figure_rel) fprintf(md, "![%s](%s)\n\n", x->name, figure_rel);
+  xp_error err = {{0}};
+  if (x->report) {
+    if (x->report(results_path, md, &err) != XP_OK)
+      fprintf(md, "_report failed: %s_\n\n", err.message);
+  } else {
+    generic_table(md, results_path);
+  }
+}
+
+void xp_report_end(FILE *md, double total_seconds) {
+  char env[2048];
+  xp_environment_describe(env, sizeof env);
+  fprintf(md, "---\n\n### Environment\n\nTotal time %.1f s, single thread.\n\n%s", total_seconds, env);
+}

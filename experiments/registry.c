@@ -9,6 +9,10 @@ extern const xp_experiment xp_experiment_smd_semi;
 extern const xp_experiment xp_experiment_smd_implicit;
 extern const xp_experiment xp_experiment_smd_map;
 extern const xp_experiment xp_experiment_smd;
+extern const xp_experiment xp_experiment_pendulum;
+extern const xp_experiment xp_experiment_rom_pendulum;
+extern const xp_experiment xp_experiment_foundation;
+extern const xp_experiment xp_experiment_spring_cylinder;
 
 const xp_experiment *const xp_experiments[] = {
     &xp_experiment_smd_explicit,
@@ -16,6 +20,10 @@ const xp_experiment *const xp_experiments[] = {
     &xp_experiment_smd_implicit,
     &xp_experiment_smd_map,
     &xp_experiment_smd,
+    &xp_experiment_pendulum,
+    &xp_experiment_rom_pendulum,
+    &xp_experiment_foundation,
+    &xp_experiment_spring_cylinder,
     NULL,
 };
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// `stabcon qcp …` and `stabcon bench …`: the conic solver's problem files, generator and benchmark.
+#include "cli_commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_qcp.h"
+#include "qcp/qcp_io.h"
+#include "qcp_gen.h"
+
+// stabcon qcp gen stack|foundation SIZE [MU] FILE: a seeded instance of the benchmark family
+static int qcp_gen_command(int argc, char **argv) {
+  if (argc < 4 || (strcmp(argv[1], "stack") != 0 && strcmp(argv[1], "foundation") != 0)) {
+    fprintf(stderr, "usage: stabcon qcp gen stack|foundation SIZE [MU] FILE\n"
+                    "  stack: SIZE contacts of a vertical sphere stack (friction MU, default 0.5);\n"
+                    "  foundation: a 6-dof body on SIZE unilateral rows\n");
+    return 2;
+  }
+  char *end;
+  long size = strtol(argv[2], &end, 10);
+  if (*end || size < 1 || size > 1000000) {
+    fprintf(stderr, "stabcon qcp gen: SIZE '%s' must be an integer in 1..1000000\n", argv[2]);
+    return 2;
+  }
+  double mu = 0.5;
+  if (argc > 4) {
+    mu = strtod(argv[3], &end);
+    if (*end || !(mu >= 0)) {
+      fprintf(stderr, "stabcon qcp gen: MU '%s' must be a number >= 0\n", argv[3]);
+      return 2;
+    }
+  }
+  qcp_gen g;
+  int rc = strcmp(argv[1], "stack") == 0 ? qcp_gen_stack(&g, (int)size, mu, 1, 0)
+                                        : qcp_gen_foundation(&g, (int)size, 1, 0);
+  if (rc) {
+    fprintf(stderr, "stabcon qcp gen: generation failed\n");
+    return 1;
+  }
+  qcp_error err;
+  rc = qcp_io_problem_write(argv[argc - 1], &g.prob, &err);
+  if (rc) fprintf(stderr, "stabcon qcp gen: %s\n", err.message);
+  qcp_gen_free(&g);
+  return rc ? 1 : 0;
+}
+
+int cli_cmd_qcp(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "gen") == 0) return qcp_gen_command(argc - 1, argv + 1);
+  return xp_cmd_qcp(argc, argv);
+}
+
+int cli_cmd_bench(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "qcp") == 0) return xp_cmd_bench_qcp(argc - 1, argv + 1);
+  fprintf(stderr, "usage: stabcon bench qcp [options]   (see stabcon bench qcp --help)\n");
+  return argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) ? 0 : 2;
+}

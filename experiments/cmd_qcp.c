@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+// CLI of the conic solver: solve a problem file, and the benchmark over the generated family.
+#include "cmd_qcp.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qcp/qcp.h"
+#include "qcp/qcp_io.h"
+#include "qcp_gen.h"
+
+enum { CMD_OK = 0, CMD_RUN = 1, CMD_USAGE = 2 };
+
+static const char solve_help[] =
+    "usage: stabcon qcp solve PROBLEM.h5 [-o SOLUTION.h5] [--max-iter N] [--eps E] [--verbose]\n"
+    "\n"
+    "Solves min 1/2 x'Px + c'x s.t. Ax = b, Gx + s = h, s in R+^l x Q^q1 x ... read from an\n"
+    "HDF5 problem file (format: solver/qcp/README.md) from a cold start, prints the status and\n"
+    "the independent checker's residuals, and optionally writes a solution file.\n"
+    "\n"
+    "  -o, --output FILE   write x, s, y, z, status, iterations, objective, checker residuals\n"
+    "  --max-iter N        iteration limit (default 50, 1..1000)\n"
+    "  --eps E             eps_abs = eps_rel = E (default 1e-8)\n"
+    "  --verbose           one line per iteration on stderr\n"
+    "\n"
+    "exit status: 0 solved or any solver outcome, 2 bad usage or bad problem file, 1 failure\n";
+
+// parses a positive integer / real option value; 0 on success
+static int parse_int(const char *s, int *v) {
+  char *end;
+  errno = 0;
+  long x = strtol(s, &end, 10);
+  if (errno || *end || end == s || x < 1 || x > 1000) return -1;
+  *v = (int)x;
+  return 0;
+}
+
+static int parse_real(const char *s, double *v) {
+  char *end;
+  errno = 0;
+  double x = strtod(s, &end);
+  if (errno || *end || end == s || !(x > 0) || !isfinite(x)) return -1;
+  *v = x;
+  return 0;
+}
+
+static int cmd_solve(int argc, char **argv) {
+  const char *in = NULL, *out = NULL;
+  qcp_settings set = qcp_settings_default();
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(solve_help, stdout);
+      return CMD_OK;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+      if (++i >= argc) return fprintf(stderr, "qcp solve: %s needs a file name\n", a), CMD_USAGE;
+      out = argv[i];
+    } else if (!strcmp(a, "--max-iter")) {
+      if (++i >= argc || parse_int(argv[i], &set.max_iter))
+        return fprintf(stderr, "qcp solve: --max-iter needs an integer in 1..1000\n"), CMD_USAGE;
+    } else if (!strcmp(a, "--eps")) {
+      if (++i >= argc || parse_real(argv[i], &set.eps_abs))
+        return fprintf(stderr, "qcp solve: --eps needs a positive number\n"), CMD_USAGE;
+      set.eps_rel = set.eps_abs;
+      if (set.eps_inacc < set.eps_abs) set.eps_inacc = set.eps_abs;
+    } else if (!strcmp(a, "--verbose")) {
+      set.verbose = 1;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "qcp solve: unknown option '%s' (see --help)\n", a);
+      return CMD_USAGE;
+    } else if (!in) {
+      in = a;
+    } else {
+      fprintf(stderr, "qcp solve: unexpected argument '%s' (see --help)\n", a);
+      return CMD_USAGE;
+    }
+  }
+  if (!in) {
+    fprintf(stderr, "qcp solve: missing PROBLEM.h5 (see --help)\n");
+    return CMD_USAGE;
+  }
+  qcp_io_problem pf;
+  qcp_error err = {0, ""};
+  int rc = qcp_io_problem_read(in, &pf, &err);
+  if (rc) {
+    fprintf(stderr, "qcp solve: %s\n", err.message);
+    return rc == QCP_ERR_ALLOC ? CMD_RUN : CMD_USAGE;
+  }
+  qcp_workspace *ws = NULL;
+  rc = qcp_setup(&ws, &pf.prob, &set, &err);
+  if (rc) {
+    fprintf(stderr, "qcp solve: %s\n", err.message);
+    qcp_io_problem_free(&pf);
+    return rc == QCP_ERR_INPUT || rc == QCP_ERR_SETTINGS ? CMD_USAGE : CMD_RUN;
+  }
+  int ret = CMD_OK;
+  if (qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err)) {
+    fprintf(stderr, "qcp solve: %s\n", err.message);
+    ret = CMD_RUN;
+  } else {
+    const qcp_info *info = qcp_info_get(ws);
+    qcp_check_result cr;
+    qcp_check(&pf.prob, qcp_solution_x(ws), qcp_solution_s(ws), qcp_solution_y(ws),
+              qcp_solution_z(ws), &cr);
+    printf("problem     %s (n = %d, p = %d, l = %d, cones = %d, nnz(L) = %ld)\n", in, pf.prob.n,
+           pf.prob.p, pf.prob.l, pf.prob.nsoc, info->nnz_l);
+    printf("status      %s\niterations  %d\nobjective   %.15g\n", qcp_status_string(info->status),
+           info->iterations, info->pobj);
+    printf("time        setup %.3f ms, solve %.3f ms\n", info->setup_time * 1e3,
+           info->solve_time * 1e3);
+    printf("checker     pres %.2e  dres %.2e  gap %.2e  s-cone %.2e  z-cone %.2e\n", cr.pres_rel,
+           cr.dres_rel, cr.gap_rel, cr.s_cone, cr.z_cone);
+    if (out && qcp_io_solution_write(out, &pf.prob, qcp_solution_x(ws), qcp_solution_s(ws),
+                                     qcp_solution_y(ws), qcp_solution_z(ws), info, &cr, &err)) {
+      fprintf(stderr, "qcp solve: %s\n", err.message);
+      ret = CMD_RUN;
+    } else if (out) {
+      printf("solution    %s\n", out);
+    }
+  }
+  qcp_workspace_free(ws);
+  qcp_io_problem_free(&pf);
+  return ret;
+}
+
+int xp_cmd_qcp(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    fputs(solve_help, argc < 2 ? stderr : stdout);
+    return argc < 2 ? CMD_USAGE : CMD_OK;
+  }
+  if (!strcmp(argv[1], "solve")) return cmd_solve(argc - 2, argv + 2);
+  fprintf(stderr, "qcp: unknown subcommand '%s' (expected 'solve'; see --help)\n", argv[1]);
+  return CMD_USAGE;
+}
+
+// ---- benchmark -----------------------------------------------------------------------------
+
+static const char bench_help[] =
+    "usage: stabcon bench qcp [--repeats N] [--quick]\n"
+    "\n"
+    "Solves the seeded generated family (experiments/qcp_gen.c, seed 1): vertical sphere stacks\n"
+    "with 10/100/300/1000 contacts and mu in {0.1, 0.5, 1}, and a 6-dof body on an elastic\n"
+    "foundation of 100/900/2500 rows, from a cold start, the feasible centred start (normal\n"
+    "forces large, tangential zero) and a warm start (the previous step's solution, next step's\n"
+    "data via qcp_update). Prints a Markdown table: iterations, median times of N repeats, nnz(L)\n"
+    "and the worst independent-checker measure over the three starts.\n"
+    "\n"
+    "  --repeats N   timing repeats, median reported (default 5)\n"
+    "  --quick       only the instances with <= 300 contacts / <= 900 rows\n";
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double worst_check(qcp_workspace *ws, const qcp_problem *pr) {
+  qcp_check_result cr;
+  qcp_check(pr, qcp_solution_x(ws), qcp_solution_s(ws), qcp_solution_y(ws), qcp_solution_z(ws),
+            &cr);
+  return fmax(fmax(fmax(cr.pres_rel, cr.dres_rel), cr.gap_rel), fmax(cr.s_cone, cr.z_cone));
+}
+
+// one table row; returns 0 or 1 on failure
+static int bench_instance(qcp_gen *g0, qcp_gen *g1, const char *mu, int repeats) {
+  qcp_error err;
+  qcp_workspace *ws = NULL;
+  double tset[64], tc[64], tf[64], tw[64];
+  for (int r = 0; r < repeats; r++) {
+    if (qcp_setup(&ws, &g0->prob, NULL, &err)) {
+      fprintf(stderr, "bench qcp: %s: %s\n", g0->name, err.message);
+      return 1;
+    }
+    tset[r] = qcp_info_get(ws)->setup_time;
+    if (r + 1 < repeats) qcp_workspace_free(ws);
+  }
+  const qcp_info *info = qcp_info_get(ws);
+  int n = g0->prob.n, p = g0->prob.p, m = g0->prob.G.nrows, it[3] = {0, 0, 0}, bad = 0;
+  double worst = 0.0;
+  double *x = malloc((size_t)n * sizeof *x), *s = malloc((size_t)m * sizeof *s);
+  double *y = malloc((size_t)p * sizeof *y), *z = malloc((size_t)m * sizeof *z);
+  if (!x || !s || !y || !z) return free(x), free(s), free(y), free(z), 1;
+  for (int r = 0; r < repeats; r++) {
+    qcp_update(ws, g0->Pv, g0->Av, g0->Gv, g0->c, g0->b, g0->h, &err);
+    qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err);
+    tc[r] = info->solve_time;
+    it[0] = info->iterations;
+    bad |= info->status != QCP_SOLVED;
+    worst = fmax(worst, worst_check(ws, &g0->prob));
+    qcp_solve(ws, QCP_START_FEASIBLE, g0->x_feas, NULL, NULL, NULL, &err);
+    tf[r] = info->solve_time;
+    it[1] = info->iterations;
+    bad |= info->status != QCP_SOLVED;
+    worst = fmax(worst, worst_check(ws, &g0->prob));
+    // the previous step's solution, then the next step's data
+    memcpy(x, qcp_solution_x(ws), (size_t)n * sizeof *x);
+    memcpy(s, qcp_solution_s(ws), (size_t)m * sizeof *s);
+    memcpy(y, qcp_solution_y(ws), (size_t)p * sizeof *y);
+    memcpy(z, qcp_solution_z(ws), (size_t)m * sizeof *z);
+    qcp_update(ws, g1->Pv, g1->Av, g1->Gv, g1->c, g1->b, g1->h, &err);
+    qcp_solve(ws, QCP_START_WARM, x, s, y, z, &err);
+    tw[r] = info->solve_time;
+    it[2] = info->iterations;
+    bad |= info->status != QCP_SOLVED;
+    worst = fmax(worst, worst_check(ws, &g1->prob));
+  }
+  double mc = median(tc, repeats) * 1e3;
+  printf("| %-16s | %3s | %6d | %6d | %7ld | %7.3f | %4d | %8.3f | %6.3f | %4d | %8.3f | %4d | "
+         "%8.3f | %.1e | %s |\n",
+         g0->name, mu, n + p + m, m, info->nnz_l, median(tset, repeats) * 1e3, it[0], mc,
+         mc / (it[0] > 0 ? it[0] : 1), it[1], median(tf, repeats) * 1e3, it[2],
+         median(tw, repeats) * 1e3, worst, bad ? "FAIL" : "ok");
+  qcp_workspace_free(ws);
+  free(x), free(s), free(y), free(z);
+  return bad;
+}
+
+int xp_cmd_bench_qcp(int argc, char **argv) {
+  int repeats = 5, quick = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(bench_help, stdout);
+      return CMD_OK;
+    } else if (!strcmp(argv[i], "--repeats")) {
+      if (++i >= argc || parse_int(argv[i], &repeats) || repeats > 64)
+        return fprintf(stderr, "bench qcp: --repeats needs an integer in 1..64\n"), CMD_USAGE;
+    } else if (!strcmp(argv[i], "--quick")) {
+      quick = 1;
+    } else {
+      fprintf(stderr, "bench qcp: unknown argument '%s' (see --help)\n", argv[i]);
+      return CMD_USAGE;
+    }
+  }
+  printf("| %-16s | %3s | %6s | %6s | %7s | %7s | %4s | %8s | %6s | %4s | %8s | %4s | %8s | %7s | "
+         "%s |\n",
+         "instance", "mu", "KKT N", "m", "nnz(L)", "setup", "cold", "cold ms", "ms/it", "feas",
+         "feas ms", "warm", "warm ms", "check", "status");
+  printf("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+  int fails = 0;
+  int Ns[] = {10, 100, 300, 1000};
+  const char *mus[] = {"0.1", "0.5", "1"};
+  for (int i = 0; i < 4; i++) {
+    if (quick && Ns[i] > 300) continue;
+    for (int k = 0; k < 3; k++) {
+      qcp_gen g0, g1;
+      double mu = atof(mus[k]);
+      if (qcp_gen_stack(&g0, Ns[i], mu, 1, 0) || qcp_gen_stack(&g1, Ns[i], mu, 1, 1)) {
+        fprintf(stderr, "bench qcp: generating stack %d failed\n", Ns[i]);
+        return CMD_RUN;
+      }
+      fails += bench_instance(&g0, &g1, mus[k], repeats);
+      qcp_gen_free(&g0);
+      qcp_gen_free(&g1);
+    }
+  }
+  int Rs[] = {100, 900, 2500};
+  for (int i = 0; i < 3; i++) {
+    if (quick && Rs[i] > 900) continue;
+    qcp_gen g0, g1;
+    if (qcp_gen_foundation(&g0, Rs[i], 1, 0) || qcp_gen_foundation(&g1, Rs[i], 1, 1)) {
+      fprintf(stderr, "bench qcp: generating foundation %d failed\n", Rs[i]);
+      return CMD_RUN;
+    }
+    fails += bench_instance(&g0, &g1, "-", repeats);
+    qcp_gen_free(&g0);
+    qcp_gen_free(&g1);
+  }
+  printf("\ntimes in ms (median of %d); setup = AMD + symbolic factorisation + allocation; "
+         "check = worst independent-checker measure over the three starts\n",
+         repeats);
+  return fails ? CMD_RUN : CMD_OK;
+}

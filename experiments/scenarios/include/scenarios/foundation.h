@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Rigid cube on a frictionless Winkler elastic foundation (paper A §5.5, Tables 1–2, Fig 7), as an
+// mbs model: q = (x, y, z, qw, qx, qy, qz) (centre of mass, unit quaternion body→world),
+// v = (ẋ, ẏ, ż, ω) with ω the angular velocity in world coordinates; one unilateral row per
+// foundation element under the bottom face.
+#ifndef SCENARIOS_FOUNDATION_H
+#define SCENARIOS_FOUNDATION_H
+
+#include "mbs/mbs.h"
+
+// Parameters (SPEC §5; foundation_params_default gives the paper's values).
+typedef struct foundation_params {
+  double side;     // cube side s [m] (1)
+  double density;  // [kg/m³] (8 → m = 8 kg, I = m s²/6)
+  int n;           // elements per side: n×n elements (10 → 100)
+  double E;        // Young's modulus of the foundation [N/m²] (1e7)
+  double depth;    // foundation depth [m] (1): element stiffness K = E·(s/n)²/depth
+  double B;        // damping per element [N·s/m] (1)
+  double load;     // downward force F [N] (5) at (s/2)[cos ωt, sin ωt, 1] in the cube frame
+  double omega;    // angular rate of the load point [rad/s] (10)
+  double g;        // gravity [m/s²] (9.81; default: the paper's force "in the direction of gravity")
+} foundation_params;
+
+foundation_params foundation_params_default(void);
+
+// An instance; `model` is ready after foundation_init (ctx points at the instance: do not move it).
+typedef struct foundation {
+  foundation_params p;
+  double mass, inertia, k_element, area_element;
+  mbs_model model;
+  int block_size[6];
+} foundation;
+
+// Fills fd from p (copied): nq = 7, nv = 6, n² unilateral rows of 4 Jacobian entries each.
+void foundation_init(foundation *fd, const foundation_params *p);
+// Resting on the undeformed foundation, at rest: centre at height s/2, identity orientation.
+void foundation_initial_state(const foundation *fd, double q[7], double v[6]);
+// Element centre of element e (row-major over the n×n grid) in world coordinates [m].
+void foundation_element_point(const foundation *fd, const double q[7], int e, double out[3]);
+// Penalty pressure of every element at (q, v): max(0, −Kφ − Bφ̇)/A_e [Pa] (0 where separated);
+// out has n² entries.
+void foundation_pressure(const foundation *fd, const double q[7], const double v[6], double *out);
+
+#endif  // SCENARIOS_FOUNDATION_H

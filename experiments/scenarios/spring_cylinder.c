@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// Spring–cylinder (paper B §VI.B): planar solid cylinder on compliant ground with a wall spring.
+//
+// q = (x, z, θ): centre position (x from the spring's rest point, z up) and rolling angle; N = I.
+// M = diag(m, m, I), I = ½mR². Forces f = (−k_s x, −m g, 0), so the spring's stiffness and damping
+// matrices (paper B eqs. (18)–(19)) are K = diag(k_s, 0, 0), D = 0. Ground contact: gap
+// φ = z − R with G_n = (0, 1, 0); the contact point's slip ẋ − Rθ̇ is the tangent row
+// G_t = (1, 0, −R), so rolling without slip is ẋ = Rθ̇. Row data K = k, B = τ_d k (the compliant
+// law γ_n/δt = (−kφ − τ_d k v_n)₊ of paper B eq. (2)).
+//
+// Exact rolling motion: friction F on the contact point gives m ẍ = −k_s x + F, I θ̈ = −R F and
+// ẍ = R θ̈, hence (m + I/R²) ẍ = −k_s x: x = x0 cos(√(k_s/m_eff) t), m_eff = 1.5 m, with
+// F = −(I/R²) ẍ bounded by k_s x0 (I/R²)/m_eff. Without friction the cylinder slides, m_eff = m.
+#include "scenarios/spring_cylinder.h"
+
+#include <math.h>
+
+spring_cylinder_params spring_cylinder_params_default(void) {
+  return (spring_cylinder_params){.radius = 0.05,
+                                  .m = 0.5,
+                                  .ks = 100,
+                                  .x0 = 0.1,
+                                  .k = 1e4,
+                                  .tau_d = 0.02,
+                                  .mu = 1,
+                                  .g = 9.81,
+                                  .bt = 5e7,
+                                  .contact = SPRING_CYLINDER_CONTACT_FRICTION};
+}
+
+double spring_cylinder_inertia(const spring_cylinder_params *p) {
+  return 0.5 * p->m * p->radius * p->radius;
+}
+
+int spring_cylinder_rolls(const spring_cylinder_params *p) {
+  if (!(p->mu > 0) || p->contact != SPRING_CYLINDER_CONTACT_FRICTION) return 0;
+  const double ir2 = spring_cylinder_inertia(p) / (p->radius * p->radius);
+  return p->ks * fabs(p->x0) * ir2 / (p->m + ir2) <= p->mu * p->m * p->g;
+}
+
+double spring_cylinder_effective_mass(const spring_cylinder_params *p) {
+  return spring_cylinder_rolls(p) ? p->m + spring_cylinder_inertia(p) / (p->radius * p->radius)
+                                  : p->m;
+}
+
+double spring_cylinder_exact_x(const spring_cylinder_params *p, double t) {
+  return p->x0 * cos(sqrt(p->ks / spring_cylinder_effective_mass(p)) * t);
+}
+
+double spring_cylinder_exact_v(const spring_cylinder_params *p, double t) {
+  const double w = sqrt(p->ks / spring_cylinder_effective_mass(p));
+  return -p->x0 * w * sin(w * t);
+}
+
+static int sc_mass(double t, const double *q, double *M, void *ctx) {
+  (void)t, (void)q;
+  const spring_cylinder *sc = ctx;
+  for (int i = 0; i < 9; i++) M[i] = 0;
+  M[0] = M[4] = sc->p.m;
+  M[8] = spring_cylinder_inertia(&sc->p);
+  return 0;
+}
+
+static int sc_forces(double t, const double *q, const double *v, double *f, void *ctx) {
+  (void)t, (void)v;
+  const spring_cylinder *sc = ctx;
+  f[0] = -sc->p.ks * q[0], f[1] = -sc->p.m * sc->p.g, f[2] = 0;
+  return 0;
+}
+
+static int sc_force_jacobians(double t, const double *q, const double *v, double *K, double *D,
+                              void *ctx) {
+  (void)t, (void)q, (void)v;
+  const spring_cylinder *sc = ctx;
+  for (int i = 0; i < 9; i++) K[i] = D[i] = 0;
+  K[0] = sc->p.ks;
+  return 0;
+}
+
+static int sc_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+  (void)t, (void)v;
+  const spring_cylinder *sc = ctx;
+  const spring_cylinder_params *p = &sc->p;
+  const int cn[1] = {1}, ct[2] = {0, 2};
+  const double gn[1] = {1}, gt[2] = {1, -p->radius};
+  const double phi = q[1] - p->radius;
+  mbs_rows_clear(rows);
+  if (p->contact == SPRING_CYLINDER_CONTACT_UNILATERAL)
+    return mbs_rows_add(rows, MBS_ROW_UNILATERAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn) < 0 ? -1 : 0;
+  int n = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn);
+  if (n < 0 || mbs_rows_set_contact(rows, n, 0, p->mu)) return -1;
+  if (p->contact == SPRING_CYLINDER_CONTACT_NORMAL) return 0;
+  int r = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 2, ct, gt);
+  return r < 0 || mbs_rows_set_contact(rows, r, 0, 0) ? -1 : 0;
+}
+
+// model energy: the oscillator plus gravity (not the contact spring)
+static int sc_energy(double t, const double *q, const double *v, double *e, void *ctx) {
+  (void)t;
+  const spring_cylinder *sc = ctx;
+  *e = spring_cylinder_energy(sc, q, v) + 0.5 * sc->p.m * v[1] * v[1] + sc->p.m * sc->p.g * q[1];
+  return 0;
+}
+
+void spring_cylinder_init(spring_cylinder *sc, const spring_cylinder_params *p) {
+  sc->p = *p;
+  sc->block_size[0] = 3;
+  sc->model = (mbs_model){.nq = 3,
+                          .nv = 3,
+                          .max_rows = 2,
+                          .max_nnz = 3,
+                          .nblocks = 1,
+                          .block_size = sc->block_size,
+                          .mass = sc_mass,
+                          .forces = sc_forces,
+                          .rows = sc_rows,
+                          .energy = sc_energy,
+                          .force_jacobians = sc_force_jacobians,
+                          .ctx = sc};
+}
+
+void spring_cylinder_initial_state(const spring_cylinder *sc, double q[3], double v[3]) {
+  const spring_cylinder_params *p = &sc->p;
+  q[0] = p->x0, q[1] = p->radius - p->m * p->g / p->k, q[2] = 0;
+  v[0] = v[1] = v[2] = 0;
+}
+
+double spring_cylinder_energy(const spring_cylinder *sc, const double q[3], const double v[3]) {
+  const spring_cylinder_params *p = &sc->p;
+  return 0.5 * p->m * v[0] * v[0] + 0.5 * spring_cylinder_inertia(p) * v[2] * v[2] +
+         0.5 * p->ks * q[0] * q[0];
+}
+
+double spring_cylinder_slip(const spring_cylinder *sc, const double v[3]) {
+  return v[0] - sc->p.radius * v[2];
+}

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+// Spring–cylinder study (paper B §VI.B): energy against time per θ-scheme for μ = 0 and μ = 1,
+// the position error e_q against the closed form over a halving sequence of δt with fitted orders,
+// and the same scenario stepped by paper A's scheme (mbs_step) for comparison.
+//
+// Cases:  energy_mu=<μ>_<scheme>   trajectory at δt: x, x_exact, E/E0 − 1, slip, impulses
+//         order_mu=<μ>_<scheme>    δt, e_q, local order; stat fitted_order over the fit window
+//         paperA_energy_mu=<μ>, paperA_order_mu=<μ>   the same with paper A's step
+// e_q = √((1/T)∫(x − x_exact)² dt) by the trapezoidal rule on the steps; x_exact = x0 cos(ωt),
+// ω = √(k_s/m_eff), m_eff = 1.5 m when rolling and m without friction (an independent reference).
+#include "xp/xp.h"
+#include "xp_common.h"
+
+#include "mbs/mbs.h"
+#include "scenarios/spring_cylinder.h"
+#include "theta/theta.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// one stepper: paper B's θ-method or paper A's step on the same model
+typedef struct cyl_stepper {
+  theta_workspace *theta;
+  mbs_workspace *mbs;
+} cyl_stepper;
+
+// one run's trajectory and measurements (arrays of n + 1 entries, NaN after a failure)
+typedef struct cyl_trace {
+  size_t n;
+  double *t, *x, *xex, *z, *vx, *omega, *erel, *slip, *gn, *gt, *iters;
+  double eq, p2p, max_slip;
+  int failed;
+  char msg[200];
+} cyl_trace;
+
+enum { CYL_COLS = 11 };
+
+static void trace_free(cyl_trace *tr) {
+  free(tr->t);  // one block
+  memset(tr, 0, sizeof *tr);
+}
+
+static int trace_alloc(cyl_trace *tr, size_t n) {
+  memset(tr, 0, sizeof *tr);
+  double *b = malloc((size_t)CYL_COLS * (n + 1) * sizeof *b);
+  if (!b) return -1;
+  for (size_t i = 0; i < (size_t)CYL_COLS * (n + 1); i++) b[i] = NAN;
+  double **cols[CYL_COLS] = {&tr->t,  &tr->x,    &tr->xex,  &tr->z,  &tr->vx,   &tr->omega,
+                             &tr->erel, &tr->slip, &tr->gn, &tr->gt, &tr->iters};
+  for (size_t c = 0; c < CYL_COLS; c++) *cols[c] = b + c * (n + 1);
+  tr->n = n;
+  return 0;
+}
+
+// one step of either scheme; 0 ok, else a message in msg
+static int stepper_step(cyl_stepper *st, double t, double h, double *q, double *v, double *gn,
+                        double *gt, double *iters, char *msg, size_t len) {
+  if (st->theta) {
+    theta_status s = theta_step(st->theta, t, h, q, v, q, v);
+    const theta_info *info = theta_step_info(st->theta);
+    const mbs_rows *rows = theta_step_rows(st->theta);
+    const double *g = theta_step_gamma(st->theta);
+    *gn = *gt = 0;
+    for (int r = 0; r < rows->n; r++) {
+      if (rows->kind[r] == MBS_ROW_TANGENT) *gt = g[r];
+      else *gn = g[r];
+    }
+    *iters = info->contact.iterations;
+    if (s == THETA_OK) return 0;
+    snprintf(msg, len, "theta_step: %s at t = %g s", theta_status_name(s), t);
+    return -1;
+  }
+  mbs_status s = mbs_step(st->mbs, t, h, q, v, q, v);
+  const mbs_rows *rows = mbs_step_rows(st->mbs);
+  const double *lam = mbs_step_lambda(st->mbs);
+  *gn = *gt = 0;
+  for (int r = 0; r < rows->n; r++) {
+    if (rows->kind[r] == MBS_ROW_TANGENT) *gt = h * lam[r];
+    else *gn = h * lam[r];
+  }
+  *iters = mbs_step_info(st->mbs)->iterations;
+  if (s == MBS_OK) return 0;
+  snprintf(msg, len, "mbs_step: %s at t = %g s", mbs_status_name(s), t);
+  return -1;
+}
+
+// runs T/h steps from the scenario's initial state, filling tr (allocated here)
+static int cyl_run(cyl_stepper *st, const spring_cylinder *sc, double h, double T, cyl_trace *tr) {
+  const size_t n = (size_t)llround(T / h);
+  if (trace_alloc(tr, n)) return -1;
+  double q[3], v[3];
+  spring_cylinder_initial_state(sc, q, v);
+  const double e0 = spring_cylinder_energy(sc, q, v);
+  double emin = e0, emax = e0, integral = 0;
+  for (size_t i = 0;; i++) {
+    const double t = (double)i * h;
+    tr->t[i] = t, tr->x[i] = q[0], tr->xex[i] = spring_cylinder_exact_x(&sc->p, t), tr->z[i] = q[1];
+    tr->vx[i] = v[0], tr->omega[i] = v[2], tr->slip[i] = spring_cylinder_slip(sc, v);
+    const double e = spring_cylinder_energy(sc, q, v);
+    tr->erel[i] = e / e0 - 1;
+    emin = fmin(emin, e), emax = fmax(emax, e);
+    tr->max_slip = fmax(tr->max_slip, fabs(tr->slip[i]));
+    if (i > 0) {
+      const double a = tr->x[i] - tr->xex[i], b = tr->x[i - 1] - tr->xex[i - 1];
+      integral += 0.5 * h * (a * a + b * b);
+    }
+    if (i == n) break;
+    if (stepper_step(st, t, h, q, v, &tr->gn[i + 1], &tr->gt[i + 1], &tr->iters[i + 1], tr->msg,
+                     sizeof tr->msg)) {
+      tr->failed = 1;
+      break;
+    }
+  }
+  tr->eq = tr->failed ? NAN : sqrt(integral / T);
+  tr->p2p = tr->failed ? NAN : (emax - emin) / e0;
+  return 0;
+}
+
+// scenario parameters from the run's parameters, with friction coefficient mu
+static spring_cylinder_params cyl_params(const xp_params *prm, double mu) {
+  spring_cylinder_params p = spring_cylinder_params_default();
+  p.radius = xp_params_real(prm, "R");
+  p.m = xp_params_real(prm, "m");
+  p.ks = xp_params_real(prm, "ks");
+  p.x0 = xp_params_real(prm, "x0");
+  p.k = xp_params_real(prm, "k");
+  p.tau_d = xp_params_real(prm, "tau_d");
+  p.g = xp_params_real(prm, "g");
+  p.mu = mu;
+  return p;
+}
+
+static void case_common(xp_case *c, const spring_cylinder_params *p, const char *scheme) {
+  xp_case_param_string(c, "scheme", scheme);
+  xp_case_param_real(c, "mu", p->mu, "");
+  xp_case_param_real(c, "R", p->radius, "m");
+  xp_case_param_real(c, "m", p->m, "kg");
+  xp_case_param_real(c, "ks", p->ks, "N/m");
+  xp_case_param_real(c, "x0", p->x0, "m");
+  xp_case_param_real(c, "k", p->k, "N/m");
+  xp_case_param_real(c, "tau_d", p->tau_d, "s");
+  xp_case_param_real(c, "g", p->g, "m/s^2");
+  xp_case_param_real(c, "m_eff", spring_cylinder_effective_mass(p), "kg");
+}
+
+static int case_finish(xp_case *c, const cyl_trace *tr, xp_results *out, xp_error *err) {
+  xp_case_status(c, tr->failed ? "failed" : "ok", tr->failed ? tr->msg : NULL);
+  if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  return XP_OK;
+}
+
+// energy case: trajectory at step h
+static int energy_case(xp_results *out, const char *name, const char *scheme, cyl_stepper *st,
+                       const spring_cylinder *sc, double h, double T, double sigma, xp_error *err) {
+  cyl_trace tr;
+  if (cyl_run(st, sc, h, T, &tr)) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  xp_case *c = xp_case_begin(out, name);
+  case_common(c, &sc->p, scheme);
+  xp_case_param_real(c, "dt", h, "s");
+  xp_case_param_real(c, "T", T, "s");
+  const size_t n = tr.n + 1;
+  xp_case_series(c, "t", "s", tr.t, n);
+  xp_case_series(c, "x", "m", tr.x, n);
+  xp_case_series(c, "x_exact", "m", tr.xex, n);
+  xp_case_series(c, "z", "m", tr.z, n);
+  xp_case_series(c, "xdot", "m/s", tr.vx, n);
+  xp_case_series(c, "omega", "rad/s", tr.omega, n);
+  xp_case_series(c, "energy_rel", "", tr.erel, n);
+  xp_case_series(c, "slip", "m/s", tr.slip, n);
+  xp_case_series(c, "gamma_n", "N*s", tr.gn, n);
+  xp_case_series(c, "gamma_t", "N*s", tr.gt, n);
+  xp_case_series(c, "iterations", "", tr.iters, n);
+  xp_case_stat_real(c, "e_q", tr.eq, "m");
+  xp_case_stat_real(c, "energy_peak_to_peak_rel", tr.p2p, "");
+  xp_case_stat_real(c, "max_slip", tr.max_slip, "m/s");
+  const double estimate = sigma * sc->p.mu * sc->p.g * h;
+  xp_case_stat_real(c, "slip_ratio_sigma_mu_g_dt", estimate > 0 ? tr.max_slip / estimate : NAN, "");
+  xp_case_stat_real(c, "gamma_n_over_mgdt_final", tr.gn[tr.n] / (sc->p.m * sc->p.g * h), "");
+  const int rc = case_finish(c, &tr, out, err);
+  trace_free(&tr);
+  return rc;
+}
+
+// least-squares slope of log e against log δt over the finite entries with δt in [lo, hi]
+static double fit_window(const double *dt, const double *e, size_t n, double lo, double hi,
+                         size_t *used) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!(dt[i] >= lo * (1 - 1e-12) && dt[i] <= hi * (1 + 1e-12)) || !(e[i] > 0) || !isfinite(e[i]))
+      continue;
+    const double x = log(dt[i]), y = log(e[i]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
+  }
+  *used = k;
+  if (k < 2) return NAN;
+  const double dk = (double)k;
+  return (dk * sxy - sx * sy) / (dk * sxx - sx * sx);
+}
+
+// convergence case: e_q over δt = dt0·2^{-k}
+static int order_case(xp_results *out, const char *name, const char *scheme, cyl_stepper *st,
+                      const spring_cylinder *sc, double dt0, size_t levels, double T, double lo,
+                      double hi, xp_progress *progress, double pdone, double pstep, xp_error *err) {
+  double dt[XP_MAX_LIST], eq[XP_MAX_LIST], local[XP_MAX_LIST];
+  char msg[256] = "";
+  for (size_t k = 0; k < levels; k++) {
+    dt[k] = dt0 / (double)(1u << k);
+    cyl_trace tr;
+    if (cyl_run(st, sc, dt[k], T, &tr)) return xp_fail(err, XP_ERR_RUN, "out of memory");
+    eq[k] = tr.eq;
+    if (tr.failed && !msg[0]) snprintf(msg, sizeof msg, "dt = %.6g: %.200s", dt[k], tr.msg);
+    local[k] = k ? log(eq[k] / eq[k - 1]) / log(dt[k] / dt[k - 1]) : NAN;
+    trace_free(&tr);
+    xp_progress_update(progress, pdone + pstep * (double)(k + 1) / (double)levels);
+  }
+  size_t used = 0;
+  const double order = fit_window(dt, eq, levels, lo, hi, &used);
+  xp_case *c = xp_case_begin(out, name);
+  case_common(c, &sc->p, scheme);
+  xp_case_param_real(c, "T", T, "s");
+  xp_case_param_real(c, "fit_dt_min", lo, "s");
+  xp_case_param_real(c, "fit_dt_max", hi, "s");
+  xp_case_series(c, "dt", "s", dt, levels);
+  xp_case_series(c, "e_q", "m", eq, levels);
+  xp_case_series(c, "local_order", "", local, levels);
+  xp_case_stat_real(c, "fitted_order", order, "");
+  xp_case_stat_real(c, "fit_points", (double)used, "");
+  xp_case_status(c, msg[0] ? "failed" : "ok", msg[0] ? msg : NULL);
+  if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  return XP_OK;
+}
+
+// "explicit,midpoint" → scheme list; XP_ERR_USAGE on an unknown name
+static int parse_schemes(const char *text, theta_scheme *list, size_t *n, xp_error *err) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", text);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (*n == THETA_SCHEME_COUNT || theta_scheme_parse(tok, &list[*n]))
+      return xp_fail(err, XP_ERR_USAGE, "parameter schemes=%s: '%s' is not one of "
+                     "explicit|symplectic|implicit|midpoint (each at most once)", text, tok);
+    (*n)++;
+  }
+  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter schemes: empty list");
+}
+
+static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *progress,
+                           xp_error *err) {
+  theta_scheme schemes[THETA_SCHEME_COUNT];
+  size_t ns;
+  if (parse_schemes(xp_params_string(prm, "schemes"), schemes, &ns, err)) return XP_ERR_USAGE;
+  const double *mus, *flo, *fhi;
+  const size_t nmu = xp_params_list(prm, "mu", &mus);
+  const size_t nlo = xp_params_list(prm, "fit_dt_min", &flo), nhi = xp_params_list(prm, "fit_dt_max", &fhi);
+  if (nlo != THETA_SCHEME_COUNT || nhi != THETA_SCHEME_COUNT)
+    return xp_fail(err, XP_ERR_USAGE, "fit_dt_min and fit_dt_max need %d entries (explicit, "
+                   "symplectic, implicit, midpoint), got %zu and %zu", THETA_SCHEME_COUNT, nlo, nhi);
+  const double dt = xp_params_real(prm, "dt"), T = xp_params_real(prm, "T");
+  const double dt0 = xp_params_real(prm, "dt_conv_max");
+  const long levels = xp_params_int(prm, "levels");
+  if (levels < 2 || levels > 20) return xp_fail(err, XP_ERR_USAGE, "parameter levels=%ld: must be in [2, 20]", levels);
+  theta_settings s = theta_settings_default();
+  s.contact.beta = xp_params_real(prm, "beta");
+  s.contact.sigma = xp_params_real(prm, "sigma");
+  s.contact.solver = strcmp(xp_params_string(prm, "solver"), "qcp") == 0 ? THETA_SOLVER_QCP : THETA_SOLVER_NEWTON;
+  const double total = (double)(nmu * ns + (xp_params_int(prm, "paper_a") ? nmu : 0));
+  double done = 0;
+  for (size_t im = 0; im < nmu; im++)
+    for (size_t is = 0; is < ns; is++) {
+      spring_cylinder sc;
+      spring_cylinder_params p = cyl_params(prm, mus[im]);
+      spring_cylinder_init(&sc, &p);
+      theta_settings_set_scheme(&s, schemes[is]);
+      char msg[200];
+      cyl_stepper st = {.theta = theta_workspace_create(&sc.model, &s, msg, sizeof msg)};
+      if (!st.theta) return xp_fail(err, XP_ERR_USAGE, "theta settings: %s", msg);
+      const char *sname = theta_scheme_name(schemes[is]);
+      char mu_txt[32], name[96];
+      xp_format_compact(mu_txt, sizeof mu_txt, mus[im]);
+      snprintf(name, sizeof name, "energy_mu=%s_%s", mu_txt, sname);
+      int rc = energy_case(out, name, sname, &st, &sc, dt, T, s.contact.sigma, err);
+      snprintf(name, sizeof name, "order_mu=%s_%s", mu_txt, sname);
+      if (rc == XP_OK)
+        rc = order_case(out, name, sname, &st, &sc, dt0, (size_t)levels, T, flo[schemes[is]],
+                        fhi[schemes[is]], progress, done / total, 1 / total, err);
+      theta_workspace_free(st.theta);
+      if (rc != XP_OK) return rc;
+      done += 1;
+    }
+  return XP_OK;
+}
+
+// paper A's step on the same scenario: frictionless as one unilateral row (relaxed), with friction
+// as normal + tangent rows (coulomb); a step the mbs library cannot take yet is a case status
+static int run_paper_a_cases(const xp_params *prm, xp_results *out, xp_progress *progress,
+                             xp_error *err) {
+  const double *mus;
+  const size_t nmu = xp_params_list(prm, "mu", &mus);
+  const double dt = xp_params_real(prm, "dt"), T = xp_params_real(prm, "T");
+  const double dt0 = xp_params_real(prm, "dt_conv_max");
+  const long levels = xp_params_int(prm, "levels");
+  const double *flo, *fhi;
+  xp_params_list(prm, "fit_dt_min", &flo), xp_params_list(prm, "fit_dt_max", &fhi);
+  for (size_t im = 0; im < nmu; im++) {
+    spring_cylinder sc;
+    spring_cylinder_params p = cyl_params(prm, mus[im]);
+    p.contact = p.mu > 0 ? SPRING_CYLINDER_CONTACT_FRICTION : SPRING_CYLINDER_CONTACT_UNILATERAL;
+    p.bt = 1e6 / dt;  // paper A §6.4: B_t = 10⁶/h
+    spring_cylinder_init(&sc, &p);
+    mbs_settings ms = mbs_settings_default();
+    ms.formulation = p.mu > 0 ? MBS_COULOMB : MBS_RELAXED;
+    char msg[200];
+    cyl_stepper st = {.mbs = mbs_workspace_create(&sc.model, &ms, msg, sizeof msg)};
+    if (!st.mbs) return xp_fail(err, XP_ERR_RUN, "mbs workspace: %s", msg);
+    const char *label = p.mu > 0 ? "paper A (coulomb)" : "paper A (relaxed)";
+    char mu_txt[32], name[96];
+    xp_format_compact(mu_txt, sizeof mu_txt, mus[im]);
+    snprintf(name, sizeof name, "paperA_energy_mu=%s", mu_txt);
+    int rc = energy_case(out, name, label, &st, &sc, dt, T, xp_params_real(prm, "sigma"), err);
+    // paper A is first order like symplectic Euler: fit in symplectic Euler's window
+    snprintf(name, sizeof name, "paperA_order_mu=%s", mu_txt);
+    if (rc == XP_OK)
+      rc = order_case(out, name, label, &st, &sc, dt0, (size_t)levels, T, flo[THETA_SYMPLECTIC],
+                      fhi[THETA_SYMPLECTIC], progress, 1, 0, err);
+    mbs_workspace_free(st.mbs);
+    if (rc != XP_OK) return rc;
+  }
+  return XP_OK;
+}
+
+static int spring_cylinder_run(const xp_params *prm, xp_results *out, xp_progress *progress,
+                               xp_error *err) {
+  int rc = run_theta_cases(prm, out, progress, err);
+  if (rc == XP_OK && xp_params_int(prm, "paper_a")) rc = run_paper_a_cases(prm, out, progress, err);
+  return rc;
+}
+
+static const xp_param_def spring_cylinder_params_def[] = {
+    {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},
+    {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "cylinder mass (paper B); I = m R^2/2"},
+    {"ks", XP_REAL, "100", XP_NONNEGATIVE, "N/m", NULL, "horizontal spring stiffness k_s (paper B)"},
+    {"x0", XP_REAL, "0.1", XP_ANY, "m", NULL, "initial spring extension, released at rest (paper B); starts at the static contact compression m g/k (default)"},
+    {"k", XP_REAL, "1e4", XP_POSITIVE, "N/m", NULL, "ground contact stiffness (paper B)"},
+    {"tau_d", XP_REAL, "0.02", XP_NONNEGATIVE, "s", NULL, "contact dissipation time scale (paper B)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default; the paper does not say)"},
+    {"mu", XP_REAL_LIST, "0,1", XP_NONNEGATIVE, "", NULL, "friction coefficients (paper B: 0 slides, 1 rolls)"},
+    {"schemes", XP_STRING, "explicit,symplectic,implicit,midpoint", XP_ANY, "", NULL, "theta-schemes, comma-separated subset of explicit,symplectic,implicit,midpoint"},
+    {"dt", XP_REAL, "0.02", XP_POSITIVE, "s", NULL, "step of the energy runs (paper B)"},
+    {"T", XP_REAL, "5", XP_POSITIVE, "s", NULL, "duration of every run and of the e_q integral (paper B)"},
+    {"dt_conv_max", XP_REAL, "0.02", XP_POSITIVE, "s", NULL, "largest step of the halving sequence (default)"},
+    {"levels", XP_INT, "10", XP_POSITIVE, "", NULL, "steps in the halving sequence dt_conv_max*2^-k, k < levels (default)"},
+    {"fit_dt_min", XP_REAL_LIST, "0,0,0,6.25e-4", XP_NONNEGATIVE, "s", NULL, "smallest step of the order fit per scheme (explicit,symplectic,implicit,midpoint); midpoint stops above the O(sigma dt) slip floor (default)"},
+    {"fit_dt_max", XP_REAL_LIST, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL, "largest step of the order fit per scheme: where each is asymptotic (default)"},
+    {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "near-rigid parameter beta of R_n (paper B)"},
+    {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL, "tangential regularisation R_t = sigma w (paper B)"},
+    {"solver", XP_STRING, "newton", XP_ANY, "", "newton|qcp", "contact-stage solver: paper B's primal Newton, or the lifted dual QP by qcp"},
+    {"paper_a", XP_INT, "1", XP_NONNEGATIVE, "", NULL, "1: also step the scenario with paper A's scheme (mbs_step, B_t = 1e6/dt)"},
+};
+
+const xp_experiment xp_experiment_spring_cylinder = {
+    .name = "spring_cylinder",
+    .paper_ref = "Paper B §VI.B (spring-cylinder: energy and convergence)",
+    .summary = "theta-method family on a rolling/sliding cylinder: energy, e_q orders, paper A",
+    .params = spring_cylinder_params_def,
+    .n_params = sizeof spring_cylinder_params_def / sizeof spring_cylinder_params_def[0],
+    .run = spring_cylinder_run,
+    .plot_script = "spring_cylinder.gp",
+    .in_reproduce = 1,
+};

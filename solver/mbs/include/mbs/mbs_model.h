@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// mbs model API: a multibody model is a struct of callbacks with a context pointer (SPEC §1.1).
+#ifndef MBS_MBS_MODEL_H
+#define MBS_MBS_MODEL_H
+
+#include <stddef.h>
+
+// Kinds of constraint rows (SPEC §1.1). Unilateral and contact-normal rows take part in a step
+// only while φ ≤ 0; bilateral rows always do.
+#define MBS_ROW_KIND_LIST(X)                                          \
+  X(MBS_ROW_BILATERAL, "bilateral")   /* φ = 0 as a spring-damper */   \
+  X(MBS_ROW_UNILATERAL, "unilateral") /* λ ≥ 0, pushes only */         \
+  X(MBS_ROW_NORMAL, "normal")         /* contact normal, owns tangents */ \
+  X(MBS_ROW_TANGENT, "tangent")       /* contact tangent (r or s) */
+
+#define MBS_ENUM_ITEM(name, str) name,
+// Kind of one constraint row.
+typedef enum mbs_row_kind { MBS_ROW_KIND_LIST(MBS_ENUM_ITEM) MBS_ROW_KIND_COUNT } mbs_row_kind;
+#undef MBS_ENUM_ITEM
+
+// Returns the static lowercase name of a row kind ("bilateral", …); "invalid" if out of range.
+const char *mbs_row_kind_name(mbs_row_kind kind);
+
+// Constraint rows evaluated at (t, q, v), filled by the model's `rows` callback into arrays that
+// the caller (the step workspace or a reference integrator) owns; row i's sparse Jacobian row G_i
+// (1×nv) is col/val[start[i] .. start[i+1]). Units are the model's: φ in m (or rad), force λ in N
+// (or N·m), K in N/m, B in N·s/m.
+typedef struct mbs_rows {
+  int capacity;      // rows the arrays can hold (= mbs_model.max_rows)
+  int nnz_capacity;  // Jacobian entries col/val can hold (= mbs_model.max_nnz)
+  int n;             // rows filled (0 ≤ n ≤ capacity)
+  mbs_row_kind *kind;  // [capacity]
+  double *phi;         // [capacity] constraint value φ_i(q0)
+  double *gdot_v;      // [capacity] bias (Ġ v0)_i, 0 if the row is linear in q
+  double *K;           // [capacity] stiffness K_i ≥ 0
+  double *B;           // [capacity] damping B_i ≥ 0
+  double *mu;          // [capacity] friction coefficient of a normal row (0 otherwise)
+  int *contact;        // [capacity] contact index of normal/tangent rows, −1 otherwise
+  int *start;          // [capacity + 1] CSR row pointers; start[0] = 0
+  int *col;            // [nnz_capacity] column (velocity) indices of G entries
+  double *val;         // [nnz_capacity] G entries
+  int overflow;        // set by mbs_rows_add when a row did not fit (cleared by mbs_rows_clear)
+} mbs_rows;
+
+// Empties the row set (n = 0) without touching the capacity.
+void mbs_rows_clear(mbs_rows *rows);
+
+// Appends one row with its nnz Jacobian entries (col[k], val[k]); returns the new row's index, or
+// −1 if the row or entry capacity would be exceeded (the set is left unchanged, overflow = 1).
+int mbs_rows_add(mbs_rows *rows, mbs_row_kind kind, double phi, double gdot_v, double K, double B,
+                 int nnz, const int *col, const double *val);
+
+// Marks row i (a normal or tangent row) as belonging to contact `contact` ≥ 0, with friction
+// coefficient mu ≥ 0 on the normal row; returns 0, or −1 if i is out of range.
+int mbs_rows_set_contact(mbs_rows *rows, int i, int contact, double mu);
+
+// Allocates a row set with the given capacities (heap, owned by the caller); NULL on failure.
+mbs_rows *mbs_rows_create(int capacity, int nnz_capacity);
+// Frees a row set from mbs_rows_create; NULL is a no-op.
+void mbs_rows_free(mbs_rows *rows);
+
+// A user model. Every callback follows CVODE's contract: return 0 on success, > 0 for a
+// recoverable failure (the step reports it, a caller may retry with a smaller h), < 0 fatal.
+// q has nq entries, v and f nv. The step evaluates all callbacks once per step at (t0, q0, v0).
+typedef struct mbs_model {
+  int nq, nv;    // generalised coordinates and velocities (q̇ = N(q) v)
+  int max_rows;  // most constraint rows the model reports at any state
+  int max_nnz;   // most Jacobian entries over all rows at any state
+  // block-diagonal structure of M: nblocks dense blocks of sizes block_size[0..nblocks) summing to
+  // nv (nblocks = 0: one dense nv×nv block); the array is borrowed for the model's lifetime
+  int nblocks;
+  const int *block_size;
+  // M(q): writes the blocks one after another, each row-major (Σ size² entries), SPD [kg, kg·m²]
+  int (*mass)(double t, const double *q, double *blocks, void *ctx);
+  // q̇ = N(q) v: writes nq entries of qdot; NULL means N = I (requires nq == nv)
+  int (*velocity_map)(double t, const double *q, const double *v, double *qdot, void *ctx);
+  // f(t, q, v): all non-constraint generalised forces, nv entries [N, N·m]
+  int (*forces)(double t, const double *q, const double *v, double *f, void *ctx);
+  // constraint rows at (t, q, v): the callback calls mbs_rows_clear then mbs_rows_add per row
+  int (*rows)(double t, const double *q, const double *v, mbs_rows *rows, void *ctx);
+  // optional: mechanical energy [J] (kinetic + potential of f; not the constraint springs)
+  int (*energy)(double t, const double *q, const double *v, double *energy, void *ctx);
+  // optional position-update hook, called on q1 after q1 = q0 + h N(q0) v1 (e.g. to re-normalise
+  // quaternions); modifies q in place
+  int (*position_update)(double *q, void *ctx);
+  // optional, for implicit force stages (θ-method, issue 7): stiffness K = −∂f/∂q·N and damping
+  // D = −∂f/∂v, both nv×nv row-major; NULL if not provided
+  int (*force_jacobians)(double t, const double *q, const double *v, double *K, double *D,
+                         void *ctx);
+  void *ctx;  // passed to every callback, owned by the caller
+} mbs_model;
+
+// Checks sizes, the block structure and the mandatory callbacks; returns 0 or −1 with a message
+// naming the bad field in msg (msg may be NULL; len its size).
+int mbs_model_validate(const mbs_model *model, char *msg, size_t len);
+
+// Number of entries of the concatenated M blocks (Σ block_size²).
+size_t mbs_model_mass_entries(const mbs_model *model);
+
+#endif  // MBS_MBS_MODEL_H

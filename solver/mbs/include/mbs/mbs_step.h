@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Paper A's first-order constraint step (SPEC §1.2–1.3): workspace, settings, statistics.
+#ifndef MBS_MBS_STEP_H
+#define MBS_MBS_STEP_H
+
+#include "mbs/mbs_model.h"
+
+// Formulation of the unilateral (and contact) rows, SPEC §1.3; recorded by every run.
+#define MBS_FORMULATION_LIST(X)                                                         \
+  X(MBS_RELAXED, "relaxed") /* min ½λᵀ(C+W)λ − ĉᵀλ: exact complementarity 0 ≤ λ ⊥ r ≥ 0 */ \
+  X(MBS_PAPER, "paper")     /* paper A eqs. 83–85: min ζ/2‖λ_u‖² s.t. r ≥ 0, λ ≥ 0 */       \
+  X(MBS_COULOMB, "coulomb") /* relaxed + De Saxcé fixed point (friction; issue 5) */
+
+// Outcome of one step (a numerical status, not an error).
+#define MBS_STATUS_LIST(X)                                                          \
+  X(MBS_OK, "ok")                                                                    \
+  X(MBS_CALLBACK_RECOVERABLE, "callback-recoverable") /* a callback returned > 0 */  \
+  X(MBS_CALLBACK_FATAL, "callback-fatal")             /* a callback returned < 0 */  \
+  X(MBS_CAPACITY, "capacity")          /* the model reported more rows than max_rows */ \
+  X(MBS_SINGULAR, "singular")          /* a factorisation met a non-positive pivot */ \
+  X(MBS_MAX_ITERATIONS, "max-iterations") /* the unilateral solver hit its limit */  \
+  X(MBS_INACCURATE, "inaccurate")      /* qcp met only its inaccurate tolerance */    \
+  X(MBS_SOLVER_FAILED, "solver-failed") /* qcp failed (numerical error, setup) */      \
+  X(MBS_NONFINITE, "nonfinite")        /* NaN/Inf in the data or the new state */     \
+  X(MBS_BAD_ROW, "bad-row")            /* K or B < 0, or a column index out of range */ \
+  X(MBS_UNSUPPORTED, "unsupported")    /* row kind/formulation not available yet */
+
+#define MBS_ENUM_ITEM(name, str) name,
+// Formulation selector.
+typedef enum mbs_formulation {
+  MBS_FORMULATION_LIST(MBS_ENUM_ITEM) MBS_FORMULATION_COUNT
+} mbs_formulation;
+// Step status.
+typedef enum mbs_status { MBS_STATUS_LIST(MBS_ENUM_ITEM) MBS_STATUS_COUNT } mbs_status;
+#undef MBS_ENUM_ITEM
+
+// Static lowercase name of a formulation ("relaxed", "paper", "coulomb"); "invalid" if out of range.
+const char *mbs_formulation_name(mbs_formulation f);
+// Parses a formulation name; returns 0 and sets *f, or −1 if unknown.
+int mbs_formulation_parse(const char *name, mbs_formulation *f);
+// Static lowercase name of a status ("ok", …); "invalid" if out of range.
+const char *mbs_status_name(mbs_status s);
+
+// Which solver handles steps with active unilateral rows.
+typedef enum mbs_solver {
+  MBS_SOLVER_AUTO = 0,   // dense while the compliant active rows ≤ dense_max_rows, else qcp
+  MBS_SOLVER_DENSE = 1,  // built-in exact dense active-set solvers (small row counts)
+  MBS_SOLVER_QCP = 2,    // the sparse conic interior-point solver qcp, lifted form (mbs_qcp.c)
+} mbs_solver;
+
+// Static lowercase name of a solver choice ("auto", "dense", "qcp"); "invalid" if out of range.
+const char *mbs_solver_name(mbs_solver s);
+// Parses a solver name; returns 0 and sets *s, or −1 if unknown.
+int mbs_solver_parse(const char *name, mbs_solver *s);
+
+// Step settings; obtain defaults from mbs_settings_default() and change fields.
+typedef struct mbs_settings {
+  mbs_formulation formulation;  // default MBS_RELAXED
+  mbs_solver solver;            // default MBS_SOLVER_AUTO
+  int dense_max_rows;           // AUTO: largest compliant active row count for the dense solver
+  double zeta;       // weight ζ of ‖λ_u‖² in the paper objective; ≤ 0 means 1/h (paper A §6.1)
+  int use_bias;      // 1: include p = M̂_X Ġ_X v0 (eq. 53); 0: p = 0
+  double gdot_target;  // weight of h(Ġv0) in the velocity target φ̇1 = G v1 + h(Ġv0): 1 = paper
+                       // eq. 50 (default); 0 = φ1 = φ0 + h G v1 as the position update makes it
+  double bias_reg;   // relative Tikhonov ε of the bias solve (W + ε·max diag W·I) p = Ġv0, > 0
+  int max_iter;      // pivots / active-set changes allowed per step (default 100)
+  double tol;        // relative tolerance of the active-set solvers' sign tests (default 1e-12)
+} mbs_settings;
+
+// Default settings: relaxed, auto (dense up to 64 rows), ζ = 1/h, bias on with ε = 1e-8,
+// gdot_target 1, 100 pivots, tol 1e-12.
+mbs_settings mbs_settings_default(void);
+
+// Per-step statistics of the last mbs_step.
+typedef struct mbs_info {
+  mbs_status status;
+  int rows;              // rows reported by the model
+  int rows_active;       // rows that took part (bilateral + unilateral with φ ≤ 0)
+  int rows_bilateral;    // of which bilateral
+  int rows_unilateral;   // of which unilateral (active)
+  int rows_positive;     // active unilateral rows with λ > 0 after the solve
+  int iterations;        // dense: pivots (relaxed) or active-set iterations (paper); qcp:
+                         // interior-point iterations; 0 for bilateral-only (linear) steps
+  double residual;       // max over active rows of the scaled row residual r̂ = r/D [m/s²]:
+                         // |r̂| (bilateral), max(0, −r̂) + max(0, −λ)/D (unilateral)
+  double complementarity;  // max over unilateral rows of |λ_i r_i| [N²]
+  double lambda_min;     // smallest unilateral λ (+INF if none) [N]
+  double energy;         // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
+  int callback_code;     // the offending callback's return value (0 if none)
+  const char *callback;  // name of the offending callback (NULL if none)
+} mbs_info;
+
+// Opaque step workspace: every array a step needs is allocated by mbs_workspace_create.
+typedef struct mbs_workspace mbs_workspace;
+
+// Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL and a
+// message in msg (size len, may be NULL) on invalid input or out of memory. The model is borrowed
+// and must outlive the workspace.
+mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings, char *msg,
+                                    size_t len);
+// Frees the workspace; NULL is a no-op.
+void mbs_workspace_free(mbs_workspace *ws);
+// Replaces the settings (validated; returns 0, or −1 when a field is out of range).
+int mbs_workspace_set_settings(mbs_workspace *ws, const mbs_settings *settings);
+// The workspace's current settings.
+const mbs_settings *mbs_workspace_settings(const mbs_workspace *ws);
+
+// One step of size h > 0 [s] from (t, q0, v0) to (q1, v1) (q nq, v nv entries; q1/v1 may alias
+// q0/v0). Allocates nothing (the qcp path allocates only when its problem pattern changes, in
+// qcp_setup). Returns the status (also in mbs_step_info); on a status other than
+// MBS_OK, MBS_MAX_ITERATIONS or MBS_INACCURATE (the step is taken with the last iterate), q1 and
+// v1 are unspecified.
+mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, const double *v0,
+                    double *q1, double *v1);
+
+// Statistics of the last step (owned by the workspace).
+const mbs_info *mbs_step_info(const mbs_workspace *ws);
+// Rows evaluated at the start of the last step (owned by the workspace).
+const mbs_rows *mbs_step_rows(const mbs_workspace *ws);
+// Row forces λ [N] of the last step, one per reported row (0 for inactive rows); workspace-owned.
+const double *mbs_step_lambda(const mbs_workspace *ws);
+// Scaled row residuals r̂_i = r_i / D_i [m/s²] of the last step (r_i itself [N] where D_i = 0;
+// 0 for inactive rows); workspace-owned.
+const double *mbs_step_residual(const mbs_workspace *ws);
+// Activity flags of the last step's rows (1 took part, 0 not); workspace-owned.
+const int *mbs_step_active(const mbs_workspace *ws);
+
+#endif  // MBS_MBS_STEP_H

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Constraint-row sets: CSR storage of φ, G, Ġv, K, B per row, filled by model callbacks.
+#include "mbs/mbs_model.h"
+
+#include <stdlib.h>
+
+static const char *const row_kind_names[] = {
+#define MBS_NAME(id, str) str,
+    MBS_ROW_KIND_LIST(MBS_NAME)
+#undef MBS_NAME
+};
+
+const char *mbs_row_kind_name(mbs_row_kind kind) {
+  if ((int)kind < 0 || kind >= MBS_ROW_KIND_COUNT) return "invalid";
+  return row_kind_names[kind];
+}
+
+void mbs_rows_clear(mbs_rows *rows) {
+  rows->n = 0;
+  rows->start[0] = 0;
+  rows->overflow = 0;
+}
+
+int mbs_rows_add(mbs_rows *rows, mbs_row_kind kind, double phi, double gdot_v, double K, double B,
+                 int nnz, const int *col, const double *val) {
+  int i = rows->n;
+  if (i >= rows->capacity || nnz < 0 || rows->start[i] + nnz > rows->nnz_capacity) {
+    rows->overflow = 1;
+    return -1;
+  }
+  rows->kind[i] = kind;
+  rows->phi[i] = phi;
+  rows->gdot_v[i] = gdot_v;
+  rows->K[i] = K;
+  rows->B[i] = B;
+  rows->mu[i] = 0;
+  rows->contact[i] = -1;
+  int s = rows->start[i];
+  for (int k = 0; k < nnz; k++) {
+    rows->col[s + k] = col[k];
+    rows->val[s + k] = val[k];
+  }
+  rows->start[i + 1] = s + nnz;
+  rows->n = i + 1;
+  return i;
+}
+
+int mbs_rows_set_contact(mbs_rows *rows, int i, int contact, double mu) {
+  if (i < 0 || i >= rows->n) return -1;
+  rows->contact[i] = contact;
+  rows->mu[i] = mu;
+  return 0;
+}
+
+mbs_rows *mbs_rows_create(int capacity, int nnz_capacity) {
+  if (capacity < 0 || nnz_capacity < 0) return NULL;
+  mbs_rows *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  size_t c = (size_t)capacity + 1, z = (size_t)nnz_capacity + 1;
+  r->capacity = capacity;
+  r->nnz_capacity = nnz_capacity;
+  r->kind = calloc(c, sizeof *r->kind);
+  r->phi = calloc(c, sizeof *r->phi);
+  r->gdot_v = calloc(c, sizeof *r->gdot_v);
+  r->K = calloc(c, sizeof *r->K);
+  r->B = calloc(c, sizeof *r->B);
+  r->mu = calloc(c, sizeof *r->mu);
+  r->contact = calloc(c, sizeof *r->contact);
+  r->start = calloc(c, sizeof *r->start);
+  r->col = calloc(z, sizeof *r->col);
+  r->val = calloc(z, sizeof *r->val);
+  if (!r->kind || !r->phi || !r->gdot_v || !r->K || !r->B || !r->mu || !r->contact || !r->start ||
+      !r->col || !r->val) {
+    mbs_rows_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void mbs_rows_free(mbs_rows *r) {
+  if (!r) return;
+  free(r->kind);
+  free(r->phi);
+  free(r->gdot_v);
+  free(r->K);
+  free(r->B);
+  free(r->mu);
+  free(r->contact);
+  free(r->start);
+  free(r->col);
+  free(r->val);
+  free(r);
+}

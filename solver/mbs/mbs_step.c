@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+// Paper A's first-order constraint step (SPEC §1.2–1.3; paper A eqs. 36–38, 53, 59–62, 83–85).
+//
+// Derivation (forces λ, not impulses). Semi-implicit Euler on the multibody part (eqs. 36–37):
+//   v1 = v0 + h M⁻¹(Gᵀλ + f) = v_free + h w,   v_free = v0 + h M⁻¹ f,   w = M⁻¹ Gᵀ λ,
+//   q1 = q0 + h N(q0) v1.
+// Each row is a spring-damper integrated implicitly (eqs. 38, 53): with φ1 ≈ φ0 + h φ̇1 and
+// φ̇1 = G v1 + h (Ġ v0) (eq. 50, Ġv held at t0 by Lemma 2),
+//   λ_i = −K_i φ1 − B_i φ̇1 − p_i = −K_i φ_i0 − (hK_i + B_i)(G_i v1 + h(Ġv0)_i) − p_i,
+// where p = M̂_X (Ġ_X v0) is the bias of eq. 23 (M̂_X = (G_X M⁻¹ G_Xᵀ)⁻¹, eq. 24), taken per
+// group X of rows of one kind. Substituting v1 = v_free + h w gives the row residual
+//   r_i = λ_i + D_i G_i w − c_i,   D_i = h² K_i + h B_i,
+//   c_i = −K_i φ_i0 − (hK_i + B_i)(G_i v_free + h (Ġv0)_i) − p_i,
+// i.e. (I + D W) λ = c with W = G M⁻¹ Gᵀ — paper A's (I + (h²K + hB) M̂⁻¹) λ of eqs. 60 and 84
+// (eq. 61 is the same system written for φ̇1; eq. 62 follows from φ1 = φ0 + h φ̇1).
+// Compliance form (SPEC §1.2): dividing row i by D_i > 0,
+//   r̂_i = r_i / D_i = (C λ + W λ − ĉ)_i,   C = diag(1/D_i),
+//   ĉ_i = c_i / D_i = −K_i φ_i0 / D_i − (G_i v_free)/h − (Ġv0)_i − p_i / D_i,
+// whose entries stay O(1) as K → ∞ (K_i/D_i → 1/h², the rigid limit G w = ĉ). Rows with D_i = 0
+// (K = B = 0) are explicit forces: λ_i = c_i (bilateral) or max(0, c_i) (unilateral); they enter
+// the others' ĉ through W.
+//   bilateral-only: one SPD solve (C + W) λ = ĉ (the Schur complement of the saddle system
+//     [M −Gᵀ; G C][w; λ] = [0; ĉ]); redundant rows are fine since C > 0 regularises (§4.3).
+//   unilateral rows (active only while φ_i0 ≤ 0): relaxed or paper formulation, solved exactly
+//     by the dense active-set methods of mbs_lcp.c (default) or by qcp in lifted form
+//     (mbs_qcp.c, settings.solver = MBS_SOLVER_QCP), which needs ĉ0 = ĉ without the explicit
+//     rows' coupling term and their force g_E = G_Eᵀλ_E.
+// The bias p (mbs_eval.c) is a regularised solve (W_XX + ε I) p_X = (Ġv0)_X, ε = 1e-8·max diag
+// W_XX by default, so duplicated rows share it evenly.
+// Measured caveat (tests/mbs/test_pendulum.c): on the nonlinear pendulum the h(Ġv0) term of the
+// velocity target pumps energy at large h (the rigid-limit target G v1 = −φ0/h − hĠv0 makes the
+// joint's radial velocity work against the rod tension); settings.gdot_target = 0 drops it.
+//
+// Two modes, chosen per step: dense (W formed over the m active rows; exact Cholesky / active-set
+// solvers; used while m ≤ dense_max_rows, 64 by default) and sparse (no W: every compliant row
+// goes to qcp in the lifted form M w − Gᵀλ = g_E with O(nnz(G) + nnz(M)) KKT entries — for
+// bilateral-only steps that is one quasi-definite KKT solve, qcp's start, with no interior-point
+// iteration; the bias uses matrix-free CG). settings.solver forces either.
+#include "mbs/mbs_step.h"
+
+#include "mbs_dense.h"
+#include "mbs_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static const char *const formulation_names[] = {
+#define MBS_NAME(id, str) str,
+    MBS_FORMULATION_LIST(MBS_NAME)
+#undef MBS_NAME
+};
+static const char *const status_names[] = {
+#define MBS_NAME(id, str) str,
+    MBS_STATUS_LIST(MBS_NAME)
+#undef MBS_NAME
+};
+
+const char *mbs_formulation_name(mbs_formulation f) {
+  if ((int)f < 0 || f >= MBS_FORMULATION_COUNT) return "invalid";
+  return formulation_names[f];
+}
+
+int mbs_formulation_parse(const char *name, mbs_formulation *f) {
+  for (int i = 0; i < MBS_FORMULATION_COUNT; i++)
+    if (strcmp(name, formulation_names[i]) == 0) return *f = (mbs_formulation)i, 0;
+  return -1;
+}
+
+static const char *const solver_names[] = {"auto", "dense", "qcp"};
+
+const char *mbs_solver_name(mbs_solver s) {
+  if ((int)s < 0 || s > MBS_SOLVER_QCP) return "invalid";
+  return solver_names[s];
+}
+
+int mbs_solver_parse(const char *name, mbs_solver *s) {
+  for (int i = 0; i <= MBS_SOLVER_QCP; i++)
+    if (strcmp(name, solver_names[i]) == 0) return *s = (mbs_solver)i, 0;
+  return -1;
+}
+
+const char *mbs_status_name(mbs_status s) {
+  if ((int)s < 0 || s >= MBS_STATUS_COUNT) return "invalid";
+  return status_names[s];
+}
+
+mbs_settings mbs_settings_default(void) {
+  return (mbs_settings){.formulation = MBS_RELAXED,
+                        .solver = MBS_SOLVER_AUTO,
+                        .dense_max_rows = 64,
+                        .zeta = 0,
+                        .use_bias = 1,
+                        .bias_reg = 1e-8,
+                        .gdot_target = 1,
+                        .max_iter = 100,
+                        .tol = 1e-12};
+}
+
+static int settings_check(const mbs_settings *s, char *msg, size_t len) {
+  const char *bad = NULL;
+  if ((int)s->formulation < 0 || s->formulation >= MBS_FORMULATION_COUNT) bad = "formulation";
+  else if ((int)s->solver < 0 || s->solver > MBS_SOLVER_QCP) bad = "solver";
+  else if (s->dense_max_rows < 0) bad = "dense_max_rows (must be >= 0)";
+  else if (!isfinite(s->zeta)) bad = "zeta (must be finite; <= 0 means 1/h)";
+  else if (!(s->bias_reg > 0) || !isfinite(s->bias_reg)) bad = "bias_reg (must be > 0)";
+  else if (!isfinite(s->gdot_target)) bad = "gdot_target (must be finite)";
+  else if (s->max_iter < 1 || s->max_iter > 100000) bad = "max_iter (must be in 1..100000)";
+  else if (!(s->tol > 0) || !(s->tol < 1)) bad = "tol (must be in (0, 1))";
+  if (bad && msg && len) snprintf(msg, len, "mbs settings: invalid %s", bad);
+  return bad ? -1 : 0;
+}
+
+void mbs_workspace_free(mbs_workspace *ws) {
+  if (!ws) return;
+  mbs_rows_free(ws->rows);
+  free(ws->mass), free(ws->f), free(ws->vfree), free(ws->vnew), free(ws->qdot), free(ws->tmp);
+  free(ws->lambda), free(ws->resid), free(ws->D), free(ws->chat), free(ws->p);
+  free(ws->active), free(ws->act), free(ws->free_row), free(ws->sidx);
+  free(ws->Y), free(ws->W), free(ws->A), free(ws->lam_act), free(ws->rhat);
+  free(ws->mass_raw), free(ws->chat0), free(ws->gE), free(ws->grp);
+  free(ws->cg_r), free(ws->cg_z), free(ws->cg_d), free(ws->cg_q), free(ws->cg_x), free(ws->cg_b);
+  free(ws->cg_dg), free(ws->cg_t), free(ws->cg_g), free(ws->wvec);
+  free(ws->col_block), free(ws->blk_v0), free(ws->blk_size), free(ws->blk_off);
+  mbs_qcp_free(ws);
+  mbs_lcp_ws_free(&ws->lcp);
+  free(ws);
+}
+
+mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings, char *msg,
+                                    size_t len) {
+  if (mbs_model_validate(model, msg, len)) return NULL;
+  mbs_settings s = settings ? *settings : mbs_settings_default();
+  if (settings_check(&s, msg, len)) return NULL;
+  mbs_workspace *ws = calloc(1, sizeof *ws);
+  if (!ws) goto oom;
+  ws->model = model;
+  ws->settings = s;
+  ws->nv = model->nv;
+  ws->nq = model->nq;
+  ws->cap = model->max_rows;
+  size_t nv = (size_t)ws->nv, nq = (size_t)ws->nq, cap = (size_t)(ws->cap > 0 ? ws->cap : 1);
+  ws->mass_entries = mbs_model_mass_entries(model);
+  ws->rows = mbs_rows_create(model->max_rows, model->max_nnz);
+  ws->mass = calloc(ws->mass_entries, sizeof(double));
+  ws->f = calloc(nv, sizeof(double));
+  ws->vfree = calloc(nv, sizeof(double));
+  ws->vnew = calloc(nv, sizeof(double));
+  ws->qdot = calloc(nq, sizeof(double));
+  ws->tmp = calloc(nv, sizeof(double));
+  ws->lambda = calloc(cap, sizeof(double));
+  ws->resid = calloc(cap, sizeof(double));
+  ws->D = calloc(cap, sizeof(double));
+  ws->chat = calloc(cap, sizeof(double));
+  ws->p = calloc(cap, sizeof(double));
+  ws->active = calloc(cap, sizeof(int));
+  ws->act = calloc(cap, sizeof(int));
+  ws->free_row = calloc(cap, sizeof(int));
+  ws->sidx = calloc(cap, sizeof(int));
+  // dense row-space arrays only up to dcap rows (all rows when the dense solver is forced)
+  ws->dcap = s.solver == MBS_SOLVER_DENSE || ws->cap <= s.dense_max_rows ? ws->cap
+             : s.solver == MBS_SOLVER_QCP                                ? 0
+                                                                         : s.dense_max_rows;
+  size_t dcap = (size_t)(ws->dcap > 0 ? ws->dcap : 1);
+  ws->Y = calloc(nv * dcap, sizeof(double));
+  ws->W = calloc(dcap * dcap, sizeof(double));
+  ws->A = calloc(dcap * dcap, sizeof(double));
+  ws->grp = calloc(cap, sizeof(int));
+  ws->cg_r = calloc(cap, sizeof(double));
+  ws->cg_z = calloc(cap, sizeof(double));
+  ws->cg_d = calloc(cap, sizeof(double));
+  ws->cg_q = calloc(cap, sizeof(double));
+  ws->cg_x = calloc(cap, sizeof(double));
+  ws->cg_b = calloc(cap, sizeof(double));
+  ws->cg_dg = calloc(cap, sizeof(double));
+  ws->cg_t = calloc(nv, sizeof(double));
+  ws->wvec = calloc(nv, sizeof(double));
+  size_t nblk = (size_t)(model->nblocks > 0 ? model->nblocks : 1);
+  ws->col_block = calloc(nv, sizeof(int));
+  ws->blk_v0 = calloc(nblk, sizeof(int));
+  ws->blk_size = calloc(nblk, sizeof(int));
+  ws->blk_off = calloc(nblk, sizeof(size_t));
+  int bmax = 1;
+  if (ws->col_block && ws->blk_v0 && ws->blk_size && ws->blk_off) {
+    size_t off = 0;
+    int v = 0;
+    for (size_t b = 0; b < nblk; b++) {
+      int bs = model->nblocks > 0 ? model->block_size[b] : ws->nv;
+      ws->blk_v0[b] = v, ws->blk_size[b] = bs, ws->blk_off[b] = off;
+      for (int j = 0; j < bs; j++) ws->col_block[v + j] = (int)b;
+      v += bs, off += (size_t)bs * (size_t)bs, bmax = bs > bmax ? bs : bmax;
+    }
+  }
+  ws->cg_g = calloc(2 * (size_t)bmax, sizeof(double));
+  ws->lam_act = calloc(cap, sizeof(double));
+  ws->rhat = calloc(cap, sizeof(double));
+  ws->mass_raw = calloc(ws->mass_entries, sizeof(double));
+  ws->chat0 = calloc(cap, sizeof(double));
+  ws->gE = calloc(nv, sizeof(double));
+  if (!ws->rows || !ws->mass || !ws->f || !ws->vfree || !ws->vnew || !ws->qdot || !ws->tmp ||
+      !ws->lambda || !ws->resid || !ws->D || !ws->chat || !ws->p || !ws->active || !ws->act ||
+      !ws->free_row || !ws->sidx || !ws->Y || !ws->W || !ws->A || !ws->lam_act || !ws->rhat ||
+      !ws->mass_raw || !ws->chat0 || !ws->gE || !ws->grp || !ws->cg_r || !ws->cg_z ||
+      !ws->cg_d || !ws->cg_q || !ws->cg_x || !ws->cg_b || !ws->cg_dg || !ws->cg_t || !ws->wvec ||
+      !ws->col_block || !ws->blk_v0 || !ws->blk_size || !ws->blk_off || !ws->cg_g)
+    goto oom;
+  if (mbs_qcp_create(ws)) goto oom;
+  if (mbs_lcp_ws_init(&ws->lcp, (int)dcap)) goto oom;
+  ws->info.status = MBS_OK;
+  return ws;
+oom:
+  mbs_workspace_free(ws);
+  if (msg && len) snprintf(msg, len, "mbs workspace: out of memory");
+  return NULL;
+}
+
+int mbs_workspace_set_settings(mbs_workspace *ws, const mbs_settings *s) {
+  if (settings_check(s, NULL, 0)) return -1;
+  ws->settings = *s;
+  return 0;
+}
+
+const mbs_settings *mbs_workspace_settings(const mbs_workspace *ws) { return &ws->settings; }
+const mbs_info *mbs_step_info(const mbs_workspace *ws) { return &ws->info; }
+const mbs_rows *mbs_step_rows(const mbs_workspace *ws) { return ws->rows; }
+const double *mbs_step_lambda(const mbs_workspace *ws) { return ws->lambda; }
+const double *mbs_step_residual(const mbs_workspace *ws) { return ws->resid; }
+const int *mbs_step_active(const mbs_workspace *ws) { return ws->active; }
+
+// ---- the step -----------------------------------------------------------------------------
+
+// sparse mode (no W formed): every compliant row through qcp in lifted form, w from its solution
+static mbs_status solve_sparse(mbs_workspace *ws, int ns, const int *sidx, double *lam_s) {
+  const mbs_rows *r = ws->rows;
+  const int nv = ws->nv, na = ws->na;
+  // g_E = G_Eᵀ λ_E: generalised force of the explicit rows
+  for (int j = 0; j < nv; j++) ws->gE[j] = 0;
+  for (int a = 0; a < na; a++) {
+    int i = ws->act[a];
+    if (ws->D[a] != 0) continue;
+    for (int k = r->start[i]; k < r->start[i + 1]; k++)
+      ws->gE[r->col[k]] += r->val[k] * ws->lam_act[a];
+  }
+  if (ns == 0) {  // nothing to solve: w = M⁻¹ g_E
+    memcpy(ws->wvec, ws->gE, (size_t)nv * sizeof(double));
+    mbs_eval_mass_solve(ws, ws->wvec);
+    return MBS_OK;
+  }
+  mbs_status st = mbs_qcp_solve(ws, ns, sidx, ws->chat0, ws->gE, lam_s, ws->wvec);
+  if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) return st;
+  // scaled residuals r̂ = C λ + G w − ĉ0 (w includes the explicit rows' force)
+  for (int s = 0; s < ns; s++) {
+    int a = sidx[s];
+    ws->chat[s] = ws->chat0[s];
+    ws->rhat[s] = lam_s[s] / ws->D[a] + mbs_eval_row_dot(r, ws->act[a], ws->wvec) - ws->chat0[s];
+  }
+  return st;
+}
+
+// dense mode: A = C + W over the compliant rows; one Cholesky solve (bilateral only) or the exact
+// active-set solvers of mbs_lcp.c
+static mbs_status solve_dense(mbs_workspace *ws, int ns, const int *sidx, double *lam_s) {
+  const int ld = ws->dcap, na = ws->na;
+  mbs_info *info = &ws->info;
+  for (int s = 0; s < ns; s++) {
+    double ch = ws->chat0[s];
+    for (int b = 0; b < na; b++)
+      if (ws->D[b] == 0) ch -= ws->W[sidx[s] * ld + b] * ws->lam_act[b];
+    ws->chat[s] = ch;
+    for (int u = 0; u < ns; u++) ws->A[s * ld + u] = ws->W[sidx[s] * ld + sidx[u]];
+    ws->A[s * ld + s] += 1.0 / ws->D[sidx[s]];
+  }
+  int nfree = 0;
+  for (int s = 0; s < ns; s++) nfree += ws->free_row[s];
+  mbs_status st = MBS_OK;
+  if (nfree == ns) {
+    // bilateral only: one SPD solve, no optimiser
+    memcpy(lam_s, ws->chat, (size_t)ns * sizeof(double));
+    memcpy(ws->lcp.S, ws->A, (size_t)ld * (size_t)(ns > 0 ? ns : 1) * sizeof(double));
+    if (ns > 0 && mbs_chol_factor(ws->lcp.S, ns, ld)) return MBS_SINGULAR;
+    if (ns > 0) mbs_chol_solve(ws->lcp.S, ns, ld, lam_s);
+  } else {
+    int rc = ws->settings.formulation == MBS_PAPER
+                 ? mbs_lcp_paper(&ws->lcp, ws->A, ld, ws->chat, ws->free_row, ns,
+                                 ws->settings.max_iter, ws->settings.tol, lam_s, &info->iterations)
+                 : mbs_lcp_relaxed(&ws->lcp, ws->A, ld, ws->chat, ws->free_row, ns,
+                                   ws->settings.max_iter, ws->settings.tol, lam_s, &info->iterations);
+    if (rc == MBS_LCP_MAX_ITER) st = MBS_MAX_ITERATIONS;
+    else if (rc == MBS_LCP_SINGULAR) return MBS_SINGULAR;
+  }
+  // scaled residuals r̂ = A λ − ĉ, kept in the compact order after λ_s
+  for (int s = 0; s < ns; s++) {
+    double rh = -ws->chat[s];
+    for (int u = 0; u < ns; u++) rh += ws->A[s * ld + u] * lam_s[u];
+    ws->rhat[s] = rh;
+  }
+  return st;
+}
+
+static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double *q0,
+                             const double *v0) {
+  const mbs_model *m = ws->model;
+  mbs_rows *r = ws->rows;
+  mbs_info *info = &ws->info;
+  const int nv = ws->nv;
+  int code;
+  mbs_status st = mbs_eval_prepare(ws, t, q0, v0, 0);
+  if (st != MBS_OK) return st;
+  const int na = ws->na;
+  if (info->rows_unilateral > 0 && ws->settings.formulation == MBS_COULOMB) return MBS_UNSUPPORTED;
+  ws->h = h;
+
+  // v_free = v0 + h M⁻¹ f
+  memcpy(ws->tmp, ws->f, (size_t)nv * sizeof(double));
+  mbs_eval_mass_solve(ws, ws->tmp);
+  for (int j = 0; j < nv; j++) ws->vfree[j] = v0[j] + h * ws->tmp[j];
+
+  // explicit rows (D = 0) first: λ = c (bilateral) or max(0, c) (unilateral), c = −p
+  for (int a = 0; a < na; a++) {
+    int i = ws->act[a];
+    ws->D[a] = h * (h * r->K[i] + r->B[i]);
+    ws->lam_act[a] = 0;
+    if (ws->D[a] == 0) {
+      double c = -ws->p[a];
+      ws->lam_act[a] = r->kind[i] == MBS_ROW_BILATERAL ? c : fmax(0.0, c);
+    }
+  }
+  // compliant rows: compact to indices s = 0..ns with targets ĉ0 (no explicit-row coupling)
+  int ns = 0;
+  int *sidx = ws->sidx;  // active index of each compliant row
+  for (int a = 0; a < na; a++) {
+    if (ws->D[a] == 0) continue;
+    int i = ws->act[a];
+    double Kd = r->K[i] > 0 ? 1.0 / (h * (h + r->B[i] / r->K[i])) : 0.0;  // K/D without overflow
+    ws->chat0[ns] = -Kd * r->phi[i] - mbs_eval_row_dot(r, i, ws->vfree) / h -
+                    ws->settings.gdot_target * r->gdot_v[i] - ws->p[a] / ws->D[a];
+    sidx[ns] = a;
+    ws->free_row[ns] = r->kind[i] == MBS_ROW_BILATERAL;
+    ns++;
+  }
+  double *lam_s = ws->cg_x;  // solution of the compliant rows, in compact order
+  int use_qcp = !ws->dense || (ws->settings.solver == MBS_SOLVER_AUTO &&
+                               ns > ws->settings.dense_max_rows);
+  st = use_qcp ? solve_sparse(ws, ns, sidx, lam_s) : solve_dense(ws, ns, sidx, lam_s);
+  if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) return st;
+  for (int s = 0; s < ns; s++) ws->lam_act[sidx[s]] = lam_s[s];
+
+  // per-row statistics: scaled residual r̂ for compliant rows, r = λ − c for explicit ones
+  info->lambda_min = INFINITY;
+  for (int s = 0; s < ns; s++) {
+    int a = sidx[s], i = ws->act[a];
+    double rh = ws->rhat[s], lam = lam_s[s];
+    ws->resid[i] = rh;
+    if (ws->free_row[s]) {
+      info->residual = fmax(info->residual, fabs(rh));
+    } else {
+      info->residual = fmax(info->residual, fmax(0.0, -rh) + fmax(0.0, -lam) / ws->D[a]);
+      info->complementarity = fmax(info->complementarity, fabs(lam * rh) * ws->D[a]);
+      info->lambda_min = fmin(info->lambda_min, lam);
+      info->rows_positive += lam > 0;
+    }
+  }
+  for (int a = 0; a < na; a++) {
+    int i = ws->act[a];
+    ws->lambda[i] = ws->lam_act[a];
+    if (ws->D[a] == 0) {
+      ws->resid[i] = ws->lam_act[a] + ws->p[a];
+      if (r->kind[i] != MBS_ROW_BILATERAL) {
+        info->lambda_min = fmin(info->lambda_min, ws->lam_act[a]);
+        info->rows_positive += ws->lam_act[a] > 0;
+      }
+    }
+  }
+
+  // v1 = v_free + h w, w = M⁻¹ Gᵀ λ (from Y in dense mode, from qcp's solution otherwise)
+  memcpy(ws->vnew, ws->vfree, (size_t)nv * sizeof(double));
+  if (use_qcp) {
+    for (int j = 0; j < nv; j++) ws->vnew[j] += h * ws->wvec[j];
+  } else {
+    for (int a = 0; a < na; a++) {
+      const double *y = ws->Y + (size_t)a * (size_t)nv;
+      double hl = h * ws->lam_act[a];
+      if (hl != 0)
+        for (int j = 0; j < nv; j++) ws->vnew[j] += hl * y[j];
+    }
+  }
+  if (!mbs_eval_finite(ws->vnew, nv) || !mbs_eval_finite(ws->lam_act, na)) return MBS_NONFINITE;
+
+  // q̇ = N(q0) v1
+  if (m->velocity_map) {
+    if ((code = m->velocity_map(t, q0, ws->vnew, ws->qdot, m->ctx)))
+      return mbs_eval_callback_status(ws, "velocity_map", code);
+  } else {
+    memcpy(ws->qdot, ws->vnew, (size_t)nv * sizeof(double));
+  }
+  return st;
+}
+
+mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, const double *v0,
+                    double *q1, double *v1) {
+  mbs_info *info = &ws->info;
+  memset(info, 0, sizeof *info);
+  info->energy = NAN;
+  info->lambda_min = INFINITY;
+  const mbs_model *m = ws->model;
+  mbs_status st = (h > 0 && isfinite(h)) ? step_solve(ws, t, h, q0, v0) : MBS_NONFINITE;
+  if (st == MBS_OK || st == MBS_MAX_ITERATIONS || st == MBS_INACCURATE) {
+    for (int j = 0; j < ws->nq; j++) q1[j] = q0[j] + h * ws->qdot[j];
+    memcpy(v1, ws->vnew, (size_t)ws->nv * sizeof(double));
+    int code;
+    if (m->position_update && (code = m->position_update(q1, m->ctx)))
+      st = mbs_eval_callback_status(ws, "position_update", code);
+    else if (!mbs_eval_finite(q1, ws->nq))
+      st = MBS_NONFINITE;
+    else if (m->energy && (code = m->energy(t + h, q1, v1, &info->energy, m->ctx)))
+      st = mbs_eval_callback_status(ws, "energy", code);
+  }
+  info->status = st;
+  return st;
+}

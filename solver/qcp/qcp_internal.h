@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// qcp internals shared by the library's translation units (not installed).
+#ifndef QCP_INTERNAL_H
+#define QCP_INTERNAL_H
+
+#include "qcp/qcp.h"
+
+// ---- memory -------------------------------------------------------------------
+
+// Allocates n·size zeroed bytes through al; NULL on failure or overflow.
+void *qcp_calloc(const qcp_allocator *al, size_t n, size_t size);
+// Releases memory obtained from qcp_calloc.
+void qcp_release(const qcp_allocator *al, void *ptr);
+// Formats a message into err (may be NULL) and returns code.
+int qcp_fail(qcp_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// Wall-clock seconds from a monotonic clock.
+double qcp_clock(void);
+
+// ---- dense vector helpers ---------------------------------------------------------
+
+double qcp_vec_norm_inf(const double *v, int n);
+double qcp_vec_dot(const double *a, const double *b, int n);
+
+// ---- sparse LDLᵀ (qcp_ldl.c) ---------------------------------------------------------
+
+// Symbolic factor of an n×n upper-triangular CSC pattern: elimination tree and L's column counts.
+// Returns nnz(L) (strict lower), or -1 if the pattern has a missing diagonal.
+long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree);
+
+// Numeric factor A = L D Lᵀ of the upper-triangular CSC matrix (Ap, Ai, Ax) with the pattern used
+// in qcp_ldl_etree. sign[k] = ±1 is the expected pivot sign: a pivot with sign·d < eps becomes
+// sign·delta. Lp must hold the column pointers computed from Lnz. Returns the number of pivots
+// replaced; iwork 3n ints, fwork n doubles (scratch).
+int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp, int *Li,
+                   double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
+                   double eps, double delta, int *iwork, double *fwork);
+
+// Solves L D Lᵀ x = b in place (x holds b on entry).
+void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,
+                   double *x);
+
+// ---- cones (qcp_cone.c) ----------------------------------------------------------------
+
+// Cone layout: l orthant entries, then nsoc cones of dims q[k] starting at off[k].
+typedef struct qcp_cones {
+  int l, nsoc, m, deg;  // deg = l + nsoc (the barrier degree)
+  const int *q;         // nsoc
+  int *off;             // nsoc offsets into the m-vector
+} qcp_cones;
+
+// Nesterov–Todd scaling data: orthant w_i = √(s_i/z_i); SOC η and w̄ (q entries per cone).
+typedef struct qcp_nt {
+  double *w;    // m: orthant w_i; for SOC the normalised w̄ of that cone
+  double *eta;  // nsoc
+} qcp_nt;
+
+// Minimum eigenvalue of each cone block of v, minimised over cones (+inf if m = 0).
+double qcp_cone_min_eig(const qcp_cones *K, const double *v);
+// Adds t·e (the cone identity) to v.
+void qcp_cone_add_identity(const qcp_cones *K, double *v, double t);
+// Computes NT scaling from interior s, z and λ = W z; returns 0, or -1 if s or z is not interior.
+int qcp_cone_nt(const qcp_cones *K, const double *s, const double *z, qcp_nt *nt, double *lambda);
+// out = W v (inv = 0) or W⁻¹ v (inv = 1); out and v must differ.
+void qcp_cone_scale(const qcp_cones *K, const qcp_nt *nt, int inv, const double *v, double *out);
+// Jordan product out = u ∘ v.
+void qcp_cone_prod(const qcp_cones *K, const double *u, const double *v, double *out);
+// Inverse product: out solves λ ∘ out = v (λ interior); out and v must differ.
+void qcp_cone_div(const qcp_cones *K, const double *lambda, const double *v, double *out);
+// Largest α ≤ amax with v + α dv in the cone (v interior).
+double qcp_cone_step(const qcp_cones *K, const double *v, const double *dv, double amax);
+// out = μ · v⁻¹ (the Jordan inverse); v interior.
+void qcp_cone_inverse(const qcp_cones *K, const double *v, double mu, double *out);
+
+// ---- KKT system (qcp_kkt.c) ------------------------------------------------------------
+
+// The quasidefinite KKT matrix [P+δI, Aᵀ, Gᵀ; A, −δI, 0; G, 0, −W²−δI], permuted by AMD and
+// stored as an upper triangle, with maps from the problem's entries to the permuted storage.
+typedef struct qcp_kkt {
+  int n, p, m, N;
+  int *perm, *pinv;           // N: new index → old and inverse
+  int *Kp, *Ki;               // permuted upper CSC pattern
+  double *Kx;                 // values (with static regularisation)
+  int *mapP, *mapA, *mapG;    // problem entry → Kx index
+  int *mapW;                  // W-block entries: orthant diagonals then per-SOC upper columns
+  int *mapD;                  // N: diagonal entry of each original row
+  int nW;
+  signed char *sign;          // N (permuted order): +1 x block, −1 y and z blocks
+  int *etree, *Lnz, *Lp, *Li; // symbolic factor
+  double *Lx, *D, *Dinv;
+  int *iwork;
+  double *fwork, *rhs, *sol, *res, *cor;  // N each (permuted order)
+  long nnzK, nnzL;
+  double delta;               // static regularisation used in Kx
+} qcp_kkt;
+
+// Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.
+int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
+                  const qcp_allocator *al, qcp_error *err);
+// Frees all arrays of kkt.
+void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al);
+// Writes P, A, G values and the static regularisation; W block set to −I − δ.
+void qcp_kkt_fill(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K, double delta);
+// Writes the −W² − δ blocks (nt = NULL: W² = rho·I).
+void qcp_kkt_set_w(qcp_kkt *kkt, const qcp_cones *K, const qcp_nt *nt, double rho);
+// Numeric factorisation; returns the number of dynamically regularised pivots, or -1 on NaN.
+int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta);
+// Solves K sol = rhs (original order, N each) with iterative refinement against K without the
+// static regularisation; returns the final ‖residual‖∞.
+double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol);
+
+// ---- workspace ----------------------------------------------------------------------------
+
+struct qcp_workspace {
+  qcp_settings set;
+  qcp_allocator al;
+  qcp_problem prob;   // points into the owned copies below
+  int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *q;
+  double *Pv, *Av, *Gv, *c, *b, *h;
+  qcp_cones K;
+  qcp_kkt kkt;
+  qcp_nt nt;
+  // iterate, residuals, directions
+  double *x, *s, *y, *z, *lambda;
+  double *rx, *ry, *rz;
+  double *dx, *ds, *dy, *dz, *dsa, *dza;
+  double *bs, *t1, *t2, *t3;  // m-vectors of scratch
+  double *rhs, *sol;          // N
+  double *Px, *Atz, *tn;      // n-vectors of scratch
+  // best iterate
+  double *bx, *bsv, *by, *bz;
+  qcp_iter_record *rec;
+  int rec_cap;
+  qcp_info info;
+  int max_iter_setup;
+};
+
+#endif  // QCP_INTERNAL_H

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+// The quasidefinite KKT system of the interior-point method: pattern, AMD ordering, assembly,
+// factorisation and solves with iterative refinement.
+//
+// Derivation. Eliminating ds from the linearised optimality conditions
+//   P dx + Aᵀdy + Gᵀdz = bx,  A dx = by,  G dx + ds = bz,  λ∘(W dz + W⁻¹ds) = bs
+// (W the NT scaling, λ = Wz = W⁻¹s) gives ds = W(λ⋄bs − W dz) and the symmetric system
+//   [P Aᵀ Gᵀ; A 0 0; G 0 −W²] [dx; dy; dz] = [bx; by; bz − W(λ⋄bs)].
+// With a static δ > 0 added as [+δI; −δI; −δI] it is quasidefinite, so a fill-reducing symmetric
+// ordering chosen once (AMD on the pattern, which never changes: the W² blocks are dense per cone)
+// gives a stable LDLᵀ for every iterate (Vanderbei 1995). The δ perturbation and the dynamic pivot
+// fixes are removed by iterative refinement against the matrix without δ (Wright, Primal-Dual
+// Interior-Point Methods, 1997, ch. 11; the same scheme as OSQP/QOCO/Clarabel).
+#include <amd.h>
+#include <math.h>
+#include <string.h>
+
+#include "qcp_internal.h"
+
+#define ALLOC(ptr, count) \
+  do { if (!((ptr) = qcp_calloc(al, (size_t)(count), sizeof *(ptr)))) goto oom; } while (0)
+
+void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
+  void *ptrs[] = {kkt->perm, kkt->pinv,  kkt->Kp,    kkt->Ki,  kkt->Kx,   kkt->mapP, kkt->mapA,
+                  kkt->mapG, kkt->mapW,  kkt->mapD,  kkt->sign, kkt->etree, kkt->Lnz, kkt->Lp,
+                  kkt->Li,   kkt->Lx,    kkt->D,     kkt->Dinv, kkt->iwork, kkt->fwork, kkt->rhs,
+                  kkt->sol,  kkt->res,   kkt->cor};
+  for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(al, ptrs[i]);
+  memset(kkt, 0, sizeof *kkt);
+}
+
+int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
+                  const qcp_allocator *al, qcp_error *err) {
+  int n = prob->n, p = prob->p, m = K->m, N = n + p + m;
+  int nnzP = prob->P.colptr[n];
+  int nnzA = p > 0 ? prob->A.colptr[n] : 0;
+  int nnzG = prob->G.colptr[n];
+  int nW = K->l;
+  for (int k = 0; k < K->nsoc; k++) nW += K->q[k] * (K->q[k] + 1) / 2;
+  int *cnt = NULL, *Up = NULL, *Ui = NULL, *Kmap = NULL, *next = NULL;
+  int rc = QCP_ERR_ALLOC;
+  memset(kkt, 0, sizeof *kkt);
+  kkt->n = n;
+  kkt->p = p;
+  kkt->m = m;
+  kkt->N = N;
+  kkt->nW = nW;
+
+  // ---- unpermuted upper-triangular pattern, column by column ----
+  ALLOC(cnt, N);
+  for (int j = 0; j < n; j++) {
+    int beg = prob->P.colptr[j], end = prob->P.colptr[j + 1];
+    cnt[j] = end - beg + ((end == beg || prob->P.rowind[end - 1] != j) ? 1 : 0);
+  }
+  for (int k = 0; k < nnzA; k++) cnt[n + prob->A.rowind[k]]++;
+  for (int k = 0; k < nnzG; k++) cnt[n + p + prob->G.rowind[k]]++;
+  for (int i = 0; i < p; i++) cnt[n + i]++;
+  for (int r = 0; r < K->l; r++) cnt[n + p + r]++;
+  for (int k = 0; k < K->nsoc; k++)
+    for (int b = 0; b < K->q[k]; b++) cnt[n + p + K->off[k] + b] += b + 1;
+  ALLOC(Up, N + 1);
+  for (int j = 0; j < N; j++) Up[j + 1] = Up[j] + cnt[j];
+  long nnzK = Up[N];
+  ALLOC(Ui, nnzK);
+  ALLOC(next, N);
+  ALLOC(kkt->mapP, nnzP);
+  ALLOC(kkt->mapA, nnzA);
+  ALLOC(kkt->mapG, nnzG);
+  ALLOC(kkt->mapW, nW);
+  ALLOC(kkt->mapD, N);
+  memcpy(next, Up, (size_t)N * sizeof *next);
+  // P columns (diagonal added if missing); unpermuted indices stored in the maps for now
+  for (int j = 0; j < n; j++) {
+    int beg = prob->P.colptr[j], end = prob->P.colptr[j + 1];
+    for (int k = beg; k < end; k++) {
+      kkt->mapP[k] = next[j];
+      Ui[next[j]++] = prob->P.rowind[k];
+    }
+    if (end > beg && prob->P.rowind[end - 1] == j) {
+      kkt->mapD[j] = next[j] - 1;
+    } else {
+      kkt->mapD[j] = next[j];
+      Ui[next[j]++] = j;
+    }
+  }
+  // Aᵀ and Gᵀ: looping over columns of A, G in order keeps the rows of K sorted
+  for (int j = 0; j < n; j++) {
+    for (int k = (p > 0 ? prob->A.colptr[j] : 0); k < (p > 0 ? prob->A.colptr[j + 1] : 0); k++) {
+      int col = n + prob->A.rowind[k];
+      kkt->mapA[k] = next[col];
+      Ui[next[col]++] = j;
+    }
+    for (int k = prob->G.colptr[j]; k < prob->G.colptr[j + 1]; k++) {
+      int col = n + p + prob->G.rowind[k];
+      kkt->mapG[k] = next[col];
+      Ui[next[col]++] = j;
+    }
+  }
+  for (int i = 0; i < p; i++) {
+    kkt->mapD[n + i] = next[n + i];
+    Ui[next[n + i]++] = n + i;
+  }
+  int t = 0;
+  for (int r = 0; r < K->l; r++) {
+    int col = n + p + r;
+    kkt->mapD[col] = next[col];
+    kkt->mapW[t++] = next[col];
+    Ui[next[col]++] = col;
+  }
+  for (int k = 0; k < K->nsoc; k++) {
+    int o = n + p + K->off[k];
+    for (int b = 0; b < K->q[k]; b++) {
+      for (int a = 0; a <= b; a++) {
+        if (a == b) kkt->mapD[o + b] = next[o + b];
+        kkt->mapW[t++] = next[o + b];
+        Ui[next[o + b]++] = o + a;
+      }
+    }
+  }
+
+  // ---- AMD ordering on the pattern (upper triangle: AMD uses A + Aᵀ) ----
+  ALLOC(kkt->perm, N);
+  ALLOC(kkt->pinv, N);
+  {
+    double control[AMD_CONTROL], info[AMD_INFO];
+    amd_defaults(control);
+    int st = amd_order(N, Up, Ui, kkt->perm, control, info);
+    if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
+      rc = qcp_fail(err, st == AMD_OUT_OF_MEMORY ? QCP_ERR_ALLOC : QCP_ERR_ORDERING,
+                    "AMD ordering of the %dx%d KKT matrix failed (status %d)", N, N, st);
+      goto fail;
+    }
+  }
+  for (int i = 0; i < N; i++) kkt->pinv[kkt->perm[i]] = i;
+
+  // ---- permuted upper triangle and the map unpermuted entry → permuted entry ----
+  ALLOC(kkt->Kp, N + 1);
+  ALLOC(kkt->Ki, nnzK);
+  ALLOC(kkt->Kx, nnzK);
+  ALLOC(Kmap, nnzK);
+  memset(cnt, 0, (size_t)N * sizeof *cnt);
+  for (int j = 0; j < N; j++)
+    for (int k = Up[j]; k < Up[j + 1]; k++) {
+      int a = kkt->pinv[Ui[k]], b = kkt->pinv[j];
+      cnt[a > b ? a : b]++;
+    }
+  for (int j = 0; j < N; j++) kkt->Kp[j + 1] = kkt->Kp[j] + cnt[j];
+  memcpy(next, kkt->Kp, (size_t)N * sizeof *next);
+  for (int j = 0; j < N; j++)
+    for (int k = Up[j]; k < Up[j + 1]; k++) {
+      int a = kkt->pinv[Ui[k]], b = kkt->pinv[j];
+      int col = a > b ? a : b, row = a > b ? b : a;
+      Kmap[k] = next[col];
+      kkt->Ki[next[col]++] = row;
+    }
+  for (int k = 0; k < nnzP; k++) kkt->mapP[k] = Kmap[kkt->mapP[k]];
+  for (int k = 0; k < nnzA; k++) kkt->mapA[k] = Kmap[kkt->mapA[k]];
+  for (int k = 0; k < nnzG; k++) kkt->mapG[k] = Kmap[kkt->mapG[k]];
+  for (int k = 0; k < nW; k++) kkt->mapW[k] = Kmap[kkt->mapW[k]];
+  for (int k = 0; k < N; k++) kkt->mapD[k] = Kmap[kkt->mapD[k]];
+  ALLOC(kkt->sign, N);
+  for (int i = 0; i < N; i++) kkt->sign[kkt->pinv[i]] = (signed char)(i < n ? 1 : -1);
+
+  // ---- symbolic factorisation ----
+  ALLOC(kkt->etree, N);
+  ALLOC(kkt->Lnz, N);
+  ALLOC(kkt->Lp, N + 1);
+  ALLOC(kkt->iwork, 3 * (size_t)N);
+  long nnzL = qcp_ldl_etree(N, kkt->Kp, kkt->Ki, kkt->iwork, kkt->Lnz, kkt->etree);
+  if (nnzL < 0 || nnzL > 2000000000L) {
+    rc = qcp_fail(err, QCP_ERR_INPUT, "KKT factor of size %ld unusable", nnzL);
+    goto fail;
+  }
+  for (int j = 0; j < N; j++) kkt->Lp[j + 1] = kkt->Lp[j] + kkt->Lnz[j];
+  ALLOC(kkt->Li, nnzL);
+  ALLOC(kkt->Lx, nnzL);
+  ALLOC(kkt->D, N);
+  ALLOC(kkt->Dinv, N);
+  ALLOC(kkt->fwork, N);
+  ALLOC(kkt->rhs, N);
+  ALLOC(kkt->sol, N);
+  ALLOC(kkt->res, N);
+  ALLOC(kkt->cor, N);
+  kkt->nnzK = nnzK;
+  kkt->nnzL = nnzL;
+  rc = QCP_OK;
+  goto done;
+oom:
+  rc = qcp_fail(err, QCP_ERR_ALLOC, "out of memory building the %dx%d KKT system", N, N);
+fail:
+  qcp_kkt_free(kkt, al);
+done:
+  qcp_release(al, cnt);
+  qcp_release(al, Up);
+  qcp_release(al, Ui);
+  qcp_release(al, Kmap);
+  qcp_release(al, next);
+  return rc;
+}
+
+void qcp_kkt_fill(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K, double delta) {
+  int n = kkt->n, p = kkt->p;
+  memset(kkt->Kx, 0, (size_t)kkt->nnzK * sizeof *kkt->Kx);
+  for (int k = 0; k < prob->P.colptr[n]; k++) kkt->Kx[kkt->mapP[k]] += prob->P.values[k];
+  if (p > 0)
+    for (int k = 0; k < prob->A.colptr[n]; k++) kkt->Kx[kkt->mapA[k]] += prob->A.values[k];
+  for (int k = 0; k < prob->G.colptr[n]; k++) kkt->Kx[kkt->mapG[k]] += prob->G.values[k];
+  for (int i = 0; i < n; i++) kkt->Kx[kkt->mapD[i]] += delta;
+  for (int i = 0; i < p; i++) kkt->Kx[kkt->mapD[n + i]] -= delta;
+  kkt->delta = delta;
+  qcp_kkt_set_w(kkt, K, NULL, 1.0);
+}
+
+void qcp_kkt_set_w(qcp_kkt *kkt, const qcp_cones *K, const qcp_nt *nt, double rho) {
+  double d = kkt->delta;
+  int t = 0;
+  for (int r = 0; r < K->l; r++) {
+    double w2 = nt ? nt->w[r] * nt->w[r] : rho;
+    kkt->Kx[kkt->mapW[t++]] = -w2 - d;
+  }
+  for (int k = 0; k < K->nsoc; k++) {
+    int o = K->off[k], q = K->q[k];
+    const double *w = nt ? nt->w + o : NULL;
+    double e2 = nt ? nt->eta[k] * nt->eta[k] : 1.0;
+    // W² = η²(2 w̄w̄ᵀ − J), upper triangle column by column
+    for (int b = 0; b < q; b++) {
+      for (int a = 0; a <= b; a++) {
+        double v;
+        if (w) {
+          v = 2.0 * w[a] * w[b];
+          if (a == b) v += (a == 0) ? -1.0 : 1.0;
+          v *= e2;
+        } else {
+          v = (a == b) ? rho : 0.0;
+        }
+        kkt->Kx[kkt->mapW[t++]] = -v - (a == b ? d : 0.0);
+      }
+    }
+  }
+}
+
+int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
+  return qcp_ldl_factor(kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li, kkt->Lx, kkt->D,
+                        kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta, kkt->iwork, kkt->fwork);
+}
+
+// res = rhs − (K − δS) x in permuted order, S the sign diagonal; returns ‖res‖∞
+static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *x, double *res) {
+  int N = kkt->N;
+  for (int i = 0; i < N; i++) res[i] = rhs[i] + kkt->delta * kkt->sign[i] * x[i];
+  for (int j = 0; j < N; j++) {
+    double xj = x[j], acc = 0.0;
+    for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
+      int i = kkt->Ki[k];
+      double v = kkt->Kx[k];
+      res[i] -= v * xj;
+      if (i != j) acc += v * x[i];
+    }
+    res[j] -= acc;
+  }
+  return qcp_vec_norm_inf(res, N);
+}
+
+double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol) {
+  int N = kkt->N;
+  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *dxv = kkt->cor;
+  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
+  memcpy(x, b, (size_t)N * sizeof *x);
+  qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
+  double lim = tol * (1.0 + qcp_vec_norm_inf(b, N));
+  double nr = kkt_residual(kkt, b, x, r);
+  for (int it = 0; it < max_refine && nr > lim; it++) {
+    memcpy(dxv, r, (size_t)N * sizeof *dxv);
+    qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, dxv);
+    for (int i = 0; i < N; i++) x[i] += dxv[i];
+    double nr_new = kkt_residual(kkt, b, x, r);
+    // a correction that does not help is undone (singular K, e.g. redundant rows)
+    if (!(nr_new < nr)) {
+      for (int i = 0; i < N; i++) x[i] -= dxv[i];
+      break;
+    }
+    nr = nr_new;
+  }
+  for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
+  return nr;
+}

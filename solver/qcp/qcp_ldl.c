@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Sparse LDLᵀ of a quasidefinite matrix: elimination tree, up-looking numeric factor, solves.
+//
+// Derivation. For symmetric A = L D Lᵀ (L unit lower), row k of L solves the triangular system
+// L₁₁ D₁₁ ℓ = a₁₂ with a₁₂ = A(0:k−1, k), the (given) upper-triangular column k, and
+// d_k = a_kk − ℓᵀ D₁₁ ℓ. Writing y = D₁₁ ℓ, y = L₁₁⁻¹ a₁₂ is a sparse triangular solve whose
+// nonzeros are the nodes reachable from the pattern of a₁₂ in the elimination tree (parent(i) =
+// min{k > i : ℓ_ki ≠ 0}); processing them in topological order, column j of L (entries of rows
+// < k already computed) updates y, and then ℓ_kj = y_j / d_j, d_k −= y_j ℓ_kj. Column counts of L
+// come from the same reach computed on the pattern only (symbolic phase).
+//
+// A quasidefinite matrix [H Bᵀ; B −F] (H, F positive definite) is strongly factorisable: every
+// symmetric permutation has an LDLᵀ with n₁ positive and n₂ negative pivots (Vanderbei, SIAM J.
+// Optim. 5 (1995)). Pivots of the wrong sign or tiny magnitude (rank-deficient A, singular P, the
+// zero "−W²" of an inactive cone near convergence) are replaced by ±delta (dynamic regularisation,
+// as in ECOS/QOCO); iterative refinement in qcp_kkt.c removes the resulting perturbation.
+// References: T. Davis, Direct Methods for Sparse Linear Systems (SIAM 2006) ch. 4; QDLDL.
+#include <math.h>
+
+#include "qcp_internal.h"
+
+long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree) {
+  long total = 0;
+  for (int i = 0; i < n; i++) {
+    work[i] = -1;
+    Lnz[i] = 0;
+    etree[i] = -1;
+  }
+  for (int j = 0; j < n; j++) {
+    work[j] = j;
+    int has_diag = 0;
+    for (int p = Ap[j]; p < Ap[j + 1]; p++) {
+      int i = Ai[p];
+      if (i == j) has_diag = 1;
+      if (i >= j) continue;
+      // climb from i until a node already visited for this column
+      while (work[i] != j) {
+        if (etree[i] == -1) etree[i] = j;
+        Lnz[i]++;
+        work[i] = j;
+        i = etree[i];
+      }
+    }
+    if (!has_diag) return -1;
+  }
+  for (int i = 0; i < n; i++) total += Lnz[i];
+  return total;
+}
+
+int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp, int *Li,
+                   double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
+                   double eps, double delta, int *iwork, double *fwork) {
+  int *marker = iwork;        // last row k that visited a node
+  int *next = iwork + n;      // next free slot per column of L
+  int *stack = iwork + 2 * n; // reach of row k, reverse topological order
+  double *y = fwork;          // dense accumulator of row k
+  int nreg = 0;
+  for (int i = 0; i < n; i++) {
+    marker[i] = -1;
+    next[i] = Lp[i];
+    y[i] = 0.0;
+  }
+  for (int k = 0; k < n; k++) {
+    int top = 0;
+    double dk = 0.0;
+    marker[k] = k;
+    // scatter column k and collect its reach in the elimination tree
+    for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+      int i = Ai[p];
+      if (i == k) {
+        dk += Ax[p];
+        continue;
+      }
+      y[i] = Ax[p];
+      // each path is pushed after its ancestors so the stack read backwards is topological
+      int start = top;
+      while (marker[i] != k) {
+        marker[i] = k;
+        stack[top++] = i;
+        i = etree[i];
+      }
+      // reverse the new segment: ancestors first in storage, read from the end = leaf first
+      for (int a = start, b = top - 1; a < b; a++, b--) {
+        int t = stack[a];
+        stack[a] = stack[b];
+        stack[b] = t;
+      }
+    }
+    // sparse triangular solve in topological order (read the stack from the end)
+    for (int t = top - 1; t >= 0; t--) {
+      int j = stack[t];
+      double yj = y[j];
+      y[j] = 0.0;
+      for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
+      double lkj = yj * Dinv[j];
+      Li[next[j]] = k;
+      Lx[next[j]] = lkj;
+      next[j]++;
+      dk -= yj * lkj;
+    }
+    // dynamic regularisation: enforce the expected pivot sign and a minimum magnitude
+    if (!isfinite(dk)) return -1;
+    if (sign[k] * dk < eps) {
+      dk = sign[k] * delta;
+      nreg++;
+    }
+    D[k] = dk;
+    Dinv[k] = 1.0 / dk;
+  }
+  return nreg;
+}
+
+void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,
+                   double *x) {
+  // L u = b
+  for (int j = 0; j < n; j++) {
+    double xj = x[j];
+    for (int p = Lp[j]; p < Lp[j + 1]; p++) x[Li[p]] -= Lx[p] * xj;
+  }
+  // D v = u
+  for (int j = 0; j < n; j++) x[j] *= Dinv[j];
+  // Lᵀ x = v
+  for (int j = n - 1; j >= 0; j--) {
+    double xj = x[j];
+    for (int p = Lp[j]; p < Lp[j + 1]; p++) xj -= Lx[p] * x[Li[p]];
+    x[j] = xj;
+  }
+}

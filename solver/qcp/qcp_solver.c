@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: MIT
+// Infeasible-start primal-dual interior-point method (Mehrotra predictor-corrector, NT scaling).
+//
+// Derivation (Vandenberghe, "The CVXOPT linear and quadratic cone program solvers", 2010, §§5–6;
+// Wright 1997 ch. 10; SPEC §3). The central path of min ½xᵀPx + cᵀx, Ax = b, Gx + s = h, s ∈ K is
+//   r_x = Px + c + Aᵀy + Gᵀz = 0,  r_y = Ax − b = 0,  r_z = Gx + s − h = 0,  λ∘λ = μ e,
+// with λ = W z = W⁻¹ s the NT-scaled point (qcp_cone.c). Each iteration
+//  1. predictor: Newton step with right-hand side (−r_x, −r_y, −r_z) and λ∘(W dz + W⁻¹ds) = −λ∘λ;
+//     α_a = largest step keeping s, z in K; μ_a = (s + α_a ds)ᵀ(z + α_a dz)/deg, σ = (μ_a/μ)³;
+//  2. corrector: same residuals with λ∘(W dz + W⁻¹ds) = −λ∘λ − (W⁻¹ds_a)∘(W dz_a) + σμe;
+//  3. step α = min(1, 0.99·α_max) on (x, s, y, z) (one step length: P couples primal and dual).
+// Both solves share one LDLᵀ of the KKT matrix (qcp_kkt.c). Termination, best-iterate keeping and
+// infeasibility certificates follow SPEC §3 item 4: a primal-infeasibility certificate is
+// (y, z) with z ∈ K, Aᵀy + Gᵀz = 0, bᵀy + hᵀz < 0; a dual one is x with Px = 0, Ax = 0,
+// −Gx ∈ K, cᵀx < 0 (both checked relative to the violated inner product).
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qcp_internal.h"
+
+// ---- sparse products -------------------------------------------------------------
+
+// y += M x
+static void csc_mv(const qcp_csc *M, const double *x, double *y) {
+  for (int j = 0; j < M->ncols; j++) {
+    double xj = x[j];
+    for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++) y[M->rowind[k]] += M->values[k] * xj;
+  }
+}
+
+// y += Mᵀ x
+static void csc_mtv(const qcp_csc *M, const double *x, double *y) {
+  for (int j = 0; j < M->ncols; j++) {
+    double acc = 0.0;
+    for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++) acc += M->values[k] * x[M->rowind[k]];
+    y[j] += acc;
+  }
+}
+
+// y += P x with P given by its upper triangle
+static void sym_mv(const qcp_csc *P, const double *x, double *y) {
+  for (int j = 0; j < P->ncols; j++) {
+    double xj = x[j], acc = 0.0;
+    for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++) {
+      int i = P->rowind[k];
+      y[i] += P->values[k] * xj;
+      if (i != j) acc += P->values[k] * x[i];
+    }
+    y[j] += acc;
+  }
+}
+
+// ---- setup / update / teardown --------------------------------------------------------
+
+#define WS_ALLOC(ptr, count) \
+  do { if (!((ptr) = qcp_calloc(&ws->al, (size_t)(count), sizeof *(ptr)))) goto oom; } while (0)
+
+static int *copy_int(const qcp_allocator *al, const int *src, int n) {
+  int *d = qcp_calloc(al, (size_t)n, sizeof *d);
+  if (d && src && n > 0) memcpy(d, src, (size_t)n * sizeof *d);
+  return d;
+}
+
+static double *copy_dbl(const qcp_allocator *al, const double *src, int n) {
+  double *d = qcp_calloc(al, (size_t)n, sizeof *d);
+  if (d && src && n > 0) memcpy(d, src, (size_t)n * sizeof *d);
+  return d;
+}
+
+void qcp_workspace_free(qcp_workspace *ws) {
+  if (!ws) return;
+  qcp_allocator al = ws->al;
+  qcp_kkt_free(&ws->kkt, &al);
+  void *ptrs[] = {ws->Pp, ws->Pi, ws->Ap, ws->Ai, ws->Gp,  ws->Gi,  ws->q,    ws->Pv, ws->Av,
+                  ws->Gv, ws->c,  ws->b,  ws->h,  ws->K.off, ws->nt.w, ws->nt.eta, ws->x, ws->s,
+                  ws->y,  ws->z,  ws->lambda, ws->rx, ws->ry, ws->rz, ws->dx, ws->ds, ws->dy,
+                  ws->dz, ws->dsa, ws->dza, ws->bs, ws->t1, ws->t2, ws->t3, ws->rhs, ws->sol,
+                  ws->Px, ws->Atz, ws->tn, ws->bx, ws->bsv, ws->by, ws->bz, ws->rec};
+  for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(&al, ptrs[i]);
+  qcp_release(&al, ws);
+}
+
+int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *settings,
+              qcp_error *err) {
+  double t0 = qcp_clock();
+  int rc;
+  *out = NULL;
+  qcp_settings set = settings ? *settings : qcp_settings_default();
+  if ((rc = qcp_settings_validate(&set, err))) return rc;
+  if ((rc = qcp_problem_validate(prob, err))) return rc;
+  qcp_workspace *ws = qcp_calloc(&set.allocator, 1, sizeof *ws);
+  if (!ws) return qcp_fail(err, QCP_ERR_ALLOC, "out of memory allocating the workspace");
+  ws->set = set;
+  ws->al = set.allocator;
+  int n = prob->n, p = prob->p, m = prob->G.nrows;
+  int nnzP = prob->P.colptr[n], nnzG = prob->G.colptr[n];
+  int nnzA = p > 0 ? prob->A.colptr[n] : 0;
+  const qcp_allocator *al = &ws->al;
+
+  // own copies of the problem
+  if (!(ws->Pp = copy_int(al, prob->P.colptr, n + 1))) goto oom;
+  if (!(ws->Pi = copy_int(al, prob->P.rowind, nnzP))) goto oom;
+  if (!(ws->Pv = copy_dbl(al, prob->P.values, nnzP))) goto oom;
+  if (!(ws->Ap = copy_int(al, p > 0 ? prob->A.colptr : NULL, n + 1))) goto oom;
+  if (!(ws->Ai = copy_int(al, p > 0 ? prob->A.rowind : NULL, nnzA))) goto oom;
+  if (!(ws->Av = copy_dbl(al, p > 0 ? prob->A.values : NULL, nnzA))) goto oom;
+  if (!(ws->Gp = copy_int(al, prob->G.colptr, n + 1))) goto oom;
+  if (!(ws->Gi = copy_int(al, prob->G.rowind, nnzG))) goto oom;
+  if (!(ws->Gv = copy_dbl(al, prob->G.values, nnzG))) goto oom;
+  if (!(ws->c = copy_dbl(al, prob->c, n))) goto oom;
+  if (!(ws->b = copy_dbl(al, prob->b, p))) goto oom;
+  if (!(ws->h = copy_dbl(al, prob->h, m))) goto oom;
+  if (!(ws->q = copy_int(al, prob->q, prob->nsoc))) goto oom;
+  ws->prob = (qcp_problem){
+      .n = n, .p = p, .l = prob->l, .nsoc = prob->nsoc, .q = ws->q,
+      .P = {n, n, ws->Pp, ws->Pi, ws->Pv},
+      .A = {p, n, ws->Ap, ws->Ai, ws->Av},
+      .G = {m, n, ws->Gp, ws->Gi, ws->Gv},
+      .c = ws->c, .b = ws->b, .h = ws->h};
+
+  // cones
+  ws->K.l = prob->l;
+  ws->K.nsoc = prob->nsoc;
+  ws->K.q = ws->q;
+  ws->K.m = m;
+  ws->K.deg = prob->l + prob->nsoc;
+  WS_ALLOC(ws->K.off, prob->nsoc);
+  for (int k = 0, o = prob->l; k < prob->nsoc; k++) {
+    ws->K.off[k] = o;
+    o += ws->q[k];
+  }
+  WS_ALLOC(ws->nt.w, m);
+  WS_ALLOC(ws->nt.eta, prob->nsoc);
+
+  if ((rc = qcp_kkt_setup(&ws->kkt, &ws->prob, &ws->K, al, err))) {
+    qcp_workspace_free(ws);
+    return rc;
+  }
+  int N = ws->kkt.N;
+  WS_ALLOC(ws->x, n); WS_ALLOC(ws->s, m); WS_ALLOC(ws->y, p); WS_ALLOC(ws->z, m);
+  WS_ALLOC(ws->lambda, m);
+  WS_ALLOC(ws->rx, n); WS_ALLOC(ws->ry, p); WS_ALLOC(ws->rz, m);
+  WS_ALLOC(ws->dx, n); WS_ALLOC(ws->ds, m); WS_ALLOC(ws->dy, p); WS_ALLOC(ws->dz, m);
+  WS_ALLOC(ws->dsa, m); WS_ALLOC(ws->dza, m);
+  WS_ALLOC(ws->bs, m); WS_ALLOC(ws->t1, m); WS_ALLOC(ws->t2, m); WS_ALLOC(ws->t3, m);
+  WS_ALLOC(ws->rhs, N); WS_ALLOC(ws->sol, N);
+  WS_ALLOC(ws->Px, n); WS_ALLOC(ws->Atz, n); WS_ALLOC(ws->tn, n);
+  WS_ALLOC(ws->bx, n); WS_ALLOC(ws->bsv, m); WS_ALLOC(ws->by, p); WS_ALLOC(ws->bz, m);
+  ws->rec_cap = set.max_iter + 1;
+  ws->max_iter_setup = set.max_iter;
+  WS_ALLOC(ws->rec, ws->rec_cap);
+  ws->info.status = QCP_UNSOLVED;
+  ws->info.nnz_kkt = ws->kkt.nnzK;
+  ws->info.nnz_l = ws->kkt.nnzL;
+  ws->info.setup_time = qcp_clock() - t0;
+  *out = ws;
+  return QCP_OK;
+oom:
+  qcp_workspace_free(ws);
+  return qcp_fail(err, QCP_ERR_ALLOC, "out of memory in qcp_setup");
+}
+
+static int check_finite(const double *v, int n, const char *name, qcp_error *err) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(v[i]))
+      return qcp_fail(err, QCP_ERR_INPUT, "update: %s entry %d is not finite (%g)", name, i, v[i]);
+  return QCP_OK;
+}
+
+int qcp_update(qcp_workspace *ws, const double *Pv, const double *Av, const double *Gv,
+               const double *c, const double *b, const double *h, qcp_error *err) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, rc;
+  int nnzP = ws->Pp[n], nnzA = ws->Ap[n], nnzG = ws->Gp[n];
+  // validate everything first so a rejected update leaves the workspace unchanged
+  if (Pv && (rc = check_finite(Pv, nnzP, "P values", err))) return rc;
+  if (Av && (rc = check_finite(Av, nnzA, "A values", err))) return rc;
+  if (Gv && (rc = check_finite(Gv, nnzG, "G values", err))) return rc;
+  if (c && (rc = check_finite(c, n, "c", err))) return rc;
+  if (b && (rc = check_finite(b, p, "b", err))) return rc;
+  if (h && (rc = check_finite(h, m, "h", err))) return rc;
+  if (Pv) memcpy(ws->Pv, Pv, (size_t)nnzP * sizeof *Pv);
+  if (Av && nnzA) memcpy(ws->Av, Av, (size_t)nnzA * sizeof *Av);
+  if (Gv) memcpy(ws->Gv, Gv, (size_t)nnzG * sizeof *Gv);
+  if (c) memcpy(ws->c, c, (size_t)n * sizeof *c);
+  if (b && p) memcpy(ws->b, b, (size_t)p * sizeof *b);
+  if (h && m) memcpy(ws->h, h, (size_t)m * sizeof *h);
+  ws->info.status = QCP_UNSOLVED;
+  return QCP_OK;
+}
+
+int qcp_settings_set(qcp_workspace *ws, const qcp_settings *settings, qcp_error *err) {
+  int rc = qcp_settings_validate(settings, err);
+  if (rc) return rc;
+  if (settings->max_iter > ws->max_iter_setup)
+    return qcp_fail(err, QCP_ERR_SETTINGS,
+                    "setting max_iter = %d exceeds the %d the workspace was set up for",
+                    settings->max_iter, ws->max_iter_setup);
+  qcp_allocator keep = ws->set.allocator;
+  ws->set = *settings;
+  ws->set.allocator = keep;  // memory already allocated belongs to the setup allocator
+  return QCP_OK;
+}
+
+const double *qcp_solution_x(const qcp_workspace *ws) { return ws->x; }
+const double *qcp_solution_s(const qcp_workspace *ws) { return ws->s; }
+const double *qcp_solution_y(const qcp_workspace *ws) { return ws->y; }
+const double *qcp_solution_z(const qcp_workspace *ws) { return ws->z; }
+const qcp_info *qcp_info_get(const qcp_workspace *ws) { return &ws->info; }
+const qcp_problem *qcp_problem_get(const qcp_workspace *ws) { return &ws->prob; }
+
+const qcp_iter_record *qcp_records_get(const qcp_workspace *ws, int *count) {
+  *count = ws->info.status == QCP_UNSOLVED ? 0 : ws->info.iterations + 1;
+  return ws->rec;
+}
+
+// ---- residuals and termination ------------------------------------------------------------
+
+typedef struct ipm_stats {
+  double pres_abs, dres_abs, pscale, dscale;  // ‖residual‖∞ and the scales they are relative to
+  double pres, dres;                          // relative: abs / max(1, scale)
+  double gap, mu, pobj, dobj;
+} ipm_stats;
+
+static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_problem *pr = &ws->prob;
+  int n = pr->n, p = pr->p, m = ws->K.m;
+  // Px, then r_x = Px + c + Aᵀy + Gᵀz, keeping the norms of each part for the scale
+  memset(ws->Px, 0, (size_t)n * sizeof *ws->Px);
+  sym_mv(&pr->P, ws->x, ws->Px);
+  memset(ws->Atz, 0, (size_t)n * sizeof *ws->Atz);
+  memset(ws->tn, 0, (size_t)n * sizeof *ws->tn);
+  if (p > 0) csc_mtv(&pr->A, ws->y, ws->Atz);
+  csc_mtv(&pr->G, ws->z, ws->tn);
+  double n_aty = qcp_vec_norm_inf(ws->Atz, n), n_gtz = qcp_vec_norm_inf(ws->tn, n);
+  for (int j = 0; j < n; j++) ws->rx[j] = ws->Px[j] + ws->c[j] + ws->Atz[j] + ws->tn[j];
+  // r_y = Ax − b, r_z = Gx + s − h
+  memset(ws->ry, 0, (size_t)(p > 0 ? p : 1) * sizeof *ws->ry);
+  if (p > 0) csc_mv(&pr->A, ws->x, ws->ry);
+  double n_ax = qcp_vec_norm_inf(ws->ry, p);
+  for (int i = 0; i < p; i++) ws->ry[i] -= ws->b[i];
+  memset(ws->rz, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->rz);
+  csc_mv(&pr->G, ws->x, ws->rz);
+  double n_gx = qcp_vec_norm_inf(ws->rz, m);
+  for (int i = 0; i < m; i++) ws->rz[i] += ws->s[i] - ws->h[i];
+
+  double xpx = qcp_vec_dot(ws->x, ws->Px, n);
+  st->pobj = 0.5 * xpx + qcp_vec_dot(ws->c, ws->x, n);
+  st->dobj = -0.5 * xpx - qcp_vec_dot(ws->b, ws->y, p) - qcp_vec_dot(ws->h, ws->z, m);
+  st->gap = qcp_vec_dot(ws->s, ws->z, m);
+  st->mu = ws->K.deg > 0 ? st->gap / ws->K.deg : 0.0;
+  st->pres_abs = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  st->dres_abs = qcp_vec_norm_inf(ws->rx, n);
+  st->pscale = fmax(fmax(qcp_vec_norm_inf(ws->b, p), qcp_vec_norm_inf(ws->h, m)),
+                    fmax(fmax(n_ax, n_gx), qcp_vec_norm_inf(ws->s, m)));
+  st->dscale = fmax(fmax(qcp_vec_norm_inf(ws->c, n), qcp_vec_norm_inf(ws->Px, n)),
+                    fmax(n_aty, n_gtz));
+  st->pres = st->pres_abs / fmax(1.0, st->pscale);
+  st->dres = st->dres_abs / fmax(1.0, st->dscale);
+}
+
+// 1 if residuals and gap meet max(eps_abs, eps_rel·scale)
+static int converged(const ipm_stats *st, double eps_abs, double eps_rel) {
+  // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z)
+  double objscale = fmin(fabs(st->pobj), fabs(st->dobj));
+  double gap = fmax(fabs(st->gap), fabs(st->pobj - st->dobj));
+  // max(abs, rel·scale) rather than the sum, so that the checker's relative measures
+  // (abs / max(1, scale)) are below eps whenever eps_abs = eps_rel = eps
+  return st->pres_abs <= fmax(eps_abs, eps_rel * st->pscale) &&
+         st->dres_abs <= fmax(eps_abs, eps_rel * st->dscale) &&
+         gap <= fmax(eps_abs, eps_rel * objscale);
+}
+
+// a single number for best-iterate keeping
+static double merit(const ipm_stats *st) {
+  double g = fmax(fabs(st->gap), fabs(st->pobj - st->dobj)) /
+             fmax(1.0, fmin(fabs(st->pobj), fabs(st->dobj)));
+  return fmax(fmax(st->pres, st->dres), g);
+}
+
+// ---- Newton solves ----------------------------------------------------------------
+
+// Solves the linearised system with residual right-hand sides −r and complementarity rhs bs
+// (ws->bs); result in dx, dy, dz, ds. Returns 0 or -1 if the solve produced non-finite values.
+static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, double *ds) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  // t1 = λ⋄bs, t2 = W t1 enters the z rows: G dx − W² dz = −r_z − W(λ⋄bs)
+  qcp_cone_div(&ws->K, ws->lambda, ws->bs, ws->t1);
+  qcp_cone_scale(&ws->K, &ws->nt, 0, ws->t1, ws->t2);
+  for (int j = 0; j < n; j++) ws->rhs[j] = -ws->rx[j];
+  for (int i = 0; i < p; i++) ws->rhs[n + i] = -ws->ry[i];
+  for (int i = 0; i < m; i++) ws->rhs[n + p + i] = -ws->rz[i] - ws->t2[i];
+  qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter, ws->set.refine_tol);
+  memcpy(dx, ws->sol, (size_t)n * sizeof *dx);
+  if (p > 0) memcpy(dy, ws->sol + n, (size_t)p * sizeof *dy);
+  if (m > 0) memcpy(dz, ws->sol + n + p, (size_t)m * sizeof *dz);
+  // ds = W(λ⋄bs − W dz)
+  qcp_cone_scale(&ws->K, &ws->nt, 0, dz, ws->t3);
+  for (int i = 0; i < m; i++) ws->t1[i] -= ws->t3[i];
+  qcp_cone_scale(&ws->K, &ws->nt, 0, ws->t1, ds);
+  for (int j = 0; j < ws->kkt.N; j++)
+    if (!isfinite(ws->sol[j])) return -1;
+  return 0;
+}
+
+// ---- starting points -----------------------------------------------------------------------
+
+// pushes v into the cone so that its smallest eigenvalue is at least floor
+static void push_interior(const qcp_cones *K, double *v, double floor_val) {
+  for (int i = 0; i < K->l; i++)
+    if (v[i] < floor_val) v[i] = floor_val;
+  for (int k = 0; k < K->nsoc; k++) {
+    int o = K->off[k], q = K->q[k];
+    double nrm = 0.0;
+    for (int i = 1; i < q; i++) nrm += v[o + i] * v[o + i];
+    nrm = sqrt(nrm);
+    if (v[o] - nrm < floor_val) v[o] = nrm + floor_val;
+  }
+}
+
+// e-weight of v: Σ v_i over the orthant plus Σ v_0 over the cones (eᵀv)
+static double cone_trace(const qcp_cones *K, const double *v) {
+  double t = 0.0;
+  for (int i = 0; i < K->l; i++) t += v[i];
+  for (int k = 0; k < K->nsoc; k++) t += v[K->off[k]];
+  return t;
+}
+
+// Mehrotra's shift (SIAM J. Optim. 2 (1992) §7), scale-aware unlike a fixed shift of 1:
+// s̃ = s + max(0, −1.5 λ_min(s)) e (same for z), then s = s̃ + ½ s̃ᵀz̃ / eᵀz̃ · e and
+// z = z̃ + ½ s̃ᵀz̃ / eᵀs̃ · e, which balances the two and makes every s_i z_i comparable.
+static void shift_start(qcp_workspace *ws) {
+  const qcp_cones *K = &ws->K;
+  int m = K->m;
+  double ds = fmax(0.0, -1.5 * qcp_cone_min_eig(K, ws->s));
+  double dz = fmax(0.0, -1.5 * qcp_cone_min_eig(K, ws->z));
+  qcp_cone_add_identity(K, ws->s, ds);
+  qcp_cone_add_identity(K, ws->z, dz);
+  double sz = qcp_vec_dot(ws->s, ws->z, m);
+  double ts = cone_trace(K, ws->s), tz = cone_trace(K, ws->z);
+  if (sz > 0.0 && ts > 0.0 && tz > 0.0) {
+    qcp_cone_add_identity(K, ws->s, 0.5 * sz / tz);
+    qcp_cone_add_identity(K, ws->z, 0.5 * sz / ts);
+  }
+  // degenerate data (s = z = 0, e.g. h = 0 and c = 0): fall back to the unit shift
+  double floor_s = 1e-8 * (1.0 + qcp_vec_norm_inf(ws->s, m));
+  double floor_z = 1e-8 * (1.0 + qcp_vec_norm_inf(ws->z, m));
+  if (!(qcp_cone_min_eig(K, ws->s) > floor_s)) qcp_cone_add_identity(K, ws->s, 1.0);
+  if (!(qcp_cone_min_eig(K, ws->z) > floor_z)) qcp_cone_add_identity(K, ws->z, 1.0);
+}
+
+static int start_cold(qcp_workspace *ws) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, N = ws->kkt.N;
+  double rho = ws->set.cold_rho;
+  qcp_kkt_set_w(&ws->kkt, &ws->K, NULL, rho);
+  if (qcp_kkt_factor(&ws->kkt, ws->set.dyn_reg_eps, ws->set.dyn_reg_delta) < 0) return -1;
+  // x minimises ½xᵀPx + cᵀx + ‖Gx − h‖²/(2ρ) s.t. Ax = b (CVXOPT's coneqp start has ρ = 1):
+  // [P Aᵀ Gᵀ; A 0 0; G 0 −ρI](x, y, z) = (−c, b, h) gives z = (Gx − h)/ρ and s = h − Gx = −ρz;
+  // both are then moved into the cone. A large ρ puts x near the all-active solution, which for
+  // contact problems already carries the loads (a 1000-sphere stack needs 5–10 iterations
+  // instead of 14–27 with ρ = 1; Maros–Mészáros needs ~15 % more iterations in total).
+  memset(ws->rhs, 0, (size_t)N * sizeof *ws->rhs);
+  for (int j = 0; j < n; j++) ws->rhs[j] = -ws->c[j];
+  for (int i = 0; i < p; i++) ws->rhs[n + i] = ws->b[i];
+  for (int i = 0; i < m; i++) ws->rhs[n + p + i] = ws->h[i];
+  qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter, ws->set.refine_tol);
+  memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
+  if (p > 0) memcpy(ws->y, ws->sol + n, (size_t)p * sizeof *ws->y);
+  for (int i = 0; i < m; i++) {
+    ws->s[i] = -rho * ws->sol[n + p + i];
+    ws->z[i] = ws->sol[n + p + i];
+  }
+  if (m > 0) shift_start(ws);
+  for (int j = 0; j < N; j++)
+    if (!isfinite(ws->sol[j])) return -1;
+  for (int j = 0; j < n; j++)
+    if (!isfinite(ws->x[j])) return -1;
+  return 0;
+}
+
+// z = μ s⁻¹ (so s∘z = μe) with μ fitting the dual residual Px + c + Aᵀy + μ Gᵀs⁻¹ best
+static void centre_dual(qcp_workspace *ws) {
+  int n = ws->prob.n, m = ws->K.m;
+  const qcp_problem *pr = &ws->prob;
+  qcp_cone_inverse(&ws->K, ws->s, 1.0, ws->t1);
+  memset(ws->tn, 0, (size_t)n * sizeof *ws->tn);
+  csc_mtv(&pr->G, ws->t1, ws->tn);
+  memset(ws->Px, 0, (size_t)n * sizeof *ws->Px);
+  sym_mv(&pr->P, ws->x, ws->Px);
+  memset(ws->Atz, 0, (size_t)n * sizeof *ws->Atz);
+  if (pr->p > 0) csc_mtv(&pr->A, ws->y, ws->Atz);
+  double num = 0.0, den = 0.0, r0 = 0.0;
+  for (int j = 0; j < n; j++) {
+    double r = ws->Px[j] + ws->c[j] + ws->Atz[j];
+    num -= r * ws->tn[j];
+    den += ws->tn[j] * ws->tn[j];
+    r0 = fmax(r0, fabs(r));
+  }
+  double mu = den > 0.0 ? num / den : 0.0;
+  // fall back to a scale-aware value when the fit is not positive
+  double floor_mu = 1e-3 * (1.0 + r0) * (1.0 + qcp_vec_norm_inf(ws->s, m)) / fmax(1, ws->K.deg);
+  if (!(mu > floor_mu)) mu = floor_mu;
+  qcp_cone_inverse(&ws->K, ws->s, mu, ws->z);
+}
+
+static int start_feasible(qcp_workspace *ws, const double *x0, const double *y0, qcp_error *err) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  memcpy(ws->x, x0, (size_t)n * sizeof *ws->x);
+  if (p > 0) {
+    if (y0)
+      memcpy(ws->y, y0, (size_t)p * sizeof *ws->y);
+    else
+      memset(ws->y, 0, (size_t)p * sizeof *ws->y);
+  }
+  // s = h − G x must be interior
+  for (int i = 0; i < m; i++) ws->s[i] = ws->h[i];
+  for (int i = 0; i < m; i++) ws->t1[i] = 0.0;
+  csc_mv(&ws->prob.G, ws->x, ws->t1);
+  for (int i = 0; i < m; i++) ws->s[i] -= ws->t1[i];
+  double e = m > 0 ? qcp_cone_min_eig(&ws->K, ws->s) : 1.0;
+  if (!(e > 0.0))
+    return qcp_fail(err, QCP_ERR_START,
+                    "feasible start: h - G x0 is not in the cone interior (min eigenvalue %g)", e);
+  centre_dual(ws);
+  return QCP_OK;
+}
+
+static void start_warm(qcp_workspace *ws, const double *x0, const double *s0, const double *y0,
+                       const double *z0) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  memcpy(ws->x, x0, (size_t)n * sizeof *ws->x);
+  if (p > 0) {
+    if (y0)
+      memcpy(ws->y, y0, (size_t)p * sizeof *ws->y);
+    else
+      memset(ws->y, 0, (size_t)p * sizeof *ws->y);
+  }
+  if (s0) {
+    memcpy(ws->s, s0, (size_t)m * sizeof *ws->s);
+  } else {
+    for (int i = 0; i < m; i++) ws->t1[i] = 0.0;
+    csc_mv(&ws->prob.G, ws->x, ws->t1);
+    for (int i = 0; i < m; i++) ws->s[i] = ws->h[i] - ws->t1[i];
+  }
+  if (m == 0) return;
+  push_interior(&ws->K, ws->s, ws->set.warm_push * (1.0 + qcp_vec_norm_inf(ws->s, m)));
+  if (z0) {
+    memcpy(ws->z, z0, (size_t)m * sizeof *ws->z);
+    push_interior(&ws->K, ws->z, ws->set.warm_push * (1.0 + qcp_vec_norm_inf(ws->z, m)));
+  } else {
+    centre_dual(ws);
+  }
+}
+
+// ---- the iteration ----------------------------------------------------------------------------
+
+static void save_best(qcp_workspace *ws) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  memcpy(ws->bx, ws->x, (size_t)n * sizeof *ws->x);
+  if (p) memcpy(ws->by, ws->y, (size_t)p * sizeof *ws->y);
+  if (m) memcpy(ws->bsv, ws->s, (size_t)m * sizeof *ws->s);
+  if (m) memcpy(ws->bz, ws->z, (size_t)m * sizeof *ws->z);
+}
+
+static void restore_best(qcp_workspace *ws) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  memcpy(ws->x, ws->bx, (size_t)n * sizeof *ws->x);
+  if (p) memcpy(ws->y, ws->by, (size_t)p * sizeof *ws->y);
+  if (m) memcpy(ws->s, ws->bsv, (size_t)m * sizeof *ws->s);
+  if (m) memcpy(ws->z, ws->bz, (size_t)m * sizeof *ws->z);
+}
+
+// infeasibility certificates at the current iterate (returns a status or QCP_UNSOLVED)
+static qcp_status certify(qcp_workspace *ws) {
+  const qcp_problem *pr = &ws->prob;
+  int n = pr->n, p = pr->p, m = ws->K.m;
+  double eps = ws->set.eps_infeas;
+  // primal: t = −(bᵀy + hᵀz) > 0 and ‖Aᵀy + Gᵀz‖ ≤ eps·t (z is interior by construction)
+  double t = -(qcp_vec_dot(ws->b, ws->y, p) + qcp_vec_dot(ws->h, ws->z, m));
+  if (m > 0 && t > 0.0) {
+    double r = 0.0;
+    for (int j = 0; j < n; j++) r = fmax(r, fabs(ws->Atz[j] + ws->tn[j]));
+    if (r <= eps * t) return QCP_PRIMAL_INFEASIBLE;
+  }
+  // dual: t = −cᵀx > 0, ‖Px‖, ‖Ax‖ ≤ eps·t and −Gx ∈ K up to eps·t
+  t = -qcp_vec_dot(ws->c, ws->x, n);
+  if (t > 0.0 && qcp_vec_norm_inf(ws->Px, n) <= eps * t) {
+    double ax = 0.0;
+    for (int i = 0; i < p; i++) ax = fmax(ax, fabs(ws->ry[i] + ws->b[i]));
+    if (ax <= eps * t) {
+      for (int i = 0; i < m; i++) ws->t1[i] = -(ws->rz[i] - ws->s[i] + ws->h[i]);
+      double e = m > 0 ? qcp_cone_min_eig(&ws->K, ws->t1) : 0.0;
+      if (e >= -eps * t) return QCP_DUAL_INFEASIBLE;
+    }
+  }
+  return QCP_UNSOLVED;
+}
+
+// scales the certificate so that the violated inner product is −1
+static void normalise_certificate(qcp_workspace *ws, qcp_status st) {
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  if (st == QCP_PRIMAL_INFEASIBLE) {
+    double t = -(qcp_vec_dot(ws->b, ws->y, p) + qcp_vec_dot(ws->h, ws->z, m));
+    for (int i = 0; i < p; i++) ws->y[i] /= t;
+    for (int i = 0; i < m; i++) ws->z[i] /= t;
+  } else {
+    double t = -qcp_vec_dot(ws->c, ws->x, n);
+    for (int j = 0; j < n; j++) ws->x[j] /= t;
+    for (int i = 0; i < m; i++) ws->s[i] /= t;
+  }
+}
+
+static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
+  qcp_iter_record *r = &ws->rec[it];
+  r->iter = it;
+  r->pres = st->pres;
+  r->dres = st->dres;
+  r->gap = st->gap;
+  r->mu = st->mu;
+  r->sigma = 0.0;
+  r->step = 0.0;
+  r->pobj = st->pobj;
+}
+
+int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
+              const double *y0, const double *z0, qcp_error *err) {
+  double t0 = qcp_clock();
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, rc;
+  const qcp_settings *set = &ws->set;
+  qcp_info *info = &ws->info;
+  info->status = QCP_UNSOLVED;
+  info->iterations = 0;
+  info->factorizations = 0;
+  info->dyn_reg_count = 0;
+  if (start != QCP_START_COLD && !x0)
+    return qcp_fail(err, QCP_ERR_START, "feasible and warm starts need x0");
+  if (x0 && start != QCP_START_COLD)
+    for (int j = 0; j < n; j++)
+      if (!isfinite(x0[j])) return qcp_fail(err, QCP_ERR_START, "x0[%d] is not finite", j);
+  qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
+
+  // ---- starting point ----
+  qcp_status final = QCP_UNSOLVED;
+  if (start == QCP_START_FEASIBLE) {
+    if ((rc = start_feasible(ws, x0, y0, err))) return rc;
+  } else if (start == QCP_START_WARM) {
+    start_warm(ws, x0, s0, y0, z0);
+  } else {
+    info->factorizations++;
+    if (start_cold(ws)) final = QCP_NUMERICAL_ERROR;
+  }
+
+  ipm_stats st = {0};
+  double best = INFINITY;
+  int best_it = -1, stall = 0, it = 0;
+  for (it = 0; final == QCP_UNSOLVED; it++) {
+    compute_residuals(ws, &st);
+    record(ws, it, &st);
+    if (!isfinite(merit(&st))) {
+      final = QCP_NUMERICAL_ERROR;
+      break;
+    }
+    if (merit(&st) < best) {
+      best = merit(&st);
+      best_it = it;
+      save_best(ws);
+    }
+    if (set->verbose)
+      fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
+              st.pobj, st.pres, st.dres, st.gap, st.mu);
+    if (converged(&st, set->eps_abs, set->eps_rel)) {
+      final = QCP_SOLVED;
+      break;
+    }
+    qcp_status cert = certify(ws);
+    if (cert != QCP_UNSOLVED) {
+      final = cert;
+      break;
+    }
+    if (it >= set->max_iter) {
+      final = QCP_MAX_ITERATIONS;
+      break;
+    }
+    // scaling and factorisation
+    if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) {
+      final = QCP_NUMERICAL_ERROR;
+      break;
+    }
+    qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
+    int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
+    info->factorizations++;
+    if (nreg < 0) {
+      final = QCP_NUMERICAL_ERROR;
+      break;
+    }
+    info->dyn_reg_count += nreg;
+
+    // predictor: bs = −λ∘λ
+    qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
+    for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i];
+    if (newton_solve(ws, ws->dx, ws->dy, ws->dza, ws->dsa)) {
+      final = QCP_NUMERICAL_ERROR;
+      break;
+    }
+    double aa = fmin(qcp_cone_step(&ws->K, ws->s, ws->dsa, 1.0),
+                     qcp_cone_step(&ws->K, ws->z, ws->dza, 1.0));
+    double sigma = 0.0;
+    if (m > 0) {
+      double mua = 0.0;
+      for (int i = 0; i < m; i++) mua += (ws->s[i] + aa * ws->dsa[i]) * (ws->z[i] + aa * ws->dza[i]);
+      mua /= ws->K.deg;
+      sigma = fmin(1.0, fmax(0.0, mua / st.mu));
+      sigma = sigma * sigma * sigma;
+    }
+    // corrector: bs = −λ∘λ − (W⁻¹ds_a)∘(W dz_a) + σμe
+    qcp_cone_scale(&ws->K, &ws->nt, 1, ws->dsa, ws->t2);
+    qcp_cone_scale(&ws->K, &ws->nt, 0, ws->dza, ws->t3);
+    qcp_cone_prod(&ws->K, ws->t2, ws->t3, ws->t1);
+    qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
+    for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i] - ws->t1[i];
+    qcp_cone_add_identity(&ws->K, ws->bs, sigma * st.mu);
+    if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) {
+      final = QCP_NUMERICAL_ERROR;
+      break;
+    }
+    double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
+                       qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
+    double alpha = fmin(1.0, set->step_fraction * amax);
+    ws->rec[it].sigma = sigma;
+    ws->rec[it].step = alpha;
+    for (int j = 0; j < n; j++) ws->x[j] += alpha * ws->dx[j];
+    for (int i = 0; i < p; i++) ws->y[i] += alpha * ws->dy[i];
+    for (int i = 0; i < m; i++) {
+      ws->s[i] += alpha * ws->ds[i];
+      ws->z[i] += alpha * ws->dz[i];
+    }
+    // no progress for several iterations: give up and fall back to the best iterate
+    stall = alpha < set->min_step ? stall + 1 : 0;
+    if (stall >= set->max_stall) {
+      it++;
+      compute_residuals(ws, &st);
+      record(ws, it, &st);
+      final = QCP_NUMERICAL_ERROR;
+      break;
+    }
+  }
+  info->iterations = it;
+
+  // ---- outcome: the returned point is the best iterate unless solved or certified ----
+  if (final == QCP_PRIMAL_INFEASIBLE || final == QCP_DUAL_INFEASIBLE) {
+    normalise_certificate(ws, final);
+  } else if (final != QCP_SOLVED) {
+    if (best_it >= 0) {
+      restore_best(ws);
+      compute_residuals(ws, &st);
+    }
+    if (best_it >= 0 && converged(&st, set->eps_inacc, set->eps_inacc)) final = QCP_SOLVED_INACCURATE;
+  }
+  info->status = final;
+  info->pobj = st.pobj;
+  info->dobj = st.dobj;
+  info->pres = st.pres;
+  info->dres = st.dres;
+  info->gap = st.gap;
+  info->solve_time = qcp_clock() - t0;
+  return QCP_OK;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+// qcp utilities: status strings, settings, allocation hooks and problem validation.
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "qcp_internal.h"
+
+#define QCP_STRING_ITEM(name, str) str,
+static const char *const status_names[] = {QCP_STATUS_LIST(QCP_STRING_ITEM)};
+static const char *const error_names[] = {QCP_ERROR_LIST(QCP_STRING_ITEM)};
+#undef QCP_STRING_ITEM
+
+const char *qcp_status_string(qcp_status status) {
+  if ((int)status < 0 || status >= QCP_STATUS_COUNT) return "invalid";
+  return status_names[status];
+}
+
+const char *qcp_error_string(int code) {
+  if (code < 0 || code >= QCP_ERROR_COUNT) return "invalid";
+  return error_names[code];
+}
+
+int qcp_fail(qcp_error *err, int code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    err->code = code;
+  }
+  return code;
+}
+
+double qcp_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// ---- memory ---------------------------------------------------------------------
+
+void *qcp_calloc(const qcp_allocator *al, size_t n, size_t size) {
+  if (n == 0) n = 1;  // a valid pointer even for empty arrays keeps the code branch-free
+  if (size != 0 && n > SIZE_MAX / size) return NULL;
+  size_t bytes = n * size;
+  void *p = al->alloc ? al->alloc(bytes, al->ctx) : malloc(bytes);
+  if (p) memset(p, 0, bytes);
+  return p;
+}
+
+void qcp_release(const qcp_allocator *al, void *ptr) {
+  if (!ptr) return;
+  if (al->release)
+    al->release(ptr, al->ctx);
+  else
+    free(ptr);
+}
+
+// ---- vectors -----------------------------------------------------------------------
+
+double qcp_vec_norm_inf(const double *v, int n) {
+  // plain comparisons (fmax is a libm call here); a NaN anywhere makes the norm NaN
+  double r = 0.0;
+  int nan = 0;
+  for (int i = 0; i < n; i++) {
+    double a = fabs(v[i]);
+    r = a > r ? a : r;
+    nan |= a != a;
+  }
+  return nan ? NAN : r;
+}
+
+double qcp_vec_dot(const double *a, const double *b, int n) {
+  double r = 0.0;
+  for (int i = 0; i < n; i++) r += a[i] * b[i];
+  return r;
+}
+
+// ---- settings ----------------------------------------------------------------------
+
+qcp_settings qcp_settings_default(void) {
+  qcp_settings s = {
+      .max_iter = 50,
+      .eps_abs = 1e-8,
+      .eps_rel = 1e-8,
+      .eps_inacc = 1e-4,
+      .eps_infeas = 1e-8,
+      .step_fraction = 0.99,
+      .static_reg = 1e-8,
+      .dyn_reg_eps = 1e-13,
+      .dyn_reg_delta = 1e-7,
+      .refine_iter = 10,
+      .refine_tol = 1e-13,
+      .cold_rho = 1e4,
+      .warm_push = 1e-3,
+      .min_step = 1e-8,
+      .max_stall = 3,
+      .verbose = 0,
+      .allocator = {NULL, NULL, NULL},
+  };
+  return s;
+}
+
+// positive finite check with a message naming the field
+static int check_pos(double v, const char *name, qcp_error *err) {
+  if (!(v > 0.0) || !isfinite(v))
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting %s = %g must be finite and > 0", name, v);
+  return QCP_OK;
+}
+
+int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
+  int rc;
+  if (s->max_iter < 1 || s->max_iter > 1000)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting max_iter = %d must be in 1..1000", s->max_iter);
+  if ((rc = check_pos(s->eps_abs, "eps_abs", err))) return rc;
+  if ((rc = check_pos(s->eps_rel, "eps_rel", err))) return rc;
+  if ((rc = check_pos(s->eps_inacc, "eps_inacc", err))) return rc;
+  if ((rc = check_pos(s->eps_infeas, "eps_infeas", err))) return rc;
+  if ((rc = check_pos(s->dyn_reg_eps, "dyn_reg_eps", err))) return rc;
+  if ((rc = check_pos(s->dyn_reg_delta, "dyn_reg_delta", err))) return rc;
+  if ((rc = check_pos(s->refine_tol, "refine_tol", err))) return rc;
+  if ((rc = check_pos(s->warm_push, "warm_push", err))) return rc;
+  if ((rc = check_pos(s->cold_rho, "cold_rho", err))) return rc;
+  if (s->eps_inacc < s->eps_abs || s->eps_inacc < s->eps_rel)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting eps_inacc = %g must be >= eps_abs and eps_rel",
+                    s->eps_inacc);
+  if (!(s->step_fraction > 0.0 && s->step_fraction < 1.0))
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting step_fraction = %g must be in (0, 1)",
+                    s->step_fraction);
+  if (!(s->static_reg >= 0.0) || !isfinite(s->static_reg))
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting static_reg = %g must be finite and >= 0",
+                    s->static_reg);
+  if (s->refine_iter < 0 || s->refine_iter > 50)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting refine_iter = %d must be in 0..50",
+                    s->refine_iter);
+  if (!(s->min_step >= 0.0 && s->min_step < 1.0))
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting min_step = %g must be in [0, 1)", s->min_step);
+  if (s->max_stall < 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting max_stall = %d must be >= 1", s->max_stall);
+  if ((s->allocator.alloc == NULL) != (s->allocator.release == NULL))
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting allocator needs both alloc and release or neither");
+  return QCP_OK;
+}
+
+// ---- problem validation ----------------------------------------------------------------
+
+// checks one CSC matrix: sizes, monotone colptr, sorted in-range rows, finite values, upper
+static int check_csc(const qcp_csc *M, int nrows, int ncols, const char *name, int upper,
+                     int need_values, qcp_error *err) {
+  if (M->nrows != nrows || M->ncols != ncols)
+    return qcp_fail(err, QCP_ERR_INPUT, "matrix %s is %dx%d, expected %dx%d", name, M->nrows,
+                    M->ncols, nrows, ncols);
+  if (!M->colptr) return qcp_fail(err, QCP_ERR_INPUT, "matrix %s has no colptr", name);
+  if (M->colptr[0] != 0)
+    return qcp_fail(err, QCP_ERR_INPUT, "matrix %s colptr[0] = %d, expected 0", name, M->colptr[0]);
+  for (int j = 0; j < ncols; j++)
+    if (M->colptr[j + 1] < M->colptr[j])
+      return qcp_fail(err, QCP_ERR_INPUT, "matrix %s colptr decreases at column %d (%d -> %d)",
+                      name, j, M->colptr[j], M->colptr[j + 1]);
+  int nnz = M->colptr[ncols];
+  if (nnz > 0 && !M->rowind)
+    return qcp_fail(err, QCP_ERR_INPUT, "matrix %s has %d entries but no rowind", name, nnz);
+  if (nnz > 0 && need_values && !M->values)
+    return qcp_fail(err, QCP_ERR_INPUT, "matrix %s has %d entries but no values", name, nnz);
+  for (int j = 0; j < ncols; j++) {
+    for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++) {
+      int i = M->rowind[k];
+      if (i < 0 || i >= nrows)
+        return qcp_fail(err, QCP_ERR_INPUT, "matrix %s row index %d in column %d outside 0..%d",
+                        name, i, j, nrows - 1);
+      if (k > M->colptr[j] && i <= M->rowind[k - 1])
+        return qcp_fail(err, QCP_ERR_INPUT,
+                        "matrix %s row indices not strictly increasing in column %d (%d after %d)",
+                        name, j, i, M->rowind[k - 1]);
+      if (upper && i > j)
+        return qcp_fail(err, QCP_ERR_INPUT,
+                        "matrix %s is not upper triangular: entry (%d, %d) below the diagonal",
+                        name, i, j);
+      if (need_values && M->values && !isfinite(M->values[k]))
+        return qcp_fail(err, QCP_ERR_INPUT, "matrix %s entry (%d, %d) is not finite (%g)", name, i,
+                        j, M->values[k]);
+    }
+  }
+  return QCP_OK;
+}
+
+static int check_vec(const double *v, int n, const char *name, qcp_error *err) {
+  if (n > 0 && !v) return qcp_fail(err, QCP_ERR_INPUT, "vector %s (length %d) is missing", name, n);
+  for (int i = 0; i < n; i++)
+    if (!isfinite(v[i]))
+      return qcp_fail(err, QCP_ERR_INPUT, "vector %s entry %d is not finite (%g)", name, i, v[i]);
+  return QCP_OK;
+}
+
+int qcp_problem_validate(const qcp_problem *prob, qcp_error *err) {
+  int rc;
+  if (prob->n < 1) return qcp_fail(err, QCP_ERR_INPUT, "n = %d must be >= 1", prob->n);
+  if (prob->p < 0) return qcp_fail(err, QCP_ERR_INPUT, "p = %d must be >= 0", prob->p);
+  if (prob->l < 0) return qcp_fail(err, QCP_ERR_INPUT, "l = %d must be >= 0", prob->l);
+  if (prob->nsoc < 0) return qcp_fail(err, QCP_ERR_INPUT, "nsoc = %d must be >= 0", prob->nsoc);
+  if (prob->nsoc > 0 && !prob->q)
+    return qcp_fail(err, QCP_ERR_INPUT, "nsoc = %d but cone dimensions q missing", prob->nsoc);
+  long m = prob->l;
+  for (int k = 0; k < prob->nsoc; k++) {
+    if (prob->q[k] < 1)
+      return qcp_fail(err, QCP_ERR_INPUT, "cone dimension q[%d] = %d must be >= 1", k, prob->q[k]);
+    m += prob->q[k];
+  }
+  if (m > 100000000L) return qcp_fail(err, QCP_ERR_INPUT, "cone rows m = %ld too large", m);
+  if (prob->G.nrows != m)
+    return qcp_fail(err, QCP_ERR_INPUT, "G has %d rows but l + sum(q) = %ld", prob->G.nrows, m);
+  if ((rc = check_csc(&prob->P, prob->n, prob->n, "P", 1, 1, err))) return rc;
+  if (prob->p > 0 && (rc = check_csc(&prob->A, prob->p, prob->n, "A", 0, 1, err))) return rc;
+  if ((rc = check_csc(&prob->G, (int)m, prob->n, "G", 0, 1, err))) return rc;
+  if ((rc = check_vec(prob->c, prob->n, "c", err))) return rc;
+  if ((rc = check_vec(prob->b, prob->p, "b", err))) return rc;
+  if ((rc = check_vec(prob->h, (int)m, "h", err))) return rc;
+  return QCP_OK;
+}

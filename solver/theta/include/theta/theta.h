@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// Paper B's θ-method two-stage step (SPEC §2): free motion, convex compliant contact, positions.
+#ifndef THETA_THETA_H
+#define THETA_THETA_H
+
+#include <stddef.h>
+
+#include "mbs/mbs_model.h"
+#include "theta/theta_contact.h"
+
+// Outcome of one step (a numerical status, not an error); one X-macro list for enum and names.
+#define THETA_STATUS_LIST(X)                                                              \
+  X(THETA_OK, "ok")                                                                        \
+  X(THETA_CALLBACK_RECOVERABLE, "callback-recoverable") /* a callback returned > 0 */      \
+  X(THETA_CALLBACK_FATAL, "callback-fatal")             /* a callback returned < 0 */      \
+  X(THETA_CAPACITY, "capacity")           /* the model reported more rows than max_rows */ \
+  X(THETA_SINGULAR, "singular")           /* M, A or the Newton Hessian is not SPD */      \
+  X(THETA_FREE_MAX_ITERATIONS, "free-max-iterations") /* stage 1 Newton did not converge */ \
+  X(THETA_CONTACT_MAX_ITERATIONS, "contact-max-iterations") /* stage 2 did not converge */ \
+  X(THETA_CONTACT_FAILED, "contact-failed") /* the dual (qcp) solver failed to set up or solve */ \
+  X(THETA_NONFINITE, "nonfinite")         /* NaN/Inf in model data or the new state */     \
+  X(THETA_BAD_ROW, "bad-row")             /* K or B < 0, a bad column, an orphan tangent */
+
+#define THETA_ENUM_ITEM(name, str) name,
+// Step status.
+typedef enum theta_status { THETA_STATUS_LIST(THETA_ENUM_ITEM) THETA_STATUS_COUNT } theta_status;
+#undef THETA_ENUM_ITEM
+
+// Static lowercase name of a status ("ok", …); "invalid" if out of range.
+const char *theta_status_name(theta_status s);
+
+// The four named members of the family (SPEC §2.1 table); any other (θ, θvq) is also allowed.
+#define THETA_SCHEME_LIST(X)                                    \
+  X(THETA_EXPLICIT, "explicit", 0.0, 0.0)   /* explicit Euler */  \
+  X(THETA_SYMPLECTIC, "symplectic", 0.0, 1.0) /* symplectic Euler */ \
+  X(THETA_IMPLICIT, "implicit", 1.0, 1.0)   /* implicit Euler */  \
+  X(THETA_MIDPOINT, "midpoint", 0.5, 0.5)   /* midpoint rule, order 2 */
+
+#define THETA_ENUM_ITEM(name, str, th, thvq) name,
+// Named scheme selector.
+typedef enum theta_scheme { THETA_SCHEME_LIST(THETA_ENUM_ITEM) THETA_SCHEME_COUNT } theta_scheme;
+#undef THETA_ENUM_ITEM
+
+// Static name of a scheme ("explicit", …); "invalid" if out of range.
+const char *theta_scheme_name(theta_scheme s);
+// Parses a scheme name; returns 0 and sets *s, or −1 if unknown.
+int theta_scheme_parse(const char *name, theta_scheme *s);
+
+// Step settings; obtain defaults from theta_settings_default() and change fields.
+typedef struct theta_settings {
+  double theta;      // θ = θq = θv ∈ [0, 1] (default ½)
+  double theta_vq;   // θvq ∈ [0, 1] (default ½)
+  int free_max_iter;     // stage-1 Newton iterations allowed (default 50)
+  double free_atol;      // stage-1 stop: ‖D m‖ ≤ atol + rtol·max(‖D M v‖, δt‖D k‖) (1e-14)
+  double free_rtol;      // (default 1e-12); D = diag(M)^{-1/2}
+  theta_contact_settings contact;  // stage-2 settings (β, σ, Newton tolerances)
+} theta_settings;
+
+// Default settings: the midpoint rule, theta_contact_settings_default() for the contact stage.
+theta_settings theta_settings_default(void);
+// Sets settings->theta and theta_vq to the named scheme's values.
+void theta_settings_set_scheme(theta_settings *settings, theta_scheme scheme);
+
+// Per-step statistics of the last theta_step.
+typedef struct theta_info {
+  theta_status status;
+  int rows;               // rows reported by the model
+  int free_iterations;    // stage-1 Newton iterations (1 for θ = 0: one mass-matrix solve)
+  double free_residual;   // final ‖D m(v*)‖ [kg^½·m/s]
+  theta_contact_info contact;  // stage-2 statistics
+  double energy;          // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
+  int callback_code;      // the offending callback's return value (0 if none)
+  const char *callback;   // name of the offending callback (NULL if none)
+} theta_info;
+
+// Opaque step workspace: every array a step needs is allocated by theta_workspace_create.
+typedef struct theta_workspace theta_workspace;
+
+// Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL and a
+// message in msg (size len, may be NULL) on invalid input or out of memory. The model is borrowed
+// and must outlive the workspace.
+theta_workspace *theta_workspace_create(const mbs_model *model, const theta_settings *settings,
+                                        char *msg, size_t len);
+// Frees the workspace; NULL is a no-op.
+void theta_workspace_free(theta_workspace *ws);
+// Replaces the settings (validated; returns 0, or −1 with a message when a field is out of range).
+int theta_workspace_set_settings(theta_workspace *ws, const theta_settings *settings, char *msg,
+                                 size_t len);
+// Checks every settings field; returns 0 or −1 with a message naming the field and its limit.
+int theta_settings_validate(const theta_settings *settings, char *msg, size_t len);
+
+// One step of size h > 0 [s] from (t, q0, v0) to (q1, v1) (q nq, v nv entries; q1/v1 may alias
+// q0/v0). Allocates nothing. Returns the status (also in theta_step_info); on a status other than
+// THETA_OK, q1 and v1 hold the last iterate and are not to be trusted.
+theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0,
+                        const double *v0, double *q1, double *v1);
+
+// Statistics of the last step (owned by the workspace).
+const theta_info *theta_step_info(const theta_workspace *ws);
+// Rows evaluated at (t0, q0, v0) in the last step (owned by the workspace).
+const mbs_rows *theta_step_rows(const theta_workspace *ws);
+// Impulses γ [N·s] of the last step, one per reported row (0 for rows without force); ws-owned.
+const double *theta_step_gamma(const theta_workspace *ws);
+// Free-motion velocities v* [nv] of the last step (workspace-owned).
+const double *theta_step_vstar(const theta_workspace *ws);
+// The last step's contact problem (v̂, R, J, A; workspace-owned), for diagnostics and tests.
+const theta_contact_problem *theta_step_problem(const theta_workspace *ws);
+
+#endif  // THETA_THETA_H

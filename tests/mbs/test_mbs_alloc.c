@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// Workspace discipline: mbs_step allocates nothing after mbs_workspace_create (dense path, and
+// the qcp path once its pattern is set up), and a run is bit-for-bit deterministic.
+// Allocation calls are counted by linking with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "mbs/mbs.h"
+#include "ref/ref_pendulum.h"
+#include "scenarios/pendulum.h"
+#include "scenarios/rom_pendulum.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t s);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t s);
+void *__wrap_realloc(void *p, size_t n);
+static long allocations;
+void *__wrap_malloc(size_t n) { return allocations++, __real_malloc(n); }
+void *__wrap_calloc(size_t n, size_t s) { return allocations++, __real_calloc(n, s); }
+void *__wrap_realloc(void *p, size_t n) { return allocations++, __real_realloc(p, n); }
+
+static void test_no_allocation_in_steps(void **state) {
+  (void)state;
+  // bilateral pendulum
+  pendulum pd;
+  pendulum_params p = pendulum_params_default();
+  pendulum_init(&pd, &p);
+  mbs_workspace *ws = mbs_workspace_create(&pd.model, NULL, NULL, 0);
+  assert_non_null(ws);
+  double q[3], v[3];
+  pendulum_initial_state(&pd, q, v);
+  long before = allocations;
+  for (int i = 0; i < 1000; i++) assert_int_equal(mbs_step(ws, i * 1e-3, 1e-3, q, v, q, v), MBS_OK);
+  printf("pendulum: %ld allocations in 1000 steps (after %ld at setup)\n", allocations - before,
+         before);
+  assert_int_equal(allocations - before, 0);
+  mbs_workspace_free(ws);
+  // unilateral impact, dense and qcp
+  rom_pendulum_params rpp = rom_pendulum_params_default();
+  double w0 = sqrt(rpp.g / rpp.l), t0 = ref_pendulum_quarter_period(w0, M_PI / 2) - 1e-6;
+  for (int s = 0; s < 2; s++) {
+    rom_pendulum rp;
+    rom_pendulum_init(&rp, &rpp);
+    mbs_settings set = mbs_settings_default();
+    set.solver = s ? MBS_SOLVER_QCP : MBS_SOLVER_DENSE;
+    ws = mbs_workspace_create(&rp.model, &set, NULL, 0);
+    double th, thd;
+    assert_int_equal(ref_pendulum_exact(w0, M_PI / 2, t0, &th, &thd), 0);
+    // the first active step sets up qcp's pattern (allocates once); count after it
+    long active = 0, counted_from = -1, setup_allocs = 0;
+    for (int i = 0; i < 1000; i++) {
+      long a0 = allocations;
+      assert_int_equal(mbs_step(ws, t0 + i * 1e-8, 1e-8, &th, &thd, &th, &thd), MBS_OK);
+      if (mbs_step_info(ws)->rows_unilateral) {
+        if (active++ == 0) setup_allocs = allocations - a0, counted_from = allocations;
+      }
+    }
+    long after = counted_from >= 0 ? allocations - counted_from : -1;
+    printf("rom_pendulum %s: %ld active steps, %ld allocations at the first active step, %ld in "
+           "the rest\n",
+           s ? "qcp" : "dense", active, setup_allocs, after);
+    assert_true(active > 100);
+    assert_int_equal(after, 0);
+    if (!s) assert_int_equal(setup_allocs, 0);
+    mbs_workspace_free(ws);
+  }
+}
+
+// FNV-1a hash of the final state bits of a 2000-step pendulum run
+static uint64_t run_hash(void) {
+  pendulum pd;
+  pendulum_params p = pendulum_params_default();
+  pendulum_init(&pd, &p);
+  mbs_workspace *ws = mbs_workspace_create(&pd.model, NULL, NULL, 0);
+  double q[3], v[3];
+  pendulum_initial_state(&pd, q, v);
+  for (int i = 0; i < 2000; i++) mbs_step(ws, i * 5e-4, 5e-4, q, v, q, v);
+  mbs_workspace_free(ws);
+  uint64_t h = 1469598103934665603ull;
+  unsigned char bytes[6 * sizeof(double)];
+  memcpy(bytes, q, sizeof q), memcpy(bytes + sizeof q, v, sizeof v);
+  for (size_t i = 0; i < sizeof bytes; i++) h = (h ^ bytes[i]) * 1099511628211ull;
+  return h;
+}
+
+static void test_determinism(void **state) {
+  (void)state;
+  uint64_t a = run_hash(), b = run_hash();
+  printf("state hash: %016llx %016llx\n", (unsigned long long)a, (unsigned long long)b);
+  assert_true(a == b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_no_allocation_in_steps),
+      cmocka_unit_test(test_determinism),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

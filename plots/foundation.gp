@@ -26,6 +26,9 @@ do for [fmt in "png svg"] {
   do for [i = 1:nsel] {
     c = word(sel, i)
     f = csv2(c, 'pressure')
+    # stats obeys the ranges: clear the previous panel's before measuring this one
+    set autoscale xy
+    set autoscale cb
     stats f using "pressure" nooutput
     n = int(sqrt(STATS_records) + 0.5)
     set title pretty(c) noenhanced

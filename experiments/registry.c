@@ -12,6 +12,7 @@ extern const xp_experiment xp_experiment_smd;
 extern const xp_experiment xp_experiment_pendulum;
 extern const xp_experiment xp_experiment_rom_pendulum;
 extern const xp_experiment xp_experiment_foundation;
+extern const xp_experiment xp_experiment_foundation_wp;
 extern const xp_experiment xp_experiment_spring_cylinder;
 
 const xp_experiment *const xp_experiments[] = {
@@ -23,6 +24,7 @@ const xp_experiment *const xp_experiments[] = {
     &xp_experiment_pendulum,
     &xp_experiment_rom_pendulum,
     &xp_experiment_foundation,
+    &xp_experiment_foundation_wp,
     &xp_experiment_spring_cylinder,
     NULL,
 };

@@ -442,3 +442,85 @@ const xp_experiment xp_experiment_foundation = {
     .report = fd_report,
     .full_size = fd_full,
 };
+
+// ---- work–precision: error against wall time at matched accuracy (issue 8) ----------------
+
+// The constraint solver at a sweep of h and CVODE BDF1 / BDF / RK45 at a sweep of tolerances on
+// one foundation case; every point is (median wall time, error at T against the reference).
+static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
+  foundation_params p = foundation_params_default();
+  p.n = (int)xp_params_int(prm, "n");
+  p.E = xp_params_real(prm, "E");
+  p.load = xp_params_real(prm, "F");
+  foundation fd;
+  foundation_init(&fd, &p);
+  const double *hs, *tols;
+  size_t nh = xp_params_list(prm, "h", &hs), nt = xp_params_list(prm, "tol", &tols);
+  fd_settings s = {.h = 0.01, .T = xp_params_real(prm, "T"), .budget = xp_params_real(prm, "budget"),
+                   .use_bias = 0};
+  const int repeats = (int)xp_params_int(prm, "repeats");
+  fd_settings tight = s;
+  tight.budget = 0;
+  const double ref_tol = xp_params_real(prm, "ref_tol");
+  fd_run ref_a = run_ode(&fd, REF_RK45, ref_tol, ref_tol, &tight, NULL);
+  fd_run ref_b = run_ode(&fd, REF_CVODE_BDF, ref_tol, ref_tol, &tight, NULL);
+  const double floor_abs = q_distance(ref_a.q, ref_b.q);
+  const fd_method ode_methods[3] = {FD_BDF1, FD_BDF, FD_RK45};
+  size_t total = nh + 3 * nt, done = 0;
+  for (size_t k = 0; k < total; k++) {
+    int is_step = k < nh;
+    fd_method m = is_step ? FD_CONSTRAINT : ode_methods[(k - nh) / nt];
+    double knob = is_step ? hs[k] : tols[(k - nh) % nt];
+    fd_settings run_set = s;
+    if (is_step) run_set.h = knob;
+    else run_set.rtol = run_set.atol = knob;
+    fd_run run = run_method(&fd, m, &run_set, NULL);
+    double times[32];
+    int nrep = 0;
+    for (int r = 0; r < repeats && r < 32 && run.ok; r++) times[nrep++] = run_method(&fd, m, &run_set, NULL).seconds;
+    qsort(times, (size_t)nrep, sizeof times[0], cmp_double);
+    double median = nrep ? times[nrep / 2] : run.seconds;
+    char name[128], num[32];
+    xp_format_compact(num, sizeof num, knob);
+    snprintf(name, sizeof name, "%s_%s=%s", fd_method_names[m], is_step ? "h" : "tol", num);
+    xp_case *c = xp_case_begin(out, name);
+    xp_case_param_string(c, "method", fd_method_names[m]);
+    xp_case_param_real(c, is_step ? "h" : "tol", knob, is_step ? "s" : "");
+    xp_case_stat_real(c, "wall_time", median, "s");
+    double e = run.ok ? q_distance(run.q, ref_a.q) : NAN;
+    xp_case_stat_real(c, "error_abs", e, "");
+    xp_case_stat_real(c, "at_floor", e <= 10 * floor_abs, "");
+    xp_case_stat_real(c, "floor_abs", floor_abs, "");
+    xp_case_stat_real(c, "steps", (double)run.steps, "");
+    xp_case_status(c, run.status, run.message);
+    if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+    xp_progress_update(progress, (double)++done / (double)total);
+  }
+  return XP_OK;
+}
+
+static const xp_param_def fd_wp_params[] = {
+    {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "elements per side"},
+    {"E", XP_REAL, "1e7", XP_POSITIVE, "N/m^2", NULL, "Young's modulus"},
+    {"F", XP_REAL, "50", XP_NONNEGATIVE, "N", NULL, "load (50 N: rocking, elements separate)"},
+    {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
+    {"h", XP_REAL_LIST, "0.02,0.01,0.005,0.0025,0.00125,0.000625,0.0003125", XP_POSITIVE, "s", NULL,
+     "constraint-solver steps"},
+    {"tol", XP_REAL_LIST, "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7,1e-8", XP_POSITIVE, "", NULL,
+     "rtol = atol of CVODE BDF1, CVODE BDF and RK45"},
+    {"ref_tol", XP_REAL, "1e-11", XP_POSITIVE, "", NULL, "tolerance of the two reference solutions"},
+    {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL, "timed repeats after one warm-up (median)"},
+    {"budget", XP_REAL, "30", XP_NONNEGATIVE, "s", NULL, "wall-time budget per run (0: none)"},
+};
+
+const xp_experiment xp_experiment_foundation_wp = {
+    .name = "foundation_wp",
+    .paper_ref = "Paper A §5.5 (work-precision; not a paper figure)",
+    .summary = "error vs wall time: constraint solver over h, CVODE/RK45 over tolerances",
+    .params = fd_wp_params,
+    .n_params = sizeof fd_wp_params / sizeof fd_wp_params[0],
+    .run = fd_run_wp,
+    .plot_script = "work_precision.gp",
+    .in_reproduce = 1,
+    .error_stat = "error_abs",
+};

@@ -133,7 +133,10 @@ int xp_plot_file(const char *path, const char *outdir, xp_error *err) {
     return rc;
   }
   plots_dir(dir, sizeof dir);
-  snprintf(script, sizeof script, "%s/%s", dir, is_sweep ? "sweep.gp" : xp->plot_script);
+  // a sweep over both h and k is drawn as a stability map, any other sweep as y against x
+  int is_map = is_sweep && strstr(sweep, " h=") && strstr(sweep, " k=");
+  snprintf(script, sizeof script, "%s/%s", dir,
+           is_map ? "sweep_map.gp" : is_sweep ? "sweep.gp" : xp->plot_script);
   if (access(script, R_OK) != 0) {
     xp_file_close(f);
     return xp_fail(err, XP_ERR_RUN, "figure script '%s' not found (set STABCON_PLOTS_DIR)", script);

@@ -5,6 +5,8 @@
 # (gcol = '' for a single curve), plus datadir/outdir/stem/plotsdir.
 load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'
+# cases that record a method are grouped by it even when the method was not swept
+if (gcol eq '' && int(system(sprintf("head -1 '%s' | tr , '\\n' | grep -cx method", summary))) > 0) { gcol = 'method' }
 # distinct values of the group column, in order of appearance
 groups = (gcol eq '') ? 'all' : system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") c=i; next} c && !seen[$c]++ {printf \"%%s \", $c}' '%s'", gcol, summary))
 ngroups = words(groups)
@@ -17,8 +19,10 @@ do for [i = 1:ngroups] {
   slope[i] = NaN
   a = 1; b = 1
   f(x) = a + b * x
-  # fit only the finite, positive points of this group
+  # fit only the finite, positive points of this group (none: no fit)
+  STATS_records = 0
   stats summary using (ingroup(g) && column(ycol) > 0 ? log10(column(xcol)) : NaN):(ingroup(g) && column(ycol) > 0 ? log10(column(ycol)) : NaN) nooutput
+  if (!exists("STATS_records")) { STATS_records = 0 }
   if (STATS_records >= 2) {
     fit f(x) summary using (ingroup(g) && column(ycol) > 0 ? log10(column(xcol)) : NaN):(ingroup(g) && column(ycol) > 0 ? log10(column(ycol)) : NaN) via a, b
     slope[i] = b
@@ -34,5 +38,5 @@ do for [fmt in "png svg"] {
   set xlabel (xunit eq '' ? xcol : sprintf('%s [%s]', xcol, xunit)) noenhanced
   set ylabel (yunit eq '' ? ycol : sprintf('%s [%s]', ycol, yunit)) noenhanced
   plot for [i = 1:ngroups] summary using (ingroup(word(groups, i)) ? column(xcol) : NaN):(column(ycol) > 0 ? column(ycol) : NaN) \
-       with linespoints lw 1.5 pt 7 title sprintf("%s (slope %.2f)", word(groups, i), slope[i]) noenhanced
+       smooth unique with linespoints lw 1.5 pt 7 title sprintf("%s (slope %.2f)", word(groups, i), slope[i]) noenhanced
 }

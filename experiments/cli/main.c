@@ -237,15 +237,19 @@ static int cmd_reproduce(int argc, char **argv) {
 // ---- plot / info / export --------------------------------------------------------
 
 static int cmd_plot(int argc, char **argv) {
-  const char *file = NULL, *outdir = "plots/out";
+  const char *file = NULL, *outdir = "plots/out", *ycol = NULL;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
-      puts("usage: stabcon plot FILE.h5 [-d DIR]\n\nDraws the figures of a stored results file "
+      puts("usage: stabcon plot FILE.h5 [-d DIR] [--y STAT]\n\nDraws the figures of a stored results file "
            "(no re-run) into DIR (default plots/out):\nDIR/STEM*.png and .svg, with the exported "
-           "CSV data in DIR/data/STEM/.");
+           "CSV data in DIR/data/STEM/.\nSweep files: the experiment's error (or --y STAT, e.g. "
+           "wall_time for cost against N)\nagainst the first swept parameter, log-log, fitted "
+           "slopes in the legend; sweeps over h and k\nare drawn as stability maps.");
       return XP_OK;
     } else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
       outdir = argv[++i];
+    } else if (strcmp(argv[i], "--y") == 0 && i + 1 < argc) {
+      ycol = argv[++i];
     } else if (!file && argv[i][0] != '-') {
       file = argv[i];
     } else {
@@ -254,7 +258,7 @@ static int cmd_plot(int argc, char **argv) {
   }
   if (!file) return usage_error("plot", "%s", "missing FILE");
   xp_error err = {{0}};
-  int rc = xp_plot_file(file, outdir, &err);
+  int rc = xp_plot_file_y(file, outdir, ycol, &err);
   if (rc != XP_OK) fprintf(stderr, "stabcon plot: %s\n", err.message);
   else fprintf(stderr, "stabcon plot: figures in %s/\n", outdir);
   return rc;

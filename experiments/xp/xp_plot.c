@@ -101,6 +101,10 @@ static int run_gnuplot(const char *defs, const char *script) {
 }
 
 int xp_plot_file(const char *path, const char *outdir, xp_error *err) {
+  return xp_plot_file_y(path, outdir, NULL, err);
+}
+
+int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_override, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_USAGE;
   char experiment[128] = "";
@@ -157,7 +161,7 @@ int xp_plot_file(const char *path, const char *outdir, xp_error *err) {
       }
       axes = strchr(axes + 1, ' ');
     }
-    const char *ycol = xp->error_stat ? xp->error_stat : "error_final";
+    const char *ycol = ycol_override ? ycol_override : xp->error_stat ? xp->error_stat : "error_final";
     if (xp_file_case_count(f) > 0) {
       xp_file_case_unit(f, xp_file_case_name(f, 0), xcol, units[0], sizeof units[0]);
       xp_file_case_unit(f, xp_file_case_name(f, 0), ycol, units[1], sizeof units[1]);

@@ -56,6 +56,9 @@ int xp_file_export_for_plot(const xp_file *f, const char *datadir, xp_error *err
 // with datadir, outdir and stem set; the script writes <outdir>/<stem>*.png and .svg.
 // stem is the file's basename without ".h5". XP_OK, XP_ERR_USAGE (bad file), XP_ERR_RUN.
 int xp_plot_file(const char *path, const char *outdir, xp_error *err);
+// As xp_plot_file; for a sweep, ycol (if non-NULL) names the statistic plotted against the swept
+// parameter instead of the experiment's error (e.g. "wall_time" for cost against N).
+int xp_plot_file_y(const char *path, const char *outdir, const char *ycol, xp_error *err);
 
 // Creates a directory and its parents (like mkdir -p); 0 ok, -1 with errno set.
 int xp_mkdir_p(const char *path);

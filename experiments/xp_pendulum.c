@@ -6,6 +6,8 @@
 // the joint forces and the per-step solver statistics. A separate case `reference` stores the
 // rigid-joint IDA solution next to the elliptic one, so the reference itself is checked.
 #include "xp/xp.h"
+#include "xp/xp_file.h"
+#include "xp/xp_report.h"
 #include "xp_common.h"
 
 #include "mbs/mbs.h"
@@ -262,7 +264,33 @@ static const xp_param_def pendulum_params_table[] = {
      "stored points per series (uniform decimation, last kept)"},
 };
 
+// REPORT.md: paper A §4.4 claims stability at h = 0.1 with k = 1e15 and |φ| = O(h²)
+static int pendulum_report(const char *path, FILE *md, xp_error *err) {
+  xp_file *f = xp_file_open(path, err);
+  if (!f) return XP_ERR_RUN;
+  fprintf(md, "Paper A (§4.4, Fig 4): with k = 1e15, b = 1 the joint deviation |φ| stays small "
+              "and scales as h²; the run is stable at h = 0.1. Measured (T = 1 s):\n\n");
+  static const char *const keys[] = {"h", "max_phi", "pos_error_T", "energy_rise_max",
+                                     "energy_drop_max", "ida_vs_exact_max"};
+  static const char *const heads[] = {"h [s]", "max abs(φ) [m]", "position error at T vs elliptic [m]",
+                                      "largest energy rise [J]", "largest energy drop [J]",
+                                      "IDA vs elliptic [m]"};
+  xp_report_stats_table(md, f, NULL, 6, keys, heads);
+  double p1 = NAN, p2 = NAN;
+  if (xp_file_case_stat(f, "h=0.1_k=1e15", "max_phi", &p1) == 0 &&
+      xp_file_case_stat(f, "h=0.0001_k=1e15", "max_phi", &p2) == 0)
+    fprintf(md, "Deviation exponent between the two steps: log(%.3g/%.3g)/log(1000) = %.3f "
+                "(paper: 2). The convergence suite fits the order over a halving sequence "
+                "(`meson test --suite convergence`). At h = 0.1 the energy rises by the amount "
+                "shown: the velocity target's h·Ġv0 term does work on the joint (see the issue "
+                "notes; over 20 s h = 0.1 diverges).\n\n",
+            p1, p2, log(p1 / p2) / log(1000));
+  xp_file_close(f);
+  return XP_OK;
+}
+
 const xp_experiment xp_experiment_pendulum = {
+    .report = pendulum_report,
     .name = "pendulum",
     .paper_ref = "Paper A §4.4, Fig 4",
     .summary = "pendulum with a k = 1e15 joint: deviation |phi| ~ h^2, energy, IDA/elliptic references",

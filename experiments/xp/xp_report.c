@@ -39,6 +39,32 @@ static void generic_table(FILE *md, const char *path) {
   xp_file_close(f);
 }
 
+void xp_report_stats_table(FILE *md, const xp_file *f, const char *filter, size_t nkeys,
+                           const char *const *keys, const char *const *headers) {
+  fprintf(md, "| case | status |");
+  for (size_t k = 0; k < nkeys; k++) fprintf(md, " %s |", headers[k]);
+  fprintf(md, "\n|---|---|");
+  for (size_t k = 0; k < nkeys; k++) fprintf(md, "---|");
+  fprintf(md, "\n");
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    if (filter && !strstr(c, filter)) continue;
+    char status[64] = "?";
+    xp_file_case_status(f, c, status, sizeof status);
+    fprintf(md, "| `%s` | %s |", c, status);
+    for (size_t k = 0; k < nkeys; k++) {
+      double v;
+      if ((xp_file_case_stat(f, c, keys[k], &v) == 0 || xp_file_case_param(f, c, keys[k], &v) == 0) &&
+          v == v)
+        fprintf(md, " %.4g |", v);
+      else
+        fprintf(md, " |");
+    }
+    fprintf(md, "\n");
+  }
+  fprintf(md, "\n");
+}
+
 void xp_report_experiment(FILE *md, const xp_experiment *x, const char *results_path,
                           const char *figure_rel, int failed, double seconds) {
   fprintf(md, "## %s — %s\n\n%s. ", x->paper_ref, x->name, x->summary);

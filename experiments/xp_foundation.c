@@ -173,6 +173,23 @@ static double q_norm(const double *a) {
   return sqrt(sum);
 }
 
+// One warm-up run (its result in *first), then the median wall time of `repeats` timed runs
+// (single thread); a run of more than 2 s is timed once, its warm-up effects being negligible.
+// *timed receives how many runs the median is over.
+static double run_timed(const foundation *fd, fd_method m, const fd_settings *s, int repeats,
+                        double *pressure, fd_run *first, int *timed) {
+  *first = run_method(fd, m, s, pressure);
+  double times[32];
+  int nt = 0;
+  if (first->seconds > 2) times[nt++] = first->seconds;
+  for (int r = 0; r < repeats && r < 32 && first->ok && first->seconds <= 2; r++)
+    times[nt++] = run_method(fd, m, s, NULL).seconds;
+  qsort(times, (size_t)nt, sizeof times[0], cmp_double);
+  *timed = nt;
+  if (nt == 0) return first->seconds;
+  return nt % 2 ? times[nt / 2] : 0.5 * (times[nt / 2 - 1] + times[nt / 2]);
+}
+
 static int parse_methods(const char *text, int *use, xp_error *err) {
   char buf[256], *save = NULL;
   snprintf(buf, sizeof buf, "%s", text);
@@ -251,19 +268,9 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
 
         for (int m = 0; m < FD_METHOD_COUNT; m++) {
           if (!use[m]) continue;
-          // warm-up, then the median of `repeats` timed runs (single thread); a run of more
-          // than 2 s is timed once: warm-up effects are negligible against it
-          fd_run run = run_method(&fd, (fd_method)m, &s, pressure);
-          double times[32];
+          fd_run run;
           int nt = 0;
-          if (run.seconds > 2) times[nt++] = run.seconds;
-          for (int r = 0; r < repeats && r < 32 && run.ok && run.seconds <= 2; r++) {
-            fd_run again = run_method(&fd, (fd_method)m, &s, NULL);
-            times[nt++] = again.seconds;
-          }
-          qsort(times, (size_t)nt, sizeof times[0], cmp_double);
-          double median = nt ? (nt % 2 ? times[nt / 2] : 0.5 * (times[nt / 2 - 1] + times[nt / 2]))
-                             : run.seconds;
+          double median = run_timed(&fd, (fd_method)m, &s, repeats, pressure, &run, &nt);
           double err_abs = run.ok ? q_distance(run.q, ref_a.q) : NAN;
           snprintf(name, sizeof name, "%s_%s", base, fd_method_names[m]);
           c = xp_case_begin(out, name);
@@ -482,12 +489,9 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
     fd_settings run_set = s;
     if (is_step) run_set.h = knob;
     else run_set.rtol = run_set.atol = knob;
-    fd_run run = run_method(&fd, m, &run_set, NULL);
-    double times[32];
+    fd_run run;
     int nrep = 0;
-    for (int r = 0; r < repeats && r < 32 && run.ok; r++) times[nrep++] = run_method(&fd, m, &run_set, NULL).seconds;
-    qsort(times, (size_t)nrep, sizeof times[0], cmp_double);
-    double median = nrep ? times[nrep / 2] : run.seconds;
+    double median = run_timed(&fd, m, &run_set, repeats, NULL, &run, &nrep);
     char name[128], num[32];
     xp_format_compact(num, sizeof num, knob);
     snprintf(name, sizeof name, "%s_%s=%s", fd_method_names[m], is_step ? "h" : "tol", num);

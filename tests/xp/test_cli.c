@@ -14,41 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *stabcon;
-static char dir[256];
-static char output[8192];
-
-// runs stabcon with args (NULL-terminated) in dir; returns the exit code, output in `output`
-static int run(const char *const *args) {
-  char log[300];
-  snprintf(log, sizeof log, "%s/log.txt", dir);
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    if (chdir(dir) != 0) _exit(99);
-    char *argv[32];
-    int n = 0;
-    argv[n++] = (char *)stabcon;
-    for (; args[n - 1] && n < 31; n++) argv[n] = (char *)args[n - 1];
-    argv[n] = NULL;
-    execv(stabcon, argv);
-    _exit(98);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  FILE *f = fopen(log, "r");
-  size_t got = f ? fread(output, 1, sizeof output - 1, f) : 0;
-  output[got] = '\0';
-  if (f) fclose(f);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+#include "cli_test_util.h"
 
 // number of entries in dir other than log.txt
 static int files_in_dir(void) {
   char cmd[400];
-  snprintf(cmd, sizeof cmd, "find '%s' -mindepth 1 ! -name log.txt | wc -l", dir);
+  snprintf(cmd, sizeof cmd, "find '%s' -mindepth 1 ! -name log.txt | wc -l", test_dir);
   FILE *p = popen(cmd, "r");
   int n = -1;
   if (p && fscanf(p, "%d", &n) != 1) n = -1;
@@ -80,13 +51,13 @@ static void test_bad_input(void **state) {
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    int rc = run(cases[i].args);
-    int ok = rc == 2 && strstr(output, cases[i].message_part) && files_in_dir() == 0;
+    int rc = test_run(cases[i].args);
+    int ok = rc == 2 && strstr(test_output, cases[i].message_part) && files_in_dir() == 0;
     if (!ok)
-      print_error("stabcon %s %s …: exit %d, files %d, output:\n%s\n", cases[i].args[0],
-                  cases[i].args[1] ? cases[i].args[1] : "", rc, files_in_dir(), output);
+      print_error("stabcon %s %s …: exit %d, files %d, test_output:\n%s\n", cases[i].args[0],
+                  cases[i].args[1] ? cases[i].args[1] : "", rc, files_in_dir(), test_output);
     assert_int_equal(rc, 2);
-    assert_non_null(strstr(output, cases[i].message_part));
+    assert_non_null(strstr(test_output, cases[i].message_part));
     assert_int_equal(files_in_dir(), 0);
   }
 }
@@ -94,45 +65,42 @@ static void test_bad_input(void **state) {
 static void test_corrupt_file(void **state) {
   (void)state;
   char path[300];
-  snprintf(path, sizeof path, "%s/corrupt.h5", dir);
+  test_path(path, sizeof path, "corrupt.h5");
   FILE *f = fopen(path, "w");
   fputs("\x89HDF\r\n garbage", f);
   fclose(f);
-  assert_int_equal(run((const char *[]){"info", "corrupt.h5", NULL}), 2);
-  assert_non_null(strstr(output, "corrupt.h5"));
+  assert_int_equal(test_run((const char *[]){"info", "corrupt.h5", NULL}), 2);
+  assert_non_null(strstr(test_output, "corrupt.h5"));
   unlink(path);
 }
 
 static void test_good_path(void **state) {
   (void)state;
-  assert_int_equal(run((const char *[]){"--version", NULL}), 0);
-  assert_non_null(strstr(output, "stabcon "));
-  assert_int_equal(run((const char *[]){"list", NULL}), 0);
-  assert_non_null(strstr(output, "Fig 1"));
-  assert_int_equal(run((const char *[]){"run", "smd_explicit", "--help", NULL}), 0);
-  assert_non_null(strstr(output, "2.1e5"));
-  assert_int_equal(run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o", "ok.h5", NULL}), 0);
-  assert_int_equal(run((const char *[]){"info", "ok.h5", NULL}), 0);
-  assert_non_null(strstr(output, "h=0.01_k=1e6_b=0"));
-  assert_non_null(strstr(output, "T                  0.01"));
-  assert_int_equal(run((const char *[]){"export", "ok.h5", "--case", "h=1e-5_k=1e6_b=0", NULL}), 0);
-  assert_true(strncmp(output, "t,x,v,energy\n0,1,0,500000\n", 26) == 0);
+  assert_int_equal(test_run((const char *[]){"--version", NULL}), 0);
+  assert_non_null(strstr(test_output, "stabcon "));
+  assert_int_equal(test_run((const char *[]){"list", NULL}), 0);
+  assert_non_null(strstr(test_output, "Fig 1"));
+  assert_int_equal(test_run((const char *[]){"run", "smd_explicit", "--help", NULL}), 0);
+  assert_non_null(strstr(test_output, "2.1e5"));
+  assert_int_equal(test_run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o", "ok.h5", NULL}), 0);
+  assert_int_equal(test_run((const char *[]){"info", "ok.h5", NULL}), 0);
+  assert_non_null(strstr(test_output, "h=0.01_k=1e6_b=0"));
+  assert_non_null(strstr(test_output, "T                  0.01"));
+  assert_int_equal(test_run((const char *[]){"export", "ok.h5", "--case", "h=1e-5_k=1e6_b=0", NULL}), 0);
+  assert_true(strncmp(test_output, "t,x,v,energy\n0,1,0,500000\n", 26) == 0);
   char path[300];
-  snprintf(path, sizeof path, "%s/ok.h5", dir);
+  test_path(path, sizeof path, "ok.h5");
   unlink(path);
 }
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/stabcon-test-cli-XXXXXX");
-  return mkdtemp(dir) ? 0 : -1;
+  return test_dir_create("cli");
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return test_dir_remove();
 }
 
 int main(int argc, char **argv) {
@@ -140,13 +108,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: test_cli PATH-TO-STABCON\n");
     return 1;
   }
-  // absolute: the runs chdir into a scratch directory
-  static char resolved[4096];
-  if (!realpath(argv[1], resolved)) {
+  if (test_stabcon_set(argv[1]) != 0) {
     perror(argv[1]);
     return 1;
   }
-  stabcon = resolved;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_corrupt_file),

@@ -17,19 +17,16 @@
 #include "xp/xp.h"
 #include "xp/xp_file.h"
 
-static char dir[256];
+#include "cli_test_util.h"
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/stabcon-test-results-XXXXXX");
-  return mkdtemp(dir) ? 0 : -1;
+  return test_dir_create("results");
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return test_dir_remove();
 }
 
 static const xp_param_def defs[] = {
@@ -40,7 +37,7 @@ static const xp_param_def defs[] = {
 static void test_round_trip(void **state) {
   (void)state;
   char path[300], partial[320];
-  snprintf(path, sizeof path, "%s/run.h5", dir);
+  snprintf(path, sizeof path, "%s/run.h5", test_dir);
   snprintf(partial, sizeof partial, "%s.partial", path);
   xp_params p;
   xp_error err = {{0}};
@@ -136,7 +133,7 @@ static void test_round_trip(void **state) {
 static void test_abort_leaves_nothing(void **state) {
   (void)state;
   char path[300], partial[320];
-  snprintf(path, sizeof path, "%s/aborted.h5", dir);
+  snprintf(path, sizeof path, "%s/aborted.h5", test_dir);
   snprintf(partial, sizeof partial, "%s.partial", path);
   xp_error err;
   xp_results *r = xp_results_create(path, "smd_explicit", NULL, 0, NULL, &err);
@@ -163,21 +160,21 @@ static void test_bad_files_refused(void **state) {
   assert_null(xp_file_open("/nonexistent-file.h5", &err));
   assert_non_null(strstr(err.message, "no such file"));
   // garbage bytes
-  snprintf(path, sizeof path, "%s/garbage.h5", dir);
+  snprintf(path, sizeof path, "%s/garbage.h5", test_dir);
   FILE *g = fopen(path, "w");
   fputs("this is not HDF5\n", g);
   fclose(g);
   assert_null(xp_file_open(path, &err));
   assert_non_null(strstr(err.message, "not an HDF5 file"));
   // a valid HDF5 file that is not a results file
-  snprintf(path, sizeof path, "%s/other.h5", dir);
+  snprintf(path, sizeof path, "%s/other.h5", test_dir);
   hid_t h = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   H5Fclose(h);
   assert_null(xp_file_open(path, &err));
   assert_non_null(strstr(err.message, "not a stabcon results file"));
   // a truncated results file
   char good[300];
-  snprintf(good, sizeof good, "%s/good.h5", dir);
+  snprintf(good, sizeof good, "%s/good.h5", test_dir);
   xp_results *r = xp_results_create(good, "smd_explicit", NULL, 0, NULL, &err);
   xp_case *c = xp_case_begin(r, "a");
   double x[1000] = {0};

@@ -21,43 +21,7 @@
 #include "xp/xp_file.h"
 #include "xp/xp_sweep.h"
 
-static char stabcon[4096];
-static char dir[256];
-static char output[16384];
-
-static pid_t spawn(const char *const *args, const char *log) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    if (chdir(dir) != 0) _exit(99);
-    char *argv[40];
-    int n = 0;
-    argv[n++] = stabcon;
-    while (args[n - 1] && n < 39) argv[n] = (char *)args[n - 1], n++;
-    argv[n] = NULL;
-    execv(stabcon, argv);
-    _exit(98);
-  }
-  return pid;
-}
-
-static int wait_exit(pid_t pid, const char *log) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  FILE *f = fopen(log, "r");
-  size_t got = f ? fread(output, 1, sizeof output - 1, f) : 0;
-  output[got] = '\0';
-  if (f) fclose(f);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static int run(const char *const *args) {
-  char log[300];
-  snprintf(log, sizeof log, "%s/log.txt", dir);
-  return wait_exit(spawn(args, log), log);
-}
+#include "cli_test_util.h"
 
 static int count_parts(const char *parts) {
   DIR *d = opendir(parts);
@@ -69,23 +33,17 @@ static int count_parts(const char *parts) {
   return n;
 }
 
-static void path_in(char *buf, size_t len, const char *name) {
-  if (snprintf(buf, len, "%s/%s", dir, name) >= (int)len) buf[0] = 0;
-}
-
-// 12 points of ~0.1–0.3 s each: long enough to interrupt in the middle
-
 static void test_determinism(void **state) {
   (void)state;
   const char *a[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
                      "h=1e-4:1e-2:5:log", "--set", "k=100,1e4", "-o", "det1.h5", NULL};
   const char *b[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
                      "h=1e-4:1e-2:5:log", "--set", "k=100,1e4", "-o", "det2.h5", NULL};
-  assert_int_equal(run(a), 0);
-  assert_int_equal(run(b), 0);
+  assert_int_equal(test_run(a), 0);
+  assert_int_equal(test_run(b), 0);
   char pa[300], pb[300], msg[1024];
-  path_in(pa, sizeof pa, "det1.h5");
-  path_in(pb, sizeof pb, "det2.h5");
+  test_path(pa, sizeof pa, "det1.h5");
+  test_path(pb, sizeof pb, "det2.h5");
   int rc = xp_results_compare(pa, pb, msg, sizeof msg);
   printf("determinism: %s\n", msg);
   assert_int_equal(rc, 0);
@@ -93,8 +51,8 @@ static void test_determinism(void **state) {
   // the comparison can fail: a different stiffness changes the data
   const char *c[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
                      "h=1e-4:1e-2:5:log", "--set", "k=100,1e5", "-o", "det3.h5", NULL};
-  assert_int_equal(run(c), 0);
-  path_in(pb, sizeof pb, "det3.h5");
+  assert_int_equal(test_run(c), 0);
+  test_path(pb, sizeof pb, "det3.h5");
   assert_int_equal(xp_results_compare(pa, pb, msg, sizeof msg), 1);
   printf("a different sweep: %s\n", msg);
 }
@@ -104,22 +62,22 @@ static void interrupt_and_resume(int sig, int after, const char *name) {
   char out[64], ref[64], parts[400], log[400], pa[400], pb[400], msg[1024];
   snprintf(out, sizeof out, "%s.h5", name);
   snprintf(ref, sizeof ref, "%s-ref.h5", name);
-  snprintf(parts, sizeof parts, "%s/%s.parts", dir, out);
-  snprintf(log, sizeof log, "%s/%s.log", dir, name);
+  snprintf(parts, sizeof parts, "%s/%s.parts", test_dir, out);
+  snprintf(log, sizeof log, "%s/%s.log", test_dir, name);
   const char *max_points = "max_points=100";
   const char *args[] = {"sweep", "smd", "--method", "implicit,explicit", "--set", "h=1e-7:1e-6:6",
                         "--set", "T=0.4", "--set", "k=1e4", "--set", max_points, "-o", out, NULL};
-  pid_t pid = spawn(args, log);
+  pid_t pid = test_spawn(args, log);
   struct timespec pause = {0, 20 * 1000 * 1000};
   for (int i = 0; i < 3000 && count_parts(parts) < after; i++) nanosleep(&pause, NULL);
   kill(pid, sig);
-  int rc = wait_exit(pid, log);
+  int rc = test_wait(pid, log);
   int kept = count_parts(parts);
   printf("%s: interrupted by signal %d with %d of 12 points done (exit %d)\n", name, sig, kept, rc);
   assert_int_not_equal(rc, 0);
   assert_true(kept >= after && kept < 12);
-  if (sig == SIGINT) assert_non_null(strstr(output, "--resume"));
-  path_in(pa, sizeof pa, out);
+  if (sig == SIGINT) assert_non_null(strstr(test_output, "--resume"));
+  test_path(pa, sizeof pa, out);
   assert_int_not_equal(access(pa, F_OK), 0);  // no final file from an interrupted sweep
   // every finished part is a readable results file
   for (int i = 0; i < 12; i++) {
@@ -132,19 +90,19 @@ static void interrupt_and_resume(int sig, int after, const char *name) {
     xp_file_close(f);
   }
   // without --resume the unfinished sweep is protected
-  assert_int_equal(run(args), 2);
-  assert_non_null(strstr(output, "--resume"));
+  assert_int_equal(test_run(args), 2);
+  assert_non_null(strstr(test_output, "--resume"));
   const char *resume[16];
   memcpy(resume, args, sizeof args);
   resume[14] = "--resume";
   resume[15] = NULL;
-  assert_int_equal(run(resume), 0);
-  assert_non_null(strstr(output, "already done"));
+  assert_int_equal(test_run(resume), 0);
+  assert_non_null(strstr(test_output, "already done"));
   // the reference: the same sweep uninterrupted
   const char *whole[] = {"sweep", "smd", "--method", "implicit,explicit", "--set", "h=1e-7:1e-6:6",
                          "--set", "T=0.4", "--set", "k=1e4", "--set", max_points, "-o", ref, NULL};
-  assert_int_equal(run(whole), 0);
-  path_in(pb, sizeof pb, ref);
+  assert_int_equal(test_run(whole), 0);
+  test_path(pb, sizeof pb, ref);
   rc = xp_results_compare(pa, pb, msg, sizeof msg);
   printf("%s resumed vs uninterrupted: %s\n", name, msg);
   assert_int_equal(rc, 0);
@@ -166,9 +124,9 @@ static void test_failed_point_recorded(void **state) {
   // h_max below h_min is refused by the stability-map run: that point fails, the others run
   const char *args[] = {"sweep", "smd_map", "--set", "h_max=1e-7,1", "--set", "n_h=5", "--set",
                         "n_k=5", "--set", "steps=50", "-o", "fail.h5", NULL};
-  assert_int_equal(run(args), 0);
+  assert_int_equal(test_run(args), 0);
   char path[300], status[64];
-  path_in(path, sizeof path, "fail.h5");
+  test_path(path, sizeof path, "fail.h5");
   xp_error err;
   xp_file *f = xp_file_open(path, &err);
   assert_non_null(f);
@@ -186,32 +144,29 @@ static void test_failed_point_recorded(void **state) {
 
 static void test_bad_sweeps(void **state) {
   (void)state;
-  assert_int_equal(run((const char *[]){"sweep", "nosuch", NULL}), 2);
-  assert_non_null(strstr(output, "nosuch"));
-  assert_int_equal(run((const char *[]){"sweep", "smd", "--set", "h=1:0:-3", NULL}), 2);
-  assert_non_null(strstr(output, "h=1:0:-3"));
-  assert_int_equal(run((const char *[]){"sweep", "smd", "--set", "h=0,1", NULL}), 2);
-  assert_non_null(strstr(output, "h=0"));
-  assert_int_equal(run((const char *[]){"sweep", "smd", "--method", "rk4", NULL}), 2);
-  assert_non_null(strstr(output, "rk4"));
-  assert_int_equal(run((const char *[]){"sweep", "smd", "--set", "h=-1:1:3:log", NULL}), 2);
+  assert_int_equal(test_run((const char *[]){"sweep", "nosuch", NULL}), 2);
+  assert_non_null(strstr(test_output, "nosuch"));
+  assert_int_equal(test_run((const char *[]){"sweep", "smd", "--set", "h=1:0:-3", NULL}), 2);
+  assert_non_null(strstr(test_output, "h=1:0:-3"));
+  assert_int_equal(test_run((const char *[]){"sweep", "smd", "--set", "h=0,1", NULL}), 2);
+  assert_non_null(strstr(test_output, "h=0"));
+  assert_int_equal(test_run((const char *[]){"sweep", "smd", "--method", "rk4", NULL}), 2);
+  assert_non_null(strstr(test_output, "rk4"));
+  assert_int_equal(test_run((const char *[]){"sweep", "smd", "--set", "h=-1:1:3:log", NULL}), 2);
 }
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/stabcon-test-sweep-XXXXXX");
-  return mkdtemp(dir) ? 0 : -1;
+  return test_dir_create("sweep");
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return test_dir_remove();
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !realpath(argv[1], stabcon)) {
+  if (argc < 2 || test_stabcon_set(argv[1]) != 0) {
     fprintf(stderr, "usage: test_sweep PATH-TO-STABCON\n");
     return 1;
   }

@@ -522,6 +522,63 @@ static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
   r->pobj = st->pobj;
 }
 
+// ---- polish ----------------------------------------------------------------------
+//
+// After an interior-point solve every s_i z_i is small but not zero. With orthant rows only the
+// active set A = {i : z_i > s_i} identified by the solution turns the problem into the equality
+// system  P x + Aᵀy + G_Aᵀ z_A = −c,  A x = b,  G_A x = h_A,  z_i = 0 (i ∉ A), solved in the same
+// KKT pattern: W² = 0 on active rows, W² = POLISH_BIG on inactive rows (which drives z_i to 0,
+// then set exactly). The polished point (s_A = 0, s_i = h_i − G_i x, z_{∉A} = 0) is kept only if
+// z_A ≥ 0 and s ≥ 0 within the tolerances and its residuals still converge — then s∘z = 0
+// exactly; otherwise the interior-point solution is restored (as OSQP's solution polishing).
+#define POLISH_BIG 1e14
+
+static int polish(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_settings *set = &ws->set;
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  qcp_kkt *kkt = &ws->kkt;
+  if (ws->K.nsoc > 0 || m == 0) return 0;
+  save_best(ws);
+  for (int i = 0; i < m; i++)
+    kkt->Kx[kkt->mapW[i]] = (ws->z[i] > ws->s[i] ? 0.0 : -POLISH_BIG) - kkt->delta;
+  ws->info.factorizations++;
+  if (qcp_kkt_factor(kkt, set->dyn_reg_eps, set->dyn_reg_delta) < 0) return 0;
+  for (int j = 0; j < n; j++) ws->rhs[j] = -ws->c[j];
+  for (int i = 0; i < p; i++) ws->rhs[n + i] = ws->b[i];
+  for (int i = 0; i < m; i++) ws->rhs[n + p + i] = ws->z[i] > ws->s[i] ? ws->h[i] : 0.0;
+  qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
+  for (int j = 0; j < kkt->N; j++)
+    if (!isfinite(ws->sol[j])) return restore_best(ws), 0;
+  // sign tests before the clean-up, at the solver's own tolerance
+  double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
+  memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
+  if (p > 0) memcpy(ws->y, ws->sol + n, (size_t)p * sizeof *ws->y);
+  memset(ws->rz, 0, (size_t)m * sizeof *ws->rz);
+  csc_mv(&ws->prob.G, ws->x, ws->rz);
+  int ok = 1;
+  for (int i = 0; i < m && ok; i++) {
+    int active = ws->bz[i] > ws->bsv[i];
+    double z = ws->sol[n + p + i], s = ws->h[i] - ws->rz[i];
+    if (active) {
+      ok = z >= -tol;
+      ws->z[i] = fmax(z, 0.0);
+      ws->s[i] = 0.0;
+    } else {
+      ok = s >= -tol;
+      ws->s[i] = fmax(s, 0.0);
+      ws->z[i] = 0.0;
+    }
+  }
+  ipm_stats polished;
+  if (ok) compute_residuals(ws, &polished);
+  if (!ok || !converged(&polished, set->eps_abs, set->eps_rel)) {
+    restore_best(ws);
+    return 0;
+  }
+  *st = polished;
+  return 1;
+}
+
 int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
               const double *y0, const double *z0, qcp_error *err) {
   double t0 = qcp_clock();
@@ -656,6 +713,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     }
     if (best_it >= 0 && converged(&st, set->eps_inacc, set->eps_inacc)) final = QCP_SOLVED_INACCURATE;
   }
+  info->polished = final == QCP_SOLVED && set->polish ? polish(ws, &st) : 0;
   info->status = final;
   info->pobj = st.pobj;
   info->dobj = st.dobj;

@@ -100,6 +100,7 @@ qcp_settings qcp_settings_default(void) {
       .warm_push = 1e-3,
       .min_step = 1e-8,
       .max_stall = 3,
+      .polish = 1,
       .verbose = 0,
       .allocator = {NULL, NULL, NULL},
   };
@@ -142,6 +143,8 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting min_step = %g must be in [0, 1)", s->min_step);
   if (s->max_stall < 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting max_stall = %d must be >= 1", s->max_stall);
+  if (s->polish != 0 && s->polish != 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting polish = %d must be 0 or 1", s->polish);
   if ((s->allocator.alloc == NULL) != (s->allocator.release == NULL))
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting allocator needs both alloc and release or neither");
   return QCP_OK;

@@ -227,8 +227,7 @@ static void test_budget_recorded(void **state) {
   unlink(path);
 }
 
-// `test_ref_foundation complementarity` runs only the exact λ ⊥ r check, registered as an
-// expected failure until the step polishes its interior-point solution (see tests/ref/meson.build)
+// `test_ref_foundation complementarity` runs only the exact λ ⊥ r check
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_integrators_agree),

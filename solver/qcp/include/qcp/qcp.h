@@ -105,6 +105,9 @@ typedef struct qcp_settings {
                          // (default 1e-3)
   double min_step;       // a step below this counts as a stall, in [0, 1) (default 1e-8)
   int max_stall;         // stalled steps in a row before giving up (numerical_error), >= 1 (3)
+  int polish;            // 1: after a solved problem with orthant rows only, solve the equality
+                         // KKT system of the identified active set and keep it if it is as
+                         // feasible: exact complementarity s∘z = 0 (default 1; 0 off)
   int verbose;           // 0 silent, 1 one line per iteration to stderr
   qcp_allocator allocator;  // NULL functions = malloc/free
 } qcp_settings;
@@ -146,6 +149,7 @@ typedef struct qcp_info {
   long nnz_kkt, nnz_l;            // entries of the KKT upper triangle and of L (strict lower)
   int factorizations;             // numeric LDLᵀ factorisations in the last solve
   int dyn_reg_count;              // pivots replaced by dynamic regularisation in the last solve
+  int polished;                   // 1 if the returned point is the accepted polish (s∘z = 0)
 } qcp_info;
 
 // ---- workspace lifetimes: setup (allocates) → update (values) → solve --------------

@@ -14,6 +14,8 @@ extern const xp_experiment xp_experiment_rom_pendulum;
 extern const xp_experiment xp_experiment_foundation;
 extern const xp_experiment xp_experiment_foundation_wp;
 extern const xp_experiment xp_experiment_spring_cylinder;
+extern const xp_experiment xp_experiment_incline;
+extern const xp_experiment xp_experiment_stack;
 
 const xp_experiment *const xp_experiments[] = {
     &xp_experiment_smd_explicit,
@@ -26,6 +28,8 @@ const xp_experiment *const xp_experiments[] = {
     &xp_experiment_foundation,
     &xp_experiment_foundation_wp,
     &xp_experiment_spring_cylinder,
+    &xp_experiment_incline,
+    &xp_experiment_stack,
     NULL,
 };
 

@@ -5,13 +5,15 @@
 
 #define STABCON_EXTRA_COMMANDS                                                          \
   {"qcp", cli_cmd_qcp, "conic QP solver: solve a problem file, generate test problems"}, \
-  {"bench", cli_cmd_bench, "benchmarks: bench qcp (solver table), bench foundation (cost vs N)"},
+  {"bench", cli_cmd_bench, "benchmarks: bench qcp (solver table), bench foundation|stack (cost vs N)"},
 
 // `stabcon qcp solve|gen …` and `stabcon bench qcp …` (cli_qcp.c).
 int cli_cmd_qcp(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
 // `stabcon bench foundation`: constraint-solver cost per step against element count.
 int cli_bench_foundation(int argc, char **argv);
+// `stabcon bench stack`: contact step cost per step against the number of spheres (issue 5).
+int cli_bench_stack(int argc, char **argv);
 
 #include "xp/xp_sweep.h"
 

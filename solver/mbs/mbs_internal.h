@@ -37,6 +37,8 @@ struct mbs_workspace {
   double *cg_r, *cg_z, *cg_d, *cg_q, *cg_x, *cg_b, *cg_dg;  // cap each: bias CG vectors
   double *cg_t, *cg_g;  // nv, 2·(largest block): scratch
   double *wvec;         // nv: w of the qcp path
+  double *ctt;          // cap: per contact index, Σ λ_t² (cone statistics)
+  long step_count;      // mbs_step calls so far (for settings.dump_step)
 };
 
 // Evaluates the model at (t, q, v) into the workspace: rows (checked), M (factored), f, the
@@ -56,8 +58,9 @@ int mbs_eval_finite(const double *x, int n);
 mbs_status mbs_eval_callback_status(mbs_workspace *ws, const char *name, int code);
 
 // qcp path (mbs_qcp.c): allocate its buffers (0 ok, −1 out of memory), free them, and solve the
-// compliant rows' problem in lifted form into lam_s (ns) and w = M⁻¹Gᵀλ (nv); ĉ0 (ns) and g_E
-// (nv) as in mbs_step.c.
+// compliant rows' problem (bilateral, unilateral, contact rows; formulation from the settings) in
+// lifted form into lam_s (ns) and w = M⁻¹Gᵀλ (nv); ĉ0 (ns) and g_E (nv) as in mbs_step.c. Sets
+// info.contacts and info.fp_iterations.
 int mbs_qcp_create(mbs_workspace *ws);
 void mbs_qcp_free(mbs_workspace *ws);
 mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,

@@ -1,40 +1,73 @@
 // SPDX-License-Identifier: MIT
-// The unilateral step through the sparse conic solver qcp (SPEC §1.2–1.3, §3), in lifted form.
+// The general step through the sparse conic solver qcp (SPEC §1.2–1.3, §3; paper A eqs. 83–85,
+// 99–108, 109–120, 124 and Appendix A), in lifted form: bilateral, unilateral and frictional
+// contact rows (2-D: one tangent, |λ_r| ≤ μλ_n as a Q²; 3-D: two tangents, one Q³) together.
 //
-// Variables x = (λ_S, w): the ns compliant active rows' forces and w = M⁻¹Gᵀλ [m/s²], kept as
-// a variable so no W = G M⁻¹ Gᵀ is formed (SPEC §1.2 "solve it sparse"). With g_E = G_Eᵀ λ_E
-// the generalised force of the explicit rows (D = 0) and ĉ0 the compliance-form targets without
-// their coupling (mbs_step.c):
-//   equality   M w − G_Sᵀ λ_S = g_E                                   (nv rows)
-// relaxed:  min ½ λᵀCλ + ½ wᵀMw − ĉ0ᵀλ   s.t.  −λ_U ≤ 0
-//   (eliminating w gives ½λᵀ(C + W)λ − ĉᵀλ, ĉ = ĉ0 − W_SE λ_E: the dense solver's problem; its
-//   KKT conditions are 0 ≤ λ_U ⊥ r̂_U ≥ 0 and r̂_B = 0 through the free λ_B.)
-// paper:    min ζ/2 ‖λ_U‖²   s.t.  C_B λ_B + G_B w = ĉ0_B,  −λ_U ≤ 0,  −(C_U λ_U + G_U w) ≤ −ĉ0_U
-//   (paper A eqs. 83–85 row-scaled by 1/D, bilateral rows as equalities; ζ = 1/h by default).
-// qcp's standard form is min ½xᵀPx + cᵀx s.t. Ax = b, Gx + s = h, s ∈ R₊^l. The structure is
-// rebuilt every step into preallocated arrays and compared with the one qcp was set up with:
-// qcp_setup (which allocates) runs only when the pattern changes, qcp_update otherwise.
+// Variables x = (λ_S, w[, β]): the ns compliant active rows' forces, w = M⁻¹Gᵀλ [m/s²] kept as a
+// variable so no W = G M⁻¹ Gᵀ is formed (SPEC §1.2 "solve it sparse"), and (paper only) one β
+// per cone tangent. With g_E = G_Eᵀ λ_E the explicit rows' (D = 0) force and ĉ0 the compliance-form
+// targets without their coupling (mbs_step.c), r̂_i = λ_i/D_i + G_i w − ĉ0_i is row i's scaled
+// residual r_i/D_i (r = λ − λ^tgt, SPEC §1.2), and always
+//   equality   M w − G_Sᵀ λ_S = g_E                                   (nv rows).
+// The friction cone of contact c, ‖λ_t‖ ≤ μ λ_n, is the second-order cone (μλ_n, λ_r[, λ_s]) ∈ Q,
+// i.e. G = −diag(μ, 1[, 1]) on the contact's λ, h = 0. A contact with μ = 0 has no cone interior:
+// its normal becomes an orthant row λ_n ≥ 0 and its tangents are decoupled variables set to 0
+// exactly (λ_t = 0, SPEC §3 / qcp README).
+// relaxed:  min ½ λᵀCλ + ½ wᵀMw − ĉ0ᵀλ  s.t.  λ_U ≥ 0, cones
+//   Eliminating w gives ½λᵀ(C + W)λ − ĉᵀλ (ĉ = ĉ0 − W_SE λ_E); its gradient is ρ = r̂, so the KKT
+//   conditions are r̂_B = 0, 0 ≤ λ_U ⊥ r̂_U ≥ 0, and per contact λ_c ∈ F_c, ρ_c ∈ F_c* =
+//   {ρ_n ≥ μ‖ρ_t‖}, λ_cᵀρ_c = 0: maximum dissipation with the "gliding" normal residual
+//   ρ_n = μ‖ρ_t‖ > 0 when sliding (Anitescu's relaxation).
+// coulomb:  the De Saxcé fixed point on relaxed: with s_c = μ_c‖ρ_t,c‖ of the previous iterate,
+//   re-solve with ĉ_n,c ← ĉ0_n,c − s_c. Its gradient is ρ' = ρ + s e_n, so at a fixed point the
+//   dual-cone complementarity holds for (ρ_n + μ‖ρ_t‖, ρ_t): the De Saxcé bipotential form of
+//   Coulomb's law, ρ_n = 0 while sliding (no gliding) and ρ_t = 0 while sticking. Each re-solve
+//   changes only c (qcp_update) and starts warm from the previous solution.
+// paper:    min ζ/2 (‖λ_U‖² + ‖λ_N‖²) + ½ (‖λ_T‖² + ‖β‖²)            (eq. 124, ζ = 1/h)
+//           s.t. r̂_B = 0 (C_B λ_B + G_B w = ĉ0_B), λ_U ≥ 0, r̂_U ≥ 0, r̂_N ≥ 0, cones,
+//                C_T λ_T + G_T w − β/D_T = ĉ0_T     (eqs. 118–119: λ_t = λ_t^tgt + β, β in N;
+//                the variable is β̂ = β/D_T, see the β columns)
+//   (row-scaled by 1/D; K_s in eq. 146 and the bilateral bias in eqs. 159/190 as SPEC §1.2; the
+//   λ_sᵀλ_s/2 term eq. 176 drops is kept, as Hessian 180 has it).
+// qcp's standard form is min ½xᵀPx + cᵀx s.t. Ax = b, Gx + s = h, s ∈ R₊^l × Q^{q1} × …; the G
+// rows are numbered orthant λ_U ≥ 0, then the paper residual rows, then the cones. The structure
+// is rebuilt every step into preallocated arrays and compared with the one qcp was set up with:
+// qcp_setup (which allocates) runs only when the pattern (the active row/contact set) changes,
+// qcp_update otherwise.
 #include "mbs_internal.h"
 
 #ifdef MBS_HAVE_QCP
 
 #include "qcp/qcp.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef MBS_HAVE_QCP_IO
+#include "qcp/qcp_io.h"
+#endif
+
 struct mbs_qcp {
   qcp_workspace *qws;
-  int n, p, l;  // sizes of the problem qws holds (n = 0: none)
+  int n, p, l, m, nsoc0;  // sizes of the problem qws holds (n = 0: none)
+  int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
   // structure and values under construction
-  int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi;
+  int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *qdim;
   double *Px, *Ax, *Gx, *c, *b, *h;
   // structure qws was set up with
-  int *Pp0, *Pi0, *Ap0, *Ai0, *Gp0, *Gi0;
+  int *Pp0, *Pi0, *Ap0, *Ai0, *Gp0, *Gi0, *qdim0;
   // transpose of the active compliant rows: column j holds (row s, value) pairs
   int *Tp, *Ti, *cnt;
   double *Tx;
-  int *uidx, *bidx;  // compact index → unilateral / bilateral numbering (−1 if not)
+  // per compact row: role, contact links (normal → tangents, tangent → normal), and its index
+  // among the orthant (oidx), residual (ridx), equality (eidx), cone (cidx) rows, β column (bcol)
+  int *role, *ntan, *tan1, *tan2, *tn, *oidx, *ridx, *eidx, *cidx, *bcol;
+  int *cmap;  // contact index → compact normal row (−1 between steps)
+  double *wx, *ws_, *wy, *wz;  // last solution (warm start of the next solve)
+  double *x0;                  // paper A's feasible start (MBS_START_FEASIBLE)
+  int have_warm, same;         // a stored solution; the last load kept the pattern
+  double *shift, *shift0;  // De Saxcé shifts of this and the previous iterate
   int cap_n, cap_p, cap_l, cap_P, cap_A, cap_G;
 };
 
@@ -46,11 +79,13 @@ int mbs_qcp_create(mbs_workspace *ws) {
   ws->qcp = q;
   const int nv = ws->nv, cap = ws->cap > 0 ? ws->cap : 1, me = (int)ws->mass_entries;
   const int nnz = ws->model->max_nnz;
-  q->cap_n = cap + nv, q->cap_p = nv + cap, q->cap_l = 2 * cap;
-  q->cap_P = cap + me, q->cap_A = 2 * nnz + cap + me, q->cap_G = 2 * cap + nnz;
-  q->Pp = zalloc((size_t)q->cap_n + 1, sizeof(int)), q->Pp0 = zalloc((size_t)q->cap_n + 1, sizeof(int));
-  q->Ap = zalloc((size_t)q->cap_n + 1, sizeof(int)), q->Ap0 = zalloc((size_t)q->cap_n + 1, sizeof(int));
-  q->Gp = zalloc((size_t)q->cap_n + 1, sizeof(int)), q->Gp0 = zalloc((size_t)q->cap_n + 1, sizeof(int));
+  // λ (cap), w (nv), β (≤ cap); equalities: mass rows + bilateral/tangent targets; cone rows:
+  // ≤ 2 per compact row (orthant or cone, plus a paper residual row)
+  q->cap_n = 2 * cap + nv, q->cap_p = nv + cap, q->cap_l = 2 * cap;
+  q->cap_P = 2 * cap + me, q->cap_A = 2 * nnz + 2 * cap + me, q->cap_G = 2 * cap + nnz;
+  size_t n1 = (size_t)q->cap_n + 1;
+  int **iarr[] = {&q->Pp, &q->Pp0, &q->Ap, &q->Ap0, &q->Gp, &q->Gp0};
+  for (size_t k = 0; k < sizeof iarr / sizeof *iarr; k++) *iarr[k] = zalloc(n1, sizeof(int));
   q->Pi = zalloc((size_t)q->cap_P, sizeof(int)), q->Pi0 = zalloc((size_t)q->cap_P, sizeof(int));
   q->Ai = zalloc((size_t)q->cap_A, sizeof(int)), q->Ai0 = zalloc((size_t)q->cap_A, sizeof(int));
   q->Gi = zalloc((size_t)q->cap_G, sizeof(int)), q->Gi0 = zalloc((size_t)q->cap_G, sizeof(int));
@@ -60,16 +95,30 @@ int mbs_qcp_create(mbs_workspace *ws) {
   q->c = zalloc((size_t)q->cap_n, sizeof(double));
   q->b = zalloc((size_t)q->cap_p, sizeof(double));
   q->h = zalloc((size_t)q->cap_l, sizeof(double));
+  q->wx = zalloc((size_t)q->cap_n, sizeof(double));
+  q->x0 = zalloc((size_t)q->cap_n, sizeof(double));
+  q->wy = zalloc((size_t)q->cap_p, sizeof(double));
+  q->ws_ = zalloc((size_t)q->cap_l, sizeof(double));
+  q->wz = zalloc((size_t)q->cap_l, sizeof(double));
   q->Tp = zalloc((size_t)nv + 1, sizeof(int));
   q->cnt = zalloc((size_t)nv + 1, sizeof(int));
   q->Ti = zalloc((size_t)nnz, sizeof(int));
   q->Tx = zalloc((size_t)nnz, sizeof(double));
-  q->uidx = zalloc((size_t)cap, sizeof(int));
-  q->bidx = zalloc((size_t)cap, sizeof(int));
-  if (!q->Pp || !q->Pp0 || !q->Ap || !q->Ap0 || !q->Gp || !q->Gp0 || !q->Pi || !q->Pi0 || !q->Ai ||
-      !q->Ai0 || !q->Gi || !q->Gi0 || !q->Px || !q->Ax || !q->Gx || !q->c || !q->b || !q->h ||
-      !q->Tp || !q->cnt || !q->Ti || !q->Tx || !q->uidx || !q->bidx)
+  int **carr[] = {&q->role, &q->ntan, &q->tan1, &q->tan2, &q->tn,   &q->oidx, &q->ridx,
+                  &q->eidx, &q->cidx, &q->bcol, &q->cmap, &q->qdim, &q->qdim0};
+  for (size_t k = 0; k < sizeof carr / sizeof *carr; k++)
+    *carr[k] = zalloc((size_t)cap, sizeof(int));
+  q->shift = zalloc((size_t)cap, sizeof(double));
+  q->shift0 = zalloc((size_t)cap, sizeof(double));
+  for (size_t k = 0; k < sizeof iarr / sizeof *iarr; k++)
+    if (!*iarr[k]) return -1;
+  for (size_t k = 0; k < sizeof carr / sizeof *carr; k++)
+    if (!*carr[k]) return -1;
+  if (!q->Pi || !q->Pi0 || !q->Ai || !q->Ai0 || !q->Gi || !q->Gi0 || !q->Px || !q->Ax || !q->Gx ||
+      !q->c || !q->b || !q->h || !q->wx || !q->x0 || !q->wy || !q->ws_ || !q->wz || !q->Tp ||
+      !q->cnt || !q->Ti || !q->Tx || !q->shift || !q->shift0)
     return -1;
+  for (int k = 0; k < cap; k++) q->cmap[k] = -1;
   return 0;
 }
 
@@ -80,7 +129,11 @@ void mbs_qcp_free(mbs_workspace *ws) {
   free(q->Pp), free(q->Pp0), free(q->Ap), free(q->Ap0), free(q->Gp), free(q->Gp0);
   free(q->Pi), free(q->Pi0), free(q->Ai), free(q->Ai0), free(q->Gi), free(q->Gi0);
   free(q->Px), free(q->Ax), free(q->Gx), free(q->c), free(q->b), free(q->h);
-  free(q->Tp), free(q->cnt), free(q->Ti), free(q->Tx), free(q->uidx), free(q->bidx);
+  free(q->wx), free(q->wy), free(q->ws_), free(q->wz), free(q->x0);
+  free(q->Tp), free(q->cnt), free(q->Ti), free(q->Tx);
+  free(q->role), free(q->ntan), free(q->tan1), free(q->tan2), free(q->tn), free(q->oidx);
+  free(q->ridx), free(q->eidx), free(q->cidx), free(q->bcol), free(q->cmap), free(q->qdim);
+  free(q->qdim0), free(q->shift), free(q->shift0);
   free(q);
   ws->qcp = NULL;
 }
@@ -158,36 +211,108 @@ static int mass_block_of(const mbs_workspace *ws, int j, int *b0, int *bs, size_
   return -1;
 }
 
-mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
-                         const double *gE, double *lam_s, double *w) {
+// row roles in the conic problem (per compact compliant row s)
+enum { ROLE_FREE, ROLE_UNI, ROLE_NORMAL, ROLE_TANGENT, ROLE_OFF };
+
+// classifies the compact rows: bilateral (free), unilateral-like (λ ≥ 0: unilateral rows and the
+// normals of frictionless contacts), cone normals/tangents, and the tangents of μ = 0 contacts
+// (off: λ_t = 0 exactly). Fills role, ntan, tan1/tan2 (cone normal → its tangents) and the contact
+// count; returns MBS_BAD_ROW for a contact index out of range or a contact with > 2 tangents.
+static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncone) {
+  struct mbs_qcp *q = ws->qcp;
+  const mbs_rows *r = ws->rows;
+  *ncone = 0;
+  for (int s = 0; s < ns; s++) {
+    int i = ws->act[sidx[s]];
+    q->role[s] = r->kind[i] == MBS_ROW_BILATERAL ? ROLE_FREE : ROLE_UNI;
+    q->ntan[s] = 0, q->tn[s] = -1;
+    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0) {  // no contact index: frictionless
+      if (r->contact[i] >= ws->cap) return MBS_BAD_ROW;
+      q->cmap[r->contact[i]] = s;
+    }
+  }
+  mbs_status st = MBS_OK;
+  for (int s = 0; s < ns; s++) {
+    int i = ws->act[sidx[s]];
+    if (r->kind[i] != MBS_ROW_TANGENT) continue;
+    int c = r->contact[i], sn = c >= 0 && c < ws->cap ? q->cmap[c] : -1;
+    if (sn < 0 || q->ntan[sn] >= 2) {
+      st = MBS_BAD_ROW;
+      break;
+    }
+    q->tn[s] = sn;
+    (q->ntan[sn]++ ? q->tan2 : q->tan1)[sn] = s;
+  }
+  for (int s = 0; s < ns; s++) {  // reset the contact map for the next step
+    int i = ws->act[sidx[s]];
+    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
+      q->cmap[r->contact[i]] = -1;
+  }
+  if (st != MBS_OK) return st;
+  for (int s = 0; s < ns; s++) {
+    int i = ws->act[sidx[s]];
+    if (r->kind[i] == MBS_ROW_NORMAL && q->ntan[s] > 0 && r->mu[i] > 0)
+      q->role[s] = ROLE_NORMAL, (*ncone)++;
+    if (r->kind[i] == MBS_ROW_TANGENT)
+      q->role[s] = r->mu[ws->act[sidx[q->tn[s]]]] > 0 ? ROLE_TANGENT : ROLE_OFF;
+  }
+  return MBS_OK;
+}
+
+// builds the conic problem's pattern and values for targets chat (compact); see the header
+static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double *chat,
+                        const double *gE, int ncone) {
   struct mbs_qcp *q = ws->qcp;
   const mbs_rows *r = ws->rows;
   const int nv = ws->nv, paper = ws->settings.formulation == MBS_PAPER;
   const double zeta = ws->settings.zeta > 0 ? ws->settings.zeta : 1.0 / ws->h;
-  int nu = 0, nb = 0;
+  // numbering: orthant rows λ ≥ 0 (uni), then paper residual rows (uni + cone normals), then the
+  // cones; equality rows: nv mass rows, then (paper) bilateral and tangent target rows
+  int nu = 0, nr = 0, ne = 0, nbeta = 0, mc = 0;
   for (int s = 0; s < ns; s++) {
-    q->uidx[s] = ws->free_row[s] ? -1 : nu++;
-    q->bidx[s] = ws->free_row[s] ? nb++ : -1;
+    int role = q->role[s];
+    q->oidx[s] = role == ROLE_UNI ? nu++ : -1;
+    q->ridx[s] = paper && (role == ROLE_UNI || role == ROLE_NORMAL) ? nr++ : -1;
+    q->eidx[s] = paper && (role == ROLE_FREE || role == ROLE_TANGENT) ? ne++ : -1;
+    q->bcol[s] = paper && role == ROLE_TANGENT ? nbeta++ : -1;
   }
-  const int n = ns + nv, p = nv + (paper ? nb : 0), l = paper ? 2 * nu : nu;
+  const int l = nu + nr;
+  for (int s = 0; s < ns; s++) q->cidx[s] = -1;
+  int k = 0;
+  for (int s = 0; s < ns; s++) {
+    if (q->role[s] != ROLE_NORMAL) continue;
+    q->qdim[k++] = 1 + q->ntan[s];
+    q->cidx[s] = l + mc;
+    q->cidx[q->tan1[s]] = l + mc + 1;
+    if (q->ntan[s] > 1) q->cidx[q->tan2[s]] = l + mc + 2;
+    mc += 1 + q->ntan[s];
+  }
+  const int n = ns + nv + nbeta, p = nv + ne, m = l + mc;
   transpose_rows(ws, ns, sidx);
   int nP = 0, nA = 0, nG = 0;
   // λ columns
   for (int s = 0; s < ns; s++) {
-    int i = ws->act[sidx[s]];
+    int i = ws->act[sidx[s]], role = q->role[s];
     double C = 1.0 / ws->D[sidx[s]];
     q->Pp[s] = nP, q->Ap[s] = nA, q->Gp[s] = nG;
-    if (!paper) q->Pi[nP] = s, q->Px[nP++] = C;
-    else if (q->uidx[s] >= 0) q->Pi[nP] = s, q->Px[nP++] = zeta;
-    nA += lambda_column(r, i, q->Ai + nA, q->Ax + nA, -1.0);
-    if (paper && q->bidx[s] >= 0) q->Ai[nA] = nv + q->bidx[s], q->Ax[nA++] = C;
-    if (q->uidx[s] >= 0) {
-      q->Gi[nG] = q->uidx[s], q->Gx[nG++] = -1;
-      if (paper) q->Gi[nG] = nu + q->uidx[s], q->Gx[nG++] = -C;
-    }
-    q->c[s] = paper ? 0 : -chat0[s];
+    // objective diagonal: relaxed C; paper ζ (λ_u, λ_n), 0 (λ_b), 1 (λ_t, in newtons); an off
+    // tangent is a decoupled variable with ½λ² (solution 0, set exactly after the solve)
+    double pdiag = role == ROLE_OFF                         ? 1
+                   : !paper                                 ? C
+                   : role == ROLE_UNI || role == ROLE_NORMAL ? zeta
+                   : role == ROLE_FREE                      ? 0
+                                                            : 1;
+    if (pdiag != 0) q->Pi[nP] = s, q->Px[nP++] = pdiag;
+    if (role != ROLE_OFF) nA += lambda_column(r, i, q->Ai + nA, q->Ax + nA, -1.0);
+    if (q->eidx[s] >= 0) q->Ai[nA] = nv + q->eidx[s], q->Ax[nA++] = C;
+    if (q->oidx[s] >= 0) q->Gi[nG] = q->oidx[s], q->Gx[nG++] = -1;
+    if (q->ridx[s] >= 0) q->Gi[nG] = nu + q->ridx[s], q->Gx[nG++] = -C;
+    if (q->cidx[s] >= 0)
+      q->Gi[nG] = q->cidx[s], q->Gx[nG++] = role == ROLE_NORMAL ? -r->mu[i] : -1.0;
+    q->c[s] = paper || role == ROLE_OFF ? 0 : -chat[s];
   }
-  // w columns: M's block column, then G_Bᵀ (equalities) and −G_Uᵀ (paper cone rows)
+  // w columns: M's block column, then (paper) G_Eᵀ on the target equalities and −G_Rᵀ on the
+  // residual rows
   for (int j = 0; j < nv; j++) {
     int col = ns + j, b0 = 0, bs = 0;
     size_t off = 0;
@@ -199,61 +324,251 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
       q->Ai[nA] = b0 + a, q->Ax[nA++] = mij;
     }
     if (paper) {
-      for (int k = q->Tp[j]; k < q->Tp[j + 1]; k++)
-        if (q->bidx[q->Ti[k]] >= 0) q->Ai[nA] = nv + q->bidx[q->Ti[k]], q->Ax[nA++] = q->Tx[k];
-      for (int k = q->Tp[j]; k < q->Tp[j + 1]; k++)
-        if (q->uidx[q->Ti[k]] >= 0) q->Gi[nG] = nu + q->uidx[q->Ti[k]], q->Gx[nG++] = -q->Tx[k];
+      for (int t = q->Tp[j]; t < q->Tp[j + 1]; t++)
+        if (q->eidx[q->Ti[t]] >= 0) q->Ai[nA] = nv + q->eidx[q->Ti[t]], q->Ax[nA++] = q->Tx[t];
+      for (int t = q->Tp[j]; t < q->Tp[j + 1]; t++)
+        if (q->ridx[q->Ti[t]] >= 0) q->Gi[nG] = nu + q->ridx[q->Ti[t]], q->Gx[nG++] = -q->Tx[t];
     }
     q->c[col] = 0;
   }
+  // β columns (paper, one per cone tangent), scaled like the rows: β̂ = β/D_t [m/s²] with
+  // C_t λ_t + G_t w − β̂ = ĉ_t and the objective's ½β² = ½ D_t² β̂² (β in newtons: with β itself
+  // as the variable its 1/D_t = 1e-6 coefficients stall qcp's primal residual at ~1e-9)
+  for (int s = 0; s < ns; s++) {
+    if (q->bcol[s] < 0) continue;
+    int col = ns + nv + q->bcol[s];
+    double Dt = ws->D[sidx[s]];
+    q->Pp[col] = nP, q->Ap[col] = nA, q->Gp[col] = nG;
+    q->Pi[nP] = col, q->Px[nP++] = Dt * Dt;
+    q->Ai[nA] = nv + q->eidx[s], q->Ax[nA++] = -1.0;
+    q->c[col] = 0;
+  }
   q->Pp[n] = nP, q->Ap[n] = nA, q->Gp[n] = nG;
+  // paper: the objective rescaled so that its largest weight is 1e4 (the same minimiser). As
+  // written, D_t² ≈ 1e12 (β) beside ζ ≈ 100 and 1 (λ) stalls qcp's cold start far from feasibility;
+  // measured on the incline box, largest weights 1e4 … 1e6 give every step `solved` at 1e-11 with
+  // the same trajectory to 8 digits, 1 leaves some steps inaccurate.
+  if (paper) {
+    double pmax = 0;
+    for (int e = 0; e < nP; e++) pmax = fmax(pmax, q->Px[e]);
+    for (int e = 0; pmax > 0 && e < nP; e++) q->Px[e] *= 1e4 / pmax;
+  }
   for (int j = 0; j < nv; j++) q->b[j] = gE[j];
-  for (int s = 0; paper && s < ns; s++)
-    if (q->bidx[s] >= 0) q->b[nv + q->bidx[s]] = chat0[s];
-  for (int k = 0; k < l; k++) q->h[k] = 0;
-  for (int s = 0; paper && s < ns; s++)
-    if (q->uidx[s] >= 0) q->h[nu + q->uidx[s]] = -chat0[s];
+  for (int s = 0; s < ns; s++)
+    if (q->eidx[s] >= 0) q->b[nv + q->eidx[s]] = chat[s];
+  for (int t = 0; t < m; t++) q->h[t] = 0;
+  for (int s = 0; s < ns; s++)
+    if (q->ridx[s] >= 0) q->h[nu + q->ridx[s]] = -chat[s];
+  q->nn = n, q->np = p, q->nl = l, q->nsoc = ncone, q->nP = nP, q->nA = nA, q->nG = nG;
+  return MBS_OK;
+}
 
-  // same pattern as the workspace holds → numeric update; otherwise a new setup (allocates)
-  int same = q->qws && q->n == n && q->p == p && q->l == l &&
+// qcp_setup when the pattern differs from the one the workspace holds, qcp_update otherwise
+static mbs_status load(mbs_workspace *ws) {
+  struct mbs_qcp *q = ws->qcp;
+  const int n = q->nn, p = q->np, l = q->nl, nsoc = q->nsoc;
+  int same = q->qws && q->n == n && q->p == p && q->l == l && q->nsoc0 == nsoc &&
+             !memcmp(q->qdim, q->qdim0, sizeof(int) * (size_t)nsoc) &&
              !memcmp(q->Pp, q->Pp0, sizeof(int) * (size_t)(n + 1)) &&
              !memcmp(q->Ap, q->Ap0, sizeof(int) * (size_t)(n + 1)) &&
              !memcmp(q->Gp, q->Gp0, sizeof(int) * (size_t)(n + 1)) &&
-             !memcmp(q->Pi, q->Pi0, sizeof(int) * (size_t)nP) &&
-             !memcmp(q->Ai, q->Ai0, sizeof(int) * (size_t)nA) &&
-             !memcmp(q->Gi, q->Gi0, sizeof(int) * (size_t)nG);
+             !memcmp(q->Pi, q->Pi0, sizeof(int) * (size_t)q->nP) &&
+             !memcmp(q->Ai, q->Ai0, sizeof(int) * (size_t)q->nA) &&
+             !memcmp(q->Gi, q->Gi0, sizeof(int) * (size_t)q->nG);
   qcp_error err;
+  q->same = same;
   if (same) {
     if (qcp_update(q->qws, q->Px, q->Ax, q->Gx, q->c, q->b, q->h, &err)) return MBS_SOLVER_FAILED;
-  } else {
-    qcp_workspace_free(q->qws);
-    q->qws = NULL;
-    qcp_problem prob = {.n = n, .p = p, .l = l, .nsoc = 0, .q = NULL,
-                        .P = {n, n, q->Pp, q->Pi, q->Px},
-                        .A = {p, n, q->Ap, q->Ai, q->Ax},
-                        .G = {l, n, q->Gp, q->Gi, q->Gx},
-                        .c = q->c, .b = q->b, .h = q->h};
-    if (qcp_setup(&q->qws, &prob, NULL, &err)) return MBS_SOLVER_FAILED;
-    q->n = n, q->p = p, q->l = l;
-    memcpy(q->Pp0, q->Pp, sizeof(int) * (size_t)(n + 1));
-    memcpy(q->Ap0, q->Ap, sizeof(int) * (size_t)(n + 1));
-    memcpy(q->Gp0, q->Gp, sizeof(int) * (size_t)(n + 1));
-    memcpy(q->Pi0, q->Pi, sizeof(int) * (size_t)nP);
-    memcpy(q->Ai0, q->Ai, sizeof(int) * (size_t)nA);
-    memcpy(q->Gi0, q->Gi, sizeof(int) * (size_t)nG);
+    return MBS_OK;
   }
-  if (qcp_solve(q->qws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
+  q->have_warm = 0;
+  qcp_workspace_free(q->qws);
+  q->qws = NULL;
+  int m = l;
+  for (int k = 0; k < nsoc; k++) m += q->qdim[k];
+  qcp_problem prob = {.n = n, .p = p, .l = l, .nsoc = nsoc, .q = nsoc ? q->qdim : NULL,
+                      .P = {n, n, q->Pp, q->Pi, q->Px},
+                      .A = {p, n, q->Ap, q->Ai, q->Ax},
+                      .G = {m, n, q->Gp, q->Gi, q->Gx},
+                      .c = q->c, .b = q->b, .h = q->h};
+  qcp_settings set = qcp_settings_default();
+  if (ws->settings.qcp_eps > 0) set.eps_abs = set.eps_rel = ws->settings.qcp_eps;
+  if (qcp_setup(&q->qws, &prob, &set, &err)) return MBS_SOLVER_FAILED;
+  q->n = n, q->p = p, q->l = l, q->nsoc0 = nsoc, q->m = m;
+  memcpy(q->qdim0, q->qdim, sizeof(int) * (size_t)nsoc);
+  memcpy(q->Pp0, q->Pp, sizeof(int) * (size_t)(n + 1));
+  memcpy(q->Ap0, q->Ap, sizeof(int) * (size_t)(n + 1));
+  memcpy(q->Gp0, q->Gp, sizeof(int) * (size_t)(n + 1));
+  memcpy(q->Pi0, q->Pi, sizeof(int) * (size_t)q->nP);
+  memcpy(q->Ai0, q->Ai, sizeof(int) * (size_t)q->nA);
+  memcpy(q->Gi0, q->Gi, sizeof(int) * (size_t)q->nG);
+  return MBS_OK;
+}
+
+// writes the loaded problem to settings.dump_path when this is step settings.dump_step (needs the
+// qcp HDF5 I/O; otherwise a no-op)
+static void dump(mbs_workspace *ws) {
+  if (!ws->settings.dump_path || ws->settings.dump_step != ws->step_count) return;
+#ifdef MBS_HAVE_QCP_IO
+  qcp_error err;
+  if (qcp_io_problem_write(ws->settings.dump_path, qcp_problem_get(ws->qcp->qws), &err))
+    ws->info.dump_failed = 1;
+#else
+  ws->info.dump_failed = 1;
+#endif
+}
+
+// paper A's feasible start (Appendix A, last paragraph) into q->x0: λ_u = λ_n = L, λ_t = λ_b = 0,
+// w = M⁻¹(g_E + G_Sᵀλ), β̂ from the tangent targets; L doubles from the largest target force
+// until the paper's residual rows C λ + G w ≥ ĉ hold strictly (the orthant rows and the cones are
+// interior for any L > 0). Returns 0, or −1 if no L up to 2⁶⁰ times the start works.
+static int feasible_point(mbs_workspace *ws, int ns, const int *sidx, const double *chat) {
+  struct mbs_qcp *q = ws->qcp;
+  const mbs_rows *r = ws->rows;
+  const int nv = ws->nv;
+  double L = 1;
+  for (int s = 0; s < ns; s++) L = fmax(L, fabs(chat[s]) * ws->D[sidx[s]]);
+  for (int tries = 0; tries < 60; tries++, L *= 2) {
+    double *x = q->x0, *w = q->x0 + ns;
+    for (int s = 0; s < ns; s++)
+      x[s] = q->role[s] == ROLE_UNI || q->role[s] == ROLE_NORMAL ? L : 0;
+    for (int j = 0; j < nv; j++) w[j] = 0;
+    for (int s = 0; s < ns; s++) {
+      const int i = ws->act[sidx[s]];
+      for (int k = r->start[i]; k < r->start[i + 1]; k++) w[r->col[k]] += r->val[k] * x[s];
+    }
+    for (int j = 0; j < nv; j++) w[j] += ws->gE[j];
+    mbs_eval_mass_solve(ws, w);
+    int ok = 1;
+    for (int s = 0; s < ns; s++) {
+      const double rh = x[s] / ws->D[sidx[s]] + mbs_eval_row_dot(r, ws->act[sidx[s]], w) - chat[s];
+      if (q->ridx[s] >= 0 && !(rh > 1e-12 * (1 + fabs(chat[s])))) ok = 0;
+      if (q->bcol[s] >= 0) x[ns + nv + q->bcol[s]] = rh;  // β̂ = C_t λ_t + G_t w − ĉ_t
+    }
+    if (ok) return 0;
+  }
+  return -1;
+}
+
+// one interior-point solve: warm from the stored iterate or from x0 (feasible) if asked (falling
+// back to cold when that start fails), then the solution is kept as the next warm start
+enum { SOLVE_COLD, SOLVE_WARM, SOLVE_FEASIBLE };
+static mbs_status solve_once(mbs_workspace *ws, int start) {
+  struct mbs_qcp *q = ws->qcp;
+  qcp_error err;
+  int rc = 1;
+  if (start == SOLVE_WARM && q->have_warm)
+    rc = qcp_solve(q->qws, QCP_START_WARM, q->wx, q->ws_, q->wy, q->wz, &err);
+  else if (start == SOLVE_FEASIBLE)
+    rc = qcp_solve(q->qws, QCP_START_FEASIBLE, q->x0, NULL, NULL, NULL, &err);
   const qcp_info *qi = qcp_info_get(q->qws);
-  ws->info.iterations += qi->iterations;
-  const double *x = qcp_solution_x(q->qws);
-  for (int s = 0; s < ns; s++) lam_s[s] = (q->uidx[s] >= 0 && x[s] < 0) ? 0 : x[s];
-  for (int j = 0; j < nv; j++) w[j] = x[ns + j];
+  if (!rc) ws->info.iterations += qi->iterations;
+  if (rc || (qi->status != QCP_SOLVED && qi->status != QCP_SOLVED_INACCURATE)) {
+    if (qcp_solve(q->qws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
+    ws->info.iterations += qi->iterations;
+  }
+  memcpy(q->wx, qcp_solution_x(q->qws), sizeof(double) * (size_t)q->n);
+  memcpy(q->ws_, qcp_solution_s(q->qws), sizeof(double) * (size_t)q->m);
+  memcpy(q->wz, qcp_solution_z(q->qws), sizeof(double) * (size_t)q->m);
+  if (q->p) memcpy(q->wy, qcp_solution_y(q->qws), sizeof(double) * (size_t)q->p);
+  q->have_warm = 1;
   switch (qi->status) {
   case QCP_SOLVED: return MBS_OK;
   case QCP_SOLVED_INACCURATE: return MBS_INACCURATE;
   case QCP_MAX_ITERATIONS: return MBS_MAX_ITERATIONS;
   default: return MBS_SOLVER_FAILED;
   }
+}
+
+// extracts λ_S (compact) and w from qcp's x
+static void extract(mbs_workspace *ws, int ns, double *lam_s, double *w) {
+  struct mbs_qcp *q = ws->qcp;
+  const double *x = q->wx;
+  for (int s = 0; s < ns; s++) {
+    int role = q->role[s];
+    lam_s[s] = role == ROLE_OFF ? 0 : (role == ROLE_UNI && x[s] < 0) ? 0 : x[s];
+  }
+  for (int j = 0; j < ws->nv; j++) w[j] = x[ns + j];
+}
+
+// De Saxcé shifts s_c = μ_c ‖ρ_t,c‖ of the cone contacts from the iterate (λ_S, w) and the
+// unshifted targets ĉ0, written to the normal rows' slots of shift; returns max_c s_c
+static double coulomb_shift(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
+                            const double *lam_s, const double *w, double *shift) {
+  struct mbs_qcp *q = ws->qcp;
+  const mbs_rows *r = ws->rows;
+  double smax = 0;
+  for (int s = 0; s < ns; s++) {
+    if (q->role[s] != ROLE_NORMAL) continue;
+    double rr = 0;
+    for (int k = 0; k < q->ntan[s]; k++) {
+      int t = k ? q->tan2[s] : q->tan1[s];
+      double rho = lam_s[t] / ws->D[sidx[t]] + mbs_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t];
+      rr += rho * rho;
+    }
+    shift[s] = r->mu[ws->act[sidx[s]]] * sqrt(rr);
+    smax = fmax(smax, shift[s]);
+  }
+  return smax;
+}
+
+mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
+                         const double *gE, double *lam_s, double *w) {
+  struct mbs_qcp *q = ws->qcp;
+  int ncone = 0;
+  mbs_status st = classify(ws, ns, sidx, &ncone);
+  if (st != MBS_OK) return st;
+  ws->info.contacts = ncone;
+  if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
+  if ((st = load(ws)) != MBS_OK) return st;
+  dump(ws);
+  int start = SOLVE_COLD;
+  if (ws->settings.start == MBS_START_WARM && q->same && q->have_warm) start = SOLVE_WARM;
+  if (ws->settings.start == MBS_START_FEASIBLE && !feasible_point(ws, ns, sidx, chat0))
+    start = SOLVE_FEASIBLE;
+  st = solve_once(ws, start);
+  if (st == MBS_SOLVER_FAILED) return st;
+  extract(ws, ns, lam_s, w);
+  ws->info.fp_iterations = 1;
+  if (ws->settings.formulation != MBS_COULOMB || ncone == 0) return st;
+  // De Saxcé fixed point (SPEC §1.3): re-solve relaxed with ĉ_n lowered by s = μ‖ρ_t‖ until the
+  // shifts stop changing (relative fp_tol), warm-starting each solve from the previous one
+  double *shift = q->shift, *shift0 = q->shift0, cscale = 0;
+  for (int s = 0; s < ns; s++) {
+    shift[s] = 0;
+    if (q->role[s] == ROLE_NORMAL || q->role[s] == ROLE_TANGENT) {
+      int n = q->role[s] == ROLE_NORMAL ? s : q->tn[s];
+      cscale = fmax(cscale, ws->rows->mu[ws->act[sidx[n]]] * fabs(chat0[s]));
+    }
+  }
+  mbs_status fst = MBS_MAX_ITERATIONS;
+  for (int it = 1; it <= ws->settings.fp_max_iter; it++) {
+    memcpy(shift0, shift, sizeof(double) * (size_t)ns);
+    double smax = coulomb_shift(ws, ns, sidx, chat0, lam_s, w, shift), ds = 0;
+    for (int s = 0; s < ns; s++) ds = fmax(ds, fabs(shift[s] - shift0[s]));
+    // the shifts' scale: the largest shift, or μ‖ĉ0‖ of the contacts (the size of ρ's rounding
+    // noise for sticking contacts, where s = 0 in exact arithmetic)
+    const double scale = fmax(smax, cscale);
+    ws->info.fp_change = scale > 0 ? ds / scale : ds;
+    if (it > 1 && ds <= ws->settings.fp_tol * scale) {
+      fst = MBS_OK;
+      break;
+    }
+    if (it == 1 && smax == 0) {  // nothing slides: relaxed is already Coulomb
+      fst = MBS_OK;
+      break;
+    }
+    for (int s = 0; s < ns; s++)
+      if (q->role[s] == ROLE_NORMAL) q->c[s] = -(chat0[s] - shift[s]);
+    qcp_error err;
+    if (qcp_update(q->qws, NULL, NULL, NULL, q->c, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
+    st = solve_once(ws, SOLVE_WARM);
+    if (st == MBS_SOLVER_FAILED) return st;
+    extract(ws, ns, lam_s, w);
+    ws->info.fp_iterations = it + 1;
+  }
+  if (st == MBS_OK && fst != MBS_OK) st = MBS_MAX_ITERATIONS;
+  return st;
 }
 
 #else  // no qcp in this build

@@ -31,6 +31,10 @@
 // velocity target pumps energy at large h (the rigid-limit target G v1 = −φ0/h − hĠv0 makes the
 // joint's radial velocity work against the rod tension); settings.gdot_target = 0 drops it.
 //
+// Contact rows (normal + one or two tangents per contact, issue 5): a step with an active normal or
+// tangent row always goes to the conic path (mbs_qcp.c), which holds the friction cones and the
+// three formulations (relaxed, coulomb = relaxed + De Saxcé fixed point, paper eq. 124); tangent
+// rows are active while their contact's normal row is (φ_n ≤ 0).
 // Two modes, chosen per step: dense (W formed over the m active rows; exact Cholesky / active-set
 // solvers; used while m ≤ dense_max_rows, 64 by default) and sparse (no W: every compliant row
 // goes to qcp in the lifted form M w − Gᵀλ = g_E with O(nnz(G) + nnz(M)) KKT entries — for
@@ -83,6 +87,19 @@ int mbs_solver_parse(const char *name, mbs_solver *s) {
   return -1;
 }
 
+static const char *const start_names[] = {"cold", "warm", "feasible"};
+
+const char *mbs_start_name(mbs_start s) {
+  if ((int)s < 0 || s > MBS_START_FEASIBLE) return "invalid";
+  return start_names[s];
+}
+
+int mbs_start_parse(const char *name, mbs_start *s) {
+  for (int i = 0; i <= MBS_START_FEASIBLE; i++)
+    if (strcmp(name, start_names[i]) == 0) return *s = (mbs_start)i, 0;
+  return -1;
+}
+
 const char *mbs_status_name(mbs_status s) {
   if ((int)s < 0 || s >= MBS_STATUS_COUNT) return "invalid";
   return status_names[s];
@@ -97,7 +114,13 @@ mbs_settings mbs_settings_default(void) {
                         .bias_reg = 1e-8,
                         .gdot_target = 1,
                         .max_iter = 100,
-                        .tol = 1e-12};
+                        .tol = 1e-12,
+                        .fp_max_iter = 50,
+                        .fp_tol = 1e-10,
+                        .qcp_eps = 1e-11,
+                        .start = MBS_START_COLD,
+                        .dump_path = NULL,
+                        .dump_step = 0};
 }
 
 static int settings_check(const mbs_settings *s, char *msg, size_t len) {
@@ -110,6 +133,12 @@ static int settings_check(const mbs_settings *s, char *msg, size_t len) {
   else if (!isfinite(s->gdot_target)) bad = "gdot_target (must be finite)";
   else if (s->max_iter < 1 || s->max_iter > 100000) bad = "max_iter (must be in 1..100000)";
   else if (!(s->tol > 0) || !(s->tol < 1)) bad = "tol (must be in (0, 1))";
+  else if (s->fp_max_iter < 1 || s->fp_max_iter > 100000)
+    bad = "fp_max_iter (must be in 1..100000)";
+  else if (!(s->fp_tol > 0) || !(s->fp_tol < 1)) bad = "fp_tol (must be in (0, 1))";
+  else if (!isfinite(s->qcp_eps) || s->qcp_eps >= 1)
+    bad = "qcp_eps (must be < 1; <= 0: qcp default)";
+  else if ((int)s->start < 0 || s->start > MBS_START_FEASIBLE) bad = "start";
   if (bad && msg && len) snprintf(msg, len, "mbs settings: invalid %s", bad);
   return bad ? -1 : 0;
 }
@@ -123,7 +152,7 @@ void mbs_workspace_free(mbs_workspace *ws) {
   free(ws->Y), free(ws->W), free(ws->A), free(ws->lam_act), free(ws->rhat);
   free(ws->mass_raw), free(ws->chat0), free(ws->gE), free(ws->grp);
   free(ws->cg_r), free(ws->cg_z), free(ws->cg_d), free(ws->cg_q), free(ws->cg_x), free(ws->cg_b);
-  free(ws->cg_dg), free(ws->cg_t), free(ws->cg_g), free(ws->wvec);
+  free(ws->cg_dg), free(ws->cg_t), free(ws->cg_g), free(ws->wvec), free(ws->ctt);
   free(ws->col_block), free(ws->blk_v0), free(ws->blk_size), free(ws->blk_off);
   mbs_qcp_free(ws);
   mbs_lcp_ws_free(&ws->lcp);
@@ -178,6 +207,7 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
   ws->cg_dg = calloc(cap, sizeof(double));
   ws->cg_t = calloc(nv, sizeof(double));
   ws->wvec = calloc(nv, sizeof(double));
+  ws->ctt = calloc(cap, sizeof(double));
   size_t nblk = (size_t)(model->nblocks > 0 ? model->nblocks : 1);
   ws->col_block = calloc(nv, sizeof(int));
   ws->blk_v0 = calloc(nblk, sizeof(int));
@@ -205,6 +235,7 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
       !ws->free_row || !ws->sidx || !ws->Y || !ws->W || !ws->A || !ws->lam_act || !ws->rhat ||
       !ws->mass_raw || !ws->chat0 || !ws->gE || !ws->grp || !ws->cg_r || !ws->cg_z ||
       !ws->cg_d || !ws->cg_q || !ws->cg_x || !ws->cg_b || !ws->cg_dg || !ws->cg_t || !ws->wvec ||
+      !ws->ctt ||
       !ws->col_block || !ws->blk_v0 || !ws->blk_size || !ws->blk_off || !ws->cg_g)
     goto oom;
   if (mbs_qcp_create(ws)) goto oom;
@@ -307,10 +338,17 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
   mbs_info *info = &ws->info;
   const int nv = ws->nv;
   int code;
-  mbs_status st = mbs_eval_prepare(ws, t, q0, v0, 0);
+#ifdef MBS_HAVE_QCP
+  const int contacts_ok = 1;  // contact rows go to the conic solver
+#else
+  const int contacts_ok = 0;
+#endif
+  mbs_status st = mbs_eval_prepare(ws, t, q0, v0, contacts_ok);
   if (st != MBS_OK) return st;
   const int na = ws->na;
-  if (info->rows_unilateral > 0 && ws->settings.formulation == MBS_COULOMB) return MBS_UNSUPPORTED;
+  int has_contact = 0;  // active normal/tangent rows: always the conic path
+  for (int a = 0; a < na; a++)
+    has_contact |= r->kind[ws->act[a]] == MBS_ROW_NORMAL || r->kind[ws->act[a]] == MBS_ROW_TANGENT;
   ws->h = h;
 
   // v_free = v0 + h M⁻¹ f
@@ -342,8 +380,8 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
     ns++;
   }
   double *lam_s = ws->cg_x;  // solution of the compliant rows, in compact order
-  int use_qcp = !ws->dense || (ws->settings.solver == MBS_SOLVER_AUTO &&
-                               ns > ws->settings.dense_max_rows);
+  int use_qcp = !ws->dense || has_contact ||
+                (ws->settings.solver == MBS_SOLVER_AUTO && ns > ws->settings.dense_max_rows);
   st = use_qcp ? solve_sparse(ws, ns, sidx, lam_s) : solve_dense(ws, ns, sidx, lam_s);
   if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) return st;
   for (int s = 0; s < ns; s++) ws->lam_act[sidx[s]] = lam_s[s];
@@ -354,6 +392,7 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
     int a = sidx[s], i = ws->act[a];
     double rh = ws->rhat[s], lam = lam_s[s];
     ws->resid[i] = rh;
+    if (r->kind[i] == MBS_ROW_TANGENT) continue;  // judged by the cone residual below
     if (ws->free_row[s]) {
       info->residual = fmax(info->residual, fabs(rh));
     } else {
@@ -372,6 +411,25 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
         info->lambda_min = fmin(info->lambda_min, ws->lam_act[a]);
         info->rows_positive += ws->lam_act[a] > 0;
       }
+    }
+  }
+
+  // friction cones: max(0, ‖λ_t‖ − μ λ_n) per contact (squares summed per contact index)
+  if (has_contact) {
+    double *tt = ws->ctt;
+    for (int a = 0; a < na; a++) {
+      int c = r->contact[ws->act[a]];
+      if (c >= 0 && c < ws->cap) tt[c] = 0;
+    }
+    for (int a = 0; a < na; a++) {
+      int i = ws->act[a], c = r->contact[i];
+      if (r->kind[i] == MBS_ROW_TANGENT && c >= 0 && c < ws->cap)
+        tt[c] += ws->lam_act[a] * ws->lam_act[a];
+    }
+    for (int a = 0; a < na; a++) {
+      int i = ws->act[a], c = r->contact[i];
+      if (r->kind[i] == MBS_ROW_NORMAL && c >= 0 && c < ws->cap)
+        info->cone_residual = fmax(info->cone_residual, sqrt(tt[c]) - r->mu[i] * ws->lam_act[a]);
     }
   }
 
@@ -407,6 +465,7 @@ mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, con
   info->lambda_min = INFINITY;
   const mbs_model *m = ws->model;
   mbs_status st = (h > 0 && isfinite(h)) ? step_solve(ws, t, h, q0, v0) : MBS_NONFINITE;
+  ws->step_count++;
   if (st == MBS_OK || st == MBS_MAX_ITERATIONS || st == MBS_INACCURATE) {
     for (int j = 0; j < ws->nq; j++) q1[j] = q0[j] + h * ws->qdot[j];
     memcpy(v1, ws->vnew, (size_t)ws->nv * sizeof(double));

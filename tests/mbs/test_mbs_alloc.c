@@ -11,6 +11,7 @@
 #include "ref/ref_pendulum.h"
 #include "scenarios/pendulum.h"
 #include "scenarios/rom_pendulum.h"
+#include "scenarios/incline.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -92,6 +93,35 @@ static uint64_t run_hash(void) {
   return h;
 }
 
+// frictional contact (issue 5): the box on the ramp with all four feet active, every formulation
+// and start; after the first step (qcp's pattern set up) no step allocates
+static void test_no_allocation_contact(void **state) {
+  (void)state;
+  for (int f = 0; f < MBS_FORMULATION_COUNT; f++)
+    for (int st = 0; st <= MBS_START_FEASIBLE; st++) {
+      incline s;
+      incline_params p = incline_params_default();
+      p.mu = 0.375;  // sticks: the four feet stay active, the pattern stays
+      incline_init(&s, &p);
+      mbs_settings set = mbs_settings_default();
+      set.formulation = (mbs_formulation)f;
+      set.start = (mbs_start)st;
+      mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL, 0);
+      assert_non_null(ws);
+      double q[7], v[6];
+      incline_initial_state(&s, q, v);
+      assert_int_equal(mbs_step(ws, 0, 0.01, q, v, q, v), MBS_OK);
+      long before = allocations;
+      for (int i = 1; i < 100; i++)
+        assert_int_equal(mbs_step(ws, i * 0.01, 0.01, q, v, q, v), MBS_OK);
+      printf("contact steps, %s, start %s: %ld allocations in 99 steps\n",
+             mbs_formulation_name((mbs_formulation)f), mbs_start_name((mbs_start)st),
+             allocations - before);
+      assert_int_equal(allocations - before, 0);
+      mbs_workspace_free(ws);
+    }
+}
+
 static void test_determinism(void **state) {
   (void)state;
   uint64_t a = run_hash(), b = run_hash();
@@ -102,6 +132,7 @@ static void test_determinism(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_no_allocation_in_steps),
+      cmocka_unit_test(test_no_allocation_contact),
       cmocka_unit_test(test_determinism),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -120,8 +120,7 @@ static void test_status_paths(void **state) {
       {"too many rows", {.m = 1, .k = 1, .extra_rows = 1}, 0.1, MBS_CAPACITY},
       {"singular M", {.m = 0, .k = 1}, 0.1, MBS_SINGULAR},
       {"h = 0", {.m = 1, .k = 1}, 0.0, MBS_NONFINITE},
-      {"normal row", {.m = 1, .k = 1, .kind = MBS_ROW_NORMAL, .phi_offset = -1}, 0.1,
-       MBS_UNSUPPORTED},
+      {"normal row", {.m = 1, .k = 1, .kind = MBS_ROW_NORMAL, .phi_offset = -1}, 0.1, MBS_OK},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     mbs_model m = particle_model(&cases[i].p);
@@ -342,9 +341,9 @@ static void test_penalty_rhs(void **state) {
     assert_true(fabs(vd[1] - (ln / s.m - s.g)) <= 1e-12 * (1 + ln));
     assert_true(qd[0] == cases[c].v[0] && qd[1] == cases[c].v[1]);
   }
-  // the step itself does not take contact rows yet (qcp, issue 5): a status, not a crash
+  // the step takes contact rows through qcp (measured in test_mbs_contact.c)
   double q[2] = {0, -1e-3}, v[2] = {0.5, 0};
-  assert_int_equal(mbs_step(ws, 0, 1e-3, q, v, q, v), MBS_UNSUPPORTED);
+  assert_int_equal(mbs_step(ws, 0, 1e-3, q, v, q, v), MBS_OK);
   mbs_workspace_free(ws);
 }
 

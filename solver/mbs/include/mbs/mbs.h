@@ -6,5 +6,6 @@
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_step.h"
 #include "mbs/mbs_penalty.h"
+#include "mbs/mbs_rigid.h"
 
 #endif  // MBS_MBS_H

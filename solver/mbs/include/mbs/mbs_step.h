@@ -9,7 +9,7 @@
 #define MBS_FORMULATION_LIST(X)                                                         \
   X(MBS_RELAXED, "relaxed") /* min ½λᵀ(C+W)λ − ĉᵀλ: exact complementarity 0 ≤ λ ⊥ r ≥ 0 */ \
   X(MBS_PAPER, "paper")     /* paper A eqs. 83–85: min ζ/2‖λ_u‖² s.t. r ≥ 0, λ ≥ 0 */       \
-  X(MBS_COULOMB, "coulomb") /* relaxed + De Saxcé fixed point (friction; issue 5) */
+  X(MBS_COULOMB, "coulomb") /* relaxed + De Saxcé fixed point: exact Coulomb friction */
 
 // Outcome of one step (a numerical status, not an error).
 #define MBS_STATUS_LIST(X)                                                          \
@@ -41,7 +41,8 @@ int mbs_formulation_parse(const char *name, mbs_formulation *f);
 // Static lowercase name of a status ("ok", …); "invalid" if out of range.
 const char *mbs_status_name(mbs_status s);
 
-// Which solver handles steps with active unilateral rows.
+// Which solver handles steps with active unilateral rows (steps with active contact rows always
+// use qcp: the friction cones are second-order cones).
 typedef enum mbs_solver {
   MBS_SOLVER_AUTO = 0,   // dense while the compliant active rows ≤ dense_max_rows, else qcp
   MBS_SOLVER_DENSE = 1,  // built-in exact dense active-set solvers (small row counts)
@@ -52,6 +53,20 @@ typedef enum mbs_solver {
 const char *mbs_solver_name(mbs_solver s);
 // Parses a solver name; returns 0 and sets *s, or −1 if unknown.
 int mbs_solver_parse(const char *name, mbs_solver *s);
+
+// How the conic solver starts the first solve of a step (the coulomb fixed point's re-solves
+// always start warm from the previous iterate).
+typedef enum mbs_start {
+  MBS_START_COLD = 0,      // qcp's cold start (default)
+  MBS_START_WARM = 1,      // the previous step's solution when the pattern is unchanged, else cold
+  MBS_START_FEASIBLE = 2,  // paper A's strictly feasible point (Appendix A): λ_u = λ_n = L large,
+                           // λ_t = 0, w = M⁻¹(g_E + Gᵀλ); cold if none is found
+} mbs_start;
+
+// Static lowercase name of a start ("cold", "warm", "feasible"); "invalid" if out of range.
+const char *mbs_start_name(mbs_start s);
+// Parses a start name; returns 0 and sets *s, or −1 if unknown.
+int mbs_start_parse(const char *name, mbs_start *s);
 
 // Step settings; obtain defaults from mbs_settings_default() and change fields.
 typedef struct mbs_settings {
@@ -65,10 +80,19 @@ typedef struct mbs_settings {
   double bias_reg;   // relative Tikhonov ε of the bias solve (W + ε·max diag W·I) p = Ġv0, > 0
   int max_iter;      // pivots / active-set changes allowed per step (default 100)
   double tol;        // relative tolerance of the active-set solvers' sign tests (default 1e-12)
+  int fp_max_iter;   // coulomb: most relaxed solves per step in the De Saxcé fixed point (50)
+  double fp_tol;     // coulomb: stop when max |Δs| ≤ fp_tol · max(max s, μ‖ĉ0‖∞ of the contact
+                     // rows) over the shifts s = μ‖ρ_t‖ (1e-10)
+  double qcp_eps;    // qcp's eps_abs = eps_rel for the sparse path; ≤ 0 keeps qcp's 1e-8 (1e-11)
+  mbs_start start;   // first solve of a step on the conic path (default MBS_START_COLD)
+  const char *dump_path;  // write step dump_step's qcp subproblem here (HDF5, qcp format); NULL
+                          // = never; borrowed string
+  long dump_step;         // 0-based index of the step (mbs_step call) to dump
 } mbs_settings;
 
-// Default settings: relaxed, auto (dense up to 64 rows), ζ = 1/h, bias on with ε = 1e-8,
-// gdot_target 1, 100 pivots, tol 1e-12.
+// Default settings: relaxed, auto (dense up to 64 rows; steps with contact rows always use qcp),
+// ζ = 1/h, bias on with ε = 1e-8, gdot_target 1, 100 pivots, tol 1e-12, fixed point 50 solves to
+// 1e-10, qcp tolerance 1e-11, cold starts, no dump.
 mbs_settings mbs_settings_default(void);
 
 // Per-step statistics of the last mbs_step.
@@ -80,12 +104,19 @@ typedef struct mbs_info {
   int rows_unilateral;   // of which unilateral (active)
   int rows_positive;     // active unilateral rows with λ > 0 after the solve
   int iterations;        // dense: pivots (relaxed) or active-set iterations (paper); qcp:
-                         // interior-point iterations; 0 for bilateral-only (linear) steps
+                         // interior-point iterations, summed over the coulomb fixed point's
+                         // solves; 0 for bilateral-only (linear) steps
   double residual;       // max over active rows of the scaled row residual r̂ = r/D [m/s²]:
-                         // |r̂| (bilateral), max(0, −r̂) + max(0, −λ)/D (unilateral)
+                         // |r̂| (bilateral), max(0, −r̂) + max(0, −λ)/D (unilateral, normal);
+                         // tangent rows are judged by cone_residual instead
   double complementarity;  // max over unilateral rows of |λ_i r_i| [N²]
   double lambda_min;     // smallest unilateral λ (+INF if none) [N]
   double energy;         // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
+  int contacts;          // active contacts with a friction cone (μ > 0) in the conic problem
+  int fp_iterations;     // relaxed solves of the step (coulomb: fixed-point iterations; 1 else)
+  double fp_change;      // coulomb: last change max|Δs| / max(max s, μ‖ĉ0‖∞) of the shifts
+  double cone_residual;  // max over contacts of max(0, ‖λ_t‖ − μλ_n) [N]
+  int dump_failed;       // 1 if the requested subproblem dump could not be written
   int callback_code;     // the offending callback's return value (0 if none)
   const char *callback;  // name of the offending callback (NULL if none)
 } mbs_info;

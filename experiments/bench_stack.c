@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// `stabcon bench stack`: per-step cost of paper A's step on the resting sphere stack (paper A
+// §6.5) against the number of spheres N (10 … 1000, 3 contact rows each: one Q³ friction cone per
+// contact), with the fitted exponent of time ∝ N^p. Issue 5: p ≤ 1.2.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_commands.h"
+#include "scenarios/stack.h"
+#include "xp/xp.h"
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int cli_bench_stack(int argc, char **argv) {
+  int steps = 30;
+  mbs_formulation form = MBS_COULOMB;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      puts(
+          "usage: stabcon bench stack [--steps N] [--formulation coulomb|relaxed|paper]\n\n"
+          "Median wall time per step (h = 0.01, every contact active) on the resting stack of N\n"
+          "Hertz spheres (E = 1e11, B = 1, mu = 0.5), N = 10, 20, 50, 100, 200, 500, 1000, and "
+          "the\n"
+          "least-squares exponent p of time ∝ N^p. Prints a Markdown table.");
+      return 0;
+    } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+      steps = atoi(argv[++i]);
+      if (steps < 3 || steps > 100000) return fprintf(stderr, "--steps must be 3..100000\n"), 2;
+    } else if (strcmp(argv[i], "--formulation") == 0 && i + 1 < argc) {
+      if (mbs_formulation_parse(argv[++i], &form))
+        return fprintf(stderr, "--formulation must be coulomb, relaxed or paper\n"), 2;
+    } else {
+      return fprintf(stderr, "stabcon bench stack: unexpected argument '%s'\n", argv[i]), 2;
+    }
+  }
+  const int ns[] = {10, 20, 50, 100, 200, 500, 1000};
+  enum { NN = sizeof ns / sizeof ns[0] };
+  double xs[NN], ys[NN];
+  printf("formulation %s, %d steps per N (first step excluded: qcp setup)\n\n",
+         mbs_formulation_name(form), steps);
+  printf(
+      "| N | rows | median µs/step | min µs/step | µs/step/N | qcp iterations/step | "
+      "fixed-point solves/step | status |\n|---:|---:|---:|---:|---:|---:|---:|---|\n");
+  for (int k = 0; k < NN; k++) {
+    stack_params p = stack_params_default();
+    p.n = ns[k];
+    stack s;
+    if (stack_init(&s, &p)) return fprintf(stderr, "out of memory\n"), 1;
+    mbs_settings set = mbs_settings_default();
+    set.formulation = form;
+    char msg[256];
+    mbs_workspace *ws = mbs_workspace_create(&s.model, &set, msg, sizeof msg);
+    double *q = malloc(7 * (size_t)p.n * sizeof *q), *v = malloc(6 * (size_t)p.n * sizeof *v);
+    double *t = malloc((size_t)steps * sizeof *t);
+    if (!ws || !q || !v || !t) return fprintf(stderr, "setup failed\n"), 1;
+    stack_resting_state(&s, q, v);
+    long iters = 0, fp = 0;
+    mbs_status st = MBS_OK;
+    for (int i = 0; i < steps && st == MBS_OK; i++) {
+      double t0 = xp_now();
+      st = mbs_step(ws, i * 0.01, 0.01, q, v, q, v);
+      t[i] = 1e6 * (xp_now() - t0);
+      iters += mbs_step_info(ws)->iterations, fp += mbs_step_info(ws)->fp_iterations;
+    }
+    qsort(t + 1, (size_t)steps - 1, sizeof *t, cmp_double);
+    const double median = t[1 + (steps - 1) / 2], fastest = t[1];
+    printf("| %d | %d | %.1f | %.1f | %.2f | %.1f | %.2f | %s |\n", p.n, 3 * p.n, median, fastest,
+           median / p.n, (double)iters / steps, (double)fp / steps, mbs_status_name(st));
+    fflush(stdout);
+    xs[k] = log((double)p.n), ys[k] = log(median);
+    free(q), free(v), free(t);
+    mbs_workspace_free(ws);
+    stack_free(&s);
+  }
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int k = 0; k < NN; k++) sx += xs[k], sy += ys[k], sxx += xs[k] * xs[k], sxy += xs[k] * ys[k];
+  const double e = (NN * sxy - sx * sy) / (NN * sxx - sx * sx);
+  printf("\nfitted exponent: time per step ∝ N^%.2f over N = 10 … 1000 (issue 5: ≤ 1.2)\n", e);
+  return 0;
+}

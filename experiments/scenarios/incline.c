@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// Box on an inclined plane (paper A §6.4): model callbacks (incline.h).
+//
+// Ramp frame: the ramp surface is z = 0 with normal n̂ = e_z, so foot k at body point c_k (the
+// bottom corner) has centre p_k = x + R c_k and overlap d_k = r − p_k,z. Its normal row is Hertz
+// (hertz.h) with G = s · e_zᵀ J_k, J_k the point Jacobian (mbs_rigid_point_jacobian), and its two
+// tangent rows G = e_xᵀ J_k, e_yᵀ J_k (the contact point's sliding velocity; the offset −r e_z
+// from the foot centre adds ω × (−r e_z), whose x, y parts we include through the body point
+// c_k − r Rᵀe_z). φ_t = 0, K_t = 0, B_t (memoryless Coulomb, paper A §6.4). Ġv is reported as 0
+// (p = 0): the rows' curvature terms are O(ω²) and vanish for a box that does not rotate.
+#include "scenarios/incline.h"
+
+#include <math.h>
+#include <string.h>
+
+incline_params incline_params_default(void) {
+  return (incline_params){.lx = 0.2,
+                          .ly = 0.1,
+                          .lz = 0.05,
+                          .m = 1,
+                          .r = 0.01,
+                          .theta = 15.0 * M_PI / 180.0,
+                          .Estar = 1e11,
+                          .bn = 1,
+                          .bt = 1e8,
+                          .mu = 0,
+                          .g = 9.81,
+                          .hertz = HERTZ_DEFAULT};
+}
+
+static void foot_corner(const incline_params *p, int k, double c[3]) {
+  c[0] = (k & 1 ? 0.5 : -0.5) * p->lx;
+  c[1] = (k & 2 ? 0.5 : -0.5) * p->ly;
+  c[2] = -0.5 * p->lz;
+}
+
+void incline_foot_depth(const incline *s, const double q[7], double d[4]) {
+  double R[9];
+  mbs_rigid_rotation(q + 3, R);
+  for (int k = 0; k < 4; k++) {
+    double c[3];
+    foot_corner(&s->p, k, c);
+    double pz = q[2] + R[6] * c[0] + R[7] * c[1] + R[8] * c[2];
+    d[k] = s->p.r - pz;
+  }
+}
+
+static int in_mass(double t, const double *q, double *M, void *ctx) {
+  (void)t, (void)q;
+  const incline *s = ctx;
+  mbs_rigid_mass_block(s->p.m, s->inertia, M);
+  return 0;
+}
+
+static int in_velocity(double t, const double *q, const double *v, double *qdot, void *ctx) {
+  (void)t, (void)ctx;
+  mbs_rigid_velocity_map(1, q, v, qdot);
+  return 0;
+}
+
+static int in_position_update(double *q, void *ctx) {
+  (void)ctx;
+  mbs_rigid_normalize(1, q);
+  return 0;
+}
+
+static int in_forces(double t, const double *q, const double *v, double *f, void *ctx) {
+  (void)t, (void)q;
+  const incline *s = ctx;
+  f[0] = s->p.m * s->p.g * sin(s->p.theta);
+  f[1] = 0;
+  f[2] = -s->p.m * s->p.g * cos(s->p.theta);
+  mbs_rigid_gyroscopic(s->inertia, v + 3, f + 3);
+  return 0;
+}
+
+static int in_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+  (void)t, (void)v;
+  const incline *s = ctx;
+  const incline_params *p = &s->p;
+  static const int cols[6] = {0, 1, 2, 3, 4, 5};
+  static const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, ez[3] = {0, 0, 1};
+  double R[9], d[4];
+  mbs_rigid_rotation(q + 3, R);
+  incline_foot_depth(s, q, d);
+  mbs_rows_clear(rows);
+  for (int k = 0; k < 4; k++) {
+    double c[3], J[6], phi, K, gs;
+    foot_corner(p, k, c);
+    hertz_row(p->hertz, p->Estar, p->r, d[k], &phi, &K, &gs);
+    mbs_rigid_point_jacobian(R, c, ez, J);
+    for (int j = 0; j < 6; j++) J[j] *= gs;
+    int n = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, K, p->bn, 6, cols, J);
+    // contact point: the foot's lowest point c − r Rᵀ e_z (body frame)
+    const double cp[3] = {c[0] - p->r * R[6], c[1] - p->r * R[7], c[2] - p->r * R[8]};
+    mbs_rigid_point_jacobian(R, cp, ex, J);
+    int a = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 6, cols, J);
+    mbs_rigid_point_jacobian(R, cp, ey, J);
+    int b = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 6, cols, J);
+    if (n < 0 || a < 0 || b < 0) return -1;
+    mbs_rows_set_contact(rows, n, k, p->mu);
+    mbs_rows_set_contact(rows, a, k, p->mu);
+    mbs_rows_set_contact(rows, b, k, p->mu);
+  }
+  return 0;
+}
+
+void incline_init(incline *s, const incline_params *p) {
+  memset(s, 0, sizeof *s);
+  s->p = *p;
+  const double m = p->m, a = p->lx, b = p->ly, c = p->lz;
+  s->inertia[0] = m * (b * b + c * c) / 12;
+  s->inertia[1] = m * (a * a + c * c) / 12;
+  s->inertia[2] = m * (a * a + b * b) / 12;
+  s->block_size[0] = 6;
+  s->model = (mbs_model){.nq = 7,
+                         .nv = 6,
+                         .max_rows = 12,
+                         .max_nnz = 72,
+                         .nblocks = 1,
+                         .block_size = s->block_size,
+                         .mass = in_mass,
+                         .velocity_map = in_velocity,
+                         .forces = in_forces,
+                         .rows = in_rows,
+                         .position_update = in_position_update,
+                         .ctx = s};
+}
+
+void incline_initial_state(const incline *s, double q[7], double v[6]) {
+  // each foot at the Hertz overlap of a quarter of the normal load: E*√(r d³) = m g cos θ / 4
+  const double F = 0.25 * s->p.m * s->p.g * cos(s->p.theta);
+  const double d = cbrt(F * F / (s->p.Estar * s->p.Estar * s->p.r));
+  q[0] = q[1] = 0;
+  q[2] = s->p.r + 0.5 * s->p.lz - d;
+  q[3] = 1, q[4] = q[5] = q[6] = 0;
+  for (int j = 0; j < 6; j++) v[j] = 0;
+}

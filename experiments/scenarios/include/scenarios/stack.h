@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Stack of spheres (paper A §6.5, Fig 10; SPEC §5 `stack`): N rigid spheres in a vertical column
+// released at rest in mid-air above a ground plane, Hertz contact with friction between neighbours
+// and with the ground.
+#ifndef SCENARIOS_STACK_H
+#define SCENARIOS_STACK_H
+
+#include "mbs/mbs.h"
+#include "scenarios/hertz.h"
+
+// Parameters (defaults from stack_params_default).
+typedef struct stack_params {
+  int n;       // number of spheres N (10)
+  double r;    // sphere radius [m] (0.1, default)
+  double m;    // sphere mass [kg] (1, default); I = (2/5) m r²
+  double gap;  // initial vertical gap between neighbours and above the ground [m] (0.01, default)
+  double E;    // Hertz modulus [Pa] (1e11, paper); E* = E (default), r_eff = r (ground), r/2
+  double b;    // normal damping B [N·s/m] (1, paper)
+  double bt;   // tangential damping B_t [N·s/m] (1e8 = 1e6/h at h = 0.01, paper A §6.4)
+  double mu;   // friction coefficient (0.5, default: the paper does not give it)
+  double g;    // gravity [m/s²] (9.81)
+  hertz_mode hertz;  // Hertz row (HERTZ_DEFAULT)
+} stack_params;
+
+// The defaults listed above.
+stack_params stack_params_default(void);
+
+// A stack instance; `model` is ready for a step after stack_init succeeds (ctx points at the
+// instance, which must not move while the model is in use).
+typedef struct stack {
+  stack_params p;
+  mbs_model model;
+  int *block_size;  // n entries of 6 (heap, owned)
+  double inertia[3];
+} stack;
+
+// Fills s from p (copied): n rigid bodies (mbs_rigid.h), contact c = 0 sphere 0–ground, c = i
+// sphere i−1–sphere i (neighbours in the column only), each a normal row and two tangent rows,
+// always reported. Returns 0, or −1 if n < 1 or out of memory.
+int stack_init(stack *s, const stack_params *p);
+// Frees what stack_init allocated; s may be zeroed.
+void stack_free(stack *s);
+
+// Initial state: sphere i centred at (0, 0, r + gap + i (2r + gap)), identity orientation, at
+// rest (q 7n, v 6n).
+void stack_initial_state(const stack *s, double *q, double *v);
+
+// Resting state: every contact at its static Hertz overlap, (F²/(E² r_eff))^{1/3} with F = (n − c)
+// m g the weight above contact c, centres on the z axis, at rest (q 7n, v 6n; HERTZ_DEFAULT rows).
+void stack_resting_state(const stack *s, double *q, double *v);
+
+// Overlap [m] of contact c (0: ground–sphere 0, c ≥ 1: sphere c−1 – sphere c) at q.
+double stack_contact_depth(const stack *s, const double *q, int c);
+
+#endif  // SCENARIOS_STACK_H

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// Stack of spheres (paper A §6.5): model callbacks (stack.h).
+//
+// Contact 0 joins sphere 0 and the ground z = 0: overlap d = r − z_0, normal e_z, effective
+// radius r. Contact c ≥ 1 joins spheres a = c−1 and b = c: with the unit normal n̂ = (x_b − x_a)
+// / ‖x_b − x_a‖ (a towards b) the overlap is d = 2r − ‖x_b − x_a‖ and the effective radius r/2
+// (Hertz, r_eff = r_a r_b/(r_a + r_b)); the rows measure the relative velocity of the contact
+// points x_b − r n̂ and x_a + r n̂: G = dirᵀ(J_b − J_a) with the point Jacobians of
+// mbs_rigid_point_jacobian, dir = n̂ (scaled as hertz.h) for the normal and the tangents t̂_1, t̂_2
+// ⟂ n̂ (t̂_1 = normalised e_x − (e_x·n̂)n̂, t̂_2 = n̂ × t̂_1). Only neighbours in the column are
+// tested (the column stays aligned: nothing pushes it sideways). Ġv is reported as 0 (p = 0).
+#include "scenarios/stack.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+stack_params stack_params_default(void) {
+  return (stack_params){.n = 10,
+                        .r = 0.1,
+                        .m = 1,
+                        .gap = 0.01,
+                        .E = 1e11,
+                        .b = 1,
+                        .bt = 1e8,
+                        .mu = 0.5,
+                        .g = 9.81,
+                        .hertz = HERTZ_DEFAULT};
+}
+
+double stack_contact_depth(const stack *s, const double *q, int c) {
+  const double r = s->p.r;
+  if (c == 0) return r - q[2];
+  const double *a = q + 7 * (c - 1), *b = q + 7 * c;
+  return 2 * r - sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                      (b[2] - a[2]) * (b[2] - a[2]));
+}
+
+static int st_mass(double t, const double *q, double *M, void *ctx) {
+  (void)t, (void)q;
+  const stack *s = ctx;
+  for (int i = 0; i < s->p.n; i++) mbs_rigid_mass_block(s->p.m, s->inertia, M + 36 * i);
+  return 0;
+}
+
+static int st_velocity(double t, const double *q, const double *v, double *qdot, void *ctx) {
+  (void)t;
+  const stack *s = ctx;
+  mbs_rigid_velocity_map(s->p.n, q, v, qdot);
+  return 0;
+}
+
+static int st_position_update(double *q, void *ctx) {
+  const stack *s = ctx;
+  mbs_rigid_normalize(s->p.n, q);
+  return 0;
+}
+
+static int st_forces(double t, const double *q, const double *v, double *f, void *ctx) {
+  (void)t, (void)q;
+  const stack *s = ctx;
+  for (int i = 0; i < s->p.n; i++) {
+    f[6 * i] = f[6 * i + 1] = 0;
+    f[6 * i + 2] = -s->p.m * s->p.g;
+    mbs_rigid_gyroscopic(s->inertia, v + 6 * i + 3, f + 6 * i + 3);
+  }
+  return 0;
+}
+
+// one row dirᵀ(J_b(p_b) − J_a(p_a)) · scale over sphere a (−1: ground) and b
+static int add_row(mbs_rows *rows, mbs_row_kind kind, double phi, double K, double B, int a, int b,
+                   const double *q, const double *nrm, double r, const double *dir, double scale) {
+  int col[12];
+  double val[12], R[9], rb[3];
+  int nz = 0;
+  for (int side = 0; side < 2; side++) {
+    int body = side ? b : a;
+    if (body < 0) continue;
+    mbs_rigid_rotation(q + 7 * body + 3, R);
+    // contact point relative to the centre, world: −r n̂ on b, +r n̂ on a; body frame Rᵀ(·)
+    double sgn = side ? -r : r, w[3] = {sgn * nrm[0], sgn * nrm[1], sgn * nrm[2]};
+    for (int k = 0; k < 3; k++) rb[k] = R[k] * w[0] + R[3 + k] * w[1] + R[6 + k] * w[2];
+    double J[6];
+    mbs_rigid_point_jacobian(R, rb, dir, J);
+    for (int j = 0; j < 6; j++) col[nz] = 6 * body + j, val[nz++] = (side ? 1 : -1) * scale * J[j];
+  }
+  return mbs_rows_add(rows, kind, phi, 0, K, B, nz, col, val);
+}
+
+static int st_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+  (void)t, (void)v;
+  const stack *s = ctx;
+  const stack_params *p = &s->p;
+  mbs_rows_clear(rows);
+  for (int c = 0; c < p->n; c++) {
+    double nrm[3] = {0, 0, 1};
+    if (c > 0) {
+      const double *qa = q + 7 * (c - 1), *qb = q + 7 * c;
+      double dx[3] = {qb[0] - qa[0], qb[1] - qa[1], qb[2] - qa[2]};
+      double len = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+      if (!(len > 0)) return 1;  // coincident centres: recoverable (smaller step)
+      for (int k = 0; k < 3; k++) nrm[k] = dx[k] / len;
+    }
+    // tangents: e_x projected off n̂, then n̂ × t̂_1
+    double t1[3] = {1 - nrm[0] * nrm[0], -nrm[0] * nrm[1], -nrm[0] * nrm[2]};
+    double l1 = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    if (l1 < 1e-6) t1[0] = 0, t1[1] = 1, t1[2] = 0, l1 = 1;  // n̂ along e_x
+    for (int k = 0; k < 3; k++) t1[k] /= l1;
+    double t2[3] = {nrm[1] * t1[2] - nrm[2] * t1[1], nrm[2] * t1[0] - nrm[0] * t1[2],
+                    nrm[0] * t1[1] - nrm[1] * t1[0]};
+    double d = stack_contact_depth(s, q, c), phi, K, gs;
+    hertz_row(p->hertz, p->E, c == 0 ? p->r : 0.5 * p->r, d, &phi, &K, &gs);
+    int a = c - 1, b = c;
+    int rn = add_row(rows, MBS_ROW_NORMAL, phi, K, p->b, a, b, q, nrm, p->r, nrm, gs);
+    int r1 = add_row(rows, MBS_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t1, 1);
+    int r2 = add_row(rows, MBS_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t2, 1);
+    if (rn < 0 || r1 < 0 || r2 < 0) return -1;
+    mbs_rows_set_contact(rows, rn, c, p->mu);
+    mbs_rows_set_contact(rows, r1, c, p->mu);
+    mbs_rows_set_contact(rows, r2, c, p->mu);
+  }
+  return 0;
+}
+
+int stack_init(stack *s, const stack_params *p) {
+  memset(s, 0, sizeof *s);
+  if (p->n < 1) return -1;
+  s->p = *p;
+  s->block_size = malloc((size_t)p->n * sizeof *s->block_size);
+  if (!s->block_size) return -1;
+  for (int i = 0; i < p->n; i++) s->block_size[i] = 6;
+  s->inertia[0] = s->inertia[1] = s->inertia[2] = 0.4 * p->m * p->r * p->r;
+  s->model = (mbs_model){.nq = 7 * p->n,
+                         .nv = 6 * p->n,
+                         .max_rows = 3 * p->n,
+                         .max_nnz = 36 * p->n,
+                         .nblocks = p->n,
+                         .block_size = s->block_size,
+                         .mass = st_mass,
+                         .velocity_map = st_velocity,
+                         .forces = st_forces,
+                         .rows = st_rows,
+                         .position_update = st_position_update,
+                         .ctx = s};
+  return 0;
+}
+
+void stack_free(stack *s) {
+  free(s->block_size);
+  s->block_size = NULL;
+}
+
+void stack_initial_state(const stack *s, double *q, double *v) {
+  const stack_params *p = &s->p;
+  for (int i = 0; i < p->n; i++) {
+    double *qi = q + 7 * i;
+    qi[0] = qi[1] = 0;
+    qi[2] = p->r + p->gap + i * (2 * p->r + p->gap);
+    qi[3] = 1, qi[4] = qi[5] = qi[6] = 0;
+    for (int j = 0; j < 6; j++) v[6 * i + j] = 0;
+  }
+}
+
+void stack_resting_state(const stack *s, double *q, double *v) {
+  const stack_params *p = &s->p;
+  double z = 0;
+  for (int c = 0; c < p->n; c++) {
+    const double F = (p->n - c) * p->m * p->g, reff = c == 0 ? p->r : 0.5 * p->r;
+    const double d = cbrt(F * F / (p->E * p->E * reff));
+    z += (c == 0 ? p->r : 2 * p->r) - d;
+    double *qi = q + 7 * c;
+    qi[0] = qi[1] = 0, qi[2] = z;
+    qi[3] = 1, qi[4] = qi[5] = qi[6] = 0;
+    for (int j = 0; j < 6; j++) v[6 * c + j] = 0;
+  }
+}

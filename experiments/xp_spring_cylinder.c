@@ -9,6 +9,7 @@
 // e_q = √((1/T)∫(x − x_exact)² dt) by the trapezoidal rule on the steps; x_exact = x0 cos(ωt),
 // ω = √(k_s/m_eff), m_eff = 1.5 m when rolling and m without friction (an independent reference).
 #include "xp/xp.h"
+#include "xp/xp_file.h"
 #include "xp_common.h"
 
 #include "mbs/mbs.h"
@@ -339,6 +340,67 @@ static int spring_cylinder_run(const xp_params *prm, xp_results *out, xp_progres
   return rc;
 }
 
+// REPORT.md: paper B (§II, §VI.B) claims the midpoint rule stays second order with rolling
+// friction, symplectic Euler keeps the energy bounded, implicit Euler dissipates, and the rolling
+// midpoint energy varies by 0.16 % peak to peak; one row per (μ, scheme) with what was measured
+static void cyl_report_row(FILE *md, const xp_file *f, const char *mu, const char *scheme,
+                           const char *energy_case, const char *order_case, const char *claim) {
+  double order = NAN, p2p = NAN, slip = NAN, ratio = NAN, gn = NAN;
+  xp_file_case_stat(f, order_case, "fitted_order", &order);
+  xp_file_case_stat(f, energy_case, "energy_peak_to_peak_rel", &p2p);
+  xp_file_case_stat(f, energy_case, "max_slip", &slip);
+  xp_file_case_stat(f, energy_case, "slip_ratio_sigma_mu_g_dt", &ratio);
+  xp_file_case_stat(f, energy_case, "gamma_n_over_mgdt_final", &gn);
+  char st[32] = "?";
+  xp_file_case_status(f, energy_case, st, sizeof st);
+  fprintf(md, "| %s | %s | %s | %.3f | %.3g %% | %.3g | %.3g | %.6f | %s |\n", mu, scheme, claim,
+          order, 100 * p2p, slip, ratio, gn, st);
+}
+
+static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
+  xp_file *f = xp_file_open(path, err);
+  if (!f) return XP_ERR_RUN;
+  fprintf(md,
+          "Paper B (§II.A, §VI.B): the midpoint rule is second order and, with rolling friction, "
+          "shows \"considerably less numerical dissipation than first order methods\" (energy "
+          "variation 0.16 %% peak to peak over 5 s, δt = 0.02 s); symplectic Euler keeps the "
+          "energy bounded; implicit Euler dissipates. Measured: the fitted order of "
+          "e_q = √((1/T)∫(x − x_exact)² dt) over the halving sequence (x_exact the closed form), "
+          "energy ½mẋ² + ½Iω² + ½k_s x² peak to peak over T = 5 s at δt = 0.02 s, the largest "
+          "slip speed against paper B's estimate σμgδt, and the final normal impulse over "
+          "m g δt (1 = resting on the ground):\n\n");
+  fprintf(md, "| μ | scheme | paper | fitted order | energy peak to peak | max slip [m/s] | "
+              "slip ÷ σμgδt | γ_n ÷ mgδt at T | status |\n|---|---|---|---|---|---|---|---|---|\n");
+  static const char *const schemes[] = {"explicit", "symplectic", "implicit", "midpoint"};
+  static const char *const claims[] = {"order 1 (not used)", "order 1, bounded energy",
+                                       "order 1, dissipative", "order 2, 0.16 % (μ = 1)"};
+  static const char *const mus[] = {"0", "1"};
+  for (size_t im = 0; im < 2; im++) {
+    for (size_t is = 0; is < 4; is++) {
+      char ec[96], oc[96];
+      snprintf(ec, sizeof ec, "energy_mu=%s_%s", mus[im], schemes[is]);
+      snprintf(oc, sizeof oc, "order_mu=%s_%s", mus[im], schemes[is]);
+      char st[32];
+      if (xp_file_case_status(f, ec, st, sizeof st)) continue;  // scheme not in this run
+      cyl_report_row(md, f, mus[im], schemes[is], ec, oc, claims[is]);
+    }
+    char ec[96], oc[96], st[32];
+    snprintf(ec, sizeof ec, "paperA_energy_mu=%s", mus[im]);
+    snprintf(oc, sizeof oc, "paperA_order_mu=%s", mus[im]);
+    if (!xp_file_case_status(f, ec, st, sizeof st))
+      cyl_report_row(md, f, mus[im], "paper A's step", ec, oc, "(not in paper B)");
+  }
+  fprintf(md,
+          "\nPaper A's step treats the spring force explicitly (v1 = v0 + hM⁻¹f(q0), "
+          "q1 = q0 + hv1), so on this problem it behaves as symplectic Euler: first order, "
+          "bounded energy oscillation. Explicit Euler (θ = θ_vq = 0) is unstable here and "
+          "reported, not hidden. The orders are fitted where each scheme is asymptotic "
+          "(`fit_dt_min`, `fit_dt_max` in the run's parameters); the midpoint fit stops above "
+          "the O(σδt) slip floor of the regularised friction.\n\n");
+  xp_file_close(f);
+  return XP_OK;
+}
+
 static const xp_param_def spring_cylinder_params_def[] = {
     {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},
     {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "cylinder mass (paper B); I = m R^2/2"},
@@ -369,5 +431,6 @@ const xp_experiment xp_experiment_spring_cylinder = {
     .n_params = sizeof spring_cylinder_params_def / sizeof spring_cylinder_params_def[0],
     .run = spring_cylinder_run,
     .plot_script = "spring_cylinder.gp",
+    .report = spring_cylinder_report,
     .in_reproduce = 1,
 };

@@ -96,11 +96,17 @@ static int st_simulate(const xp_params *prm, int n, double T, const char *formul
   for (int r = 0; r < rows->n; r++) {
     if (rows->kind[r] != MBS_ROW_NORMAL) continue;
     const int c = rows->contact[r];
-    const double w = (double)(n - c) * p.m * p.g, e = fabs(lam[r] - w) / w;
+    // normal force on the upper sphere c: λ times the norm of its translational Jacobian entries
+    // (1 with the default Hertz row; (3/2)√d with hertz=paper, whose λ is a pseudo-force)
+    double g2 = 0;
+    for (int k = rows->start[r]; k < rows->start[r + 1]; k++)
+      if (rows->col[k] >= 6 * c && rows->col[k] < 6 * c + 3) g2 += rows->val[k] * rows->val[k];
+    const double force = lam[r] * sqrt(g2);
+    const double w = (double)(n - c) * p.m * p.g, e = fabs(force - w) / w;
     o->contacts += act[r];
     loaded += act[r] && lam[r] > 0;
     o->load_err = fmax(o->load_err, e);
-    if (o->lam) o->lam[c] = lam[r], o->stat[c] = w, o->rel[c] = (lam[r] - w) / w;
+    if (o->lam) o->lam[c] = force, o->stat[c] = w, o->rel[c] = (force - w) / w;
   }
   o->settled = rc == 0 && o->vmax < vsettle && loaded == n;
   mbs_workspace_free(ws), free(q), free(v), stack_free(&s);

@@ -27,16 +27,31 @@ static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcm
 
 // ---- list -----------------------------------------------------------------
 
+// display width of a UTF-8 string in code points (continuation bytes 10xxxxxx not counted)
+static size_t utf8_width(const char *s) {
+  size_t n = 0;
+  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
 static int cmd_list(int argc, char **argv) {
   if (argc > 1 && is_help(argv[1])) {
     puts("usage: stabcon list\n\nLists the experiments and the paper figure or table each "
          "regenerates.\nA '*' marks those run by `stabcon reproduce`.");
     return XP_OK;
   }
-  printf("%-18s %-44s %s\n", "experiment", "regenerates", "summary");
+  // pad by UTF-8 code points (the references hold § and —), to the widest entry
+  size_t wn = strlen("experiment"), wr = strlen("regenerates");
+  for (size_t i = 0; xp_experiments[i]; i++) {
+    wn = utf8_width(xp_experiments[i]->name) > wn ? utf8_width(xp_experiments[i]->name) : wn;
+    wr = utf8_width(xp_experiments[i]->paper_ref) > wr ? utf8_width(xp_experiments[i]->paper_ref) : wr;
+  }
+  printf("%s%*s  %s%*s    %s\n", "experiment", (int)(wn - 10), "", "regenerates", (int)(wr - 11), "",
+         "summary ('*': run by reproduce)");
   for (size_t i = 0; xp_experiments[i]; i++) {
     const xp_experiment *x = xp_experiments[i];
-    printf("%-18s %-44s %s%s\n", x->name, x->paper_ref, x->in_reproduce ? "* " : "  ", x->summary);
+    printf("%s%*s  %s%*s  %s%s\n", x->name, (int)(wn - utf8_width(x->name)), "", x->paper_ref,
+           (int)(wr - utf8_width(x->paper_ref)), "", x->in_reproduce ? "* " : "  ", x->summary);
   }
   return XP_OK;
 }

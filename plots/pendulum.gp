@@ -4,9 +4,10 @@
 # the exact elliptic solution, and the IDA rigid reference against the elliptic solution.
 load plotsdir.'/common.gp'
 base = stem
-# simulation cases: every case but "reference"
+# simulation cases: every case but "reference" and the long-horizon pair ("long_…")
 sims = ''
-do for [i = 1:ncases] { c = word(cases, i); if (c ne 'reference') { sims = sims.' '.c } }
+longs = ''
+do for [i = 1:ncases] { c = word(cases, i); if (c ne 'reference') { if (strstrt(c, 'long_') == 1) { longs = longs.' '.c } else { sims = sims.' '.c } } }
 nsims = words(sims)
 has_ref = (strstrt(cases, 'reference') > 0)
 ncols = (nsims > 2) ? 2 : (nsims > 0 ? nsims : 1)
@@ -82,3 +83,18 @@ if (has_ref) {
   }
 }
 stem = base
+
+# long horizon (b = 0): paper A's velocity target (h·Ġv0, eq. 50) against the variant without it
+if (words(longs) > 0) {
+  stem = base.'_long'
+  do for [fmt in "png svg"] {
+    eval setterm(fmt, 900, 560)
+    set title "pendulum energy over a long horizon, b = 0: paper A's target vs gdot_target = 0" noenhanced
+    set xlabel 't [s]'
+    set ylabel 'E(t) [J]  (E(0) = 0; off-scale values: divergence)'
+    set yrange [-12:30]
+    plot for [i = 1:words(longs)] csv(word(longs, i)) using "t":"energy" with lines lw 2 dt i \
+         title pretty(word(longs, i)) noenhanced
+    set autoscale y
+  }
+}

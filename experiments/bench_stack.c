@@ -57,20 +57,29 @@ int cli_bench_stack(int argc, char **argv) {
     mbs_workspace *ws = mbs_workspace_create(&s.model, &set, msg, sizeof msg);
     double *q = malloc(7 * (size_t)p.n * sizeof *q), *v = malloc(6 * (size_t)p.n * sizeof *v);
     double *t = malloc((size_t)steps * sizeof *t);
-    if (!ws || !q || !v || !t) return fprintf(stderr, "setup failed\n"), 1;
+    if (!ws || !q || !v || !t) {
+      fprintf(stderr, "stabcon bench stack: setup failed for N = %d: %s\n", p.n,
+              ws ? "out of memory" : msg);
+      free(q), free(v), free(t), mbs_workspace_free(ws), stack_free(&s);
+      return 1;
+    }
     stack_resting_state(&s, q, v);
     long iters = 0, fp = 0;
     mbs_status st = MBS_OK;
-    for (int i = 0; i < steps && st == MBS_OK; i++) {
+    int done = 0;  // steps taken (a step the solver only met inaccurately is still taken)
+    while (done < steps && (st == MBS_OK || st == MBS_INACCURATE || st == MBS_MAX_ITERATIONS)) {
       double t0 = xp_now();
-      st = mbs_step(ws, i * 0.01, 0.01, q, v, q, v);
-      t[i] = 1e6 * (xp_now() - t0);
+      st = mbs_step(ws, done * 0.01, 0.01, q, v, q, v);
+      t[done++] = 1e6 * (xp_now() - t0);
       iters += mbs_step_info(ws)->iterations, fp += mbs_step_info(ws)->fp_iterations;
     }
-    qsort(t + 1, (size_t)steps - 1, sizeof *t, cmp_double);
-    const double median = t[1 + (steps - 1) / 2], fastest = t[1];
+    double median = NAN, fastest = NAN;
+    if (done >= 2) {
+      qsort(t + 1, (size_t)done - 1, sizeof *t, cmp_double);
+      median = t[1 + (done - 1) / 2], fastest = t[1];
+    }
     printf("| %d | %d | %.1f | %.1f | %.2f | %.1f | %.2f | %s |\n", p.n, 3 * p.n, median, fastest,
-           median / p.n, (double)iters / steps, (double)fp / steps, mbs_status_name(st));
+           median / p.n, (double)iters / done, (double)fp / done, mbs_status_name(st));
     fflush(stdout);
     xs[k] = log((double)p.n), ys[k] = log(median);
     free(q), free(v), free(t);

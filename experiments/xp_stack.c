@@ -178,8 +178,10 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   const int n = (int)xp_params_int(prm, "settle_n");
   const double Ts = xp_params_real(prm, "settle_T");
   const size_t steps = (size_t)llround(Ts / h);
-  double *b = malloc((3 * (size_t)n + 3 * (steps + 1) + (size_t)n) * sizeof *b);
+  const size_t nb = 3 * (size_t)n + 3 * (steps + 1) + (size_t)n;
+  double *b = malloc(nb * sizeof *b);
   if (!b) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  for (size_t k = 0; k < nb; k++) b[k] = NAN;  // a run that stops early leaves NaN, not garbage
   st_meas o = {.lam = b,
                .stat = b + n,
                .rel = b + 2 * n,

@@ -62,15 +62,16 @@ int mbs_eval_finite(const double *x, int n) {
   return 1;
 }
 
-// checks the model's rows: finite data, K, B ≥ 0, columns in range
+// checks the model's rows: finite data, K, B, μ ≥ 0, columns in range
 static mbs_status rows_check(const mbs_workspace *ws) {
   const mbs_rows *r = ws->rows;
   if (r->overflow) return MBS_CAPACITY;
   for (int i = 0; i < r->n; i++) {
     if (!isfinite(r->phi[i]) || !isfinite(r->gdot_v[i]) || !isfinite(r->K[i]) ||
-        !isfinite(r->B[i]))
+        !isfinite(r->B[i]) || !isfinite(r->mu[i]))
       return MBS_NONFINITE;
-    if (r->K[i] < 0 || r->B[i] < 0 || (int)r->kind[i] < 0 || r->kind[i] >= MBS_ROW_KIND_COUNT)
+    if (r->K[i] < 0 || r->B[i] < 0 || r->mu[i] < 0 || (int)r->kind[i] < 0 ||
+        r->kind[i] >= MBS_ROW_KIND_COUNT)
       return MBS_BAD_ROW;
     for (int k = r->start[i]; k < r->start[i + 1]; k++) {
       if (r->col[k] < 0 || r->col[k] >= ws->nv) return MBS_BAD_ROW;
@@ -199,7 +200,11 @@ mbs_status mbs_eval_prepare(mbs_workspace *ws, double t, const double *q0, const
   if (!mbs_eval_finite(ws->f, nv)) return MBS_NONFINITE;
 
   // active rows: bilateral always, unilateral/normal while φ ≤ 0, tangents with their normal
-  int na = 0;
+  // (found through the contact → normal-row map, reset below: O(rows) per step)
+  for (int i = 0; i < r->n; i++)
+    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
+      ws->cnormal[r->contact[i]] = i;
+  int na = 0, unsupported = 0;
   info->rows = r->n;
   for (int i = 0; i < r->n; i++) {
     ws->lambda[i] = 0, ws->resid[i] = 0;
@@ -208,18 +213,22 @@ mbs_status mbs_eval_prepare(mbs_workspace *ws, double t, const double *q0, const
     case MBS_ROW_BILATERAL: on = 1, info->rows_bilateral++; break;
     case MBS_ROW_UNILATERAL:
     case MBS_ROW_NORMAL: on = r->phi[i] <= 0, info->rows_unilateral += on; break;
-    case MBS_ROW_TANGENT:
-      for (int j = 0; j < r->n; j++)
-        if (r->kind[j] == MBS_ROW_NORMAL && r->contact[j] == r->contact[i] && r->contact[i] >= 0)
-          on = r->phi[j] <= 0;
+    case MBS_ROW_TANGENT: {
+      const int c = r->contact[i], j = c >= 0 && c < ws->cap ? ws->cnormal[c] : -1;
+      on = j >= 0 && r->phi[j] <= 0;
       break;
+    }
     default: break;
     }
-    if (on && !contacts && (r->kind[i] == MBS_ROW_NORMAL || r->kind[i] == MBS_ROW_TANGENT))
-      return MBS_UNSUPPORTED;
+    unsupported |=
+        on && !contacts && (r->kind[i] == MBS_ROW_NORMAL || r->kind[i] == MBS_ROW_TANGENT);
     ws->active[i] = on;
     if (on) ws->act[na++] = i;
   }
+  for (int i = 0; i < r->n; i++)  // reset the contact map for the next evaluation
+    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
+      ws->cnormal[r->contact[i]] = -1;
+  if (unsupported) return MBS_UNSUPPORTED;
   info->rows_active = na;
   ws->na = na;
 

@@ -38,6 +38,7 @@ struct mbs_workspace {
   double *cg_t, *cg_g;  // nv, 2·(largest block): scratch
   double *wvec;         // nv: w of the qcp path
   double *ctt;          // cap: per contact index, Σ λ_t² (cone statistics)
+  int *cnormal;         // cap: per contact index, its normal row (−1 between evaluations)
   long step_count;      // mbs_step calls so far (for settings.dump_step)
 };
 

@@ -191,24 +191,16 @@ static int lambda_column(const mbs_rows *r, int i, int *idx, double *val, double
   return n;
 }
 
-// the mass block holding velocity j: first index b0, size bs, offset in the blocks; −1 if none
-static int mass_block_of(const mbs_workspace *ws, int j, int *b0, int *bs, size_t *off) {
-  const mbs_model *m = ws->model;
-  if (m->nblocks == 0) {
-    *b0 = 0, *bs = ws->nv, *off = 0;
-    return 0;
+// 1 if contact c has an active normal row without compliance (K = B = 0: an explicit row, not
+// in the conic problem); its tangents are then off (no normal force law, no friction). O(na), on
+// this rare path only.
+static int explicit_normal(const mbs_workspace *ws, int c) {
+  const mbs_rows *r = ws->rows;
+  for (int a = 0; a < ws->na; a++) {
+    int i = ws->act[a];
+    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] == c && ws->D[a] == 0) return 1;
   }
-  int v = 0;
-  size_t o = 0;
-  for (int b = 0; b < m->nblocks; b++) {
-    int s = m->block_size[b];
-    if (j < v + s) {
-      *b0 = v, *bs = s, *off = o;
-      return 0;
-    }
-    v += s, o += (size_t)s * (size_t)s;
-  }
-  return -1;
+  return 0;
 }
 
 // row roles in the conic problem (per compact compliant row s)
@@ -222,20 +214,21 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
   struct mbs_qcp *q = ws->qcp;
   const mbs_rows *r = ws->rows;
   *ncone = 0;
+  mbs_status st = MBS_OK;
   for (int s = 0; s < ns; s++) {
     int i = ws->act[sidx[s]];
     q->role[s] = r->kind[i] == MBS_ROW_BILATERAL ? ROLE_FREE : ROLE_UNI;
     q->ntan[s] = 0, q->tn[s] = -1;
     if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0) {  // no contact index: frictionless
-      if (r->contact[i] >= ws->cap) return MBS_BAD_ROW;
-      q->cmap[r->contact[i]] = s;
+      if (r->contact[i] >= ws->cap) st = MBS_BAD_ROW;  // the map is reset below either way
+      else q->cmap[r->contact[i]] = s;
     }
   }
-  mbs_status st = MBS_OK;
-  for (int s = 0; s < ns; s++) {
+  for (int s = 0; st == MBS_OK && s < ns; s++) {
     int i = ws->act[sidx[s]];
     if (r->kind[i] != MBS_ROW_TANGENT) continue;
     int c = r->contact[i], sn = c >= 0 && c < ws->cap ? q->cmap[c] : -1;
+    if (sn < 0 && c >= 0 && explicit_normal(ws, c)) continue;  // tn = −1: off below
     if (sn < 0 || q->ntan[sn] >= 2) {
       st = MBS_BAD_ROW;
       break;
@@ -254,7 +247,7 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
     if (r->kind[i] == MBS_ROW_NORMAL && q->ntan[s] > 0 && r->mu[i] > 0)
       q->role[s] = ROLE_NORMAL, (*ncone)++;
     if (r->kind[i] == MBS_ROW_TANGENT)
-      q->role[s] = r->mu[ws->act[sidx[q->tn[s]]]] > 0 ? ROLE_TANGENT : ROLE_OFF;
+      q->role[s] = q->tn[s] >= 0 && r->mu[ws->act[sidx[q->tn[s]]]] > 0 ? ROLE_TANGENT : ROLE_OFF;
   }
   return MBS_OK;
 }
@@ -314,10 +307,10 @@ static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double
   // w columns: M's block column, then (paper) G_Eᵀ on the target equalities and −G_Rᵀ on the
   // residual rows
   for (int j = 0; j < nv; j++) {
-    int col = ns + j, b0 = 0, bs = 0;
-    size_t off = 0;
+    // the mass block holding velocity j (O(1) from the workspace's block map)
+    const int col = ns + j, blk = ws->col_block[j], b0 = ws->blk_v0[blk], bs = ws->blk_size[blk];
+    const size_t off = ws->blk_off[blk];
     q->Pp[col] = nP, q->Ap[col] = nA, q->Gp[col] = nG;
-    if (mass_block_of(ws, j, &b0, &bs, &off)) return MBS_BAD_ROW;  // unreachable: validated
     for (int a = 0; a < bs; a++) {
       double mij = ws->mass_raw[off + (size_t)(a * bs + (j - b0))];
       if (!paper && b0 + a <= j) q->Pi[nP] = ns + b0 + a, q->Px[nP++] = mij;
@@ -406,7 +399,8 @@ static mbs_status load(mbs_workspace *ws) {
 }
 
 // writes the loaded problem to settings.dump_path when this is step settings.dump_step (needs the
-// qcp HDF5 I/O; otherwise a no-op)
+// qcp HDF5 I/O; otherwise a no-op). For `coulomb` this is the first (unshifted, relaxed) solve of
+// the step, not the fixed point's last. A debugging aid: HDF5 allocates inside this step.
 static void dump(mbs_workspace *ws) {
   if (!ws->settings.dump_path || ws->settings.dump_step != ws->step_count) return;
 #ifdef MBS_HAVE_QCP_IO
@@ -541,8 +535,10 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
       cscale = fmax(cscale, ws->rows->mu[ws->act[sidx[n]]] * fabs(chat0[s]));
     }
   }
+  // it counts the relaxed solves done; the shifts of solve it are compared with those of it − 1,
+  // and at most fp_max_iter solves are made
   mbs_status fst = MBS_MAX_ITERATIONS;
-  for (int it = 1; it <= ws->settings.fp_max_iter; it++) {
+  for (int it = 1;; it++) {
     memcpy(shift0, shift, sizeof(double) * (size_t)ns);
     double smax = coulomb_shift(ws, ns, sidx, chat0, lam_s, w, shift), ds = 0;
     for (int s = 0; s < ns; s++) ds = fmax(ds, fabs(shift[s] - shift0[s]));
@@ -558,6 +554,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
       fst = MBS_OK;
       break;
     }
+    if (it >= ws->settings.fp_max_iter) break;  // budget spent: keep the last iterate
     for (int s = 0; s < ns; s++)
       if (q->role[s] == ROLE_NORMAL) q->c[s] = -(chat0[s] - shift[s]);
     qcp_error err;
@@ -567,7 +564,9 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
     extract(ws, ns, lam_s, w);
     ws->info.fp_iterations = it + 1;
   }
-  if (st == MBS_OK && fst != MBS_OK) st = MBS_MAX_ITERATIONS;
+  // worst of the last solve's status and the fixed point's: an unconverged fixed point is
+  // reported as max-iterations even when its last solve was only inaccurate
+  if (fst != MBS_OK && (st == MBS_OK || st == MBS_INACCURATE)) st = MBS_MAX_ITERATIONS;
   return st;
 }
 

@@ -152,7 +152,7 @@ void mbs_workspace_free(mbs_workspace *ws) {
   free(ws->Y), free(ws->W), free(ws->A), free(ws->lam_act), free(ws->rhat);
   free(ws->mass_raw), free(ws->chat0), free(ws->gE), free(ws->grp);
   free(ws->cg_r), free(ws->cg_z), free(ws->cg_d), free(ws->cg_q), free(ws->cg_x), free(ws->cg_b);
-  free(ws->cg_dg), free(ws->cg_t), free(ws->cg_g), free(ws->wvec), free(ws->ctt);
+  free(ws->cg_dg), free(ws->cg_t), free(ws->cg_g), free(ws->wvec), free(ws->ctt), free(ws->cnormal);
   free(ws->col_block), free(ws->blk_v0), free(ws->blk_size), free(ws->blk_off);
   mbs_qcp_free(ws);
   mbs_lcp_ws_free(&ws->lcp);
@@ -208,6 +208,9 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
   ws->cg_t = calloc(nv, sizeof(double));
   ws->wvec = calloc(nv, sizeof(double));
   ws->ctt = calloc(cap, sizeof(double));
+  ws->cnormal = malloc(cap * sizeof(int));
+  if (ws->cnormal)
+    for (size_t c = 0; c < cap; c++) ws->cnormal[c] = -1;
   size_t nblk = (size_t)(model->nblocks > 0 ? model->nblocks : 1);
   ws->col_block = calloc(nv, sizeof(int));
   ws->blk_v0 = calloc(nblk, sizeof(int));
@@ -235,7 +238,7 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
       !ws->free_row || !ws->sidx || !ws->Y || !ws->W || !ws->A || !ws->lam_act || !ws->rhat ||
       !ws->mass_raw || !ws->chat0 || !ws->gE || !ws->grp || !ws->cg_r || !ws->cg_z ||
       !ws->cg_d || !ws->cg_q || !ws->cg_x || !ws->cg_b || !ws->cg_dg || !ws->cg_t || !ws->wvec ||
-      !ws->ctt ||
+      !ws->ctt || !ws->cnormal ||
       !ws->col_block || !ws->blk_v0 || !ws->blk_size || !ws->blk_off || !ws->cg_g)
     goto oom;
   if (mbs_qcp_create(ws)) goto oom;

@@ -220,6 +220,7 @@ static void test_frictionless(void **state) {
       printf("mu = 0, %s %dD: max |lambda_t| = %g, x(1 s) = %.8f m (frictionless exact %.8f)\n",
              mbs_formulation_name((mbs_formulation)f), dim, o.lt_max, o.x, x_ref);
       assert_true(o.lt_max == 0.0);
+      assert_true(fabs(o.x - x_ref) <= 1e-9 * x_ref);
       assert_int_equal(o.status_bad, 0);
     }
 }
@@ -230,9 +231,12 @@ static void test_sticking(void **state) {
   for (int f = 0; f < MBS_FORMULATION_COUNT; f++) {
     incline p = paper_particle(3, 0.375);
     run_out o = run(&p, (mbs_formulation)f, 0, 100);
-    printf("mu = 0.375, %s: creep over 1 s %.3e m (memoryless damper estimate %.3e m)\n",
-           mbs_formulation_name((mbs_formulation)f), o.x, p.m * p.g * sin(p.theta) / p.bt * 1.0);
+    // the memoryless tangential damper B_t creeps at m g sin θ / B_t (K_t = 0, SPEC §1.2)
+    const double creep = p.m * p.g * sin(p.theta) / p.bt * 1.0;
+    printf("mu = 0.375, %s: creep over 1 s %.6e m (memoryless damper estimate %.6e m)\n",
+           mbs_formulation_name((mbs_formulation)f), o.x, creep);
     assert_true(fabs(o.x) < 1e-6);
+    assert_true(fabs(o.x - creep) <= 1e-3 * creep);  // measured: within 6e-5
     assert_int_equal(o.status_bad, 0);
     assert_true(o.cone_max <= 1e-9);
   }
@@ -247,11 +251,80 @@ static void test_distance_monotone(void **state) {
     incline p = paper_particle(3, mus[k]);
     run_out o = run(&p, MBS_COULOMB, 0, 100);
     double a = fmax(0, p.g * (sin(p.theta) - p.mu * cos(p.theta)));
+    const double x_ref = H * H * a * 100 * 101 / 2.0;
     printf("coulomb from rest, mu = %.3f: x(1 s) = %.8e m (discrete exact %.8e)\n", mus[k], o.x,
-           H * H * a * 100 * 101 / 2.0);
+           x_ref);
     assert_true(o.x < prev);
+    if (x_ref > 0) assert_true(fabs(o.x - x_ref) <= 1e-6 * x_ref);  // sliding: μ < tan θ
     prev = o.x;
   }
+}
+
+// a friction coefficient that is NaN or negative is bad input, reported as a status (not taken
+// as frictionless)
+static void test_bad_mu(void **state) {
+  (void)state;
+  const struct {
+    double mu;
+    mbs_status want;
+  } cases[] = {{NAN, MBS_NONFINITE}, {-0.5, MBS_BAD_ROW}, {INFINITY, MBS_NONFINITE}};
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    incline p = paper_particle(3, cases[k].mu);
+    const int blocks[1] = {3};
+    mbs_model model = incline_model(&p, blocks);
+    mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL, 0);
+    assert_non_null(ws);
+    double q[3] = {0, 0, -1e-5}, v[3] = {0.5, 0, 0};
+    mbs_status st = mbs_step(ws, 0, H, q, v, q, v);
+    printf("mu = %g -> %s (expected %s)\n", cases[k].mu, mbs_status_name(st),
+           mbs_status_name(cases[k].want));
+    assert_int_equal(st, cases[k].want);
+    mbs_workspace_free(ws);
+  }
+}
+
+// the coulomb fixed point makes at most fp_max_iter relaxed solves; one that has not converged
+// within them is reported as max-iterations with the last iterate kept
+static void test_fixed_point_budget(void **state) {
+  (void)state;
+  incline p = paper_particle(3, 0.125);
+  const int blocks[1] = {3};
+  mbs_model model = incline_model(&p, blocks);
+  const int budgets[] = {1, 2, 3, 50};
+  for (size_t k = 0; k < sizeof budgets / sizeof *budgets; k++) {
+    mbs_settings set = mbs_settings_default();
+    set.formulation = MBS_COULOMB, set.fp_max_iter = budgets[k];
+    mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL, 0);
+    assert_non_null(ws);
+    double q[3] = {0, 0, -p.m * p.g * cos(p.theta) / p.kn}, v[3] = {0.5, 0, 0};
+    mbs_status st = mbs_step(ws, 0, H, q, v, q, v);
+    const int solves = mbs_step_info(ws)->fp_iterations;
+    printf("fp_max_iter = %d: %d solves, status %s\n", budgets[k], solves, mbs_status_name(st));
+    assert_true(solves <= budgets[k]);
+    // sliding needs about 7 solves (test_coulomb_sliding_exact)
+    assert_int_equal(st, budgets[k] >= 10 ? MBS_OK : MBS_MAX_ITERATIONS);
+    mbs_workspace_free(ws);
+  }
+}
+
+// a contact whose normal row has no compliance (K = B = 0, an explicit row) has no normal force
+// law: the step runs and its tangential forces are exactly 0
+static void test_explicit_normal(void **state) {
+  (void)state;
+  incline p = paper_particle(3, 0.5);
+  p.kn = 0, p.bn = 0;
+  const int blocks[1] = {3};
+  mbs_model model = incline_model(&p, blocks);
+  mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL, 0);
+  assert_non_null(ws);
+  double q[3] = {0, 0, 0}, v[3] = {0.5, 0, 0};  // φ = 0: the contact is active
+  mbs_status st = mbs_step(ws, 0, H, q, v, q, v);
+  const double *lam = mbs_step_lambda(ws);
+  printf("K = B = 0 normal: status %s, lambda = (%g, %g, %g)\n", mbs_status_name(st), lam[0],
+         lam[1], lam[2]);
+  assert_int_equal(st, MBS_OK);
+  assert_true(lam[1] == 0 && lam[2] == 0);
+  mbs_workspace_free(ws);
 }
 
 // settings.dump_path writes step dump_step's conic subproblem in the qcp problem format: reading
@@ -298,6 +371,9 @@ static void test_dump_subproblem(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_coulomb_sliding_exact),
+      cmocka_unit_test(test_bad_mu),
+      cmocka_unit_test(test_fixed_point_budget),
+      cmocka_unit_test(test_explicit_normal),
       cmocka_unit_test(test_relaxed_gliding),
       cmocka_unit_test(test_paper_inflation),
       cmocka_unit_test(test_frictionless),

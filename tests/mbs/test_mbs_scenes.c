@@ -169,6 +169,7 @@ static void test_stack_statics(void **state) {
         "stack N = 10, %s, 2 s: max |lambda_n - weight above| / weight %.2e, max |xy| %.1e m, "
         "max speed %.1e m/s, steps not ok %d\n",
         mbs_formulation_name((mbs_formulation)f), err, xy, vmax, bad);
+    assert_int_equal(bad, 0);
     assert_true(err <= 1e-6);
     assert_true(xy <= 1e-12);
     assert_true(vmax <= 1e-6);

@@ -2,6 +2,7 @@
 // `stabcon qcp …` and `stabcon bench …`: the conic solver's problem files, generator and benchmark.
 #include "cli_commands.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,9 @@ static int qcp_gen_command(int argc, char **argv) {
   double mu = 0.5;
   if (argc > 4) {
     mu = strtod(argv[3], &end);
-    if (*end || !(mu >= 0)) {
-      fprintf(stderr, "stabcon qcp gen: MU '%s' must be a number >= 0\n", argv[3]);
+    // the generated cone rows scale by μ: it must be a finite number > 0
+    if (end == argv[3] || *end || !(mu > 0) || !isfinite(mu)) {
+      fprintf(stderr, "stabcon qcp gen: MU '%s' must be a finite number > 0\n", argv[3]);
       return 2;
     }
   }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_commands.h"
@@ -121,7 +122,8 @@ static int cmd_run(int argc, char **argv) {
     } else if (strncmp(argv[i], "--set=", 6) == 0) {
       if (xp_params_set(&params, argv[i] + 6, &err)) return usage_error("run", "%s", err.message);
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-      snprintf(path, sizeof path, "%s", argv[++i]);
+      if (snprintf(path, sizeof path, "%s", argv[++i]) >= (int)sizeof path)
+        return usage_error("run", "output path '%.60s…' is too long", argv[i]);
       explicit_output = 1;
     } else if (strcmp(argv[i], "--plot") == 0 && i + 1 < argc) {
       plot_dir = argv[++i];
@@ -318,23 +320,37 @@ static int cmd_export(int argc, char **argv) {
   }
   if (!file) return usage_error("export", "%s", "missing FILE");
   if (strcmp(format, "csv") != 0) return usage_error("export", "unknown format '%s' (csv)", format);
+  // never write over the results file being read (same device and inode)
+  struct stat sin, sout;
+  if (output && stat(file, &sin) == 0 && stat(output, &sout) == 0 && sin.st_dev == sout.st_dev &&
+      sin.st_ino == sout.st_ino)
+    return usage_error("export", "-o '%s' is the input file", output);
+  char partial[4096];
+  if (output && snprintf(partial, sizeof partial, "%s.partial", output) >= (int)sizeof partial)
+    return usage_error("export", "output path too long: '%.60s…'", output);
   xp_error err = {{0}};
   xp_file *f = xp_file_open(file, &err);
   if (!f) {
     fprintf(stderr, "stabcon export: %s\n", err.message);
     return XP_ERR_USAGE;
   }
-  FILE *out = output ? fopen(output, "w") : stdout;
+  // written as OUT.partial and renamed into place: a failure never touches an existing OUT
+  FILE *out = output ? fopen(partial, "w") : stdout;
   if (!out) {
     xp_file_close(f);
-    return usage_error("export", "cannot write '%s'", output);
+    return usage_error("export", "cannot write '%s'", partial);
   }
   int rc = case_name ? xp_file_export_case_csv(f, case_name, 0, out, NULL, &err)
                      : xp_file_export_summary_csv(f, out, &err);
-  if (output && fclose(out) != 0 && rc == XP_OK) rc = xp_fail(&err, XP_ERR_RUN, "write error");
+  if (rc == XP_OK && (fflush(out) != 0 || ferror(out)))
+    rc = xp_fail(&err, XP_ERR_RUN, "write error on %s (disk full?)", output ? partial : "stdout");
+  if (output && fclose(out) != 0 && rc == XP_OK)
+    rc = xp_fail(&err, XP_ERR_RUN, "write error on %s (disk full?)", partial);
+  if (output && rc == XP_OK && rename(partial, output) != 0)
+    rc = xp_fail(&err, XP_ERR_RUN, "cannot rename %s to %s", partial, output);
   if (rc != XP_OK) {
     fprintf(stderr, "stabcon export: %s\n", err.message);
-    if (output) remove(output);
+    if (output) remove(partial);
   }
   xp_file_close(f);
   return rc;
@@ -371,12 +387,15 @@ static int cmd_sweep(int argc, char **argv) {
   int resume = 0, explicit_output = 0;
   for (int i = 2; i < argc; i++) {
     char assignment[2100];
+    int len = 0;
     if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-      snprintf(assignment, sizeof assignment, "%s", argv[++i]);
+      len = snprintf(assignment, sizeof assignment, "%s", argv[++i]);
     } else if (strcmp(argv[i], "--method") == 0 && i + 1 < argc) {
-      snprintf(assignment, sizeof assignment, "method=%s", argv[++i]);
+      len = snprintf(assignment, sizeof assignment, "method=%s", argv[++i]);
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-      snprintf(output, sizeof output, "%s", argv[++i]);
+      if (snprintf(output, sizeof output, "%s", argv[++i]) >= (int)sizeof output)
+        return usage_error("sweep", "output path '%.60s…' is too long (1023 characters at most)",
+                           argv[i]);
       explicit_output = 1;
       continue;
     } else if (strcmp(argv[i], "--resume") == 0) {
@@ -385,6 +404,8 @@ static int cmd_sweep(int argc, char **argv) {
     } else {
       return usage_error("sweep", "unexpected argument '%s'", argv[i]);
     }
+    if (len >= (int)sizeof assignment)
+      return usage_error("sweep", "'%.40s…' is too long (2099 characters at most)", assignment);
     if (xp_sweep_add_axis(&spec, assignment, &err)) return usage_error("sweep", "%s", err.message);
   }
   if (!explicit_output && xp_mkdir_p("results") != 0)
@@ -445,6 +466,7 @@ static void print_help(void) {
 }
 
 int main(int argc, char **argv) {
+  xp_library_init();
   if (argc < 2) {
     print_help();
     return XP_ERR_USAGE;

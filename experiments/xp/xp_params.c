@@ -84,6 +84,10 @@ static int param_assign(xp_params *p, size_t i, const char *value, xp_error *err
     long v = strtol(value, &end, 10);
     if (end == value || *end != '\0' || errno == ERANGE)
       return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: not an integer", d->key, value);
+    // counts multiply into array sizes: keep every integer parameter far from overflow
+    if (v > XP_INT_MAX || v < -XP_INT_MAX)
+      return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be within ±%d", d->key, value,
+                     XP_INT_MAX);
     if (check_range(d, (double)v, value, value, err)) return XP_ERR_USAGE;
     list[n++] = (double)v;
     break;

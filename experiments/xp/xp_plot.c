@@ -145,23 +145,44 @@ int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_overri
     xp_file_close(f);
     return xp_fail(err, XP_ERR_RUN, "figure script '%s' not found (set STABCON_PLOTS_DIR)", script);
   }
+  // the values reach gnuplot inside single quotes: refuse a quote rather than break the command
+  const char *quoted[] = {datadir, outdir, stem, dir, ycol_override ? ycol_override : ""};
+  for (size_t k = 0; k < sizeof quoted / sizeof *quoted; k++)
+    if (strchr(quoted[k], '\'')) {
+      xp_file_close(f);
+      return xp_fail(err, XP_ERR_USAGE, "'%s' contains a single quote, which gnuplot cannot take",
+                     quoted[k]);
+    }
   int used = snprintf(defs, sizeof defs, "datadir='%s'; outdir='%s'; stem='%s'; plotsdir='%s'",
                       datadir, outdir, stem, dir);
   if (is_sweep) {
     // x: the first numeric axis; groups: the method axis if swept; y: the experiment's error
     char xcol[64] = "h", gcol[64] = "";
+    // the description is "EXP [key=value]… key=v1,v2,… …": skip the bracketed fixed settings
     const char *axes = strchr(sweep, ' ');
-    while (axes && *axes == ' ' && axes[1] != '[') {
+    while (axes) {
+      if (axes[1] == '[') {
+        const char *close = strchr(axes, ']');
+        axes = close ? strchr(close, ' ') : NULL;
+        continue;
+      }
       char key[64];
-      if (sscanf(axes + 1, "%63[^=]", key) != 1) break;
-      if (strcmp(key, "method") == 0) {
-        snprintf(gcol, sizeof gcol, "method");
-      } else if (!xcol[0] || strcmp(xcol, "h") == 0) {
-        snprintf(xcol, sizeof xcol, "%s", key);
+      if (sscanf(axes + 1, "%63[^=]", key) == 1) {
+        if (strcmp(key, "method") == 0) {
+          snprintf(gcol, sizeof gcol, "method");
+        } else if (!xcol[0] || strcmp(xcol, "h") == 0) {
+          snprintf(xcol, sizeof xcol, "%s", key);
+        }
       }
       axes = strchr(axes + 1, ' ');
     }
     const char *ycol = ycol_override ? ycol_override : xp->error_stat ? xp->error_stat : "error_final";
+    double probe;
+    if (ycol_override && xp_file_case_count(f) > 0 &&
+        xp_file_case_stat(f, xp_file_case_name(f, 0), ycol, &probe) != 0) {
+      xp_file_close(f);
+      return xp_fail(err, XP_ERR_USAGE, "--y %s: the cases have no statistic '%s'", ycol, ycol);
+    }
     if (xp_file_case_count(f) > 0) {
       xp_file_case_unit(f, xp_file_case_name(f, 0), xcol, units[0], sizeof units[0]);
       xp_file_case_unit(f, xp_file_case_name(f, 0), ycol, units[1], sizeof units[1]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Provenance of a run (SPEC §6): versions, build, host, CPU, time and command line.
 #include "xp_internal.h"
+#include "xp/xp.h"
 
 #include "stabcon_config.h"
 #include "stabcon_git.h"
@@ -14,6 +15,8 @@
 #include <unistd.h>
 
 void xp_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+void xp_library_init(void) { H5dont_atexit(); }
 
 // first "model name" line of /proc/cpuinfo, or "unknown"
 static void cpu_model(char *buf, size_t len) {

@@ -36,9 +36,15 @@ static const xp_param_def *param_def(const xp_experiment *x, const char *key) {
 static int parse_range(xp_sweep_axis *axis, const char *text, xp_error *err) {
   char buf[256], *save = NULL, *parts[4];
   int n = 0;
-  snprintf(buf, sizeof buf, "%s", text);
-  for (char *tok = strtok_r(buf, ":", &save); tok && n < 4; tok = strtok_r(NULL, ":", &save))
+  if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf)
+    return xp_fail(err, XP_ERR_USAGE, "--set %s: range '%.40s…' longer than %zu characters",
+                   axis->key, text, sizeof buf - 1);
+  for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+    if (n == 4)
+      return xp_fail(err, XP_ERR_USAGE, "--set %s=%s: expected start:stop:count[:log]", axis->key,
+                     text);
     parts[n++] = tok;
+  }
   int log_spaced = n == 4 && strcmp(parts[3], "log") == 0;
   char *end1, *end2, *end3;
   double a = n >= 3 ? strtod(parts[0], &end1) : NAN, b = n >= 3 ? strtod(parts[1], &end2) : NAN;
@@ -78,12 +84,20 @@ int xp_sweep_add_axis(xp_sweep_spec *spec, const char *assignment, xp_error *err
     if (parse_range(&axis, text, err)) return XP_ERR_USAGE;
   } else {
     char buf[2048], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", text);
+    if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf)
+      return xp_fail(err, XP_ERR_USAGE, "--set %s: list longer than %zu characters", axis.key,
+                     sizeof buf - 1);
+    for (const char *c = text; *c; c++)  // "1,,2" or a trailing comma: an empty item
+      if (*c == ',' && (c == text || c[1] == ',' || c[1] == '\0'))
+        return xp_fail(err, XP_ERR_USAGE, "--set %s=%s: empty list item", axis.key, text);
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
       if (axis.n == XP_SWEEP_MAX_VALUES)
         return xp_fail(err, XP_ERR_USAGE, "--set %s: more than %d values", axis.key,
                        XP_SWEEP_MAX_VALUES);
-      snprintf(axis.values[axis.n++], sizeof axis.values[0], "%s", tok);
+      if (snprintf(axis.values[axis.n++], sizeof axis.values[0], "%s", tok) >=
+          (int)sizeof axis.values[0])
+        return xp_fail(err, XP_ERR_USAGE, "--set %s: value '%.40s…' longer than %zu characters",
+                       axis.key, tok, sizeof axis.values[0] - 1);
     }
   }
   if (axis.n == 0) return xp_fail(err, XP_ERR_USAGE, "--set %s: no values", axis.key);
@@ -104,6 +118,9 @@ int xp_sweep_add_axis(xp_sweep_spec *spec, const char *assignment, xp_error *err
       return xp_fail(err, XP_ERR_USAGE, "--set %s given twice", axis.key);
   if (spec->n_axes == XP_SWEEP_MAX_AXES)
     return xp_fail(err, XP_ERR_USAGE, "more than %d swept parameters", XP_SWEEP_MAX_AXES);
+  if (xp_sweep_size(spec) > XP_SWEEP_MAX_POINTS / axis.n)
+    return xp_fail(err, XP_ERR_USAGE, "--set %s: the grid would exceed %d points", axis.key,
+                   XP_SWEEP_MAX_POINTS);
   spec->axes[spec->n_axes++] = axis;
   return XP_OK;
 }
@@ -114,16 +131,25 @@ size_t xp_sweep_size(const xp_sweep_spec *spec) {
   return n;
 }
 
-void xp_sweep_describe(const xp_sweep_spec *spec, char *buf, size_t len) {
-  size_t used = (size_t)snprintf(buf, len, "%s", spec->experiment->name);
-  for (size_t a = 0; a < spec->n_axes && used < len; a++) {
-    used += (size_t)snprintf(buf + used, len - used, " %s=", spec->axes[a].key);
-    for (size_t i = 0; i < spec->axes[a].n && used < len; i++)
-      used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", spec->axes[a].values[i]);
+size_t xp_sweep_describe(const xp_sweep_spec *spec, char *buf, size_t len) {
+  // appends like snprintf and counts what did not fit, so a caller can detect truncation
+  size_t used = 0;
+#define XP_DESCRIBE(...)                                                          \
+  do {                                                                            \
+    int k_ = snprintf(buf + (used < len ? used : len), used < len ? len - used : 0, \
+                      __VA_ARGS__);                                               \
+    used += k_ > 0 ? (size_t)k_ : 0;                                              \
+  } while (0)
+  XP_DESCRIBE("%s", spec->experiment->name);
+  for (size_t i = 0; i < spec->base.n; i++)
+    XP_DESCRIBE(" [%s=%s]", spec->base.defs[i].key, spec->base.text[i]);
+  for (size_t a = 0; a < spec->n_axes; a++) {
+    XP_DESCRIBE(" %s=", spec->axes[a].key);
+    for (size_t i = 0; i < spec->axes[a].n; i++)
+      XP_DESCRIBE("%s%s", i ? "," : "", spec->axes[a].values[i]);
   }
-  for (size_t i = 0; i < spec->base.n && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, " [%s=%s]", spec->base.defs[i].key,
-                             spec->base.text[i]);
+#undef XP_DESCRIBE
+  return used;
 }
 
 // axis values of grid point i (first axis slowest) applied to a copy of the base parameters
@@ -156,10 +182,14 @@ static int write_failed_part(const xp_sweep_spec *spec, const xp_params *p, cons
 
 // the parts folder records which sweep it belongs to
 int xp_sweep_prepare(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
-  char dir[1100], path[1200], text[8192], old[8192] = "";
+  static char text[XP_SWEEP_DESCRIBE_MAX], old[XP_SWEEP_DESCRIBE_MAX];
+  char dir[1100], path[1200];
+  old[0] = '\0';
   snprintf(dir, sizeof dir, "%s.parts", opt->output);
   snprintf(path, sizeof path, "%s/sweep.txt", dir);
-  xp_sweep_describe(spec, text, sizeof text);
+  if (xp_sweep_describe(spec, text, sizeof text) >= sizeof text)
+    return xp_fail(err, XP_ERR_USAGE, "sweep description longer than %zu characters",
+                   sizeof text - 1);
   FILE *f = fopen(path, "r");
   if (f) {
     size_t got = fread(old, 1, sizeof old - 1, f);
@@ -211,9 +241,17 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
         break;
       }
       xp_error run_err = {{0}};
-      if (spec->experiment->run(&p, r, &quiet, &run_err) == XP_OK) {
+      const int run_rc = spec->experiment->run(&p, r, &quiet, &run_err);
+      if (run_rc == XP_OK) {
         rc = xp_results_commit(r, err);
-      } else {
+      } else if (run_rc == XP_ERR_RUN) {
+        // writing or memory failed (a full disk): no part, so --resume computes the point again
+        xp_results_abort(r);
+        rc = xp_fail(err, XP_ERR_RUN,
+                     "point %zu: %s; finished points are kept in '%s.parts': run the same command "
+                     "with --resume once the problem is fixed",
+                     i, run_err.message, opt->output);
+      } else {  // the point's parameters cannot run: recorded as a failed case, the sweep goes on
         xp_results_abort(r);
         rc = write_failed_part(spec, &p, path, run_err.message, opt, err);
       }
@@ -276,8 +314,8 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
   xp_results *r = xp_results_create(opt->output, spec->experiment->name, &spec->base, opt->argc,
                                     opt->argv, err);
   if (!r) return XP_ERR_USAGE;
-  char text[8192];
-  xp_sweep_describe(spec, text, sizeof text);
+  static char text[XP_SWEEP_DESCRIBE_MAX];
+  xp_sweep_describe(spec, text, sizeof text);  // fits: checked by xp_sweep_prepare
   int rc = xp_h5_attr_string(xp_results_file_id(r), "sweep", text) < 0 ? XP_ERR_RUN : XP_OK;
   static char names[512][256];
   hid_t ocpl = H5Pcreate(H5P_OBJECT_COPY);

@@ -50,6 +50,7 @@ typedef struct xp_param_def {
 
 #define XP_MAX_PARAMS 48
 #define XP_MAX_LIST 64
+#define XP_INT_MAX 10000000  // largest magnitude of an XP_INT parameter (counts multiply into sizes)
 
 // Parsed, validated parameter values of one run (owned by the caller, no heap).
 typedef struct xp_params {
@@ -73,6 +74,10 @@ const char *xp_params_string(const xp_params *p, const char *key);
 size_t xp_params_list(const xp_params *p, const char *key, const double **values);
 
 // ---- results (HDF5, SPEC §6) ----------------------------------------------
+
+// Call first in main, before any HDF5 use: HDF5 installs no exit-time cleanup, which would
+// otherwise crash on a file whose close already failed (a full disk) instead of exiting cleanly.
+void xp_library_init(void);
 
 // One results file. Written to "<path>.partial" and renamed to path by xp_results_commit, so a
 // reader never sees a half-written file at path. Every finished case is flushed to disk.

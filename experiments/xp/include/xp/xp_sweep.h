@@ -7,6 +7,7 @@
 
 #define XP_SWEEP_MAX_AXES 8
 #define XP_SWEEP_MAX_VALUES 256
+#define XP_SWEEP_MAX_POINTS 100000  // grid points of one sweep (case names gNNNNN)
 
 // One axis of the grid: a parameter and its values as text (numbers or method names).
 typedef struct xp_sweep_axis {
@@ -28,9 +29,11 @@ typedef struct xp_sweep_spec {
 int xp_sweep_add_axis(xp_sweep_spec *spec, const char *assignment, xp_error *err);
 // Number of grid points (product of axis lengths; 1 with no axes).
 size_t xp_sweep_size(const xp_sweep_spec *spec);
-// Canonical one-line text of the sweep (experiment, axes, fixed settings): equal specs give
-// equal text; used to refuse resuming a different sweep.
-void xp_sweep_describe(const xp_sweep_spec *spec, char *buf, size_t len);
+// Canonical one-line text of the sweep (experiment, fixed settings, axes): equal specs give
+// equal text; used to refuse resuming a different sweep. Returns the full length (as snprintf:
+// ≥ len means buf was too small and holds a truncated text). XP_SWEEP_DESCRIBE_MAX always fits.
+size_t xp_sweep_describe(const xp_sweep_spec *spec, char *buf, size_t len);
+#define XP_SWEEP_DESCRIBE_MAX (XP_SWEEP_MAX_AXES * XP_SWEEP_MAX_VALUES * 33 + 65536)
 
 // Options of a sweep run.
 typedef struct xp_sweep_options {

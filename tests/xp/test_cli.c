@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,6 +94,51 @@ static void test_good_path(void **state) {
   unlink(path);
 }
 
+// export never writes over or deletes its input, and a failed export leaves an existing OUT alone
+static void test_export_safety(void **state) {
+  (void)state;
+  assert_int_equal(
+      test_run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o", "keep.h5", NULL}),
+      0);
+  assert_int_equal(test_run((const char *[]){"export", "keep.h5", "-o", "keep.h5", NULL}), 2);
+  assert_non_null(strstr(test_output, "is the input file"));
+  assert_int_equal(
+      test_run((const char *[]){"export", "keep.h5", "--case", "nosuch", "-o", "keep.h5", NULL}), 2);
+  assert_int_equal(test_run((const char *[]){"info", "keep.h5", NULL}), 0);  // still readable
+  // a failing export into an existing CSV keeps that CSV
+  assert_int_equal(test_run((const char *[]){"export", "keep.h5", "-o", "out.csv", NULL}), 0);
+  char path[300];
+  test_path(path, sizeof path, "out.csv");
+  struct stat before, after;
+  assert_int_equal(stat(path, &before), 0);
+  assert_int_not_equal(
+      test_run((const char *[]){"export", "keep.h5", "--case", "nosuch", "-o", "out.csv", NULL}), 0);
+  assert_int_equal(stat(path, &after), 0);
+  assert_true(before.st_size == after.st_size && before.st_size > 0);
+  unlink(path);
+  test_path(path, sizeof path, "keep.h5");
+  unlink(path);
+}
+
+// sweep values are never silently truncated or emptied: each is refused with exit 2
+static void test_sweep_refusals(void **state) {
+  (void)state;
+  const char *long_value = "h=1.0000000000000000000000000000000e-4,2e-4";  // > 31 characters
+  const char *const cases[][3] = {{long_value, "longer than", ""},
+                                  {"h=1e-4,,2e-4", "empty list item", ""},
+                                  {"h=1:2:3:log:x", "start:stop:count", ""}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int rc = test_run((const char *[]){"sweep", "smd", "--set", cases[i][0], "-o", "r.h5", NULL});
+    printf("sweep --set %-45s -> exit %d\n", cases[i][0], rc);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(test_output, cases[i][1]));
+  }
+  int rc = test_run((const char *[]){"sweep", "smd", "--set", "h=1e-5:1e-3:256:log", "--set",
+                                     "k=1:2:256", "--set", "b=0:1:256", "-o", "r.h5", NULL});
+  assert_int_equal(rc, 2);
+  assert_non_null(strstr(test_output, "would exceed"));
+}
+
 static int setup(void **state) {
   (void)state;
   return test_dir_create("cli");
@@ -116,6 +162,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_corrupt_file),
       cmocka_unit_test(test_good_path),
+      cmocka_unit_test(test_export_safety),
+      cmocka_unit_test(test_sweep_refusals),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

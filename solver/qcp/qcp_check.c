@@ -67,6 +67,20 @@ void qcp_check(const qcp_problem *pr, const double *x, const double *s, const do
     out->pres_rel = out->dres_rel = out->gap_rel = NAN;
     goto done;
   }
+  // fmaxl drops NaN and comparisons with NaN are false: a non-finite point must not pass, so
+  // it fails every measure outright
+  {
+    const double *v[4] = {x, s, y, z};
+    const int len[4] = {n, m, p, m};
+    for (int k = 0; k < 4; k++)
+      for (int i = 0; i < len[k]; i++)
+        if (!isfinite(v[k][i])) {
+          out->pres_eq = out->pres_cone = out->pres_rel = out->infeas_hgx = NAN;
+          out->s_cone = out->z_cone = out->dres = out->dres_rel = NAN;
+          out->compl = out->compl_max = out->pobj = out->dobj = out->gap_rel = NAN;
+          goto done;
+        }
+  }
   if (p > 0) {
     csc_apply(&pr->A, x, ax, 0, 0);
     csc_apply(&pr->A, y, aty, 1, 0);

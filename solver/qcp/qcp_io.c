@@ -193,9 +193,12 @@ static int solution_write(const char *path, const qcp_problem *prob, const doubl
 
 // ---- reading ----------------------------------------------------------------------
 
-// reads a 1-D numeric dataset or attribute into a fresh array of doubles or int64; *len = size
+// reads a 1-D numeric dataset or attribute into a fresh array of doubles or int64; *len = size.
+// A size above max is refused before anything is allocated ("expected max" when exact, else "at
+// most max"), so a small file cannot make the reader allocate what it merely declares.
 static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type, size_t elsize,
-                       void **out, long long *len, const char *path, qcp_error *err) {
+                       long long max, int exact, void **out, long long *len, const char *path,
+                       qcp_error *err) {
   hid_t obj = is_attr ? H5Aopen(loc, name, H5P_DEFAULT) : H5Dopen2(loc, name, H5P_DEFAULT);
   if (obj < 0)
     return io_fail(err, QCP_ERR_INPUT, "%s: cannot open %s '%s'", path,
@@ -213,6 +216,10 @@ static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type,
     rc = io_fail(err, QCP_ERR_INPUT, "%s: '%s' must be one-dimensional", path, name);
   } else if (tcls != H5T_INTEGER && tcls != H5T_FLOAT) {
     rc = io_fail(err, QCP_ERR_INPUT, "%s: '%s' is not numeric", path, name);
+  } else if (cls != H5S_NULL && np > max) {
+    rc = io_fail(err, QCP_ERR_INPUT, "%s: %s '%s' has %lld entries, expected %s%lld", path,
+                 is_attr ? "attribute" : "dataset", name, (long long)np, exact ? "" : "at most ",
+                 max);
   } else {
     if (cls == H5S_NULL) np = 0;
     void *buf = malloc(((size_t)np + 1) * elsize);
@@ -240,8 +247,8 @@ static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type,
 static int read_dvec(hid_t loc, const char *name, double **out, long long want, const char *path,
                      qcp_error *err) {
   long long len = 0;
-  int rc = read_object(loc, name, 0, H5T_NATIVE_DOUBLE, sizeof(double), (void **)out, &len, path,
-                       err);
+  int rc = read_object(loc, name, 0, H5T_NATIVE_DOUBLE, sizeof(double), want, 1, (void **)out, &len,
+                       path, err);
   if (rc) return rc;
   if (len != want)
     return io_fail(err, QCP_ERR_INPUT, "%s: dataset '%s' has %lld entries, expected %lld", path,
@@ -252,8 +259,8 @@ static int read_dvec(hid_t loc, const char *name, double **out, long long want, 
 static int read_scalar_int(hid_t loc, const char *name, long long *v, const char *path,
                            qcp_error *err) {
   long long *buf = NULL, len = 0;
-  int rc = read_object(loc, name, 1, H5T_NATIVE_LLONG, sizeof(long long), (void **)&buf, &len,
-                       path, err);
+  int rc = read_object(loc, name, 1, H5T_NATIVE_LLONG, sizeof(long long), 1, 1, (void **)&buf,
+                       &len, path, err);
   if (rc) return rc;
   if (len != 1) rc = io_fail(err, QCP_ERR_INPUT, "%s: attribute '%s' must be one integer", path, name);
   else *v = buf[0];
@@ -271,11 +278,14 @@ static int read_csc(hid_t file, const char *name, int ncols, int *nrows, int **c
   int rc = read_scalar_int(g, "nrows", &nr, path, err);
   snprintf(what, sizeof what, "%s/colptr", name);
   if (!rc)
-    rc = read_object(g, "colptr", 0, H5T_NATIVE_LLONG, sizeof(long long), (void **)&colptr, &ncp,
-                     path, err);
+    rc = read_object(g, "colptr", 0, H5T_NATIVE_LLONG, sizeof(long long), (long long)ncols + 1, 1,
+                     (void **)&colptr, &ncp, path, err);
+  // rowind may hold at most what colptr declares (checked exactly below)
+  long long declared = !rc && ncp == (long long)ncols + 1 ? colptr[ncols] : 2000000000LL;
+  if (declared < 0 || declared > 2000000000LL) declared = 2000000000LL;
   if (!rc)
-    rc = read_object(g, "rowind", 0, H5T_NATIVE_LLONG, sizeof(long long), (void **)&rowind, &nri,
-                     path, err);
+    rc = read_object(g, "rowind", 0, H5T_NATIVE_LLONG, sizeof(long long), declared, 0,
+                     (void **)&rowind, &nri, path, err);
   if (!rc && (nr < 0 || nr > 100000000LL))
     rc = io_fail(err, QCP_ERR_INPUT, "%s: %s nrows = %lld out of range", path, name, nr);
   if (!rc && ncp != (long long)ncols + 1)
@@ -337,7 +347,8 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
   if (!rc && (l < 0 || l > 100000000LL))
     rc = io_fail(err, QCP_ERR_INPUT, "%s: l = %lld out of range 0..1e8", path, l);
   if (!rc)
-    rc = read_object(f, "q", 1, H5T_NATIVE_LLONG, sizeof(long long), (void **)&q, &nq, path, err);
+    rc = read_object(f, "q", 1, H5T_NATIVE_LLONG, sizeof(long long), 100000000LL, 0, (void **)&q,
+                     &nq, path, err);
   long long m = l;
   if (!rc) {
     out->q = malloc(((size_t)nq + 1) * sizeof *out->q);
@@ -373,7 +384,8 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
     } else if (hasb > 0) {
       long long len = 0;
       double *tmp = NULL;
-      rc = read_object(f, "b", 0, H5T_NATIVE_DOUBLE, sizeof(double), (void **)&tmp, &len, path, err);
+      rc = read_object(f, "b", 0, H5T_NATIVE_DOUBLE, sizeof(double), 100000000LL, 0, (void **)&tmp,
+                       &len, path, err);
       free(tmp);
       if (!rc && len > 0)
         rc = io_fail(err, QCP_ERR_INPUT, "%s: dataset b has %lld entries but group A is missing",

@@ -477,14 +477,17 @@ static qcp_status certify(qcp_workspace *ws) {
   double eps = ws->set.eps_infeas;
   // primal: t = −(bᵀy + hᵀz) > 0 and ‖Aᵀy + Gᵀz‖ ≤ eps·t (z is interior by construction)
   double t = -(qcp_vec_dot(ws->b, ws->y, p) + qcp_vec_dot(ws->h, ws->z, m));
-  if (m > 0 && t > 0.0) {
+  if (t > 0.0) {
     double r = 0.0;
     for (int j = 0; j < n; j++) r = fmax(r, fabs(ws->Atz[j] + ws->tn[j]));
     if (r <= eps * t) return QCP_PRIMAL_INFEASIBLE;
   }
-  // dual: t = −cᵀx > 0, ‖Px‖, ‖Ax‖ ≤ eps·t and −Gx ∈ K up to eps·t
+  // dual: t = −cᵀx > 0, ‖Px‖, ‖Ax‖ ≤ eps·t and −Gx ∈ K up to eps·t. Both ‖Px‖ and t are linear
+  // in x, so also ask the curvature along d = x/t to vanish, dᵀPd = xᵀPx/t² ≤ eps²: a strictly
+  // convex problem with a small P (optimum far away, not at infinity) is not certified
   t = -qcp_vec_dot(ws->c, ws->x, n);
-  if (t > 0.0 && qcp_vec_norm_inf(ws->Px, n) <= eps * t) {
+  if (t > 0.0 && qcp_vec_norm_inf(ws->Px, n) <= eps * t &&
+      qcp_vec_dot(ws->x, ws->Px, n) <= eps * eps * t * t) {
     double ax = 0.0;
     for (int i = 0; i < p; i++) ax = fmax(ax, fabs(ws->ry[i] + ws->b[i]));
     if (ax <= eps * t) {
@@ -503,10 +506,10 @@ static void normalise_certificate(qcp_workspace *ws, qcp_status st) {
     double t = -(qcp_vec_dot(ws->b, ws->y, p) + qcp_vec_dot(ws->h, ws->z, m));
     for (int i = 0; i < p; i++) ws->y[i] /= t;
     for (int i = 0; i < m; i++) ws->z[i] /= t;
-  } else {
+  } else {  // x/t with s = −Gx/t, so that Gx + s = 0 exactly (the certificate's cone part)
     double t = -qcp_vec_dot(ws->c, ws->x, n);
     for (int j = 0; j < n; j++) ws->x[j] /= t;
-    for (int i = 0; i < m; i++) ws->s[i] /= t;
+    for (int i = 0; i < m; i++) ws->s[i] = -(ws->rz[i] - ws->s[i] + ws->h[i]) / t;
   }
 }
 
@@ -594,6 +597,15 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   if (x0 && start != QCP_START_COLD)
     for (int j = 0; j < n; j++)
       if (!isfinite(x0[j])) return qcp_fail(err, QCP_ERR_START, "x0[%d] is not finite", j);
+  if (start == QCP_START_WARM) {  // the dual parts of a warm start too (each may be NULL)
+    const double *v[3] = {s0, y0, z0};
+    const int len[3] = {m, p, m};
+    const char *name[3] = {"s0", "y0", "z0"};
+    for (int k = 0; k < 3; k++)
+      for (int i = 0; v[k] && i < len[k]; i++)
+        if (!isfinite(v[k][i]))
+          return qcp_fail(err, QCP_ERR_START, "%s[%d] is not finite", name[k], i);
+  }
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
 
   // ---- starting point ----
@@ -629,7 +641,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       final = QCP_SOLVED;
       break;
     }
-    qcp_status cert = certify(ws);
+    qcp_status cert = it > 0 ? certify(ws) : QCP_UNSOLVED;  // not from the starting point
     if (cert != QCP_UNSOLVED) {
       final = cert;
       break;

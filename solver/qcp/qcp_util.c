@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // qcp utilities: status strings, settings, allocation hooks and problem validation.
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -223,5 +224,19 @@ int qcp_problem_validate(const qcp_problem *prob, qcp_error *err) {
   if ((rc = check_vec(prob->c, prob->n, "c", err))) return rc;
   if ((rc = check_vec(prob->b, prob->p, "b", err))) return rc;
   if ((rc = check_vec(prob->h, (int)m, "h", err))) return rc;
+  // the KKT matrix (dense q(q+1)/2 block per cone) must be indexable by int, with room for fill
+  long long N = (long long)prob->n + prob->p + m, nnzK = (long long)prob->P.colptr[prob->n] +
+                                                        prob->n + prob->G.colptr[prob->n] +
+                                                        prob->p + prob->l;
+  if (prob->p > 0) nnzK += prob->A.colptr[prob->n];
+  int big = -1;
+  for (int k = 0; k < prob->nsoc; k++) {
+    nnzK += (long long)prob->q[k] * (prob->q[k] + 1) / 2;
+    if (big < 0 || prob->q[k] > prob->q[big]) big = k;
+  }
+  if (N > INT_MAX / 4 || nnzK > INT_MAX / 4)
+    return qcp_fail(err, QCP_ERR_INPUT,
+                    "KKT system too large: %lld rows, %lld entries (largest cone q[%d] = %d)", N,
+                    nnzK, big, big >= 0 ? prob->q[big] : 0);
   return QCP_OK;
 }

@@ -70,6 +70,7 @@ static void compare(qcp_gen *g, double eps) {
     skip();
   }
   assert_int_equal(rc, 0);
+  assert_string_equal(status, "optimal");  // the reference itself must have solved
   qcp_workspace *ws = NULL;
   qcp_error err;
   qcp_settings set = qcp_settings_default();

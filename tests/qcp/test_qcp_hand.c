@@ -190,23 +190,94 @@ static void test_singular_hessian(void **state) {
   qcp_gen_free(&g);
 }
 
+// solves g cold and returns its status with the (normalised) certificate in x, s, y, z
+static qcp_status solve_certificate(qcp_gen *g, double *x, double *s, double *y, double *z) {
+  qcp_workspace *ws = NULL;
+  qcp_error err;
+  assert_int_equal(qcp_setup(&ws, &g->prob, NULL, &err), QCP_OK);
+  assert_int_equal(qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
+  qcp_status st = qcp_info_get(ws)->status;
+  const int n = g->prob.n, p = g->prob.p, m = g->prob.G.nrows;
+  memcpy(x, qcp_solution_x(ws), (size_t)n * sizeof *x);
+  if (m) memcpy(s, qcp_solution_s(ws), (size_t)m * sizeof *s);
+  if (m) memcpy(z, qcp_solution_z(ws), (size_t)m * sizeof *z);
+  if (p) memcpy(y, qcp_solution_y(ws), (size_t)p * sizeof *y);
+  qcp_workspace_free(ws);
+  return st;
+}
+
 static void test_primal_infeasible(void **state) {
   (void)state;
-  // x ≥ 1 and x ≤ −1
+  // x ≥ 1 and x ≤ −1: certificate z ≥ 0 with Gᵀz = 0 and hᵀz = −1
   double P[1] = {1}, G[2] = {-1, 1}, h[2] = {-1, -1}, c[1] = {0};
   qcp_gen g;
   assert_int_equal(qcp_gen_dense(&g, 1, 0, 2, 0, NULL, P, NULL, G, c, NULL, h), 0);
-  assert_int_equal(solve_cold(&g, NULL, NULL, 0), QCP_PRIMAL_INFEASIBLE);
+  double x[1], s[2], y[1], z[2];
+  assert_int_equal(solve_certificate(&g, x, s, y, z), QCP_PRIMAL_INFEASIBLE);
+  printf("primal certificate z = (%g, %g)\n", z[0], z[1]);
+  check_close("Gᵀz", G[0] * z[0] + G[1] * z[1], 0, 1e-7);
+  check_close("hᵀz", h[0] * z[0] + h[1] * z[1], -1, 1e-9);
+  assert_true(z[0] >= 0 && z[1] >= 0);
+  qcp_gen_free(&g);
+  // no cone rows at all: x = 1 and x = 2 (certificate y with Aᵀy = 0, bᵀy = −1)
+  double A[2] = {1, 1}, b[2] = {1, 2}, c1[1] = {0};
+  assert_int_equal(qcp_gen_dense(&g, 1, 2, 0, 0, NULL, NULL, A, NULL, c1, b, NULL), 0);
+  double y2[2];
+  assert_int_equal(solve_certificate(&g, x, s, y2, z), QCP_PRIMAL_INFEASIBLE);
+  printf("equality certificate y = (%g, %g)\n", y2[0], y2[1]);
+  check_close("Aᵀy", y2[0] + y2[1], 0, 1e-7);
+  check_close("bᵀy", b[0] * y2[0] + b[1] * y2[1], -1, 1e-9);
   qcp_gen_free(&g);
 }
 
 static void test_dual_infeasible(void **state) {
   (void)state;
-  // min −x0 s.t. x0 ≥ 0, x1 ≥ 0 (unbounded)
+  // min −x0 s.t. x0 ≥ 0, x1 ≥ 0 (unbounded): certificate x with Gx + s = 0, s ≥ 0, cᵀx = −1
   double G[4] = {-1, 0, 0, -1}, h[2] = {0, 0}, c[2] = {-1, 0};
   qcp_gen g;
   assert_int_equal(qcp_gen_dense(&g, 2, 0, 2, 0, NULL, NULL, NULL, G, c, NULL, h), 0);
-  assert_int_equal(solve_cold(&g, NULL, NULL, 0), QCP_DUAL_INFEASIBLE);
+  double x[2], s[2], y[1], z[2];
+  assert_int_equal(solve_certificate(&g, x, s, y, z), QCP_DUAL_INFEASIBLE);
+  printf("dual certificate x = (%g, %g), s = (%g, %g)\n", x[0], x[1], s[0], s[1]);
+  check_close("cᵀx", c[0] * x[0] + c[1] * x[1], -1, 1e-9);
+  check_close("(Gx + s)_0", G[0] * x[0] + G[1] * x[1] + s[0], 0, 1e-12);
+  check_close("(Gx + s)_1", G[2] * x[0] + G[3] * x[1] + s[1], 0, 1e-12);
+  assert_true(s[0] >= -1e-12 && s[1] >= -1e-12);
+  qcp_gen_free(&g);
+}
+
+// a strictly convex problem with a far optimum is not unbounded: min ½·εx² − x over x ≥ 0 has
+// x* = 1/ε. Certifying dual infeasibility from ‖Px‖ ≤ eps·|cᵀx| alone would call it unbounded.
+static void test_small_curvature_not_unbounded(void **state) {
+  (void)state;
+  const double eps[] = {1e-6, 1e-8, 1e-10};
+  for (int k = 0; k < 3; k++) {
+    double P[1] = {eps[k]}, G[1] = {-1}, h[1] = {0}, c[1] = {-1};
+    qcp_gen g;
+    assert_int_equal(qcp_gen_dense(&g, 1, 0, 1, 0, NULL, P, NULL, G, c, NULL, h), 0);
+    double x[1], s[1], y[1], z[1];
+    qcp_status st = solve_certificate(&g, x, s, y, z);
+    printf("P = %g: status %s, x = %.6g (optimum %.6g)\n", eps[k], qcp_status_string(st), x[0],
+           1 / eps[k]);
+    assert_int_not_equal(st, QCP_DUAL_INFEASIBLE);
+    if (st == QCP_SOLVED) check_close("x", x[0], 1 / eps[k], 1e-6);
+    qcp_gen_free(&g);
+  }
+}
+
+// the independent checker fails a point with a NaN anywhere (fmax and comparisons drop NaN)
+static void test_checker_nan(void **state) {
+  (void)state;
+  double P[1] = {1}, G[1] = {-1}, h[1] = {0}, c[1] = {-1};
+  qcp_gen g;
+  assert_int_equal(qcp_gen_dense(&g, 1, 0, 1, 0, NULL, P, NULL, G, c, NULL, h), 0);
+  double x[1] = {1}, s[1] = {1}, z[1] = {0};
+  qcp_check_result cr;
+  qcp_check(&g.prob, x, s, NULL, z, &cr);
+  assert_true(qcp_check_passes(&cr, 1e-9));  // the optimum x = 1, s = 1, z = 0
+  s[0] = NAN;
+  qcp_check(&g.prob, x, s, NULL, z, &cr);
+  assert_false(qcp_check_passes(&cr, 1e-9));
   qcp_gen_free(&g);
 }
 
@@ -263,6 +334,27 @@ static void test_input_errors(void **state) {
   bad = g.prob;
   bad.l = 3;
   assert_int_equal(qcp_setup(&ws, &bad, NULL, &err), QCP_ERR_INPUT);
+  // one cone so large that its dense q(q+1)/2 KKT block overflows int: an input error, not a
+  // heap overflow (q = 92682 wraps q(q+1)/2 to 55 607 in int arithmetic)
+  {
+    enum { QBIG = 92682 };
+    static double hbig[QBIG];
+    const int qbig[1] = {QBIG}, pcol[2] = {0, 0}, gcol[2] = {0, 1}, grow[1] = {0};
+    const double gval[1] = {-1}, c1[1] = {0};
+    qcp_problem big = {.n = 1,
+                       .p = 0,
+                       .l = 0,
+                       .nsoc = 1,
+                       .q = qbig,
+                       .P = {.nrows = 1, .ncols = 1, .colptr = pcol},
+                       .G = {.nrows = QBIG, .ncols = 1, .colptr = gcol, .rowind = grow, .values = gval},
+                       .c = c1,
+                       .h = hbig};
+    assert_int_equal(qcp_setup(&ws, &big, NULL, &err), QCP_ERR_INPUT);
+    printf("cone q = %d: %s\n", QBIG, err.message);
+    assert_non_null(strstr(err.message, "too large"));
+    assert_null(ws);
+  }
   // a valid setup, then a non-interior feasible start and a NaN update
   assert_int_equal(qcp_setup(&ws, &g.prob, NULL, &err), QCP_OK);
   double x0[2] = {2.0, 0.0};
@@ -294,6 +386,10 @@ static void test_warm_from_poor_points(void **state) {
     check_close("warm lambda_n", qcp_solution_x(ws)[0], 1.6, 1e-7);
     check_close("warm lambda_r", qcp_solution_x(ws)[1], 0.8, 1e-7);
   }
+  // a warm start with a NaN in its dual part is bad input, not a numerical outcome
+  double znan[3] = {1, NAN, 0};
+  assert_int_equal(qcp_solve(ws, QCP_START_WARM, pts[0], pts[0], NULL, znan, &err), QCP_ERR_START);
+  assert_non_null(strstr(err.message, "z0[1]"));
   // feasible start: λ = (1, 0, 0) is strictly inside the cone
   double xf[3] = {1, 0, 0};
   assert_int_equal(qcp_solve(ws, QCP_START_FEASIBLE, xf, NULL, NULL, NULL, &err), QCP_OK);
@@ -321,7 +417,9 @@ int main(void) {
       cmocka_unit_test(test_equality_rows),     cmocka_unit_test(test_redundant_rows),
       cmocka_unit_test(test_zero_pivot),        cmocka_unit_test(test_singular_hessian),
       cmocka_unit_test(test_primal_infeasible),
-      cmocka_unit_test(test_dual_infeasible),   cmocka_unit_test(test_equality_only),
+      cmocka_unit_test(test_dual_infeasible),
+      cmocka_unit_test(test_small_curvature_not_unbounded),
+      cmocka_unit_test(test_checker_nan),   cmocka_unit_test(test_equality_only),
       cmocka_unit_test(test_input_errors),      cmocka_unit_test(test_warm_from_poor_points),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,7 +52,8 @@ typedef struct fd_run {
   char message[256];
   double q[FD_NQ], v[FD_NV];
   double seconds;        // wall time of this run
-  long steps, rhs_evals, jac_evals, newton_iters, iterations;
+  long steps, rhs_evals, rhs_evals_jac, jac_evals, newton_iters, iterations;
+  int order_max;         // CVODE: the largest BDF order used (1 for BDF1)
   double pressure_max;   // largest element pressure at T [Pa]
 } fd_run;
 
@@ -132,6 +133,7 @@ static fd_run run_ode(const foundation *fd, ref_method method, double rtol, doub
   snprintf(out.message, sizeof out.message, "%s", st.message);
   out.seconds = st.wall_time;
   out.steps = st.steps, out.rhs_evals = st.rhs_evals, out.jac_evals = st.jac_evals;
+  out.rhs_evals_jac = st.rhs_evals_jac, out.order_max = st.order_max;
   out.newton_iters = st.newton_iters;
   if (pressure) {
     foundation_pressure(fd, out.q, out.v, pressure);
@@ -290,6 +292,9 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
           xp_case_stat_real(c, "at_floor", err_abs <= 10 * floor_abs, "");
           xp_case_stat_real(c, "steps", (double)run.steps, "");
           xp_case_stat_real(c, "rhs_evals", (double)run.rhs_evals, "");
+          // the difference-quotient Jacobians' own RHS calls (≈ n per Jacobian): total work
+          xp_case_stat_real(c, "rhs_evals_jac", (double)run.rhs_evals_jac, "");
+          xp_case_stat_real(c, "order_max", (double)run.order_max, "");
           xp_case_stat_real(c, "jac_evals", (double)run.jac_evals, "");
           xp_case_stat_real(c, "newton_iters", (double)run.newton_iters, "");
           xp_case_stat_real(c, "solver_iterations", (double)run.iterations, "");

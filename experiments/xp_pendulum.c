@@ -224,6 +224,7 @@ static int run_reference(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case_stat_real(c, "ida_vs_exact_max", dmax, "m");
   xp_case_stat_real(c, "steps", (double)st.steps, "");
   xp_case_stat_real(c, "residual_evals", (double)st.rhs_evals, "");
+  xp_case_stat_real(c, "residual_evals_jac", (double)st.rhs_evals_jac, "");
   xp_case_stat_real(c, "jacobian_evals", (double)st.jac_evals, "");
   xp_case_stat_real(c, "newton_iters", (double)st.newton_iters, "");
   xp_case_stat_real(c, "newton_fails", (double)st.newton_fails, "");

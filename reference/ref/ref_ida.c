@@ -44,6 +44,13 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+// IDA prints its errors by default; keep the message in the stats instead
+static void ida_error_handler(int code, const char *module, const char *function, char *msg,
+                              void *data) {
+  ref_stats *st = data;
+  snprintf(st->message, sizeof st->message, "%s %s (flag %d): %s", module, function, code, msg);
+}
+
 static void set_msg(ref_stats *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -275,6 +282,7 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   result = REF_SOLVER_FAILED;
   mem = IDACreate(ctx);
   if (!mem) goto cleanup;
+  IDA_CHECK(IDASetErrHandlerFn(mem, ida_error_handler, st));
   IDA_CHECK(IDAInit(mem, ida_residual, t0, y, yp));
   IDA_CHECK(IDASStolerances(mem, s.rtol, s.atol));
   IDA_CHECK(IDASetUserData(mem, &d));
@@ -289,10 +297,14 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
     sunrealtype tret;
     flag = IDASolve(mem, tout[k], &tret, y, yp, IDA_NORMAL);
     if (flag < 0) {
-      result = d.out_of_time ? REF_DID_NOT_FINISH
-               : d.callback_failed ? REF_CALLBACK_FAILED
-                                   : REF_SOLVER_FAILED;
-      set_msg(st, "IDASolve failed with flag %d at t = %g (output %d)", flag, tret, k);
+      // the max_steps budget running out is did-not-finish, like the wall-time budget
+      result = d.out_of_time || flag == IDA_TOO_MUCH_WORK ? REF_DID_NOT_FINISH
+               : d.callback_failed                        ? REF_CALLBACK_FAILED
+                                                          : REF_SOLVER_FAILED;
+      char why[sizeof st->message];
+      snprintf(why, sizeof why, "%s", st->message);  // IDA's own message, if it gave one
+      set_msg(st, "IDASolve failed with flag %d at t = %g (output %d)%s%.150s", flag, tret, k,
+              why[0] ? ": " : "", why);
       st->t_reached = tret;
       goto stats;
     }
@@ -305,6 +317,7 @@ stats:;
   long nst = 0, nre = 0, nje = 0, nni = 0, nnf = 0, netf = 0;
   if (IDAGetNumSteps(mem, &nst) == IDA_SUCCESS) st->steps = nst;
   if (IDAGetNumResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals = nre;
+  if (IDAGetNumLinResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals_jac = nre;
   if (IDAGetNumJacEvals(mem, &nje) == IDA_SUCCESS) st->jac_evals = nje;
   if (IDAGetNumNonlinSolvIters(mem, &nni) == IDA_SUCCESS) st->newton_iters = nni;
   if (IDAGetNumNonlinSolvConvFails(mem, &nnf) == IDA_SUCCESS) st->newton_fails = nnf;

@@ -56,7 +56,19 @@ typedef struct ode_call {
   const ref_ode *ode;
   long rhs_evals;
   int callback_code;  // first negative return of a user callback
+  double nonfinite_t;  // time of the first non-finite derivative (NAN: none)
 } ode_call;
+
+// a right-hand side that returns NaN/Inf with code 0 stops the integration (instead of CVODE
+// shrinking the step forever or RK45 accepting NaN): −1, and the time is kept for the message
+static int rhs_finite(ode_call *call, double t, const double *ydot) {
+  for (size_t i = 0; i < call->ode->n; i++)
+    if (!isfinite(ydot[i])) {
+      if (isnan(call->nonfinite_t)) call->nonfinite_t = t;
+      return -1;
+    }
+  return 0;
+}
 
 static void fill_nan(double *y_out, size_t from, size_t n_out, size_t n) {
   for (size_t i = from * n; i < n_out * n; i++) y_out[i] = NAN;
@@ -75,6 +87,7 @@ static int cvode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *data) {
   call->rhs_evals++;
   int rc = call->ode->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), call->ode->ctx);
   if (rc < 0 && !call->callback_code) call->callback_code = rc;
+  if (rc == 0) rc = rhs_finite(call, t, N_VGetArrayPointer(ydot));
   return rc;
 }
 
@@ -101,7 +114,7 @@ static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_o
                                   double *y_out, ref_stats *stats) {
   const sunindextype n = (sunindextype)ode->n;
   const double t_start = wall_now();
-  ode_call call = {.ode = ode};
+  ode_call call = {.ode = ode, .nonfinite_t = NAN};
   SUNContext sun = NULL;
   N_Vector y = NULL, dky = NULL;
   SUNMatrix A = NULL;
@@ -139,9 +152,14 @@ static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_o
     int flag = CVode(mem, t_out[n_out - 1], y, &t, CV_ONE_STEP);
     if (flag < 0) {
       status = call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
+      if (!isnan(call.nonfinite_t))
+        snprintf(stats->message, sizeof stats->message,
+                 "the right-hand side is not finite at t = %g", call.nonfinite_t);
       break;
     }
     stats->steps++;
+    int q = 0;
+    if (CVodeGetLastOrder(mem, &q) == CV_SUCCESS && q > stats->order_max) stats->order_max = q;
     // every output time the step passed: CVODE's interpolant of the current order
     while (next < n_out && t_out[next] <= t) {
       if (CVodeGetDky(mem, t_out[next], 0, dky) != CV_SUCCESS) {
@@ -157,6 +175,7 @@ static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_o
   long v = 0;
   if (CVodeGetNumSteps(mem, &v) == 0) stats->steps = v;
   if (CVodeGetNumRhsEvals(mem, &v) == 0) stats->rhs_evals = v;
+  if (CVodeGetNumLinRhsEvals(mem, &v) == 0) stats->rhs_evals_jac = v;
   if (CVodeGetNumJacEvals(mem, &v) == 0) stats->jac_evals = v;
   if (CVodeGetNumNonlinSolvIters(mem, &v) == 0) stats->newton_iters = v;
   if (CVodeGetNumNonlinSolvConvFails(mem, &v) == 0) stats->newton_fails = v;
@@ -185,6 +204,7 @@ static int gsl_rhs(double t, const double y[], double dydt[], void *data) {
     if (!call->callback_code) call->callback_code = rc;
     return GSL_EBADFUNC;  // GSL: stop the integration
   }
+  if (rc == 0 && rhs_finite(call, t, dydt)) return GSL_EBADFUNC;
   return rc > 0 ? GSL_FAILURE : GSL_SUCCESS;
 }
 
@@ -192,7 +212,7 @@ static ref_status rk45_integrate(const ref_ode *ode, const ref_ode_settings *set
                                  const double *y0, const double *t_out, size_t n_out,
                                  double *y_out, ref_stats *stats) {
   const double t_start = wall_now();
-  ode_call call = {.ode = ode};
+  ode_call call = {.ode = ode, .nonfinite_t = NAN};
   gsl_odeiv2_system sys = {gsl_rhs, NULL, ode->n, &call};
   gsl_odeiv2_step *step = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rkf45, ode->n);
   gsl_odeiv2_control *control = gsl_odeiv2_control_y_new(set->atol, set->rtol);
@@ -220,8 +240,12 @@ static ref_status rk45_integrate(const ref_ode *ode, const ref_ode_settings *set
     int rc = gsl_odeiv2_evolve_apply(evolve, control, step, &sys, &t, t_out[next], &h, y);
     if (rc != GSL_SUCCESS) {
       status = call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
-      snprintf(stats->message, sizeof stats->message, "GSL rkf45 failed at t = %g: %s", t,
-               gsl_strerror(rc));
+      if (!isnan(call.nonfinite_t))
+        snprintf(stats->message, sizeof stats->message,
+                 "the right-hand side is not finite at t = %g", call.nonfinite_t);
+      else
+        snprintf(stats->message, sizeof stats->message, "GSL rkf45 failed at t = %g: %s", t,
+                 gsl_strerror(rc));
       break;
     }
     if (t >= t_out[next]) memcpy(y_out + next++ * ode->n, y, ode->n * sizeof *y);

@@ -164,6 +164,8 @@ static int row_check(const mbs_rows *rows, int i, int nv, char *msg, size_t len)
     return build_fail(msg, len, "row %d: K = %g, B = %g, both must be finite and >= 0", i,
                       rows->K[i], rows->B[i]);
   if (!isfinite(rows->phi[i])) return build_fail(msg, len, "row %d: phi = %g is not finite", i, rows->phi[i]);
+  if (!(rows->mu[i] >= 0) || !isfinite(rows->mu[i]))
+    return build_fail(msg, len, "row %d: mu = %g must be finite and >= 0", i, rows->mu[i]);
   for (int k = rows->start[i]; k < rows->start[i + 1]; k++)
     if (rows->col[k] < 0 || rows->col[k] >= nv || !isfinite(rows->val[k]))
       return build_fail(msg, len, "row %d: Jacobian entry (col %d, %g) out of range [0, %d)", i,

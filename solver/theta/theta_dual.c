@@ -188,10 +188,13 @@ int theta_dual_solve(theta_dual *d, const theta_contact_problem *p, const theta_
                    same_ints(d->Gi, d->Gi0, d->Gp[n]);
   qcp_settings qs = qcp_settings_default();
   qs.eps_abs = qs.eps_rel = s->dual_tol;
+  qs.eps_inacc = fmax(qs.eps_inacc, s->dual_tol);  // qcp needs eps_inacc ≥ eps
   qs.max_iter = 100;
   if (same) {
+    // the settings may have changed since setup (theta_workspace_set_settings)
+    if (qcp_settings_set(d->qcp, &qs, &err) != QCP_OK) return -1;
     if (qcp_update(d->qcp, d->Px, d->Ax, d->Gx, d->c, d->b, d->h, &err) != QCP_OK) return -1;
-  } else {
+  } else {  // a new contact pattern: qcp's setup allocates (the only allocation of a step)
     qcp_workspace_free(d->qcp);
     d->qcp = NULL;
     if (qcp_setup(&d->qcp, &prob, &qs, &err) != QCP_OK) return -1;

@@ -356,6 +356,10 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
   memcpy(ws->v0, v0, (size_t)ws->nv * sizeof(double));
   theta_status st = THETA_OK;
   int code;
+  if (!(h > 0) || !isfinite(h)) {  // a step size is input, checked before any work
+    info->status = THETA_NONFINITE;
+    return THETA_NONFINITE;
+  }
   // contact rows at (t0, q0, v0)
   mbs_rows_clear(ws->rows);
   if (m->rows && (code = m->rows(t, ws->q0, ws->v0, ws->rows, m->ctx)))

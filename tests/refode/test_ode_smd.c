@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ref/ref_ode.h"
 #include "scenarios/smd.h"
@@ -69,17 +70,20 @@ static void test_accuracy_against_exact(void **state) {
   };
   // The damped oscillator does not amplify errors (ρ ≤ 1 along the flow), so the global error
   // is at most the sum of the local errors each step accepted: steps × tol × |y| (|y| ≤ 1).
-  printf("%-6s %-11s %-8s %-12s %-10s %-8s %-8s %-8s\n", "case", "method", "tol", "max error",
-         "error/tol", "steps", "rhs", "jac");  // bound: error/tol < steps
+  printf("%-6s %-11s %-8s %-12s %-10s %-8s %-8s %-8s %-5s\n", "case", "method", "tol", "max error",
+         "error/tol", "steps", "rhs", "jac", "order");  // bound: error/tol < steps
   double ends[6][2];
   long steps[6];
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ref_stats st;
     double err = max_error(&cases[i], &st, ends[i]);
-    printf("%-6s %-11s %-8.0e %-12.3e %-10.1f %-8ld %-8ld %-8ld\n", cases[i].label,
+    printf("%-6s %-11s %-8.0e %-12.3e %-10.1f %-8ld %-8ld %-8ld %-5d\n", cases[i].label,
            ref_method_name(cases[i].method), cases[i].tol, err, err / cases[i].tol, st.steps,
-           st.rhs_evals, st.jac_evals);
+           st.rhs_evals, st.jac_evals, st.order_max);
     assert_int_equal(st.status, REF_OK);
+    // BDF1 really is first order (paper A's "ode15s at order 1"); variable-order BDF goes higher
+    if (cases[i].method == REF_CVODE_BDF1) assert_int_equal(st.order_max, 1);
+    if (cases[i].method == REF_CVODE_BDF) assert_true(st.order_max >= 2);
     assert_true(err < (double)st.steps * cases[i].tol);
     steps[i] = st.steps;
   }
@@ -96,6 +100,12 @@ static int failing_rhs(double t, const double *y, double *ydot, void *ctx) {
   (void)ctx;
   ydot[0] = y[1], ydot[1] = -y[0];
   return t > 0.5 ? -1 : 0;
+}
+
+static int nan_rhs(double t, const double *y, double *ydot, void *ctx) {
+  (void)ctx;
+  ydot[0] = y[1], ydot[1] = t > 0.3 ? NAN : -y[0];
+  return 0;  // claims success: the integrators must still stop
 }
 
 static void test_budget_and_failure_are_statuses(void **state) {
@@ -115,6 +125,23 @@ static void test_budget_and_failure_are_statuses(void **state) {
   assert_int_equal(ref_ode_integrate(&ode, REF_RK45, &set, 0, (double[]){1, 0}, t_out, 2, y_out, &st),
                    REF_DID_NOT_FINISH);
   assert_true(isnan(y_out[3]));
+  // CVODE's step budget too
+  set.wall_budget = 0, set.max_steps = 10;
+  for (int m = REF_CVODE_BDF; m <= REF_CVODE_BDF1; m++)
+    assert_int_equal(
+        ref_ode_integrate(&ode, (ref_method)m, &set, 0, (double[]){1, 0}, t_out, 2, y_out, &st),
+        REF_DID_NOT_FINISH);
+  // a right-hand side that returns NaN with code 0 stops every integrator with a message
+  ref_ode nan_ode = {2, nan_rhs, NULL, NULL};
+  for (int m = 0; m < REF_METHOD_COUNT; m++) {
+    ref_status s =
+        ref_ode_integrate(&nan_ode, (ref_method)m, NULL, 0, (double[]){1, 0}, t_out, 2, y_out, &st);
+    printf("%s with a NaN right-hand side: %s (%s)\n", ref_method_name((ref_method)m),
+           ref_status_name(s), st.message);
+    assert_int_equal(s, REF_SOLVER_FAILED);
+    assert_non_null(strstr(st.message, "not finite"));
+    assert_true(isnan(y_out[3]));
+  }
   ref_ode bad = {2, failing_rhs, NULL, NULL};
   for (int m = 0; m < REF_METHOD_COUNT; m++) {
     ref_status s = ref_ode_integrate(&bad, (ref_method)m, NULL, 0, (double[]){1, 0}, t_out, 2, y_out, &st);

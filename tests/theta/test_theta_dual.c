@@ -123,10 +123,69 @@ static void test_cylinder_agrees(void **state) {
   }
 }
 
+// the dual tolerance takes effect on a reused workspace (qcp settings follow the theta settings
+// without a new pattern), and a loose tolerance above qcp's inaccurate level still solves
+static void test_dual_tolerance_follows_settings(void **state) {
+  (void)state;
+  spring_cylinder sc;
+  spring_cylinder_params prm = spring_cylinder_params_default();
+  prm.mu = 1;
+  spring_cylinder_init(&sc, &prm);
+  theta_settings s = theta_settings_default();
+  s.contact.solver = THETA_SOLVER_QCP;
+  s.contact.dual_tol = 1e-12;
+  theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL, 0);
+  assert_non_null(ws);
+  double q[3], v[3];
+  spring_cylinder_initial_state(&sc, q, v);
+  const double tols[] = {1e-12, 1e-2, 1e-12};
+  int iters[3];
+  for (int k = 0; k < 3; k++) {
+    s.contact.dual_tol = tols[k];
+    assert_int_equal(theta_workspace_set_settings(ws, &s, NULL, 0), 0);
+    double qk[3], vk[3];
+    memcpy(qk, q, sizeof q), memcpy(vk, v, sizeof v);
+    theta_status st = theta_step(ws, 0, 0.02, qk, vk, qk, vk);
+    iters[k] = theta_step_info(ws)->contact.iterations;
+    printf("dual_tol %.0e on a reused workspace: %s, %d qcp iterations\n", tols[k],
+           theta_status_name(st), iters[k]);
+    assert_int_equal(st, THETA_OK);
+  }
+  assert_true(iters[1] < iters[0]);  // the loose tolerance stops earlier
+  assert_int_equal(iters[2], iters[0]);
+  theta_workspace_free(ws);
+}
+
+// a friction coefficient that is NaN or negative is refused as a bad row (both contact solvers)
+static void test_bad_mu(void **state) {
+  (void)state;
+  const double mus[] = {NAN, -0.5};
+  for (int solver = 0; solver < 2; solver++)
+    for (int k = 0; k < 2; k++) {
+      spring_cylinder sc;
+      spring_cylinder_params prm = spring_cylinder_params_default();
+      prm.mu = mus[k];
+      spring_cylinder_init(&sc, &prm);
+      theta_settings s = theta_settings_default();
+      s.contact.solver = solver ? THETA_SOLVER_QCP : THETA_SOLVER_NEWTON;
+      theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL, 0);
+      assert_non_null(ws);
+      double q[3], v[3];
+      spring_cylinder_initial_state(&sc, q, v);
+      theta_status st = theta_step(ws, 0, 0.02, q, v, q, v);
+      printf("mu = %g, %s: %s\n", mus[k], solver ? "qcp" : "newton", theta_status_name(st));
+      assert_int_equal(st, THETA_BAD_ROW);
+      assert_int_equal(theta_step(ws, 0, -0.02, q, v, q, v), THETA_NONFINITE);  // h < 0
+      theta_workspace_free(ws);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_problems_agree),
       cmocka_unit_test(test_cylinder_agrees),
+      cmocka_unit_test(test_dual_tolerance_follows_settings),
+      cmocka_unit_test(test_bad_mu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

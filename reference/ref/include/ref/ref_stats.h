@@ -25,6 +25,8 @@ typedef struct ref_stats {
   ref_status status;
   long steps;          // accepted steps
   long rhs_evals;      // right-hand side / residual evaluations (without Jacobian DQ ones)
+  long rhs_evals_jac;  // extra evaluations spent on difference-quotient Jacobians (CVODE, IDA)
+  int order_max;       // largest method order used (CVODE; 0 for the others)
   long jac_evals;      // Jacobian evaluations
   long newton_iters;   // nonlinear (Newton) iterations
   long newton_fails;   // nonlinear convergence failures

@@ -90,8 +90,10 @@ int theta_workspace_set_settings(theta_workspace *ws, const theta_settings *sett
 int theta_settings_validate(const theta_settings *settings, char *msg, size_t len);
 
 // One step of size h > 0 [s] from (t, q0, v0) to (q1, v1) (q nq, v nv entries; q1/v1 may alias
-// q0/v0). Allocates nothing. Returns the status (also in theta_step_info); on a status other than
-// THETA_OK, q1 and v1 hold the last iterate and are not to be trusted.
+// q0/v0). Allocates nothing on the Newton contact solver; the qcp (dual) solver allocates in
+// qcp's setup when the contact pattern changes (a contact appears or leaves), never otherwise.
+// Returns the status (also in theta_step_info); THETA_NONFINITE for h ≤ 0 or not finite. On a
+// status other than THETA_OK and THETA_CONTACT_MAX_ITERATIONS, q1 and v1 are unspecified.
 theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0,
                         const double *v0, double *q1, double *v1);
 

@@ -202,7 +202,7 @@ static int incline_report(const char *path, FILE *md, xp_error *err) {
   fprintf(md,
           "`coulomb` (exact Coulomb by the De Saxcé fixed point) should match the rigid "
           "reference while the box slides flat; `relaxed` shows the gliding separation "
-          "(height > 0, longer slides); `paper` is paper A's objective (ζ = 1/h) whose "
+          "(height > 0, a slide that departs from the rigid one); `paper` is paper A's objective (ζ = 1/h) whose "
           "normal-force inflation launches the box while it slides (SPEC §1.3). \"steps not ok\" "
           "counts steps where qcp met only its inaccurate tolerance (1e-4 instead of 1e-11; "
           "the step is taken); \"friction along sliding\" compares the total friction force "

@@ -78,14 +78,15 @@ static int st_simulate(const xp_params *prm, int n, double T, const char *formul
     o->bad += st != MBS_OK;
     if (o->tt) {
       double vm = 0;
-      for (int j = 0; j < 6 * n; j++) vm = fmax(vm, fabs(v[j]));
+      for (int j = 0; j < 6 * n; j++) vm = j % 6 < 3 ? fmax(vm, fabs(v[j])) : vm;  // linear [m/s]
       o->tt[i + 1] = (double)(i + 1) * h, o->vm[i + 1] = vm, o->th[i + 1] = q[7 * (n - 1) + 2];
     }
   }
   o->wall = xp_now() - wall;
   o->us_step = 1e6 * o->wall / (double)steps;
   o->vmax = 0;
-  for (int j = 0; j < 6 * n; j++) o->vmax = fmax(o->vmax, fabs(v[j]));
+  for (int j = 0; j < 6 * n; j++)  // largest linear speed [m/s] (angular rates excluded)
+    if (j % 6 < 3) o->vmax = fmax(o->vmax, fabs(v[j]));
   o->top = q[7 * (n - 1) + 2];
   // statics: the contact below sphere c carries the weight of spheres c … n−1
   const mbs_rows *rows = mbs_step_rows(ws);

@@ -128,9 +128,9 @@ void incline_init(incline *s, const incline_params *p) {
 }
 
 void incline_initial_state(const incline *s, double q[7], double v[6]) {
-  // each foot at the Hertz overlap of a quarter of the normal load: E*√(r d³) = m g cos θ / 4
+  // each foot at the overlap that carries a quarter of the normal load (of the run's Hertz row)
   const double F = 0.25 * s->p.m * s->p.g * cos(s->p.theta);
-  const double d = cbrt(F * F / (s->p.Estar * s->p.Estar * s->p.r));
+  const double d = hertz_static_overlap(s->p.hertz, s->p.Estar, s->p.r, F);
   q[0] = q[1] = 0;
   q[2] = s->p.r + 0.5 * s->p.lz - d;
   q[3] = 1, q[4] = q[5] = q[6] = 0;

@@ -166,7 +166,7 @@ void stack_resting_state(const stack *s, double *q, double *v) {
   double z = 0;
   for (int c = 0; c < p->n; c++) {
     const double F = (p->n - c) * p->m * p->g, reff = c == 0 ? p->r : 0.5 * p->r;
-    const double d = cbrt(F * F / (p->E * p->E * reff));
+    const double d = hertz_static_overlap(p->hertz, p->E, reff, F);
     z += (c == 0 ? p->r : 2 * p->r) - d;
     double *qi = q + 7 * c;
     qi[0] = qi[1] = 0, qi[2] = z;

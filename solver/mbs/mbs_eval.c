@@ -187,8 +187,9 @@ mbs_status mbs_eval_prepare(mbs_workspace *ws, double t, const double *q0, const
 
   // model data at (t0, q0, v0)
   mbs_rows_clear(r);
+  // a row that did not fit is a capacity problem, whatever code the callback returned for it
   if (m->rows && (code = m->rows(t, q0, v0, r, m->ctx)))
-    return mbs_eval_callback_status(ws, "rows", code);
+    return r->overflow ? MBS_CAPACITY : mbs_eval_callback_status(ws, "rows", code);
   mbs_status st = rows_check(ws);
   if (st != MBS_OK) return st;
   if ((code = m->mass(t, q0, ws->mass, m->ctx))) return mbs_eval_callback_status(ws, "mass", code);

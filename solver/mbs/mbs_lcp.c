@@ -167,18 +167,27 @@ int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, cons
   double xscale = 0;
   for (int i = 0; i < nu; i++) x[i] = lambda[w->uidx[i]], xscale = fmax(xscale, fabs(x[i]));
   for (int i = 0; i < nu; i++) ws[k++] = x[i] > tol * (1 + xscale) ? i : nu + i;
+  // stationary: the last step was a full one (no blocking constraint) or the working set is
+  // full (a vertex). Then p is 0 in exact arithmetic, but computed through the normal equations
+  // (error ∝ cond²) it is noise that can sit above the pnorm test and cycle to max_iter.
+  int stationary = 0;
   for (int it = 0;; it++) {
     // μ = (A_W A_Wᵀ)⁻¹ A_W x, p = −x + A_Wᵀ μ
     for (int a = 0; a < k; a++) {
       con_row(w, nu, ws[a], w->AW + a * cap);
       mu[a] = con_dot(w, nu, ws[a], x);
     }
+    double gmax = 0;
     for (int a = 0; a < k; a++)
       for (int c = 0; c <= a; c++) {
         double s = 0;
         for (int j = 0; j < nu; j++) s += w->AW[a * cap + j] * w->AW[c * cap + j];
         w->GW[a * cap + c] = s;
+        if (a == c) gmax = fmax(gmax, s);
       }
+    // a tiny ridge: nearly dependent working rows (redundant constraints) make A_W A_Wᵀ
+    // numerically singular (cond(S)²); the projection stays accurate to ~1e-14 relative
+    for (int a = 0; a < k; a++) w->GW[a * cap + a] += 1e-14 * gmax;
     if (k > 0 && mbs_chol_factor(w->GW, k, cap)) return *iters += it, MBS_LCP_SINGULAR;
     if (k > 0) mbs_chol_solve(w->GW, k, cap, mu);
     double pnorm = 0;
@@ -190,7 +199,7 @@ int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, cons
       pnorm = fmax(pnorm, fabs(s));
     }
     if (it >= max_iter) return *iters += it, MBS_LCP_MAX_ITER;
-    if (pnorm <= tol * (1 + xscale)) {
+    if (stationary || k >= nu || pnorm <= tol * (1 + xscale)) {
       // stationary on the working set: optimal if every multiplier is ≥ 0
       int drop = -1;
       double mumin = -tol * (1 + vec_maxabs(mu, k));
@@ -201,6 +210,7 @@ int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, cons
         break;
       }
       ws[drop] = ws[--k];
+      stationary = 0;
       continue;
     }
     // step to the first blocking constraint
@@ -218,6 +228,7 @@ int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, cons
     }
     for (int j = 0; j < nu; j++) x[j] += alpha * p[j];
     if (block >= 0 && k < nu) ws[k++] = block;
+    stationary = block < 0;  // a full step reaches the working set's minimiser
   }
   // back-substitute λ_U = x, λ_B = z − Z x
   for (int i = 0; i < nu; i++) lambda[w->uidx[i]] = x[i] > 0 ? x[i] : 0;

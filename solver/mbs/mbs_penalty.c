@@ -22,7 +22,10 @@ mbs_status mbs_penalty_rhs(mbs_workspace *ws, double t, const double *q, const d
   // spring-damper force of every active row; unilateral/normal clipped at 0
   for (int a = 0; a < na; a++) {
     int i = ws->act[a];
-    double lam = -r->K[i] * r->phi[i] - r->B[i] * mbs_eval_row_dot(r, i, v) - ws->p[a];
+    // SPEC §4: the bias −M̂Ġv belongs to bilateral, unilateral and normal rows; a tangent row
+    // is the memoryless damper λ_t = −B_t φ̇_t alone
+    double lam = -r->K[i] * r->phi[i] - r->B[i] * mbs_eval_row_dot(r, i, v) -
+                 (r->kind[i] == MBS_ROW_TANGENT ? 0.0 : ws->p[a]);
     if (r->kind[i] == MBS_ROW_UNILATERAL || r->kind[i] == MBS_ROW_NORMAL) lam = fmax(0.0, lam);
     ws->lambda[i] = lam;
   }
@@ -50,7 +53,7 @@ mbs_status mbs_penalty_rhs(mbs_workspace *ws, double t, const double *q, const d
   for (int a = 0; a < na; a++) {
     int i = ws->act[a];
     double l = ws->lambda[i];
-    if (r->kind[i] != MBS_ROW_BILATERAL) {
+    if (r->kind[i] == MBS_ROW_UNILATERAL || r->kind[i] == MBS_ROW_NORMAL) {  // λ ≥ 0 rows
       info->lambda_min = fmin(info->lambda_min, l);
       info->rows_positive += l > 0;
     }

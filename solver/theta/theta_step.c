@@ -363,7 +363,7 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
   // contact rows at (t0, q0, v0)
   mbs_rows_clear(ws->rows);
   if (m->rows && (code = m->rows(t, ws->q0, ws->v0, ws->rows, m->ctx)))
-    st = callback_status(ws, "rows", code);
+    st = ws->rows->overflow ? THETA_CAPACITY : callback_status(ws, "rows", code);
   else if (ws->rows->overflow)
     st = THETA_CAPACITY;
   info->rows = ws->rows->n;

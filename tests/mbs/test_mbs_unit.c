@@ -48,6 +48,39 @@ static mbs_model particle_model(particle *p) {
                      .forces = p_forces, .rows = p_rows, .ctx = p};
 }
 
+// two identical unilateral rows (redundant, SPEC §1.2): every formulation and solver takes the
+// step, and the pair carries the single row's force (k = 1e15: the rigid limit)
+static void test_redundant_unilateral(void **state) {
+  (void)state;
+  const mbs_formulation forms[] = {MBS_RELAXED, MBS_PAPER};
+  const mbs_solver solvers[] = {MBS_SOLVER_DENSE, MBS_SOLVER_QCP};
+  for (int f = 0; f < 2; f++)
+    for (int sv = 0; sv < 2; sv++) {
+      double lam[2][2] = {{0}};
+      for (int copies = 0; copies < 2; copies++) {
+        particle p = {.m = 1, .f = -9.81, .k = 1e15, .b = 1, .phi_offset = -1e-3,
+                      .kind = MBS_ROW_UNILATERAL, .extra_rows = copies};
+        mbs_model model = particle_model(&p);
+        model.max_rows = 2, model.max_nnz = 2;
+        mbs_settings s = mbs_settings_default();
+        s.formulation = forms[f], s.solver = solvers[sv];
+        mbs_workspace *ws = mbs_workspace_create(&model, &s, NULL, 0);
+        assert_non_null(ws);
+        double q = 0, v = -0.5;
+        mbs_status st = mbs_step(ws, 0, 0.01, &q, &v, &q, &v);
+        printf("%s %s, %d row(s): %s, lambda = (%.9g, %.9g)\n", mbs_formulation_name(forms[f]),
+               mbs_solver_name(solvers[sv]), copies + 1, mbs_status_name(st),
+               mbs_step_lambda(ws)[0], copies ? mbs_step_lambda(ws)[1] : 0.0);
+        assert_int_equal(st, MBS_OK);
+        lam[copies][0] = mbs_step_lambda(ws)[0];
+        lam[copies][1] = copies ? mbs_step_lambda(ws)[1] : 0;
+        mbs_workspace_free(ws);
+      }
+      const double single = lam[0][0], pair = lam[1][0] + lam[1][1];
+      assert_true(fabs(pair - single) <= 1e-6 * single);
+    }
+}
+
 static void test_rows_api(void **state) {
   (void)state;
   mbs_rows *r = mbs_rows_create(2, 3);
@@ -352,6 +385,7 @@ int main(void) {
       cmocka_unit_test(test_rows_api),
       cmocka_unit_test(test_validation),
       cmocka_unit_test(test_status_paths),
+      cmocka_unit_test(test_redundant_unilateral),
       cmocka_unit_test(test_bilateral_step_closed_form),
       cmocka_unit_test(test_coupled_unilateral_rows),
       cmocka_unit_test(test_penalty_rhs),

@@ -241,6 +241,32 @@ static void test_long_horizon_variant(void **state) {
     }
 }
 
+// the bias p = M̂Ġv (eq. 53) supplies the centripetal part of the joint force. Without it the
+// spring must stretch to provide it: at the bottom of the swing (v² = 2gℓ from the horizontal
+// release) by m v²/(ℓ k) = 2 m g / k. With it the deviation is the O(h²) discretisation only.
+static void test_bias_supplies_centripetal_force(void **state) {
+  (void)state;
+  // k = 1e6 at h = 1e-3 (h²k/m = 1): stiff enough that the spring follows the load without
+  // ringing (k = 1e4 rings to 3mg/k), soft enough that 2mg/k = 2e-5 m stands far above the
+  // O(h²) deviation of the step itself (≈ 1e-5 m at h = 1e-3 for k ≥ 1e8, test_deviation_exponent)
+  const double ks[] = {1e6};
+  for (int ik = 0; ik < 1; ik++) {
+    pendulum_params p = pendulum_params_default();
+    p.k = ks[ik], p.b = 0;
+    mbs_settings s = mbs_settings_default();
+    run_result with = run_with(&p, 1e-3, 1.0, &s);
+    s.use_bias = 0;
+    run_result without = run_with(&p, 1e-3, 1.0, &s);
+    const double stretch = 2 * p.m * p.g / p.k;
+    printf("k = %.0e: max|phi| with bias %.3e m, without %.3e m (2mg/k = %.3e m)\n", p.k,
+           with.max_phi, without.max_phi, stretch);
+    assert_int_equal(with.status, MBS_OK);
+    assert_int_equal(without.status, MBS_OK);
+    assert_true(fabs(without.max_phi - stretch) <= 0.05 * stretch);
+    assert_true(with.max_phi <= 0.01 * without.max_phi);
+  }
+}
+
 // duplicated joint rows: same motion; the force splits equally between the copies
 static void test_redundancy(void **state) {
   (void)state;
@@ -286,6 +312,7 @@ int main(void) {
       cmocka_unit_test(test_energy_order),
       cmocka_unit_test(test_long_horizon_variant),
       cmocka_unit_test(test_redundancy),
+      cmocka_unit_test(test_bias_supplies_centripetal_force),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,9 @@ static double impact_time(const rom_pendulum_params *p) {
 typedef struct window_run {
   double theta, theta_dot;
   double lambda_min;  // smallest λ over the steps
+  double lambda_max;  // largest λ over the steps
+  double resid_max;   // largest scaled residual violation max(0, −r̂) + max(0, −λ)/D [m/s²]
+  double compl_max;   // largest |λ r| [N²]
   long active_steps;  // steps with the row active
   mbs_status status;
 } window_run;
@@ -47,6 +50,9 @@ static window_run run_window(const rom_pendulum_params *p, mbs_formulation form,
     if (info->rows_unilateral) {
       r.active_steps++;
       r.lambda_min = fmin(r.lambda_min, mbs_step_lambda(ws)[0]);
+      r.lambda_max = fmax(r.lambda_max, mbs_step_lambda(ws)[0]);
+      r.resid_max = fmax(r.resid_max, info->residual);
+      r.compl_max = fmax(r.compl_max, info->complementarity);
     }
   }
   mbs_workspace_free(ws);
@@ -64,12 +70,16 @@ static void test_lambda_nonnegative(void **state) {
       rom_pendulum_initial_state(&th, &thd);
       window_run r = run_window(&p, f ? MBS_PAPER : MBS_RELAXED, 0, th, thd, hs[ih],
                                 lround(1.0 / hs[ih]));
-      printf("%s h = %.0e: status %s, %ld active steps, min lambda = %.6e N m, theta(1) = %.6f\n",
+      printf("%s h = %.0e: status %s, %ld active steps, min lambda = %.6e N m, theta(1) = %.6f, "
+             "residual %.2e m/s^2, |lambda r| %.2e (lambda max %.3e)\n",
              f ? "paper  " : "relaxed", hs[ih], mbs_status_name(r.status), r.active_steps,
-             r.lambda_min, r.theta);
+             r.lambda_min, r.theta, r.resid_max, r.compl_max, r.lambda_max);
       assert_int_equal(r.status, MBS_OK);
       assert_true(r.active_steps > 0);
+      // the solvers clamp λ ≥ 0, so λ_min alone cannot fail: the step must also satisfy the
+      // row (r̂ ≥ 0) and complementarity λ r = 0, relative to the force scale
       assert_true(r.lambda_min >= 0);
+      assert_true(r.compl_max <= 1e-9 * r.lambda_max * r.lambda_max);
     }
 }
 

@@ -132,7 +132,7 @@ int xp_cmd_qcp(int argc, char **argv) {
     return argc < 2 ? CMD_USAGE : CMD_OK;
   }
   if (!strcmp(argv[1], "solve")) return cmd_solve(argc - 2, argv + 2);
-  fprintf(stderr, "qcp: unknown subcommand '%s' (expected 'solve'; see --help)\n", argv[1]);
+  fprintf(stderr, "qcp: unknown subcommand '%s' (expected 'solve' or 'gen'; see --help)\n", argv[1]);
   return CMD_USAGE;
 }
 

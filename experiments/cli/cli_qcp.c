@@ -50,7 +50,13 @@ static int qcp_gen_command(int argc, char **argv) {
 
 int cli_cmd_qcp(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "gen") == 0) return qcp_gen_command(argc - 1, argv + 1);
-  return xp_cmd_qcp(argc, argv);
+  const int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
+  int rc = xp_cmd_qcp(argc, argv);
+  if (help)  // the solve help, then the generator this file adds
+    fputs("\nstabcon qcp gen stack|foundation SIZE [MU] FILE\n"
+          "  writes one seeded instance of the benchmark family (MU > 0, default 0.5) to FILE\n",
+          argc < 2 ? stderr : stdout);
+  return rc;
 }
 
 int cli_cmd_bench(int argc, char **argv) {

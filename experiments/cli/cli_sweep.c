@@ -7,13 +7,20 @@
 #ifdef STABCON_MPI
 #include <mpi.h>
 #endif
+#include <limits.h>
 #include <stdio.h>
 
 #ifdef STABCON_MPI
-// the worst return code over all ranks, so every rank agrees on what happened
-static int all_worst(int rc) {
-  int worst = rc;
+// the worst return code over all ranks, so every rank agrees on what happened; on a failure the
+// message of the lowest failing rank is copied to every rank (rank 0 prints it)
+static int all_worst(int rc, xp_error *err) {
+  int worst = rc, rank = 0;
   MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (worst == XP_OK) return worst;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int mine = rc != XP_OK ? rank : INT_MAX, src = INT_MAX;
+  MPI_Allreduce(&mine, &src, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Bcast(err->message, (int)sizeof err->message, MPI_CHAR, src, MPI_COMM_WORLD);
   return worst;
 }
 
@@ -24,11 +31,10 @@ int cli_sweep_execute(xp_sweep_spec *spec, xp_sweep_options *opt, xp_error *err)
   MPI_Comm_rank(MPI_COMM_WORLD, &opt->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &opt->ranks);
   int rc = opt->rank == 0 ? xp_sweep_prepare(spec, opt, err) : XP_OK;
-  rc = all_worst(rc);
-  if (rc == XP_OK) rc = all_worst(xp_sweep_run(spec, opt, err));
-  else if (opt->rank != 0) xp_fail(err, rc, "rank 0 refused the sweep");
-  if (rc == XP_OK) rc = all_worst(opt->rank == 0 ? xp_sweep_merge(spec, opt, err) : XP_OK);
-  else if (!err->message[0]) xp_fail(err, rc, "another rank failed");
+  rc = all_worst(rc, err);
+  if (rc == XP_OK) rc = all_worst(xp_sweep_run(spec, opt, err), err);
+  if (rc == XP_OK) rc = all_worst(opt->rank == 0 ? xp_sweep_merge(spec, opt, err) : XP_OK, err);
+  if (rc != XP_OK && !err->message[0]) xp_fail(err, rc, "another rank failed");
   MPI_Finalize();
   // only rank 0 speaks for the sweep
   if (opt->rank != 0 && rc != XP_OK) err->message[0] = '\0';

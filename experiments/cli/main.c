@@ -415,7 +415,7 @@ static int cmd_sweep(int argc, char **argv) {
   double t0 = xp_now();
   int rc = cli_sweep_execute(&spec, &opt, &err);
   if (rc != XP_OK) {
-    fprintf(stderr, "stabcon sweep: %s\n", err.message);
+    if (err.message[0]) fprintf(stderr, "stabcon sweep: %s\n", err.message);  // rank 0 speaks
     return rc;
   }
   if (opt.rank == 0)

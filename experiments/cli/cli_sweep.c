@@ -9,11 +9,20 @@
 #endif
 #include <limits.h>
 #include <stdio.h>
+#include <time.h>
 
 #ifdef STABCON_MPI
 // the worst return code over all ranks, so every rank agrees on what happened; on a failure the
 // message of the lowest failing rank is copied to every rank (rank 0 prints it)
 static int all_worst(int rc, xp_error *err) {
+  // a rank that is done waits here for the others: poll a non-blocking barrier with short sleeps
+  // instead of spinning a core inside a blocking collective (that would slow the working ranks
+  // and their timings)
+  MPI_Request req;
+  int arrived = 0;
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  while (MPI_Test(&req, &arrived, MPI_STATUS_IGNORE) == MPI_SUCCESS && !arrived)
+    nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 2000000}, NULL);
   int worst = rc, rank = 0;
   MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (worst == XP_OK) return worst;

@@ -257,6 +257,7 @@ const xp_experiment xp_experiment_incline = {
     .n_params = sizeof incline_params_def / sizeof incline_params_def[0],
     .run = incline_run,
     .plot_script = "incline.gp",
+    .error_stat = "distance",
     .report = incline_report,
     .in_reproduce = 1,
 };

@@ -212,7 +212,7 @@ static int run_reference(const xp_params *prm, xp_results *out, xp_error *err) {
     free(buf);
     return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   }
-  xp_case_param_string(c, "method", "IDA (SUNDIALS), GGL index-2 form, dense direct solver");
+  xp_case_param_string(c, "integrator", "IDA (SUNDIALS), GGL index-2 form, dense direct solver");
   xp_case_param_real(c, "rtol", s.rtol, "");
   xp_case_param_real(c, "atol", s.atol, "");
   xp_case_param_real(c, "T", T, "s");
@@ -330,5 +330,6 @@ const xp_experiment xp_experiment_pendulum = {
     .n_params = sizeof pendulum_params_table / sizeof pendulum_params_table[0],
     .run = pendulum_run,
     .plot_script = "pendulum.gp",
+    .error_stat = "pos_error_T",
     .in_reproduce = 1,
 };

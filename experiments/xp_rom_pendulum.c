@@ -218,5 +218,6 @@ const xp_experiment xp_experiment_rom_pendulum = {
     .n_params = sizeof rom_params_table / sizeof rom_params_table[0],
     .run = rom_run,
     .plot_script = "rom_pendulum.gp",
+    .error_stat = "energy_ratio_T",
     .in_reproduce = 1,
 };

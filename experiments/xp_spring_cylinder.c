@@ -434,6 +434,7 @@ const xp_experiment xp_experiment_spring_cylinder = {
     .n_params = sizeof spring_cylinder_params_def / sizeof spring_cylinder_params_def[0],
     .run = spring_cylinder_run,
     .plot_script = "spring_cylinder.gp",
+    .error_stat = "e_q",
     .report = spring_cylinder_report,
     .in_reproduce = 1,
 };

@@ -333,6 +333,7 @@ const xp_experiment xp_experiment_stack = {
     .n_params = sizeof stack_params_def / sizeof stack_params_def[0],
     .run = stack_run,
     .plot_script = "stack.gp",
+    .error_stat = "us_per_step",
     .report = stack_report,
     .full_size = stack_full,
     .in_reproduce = 1,

@@ -37,6 +37,8 @@ do for [fmt in "png svg"] {
   set title sprintf("%s: %s against %s", stem, ycol, xcol) noenhanced
   set xlabel (xunit eq '' ? xcol : sprintf('%s [%s]', xcol, xunit)) noenhanced
   set ylabel (yunit eq '' ? ycol : sprintf('%s [%s]', ycol, yunit)) noenhanced
-  plot for [i = 1:ngroups] summary using (ingroup(word(groups, i)) ? column(xcol) : NaN):(column(ycol) > 0 ? column(ycol) : NaN) \
+  # rows without a positive y (a reference case, a failed point) are not drawn (where they sit
+  # between points of a curve, gnuplot leaves a gap: the markers still show every point)
+  plot for [i = 1:ngroups] summary using (ingroup(word(groups, i)) && column(ycol) > 0 ? column(xcol) : NaN):(column(ycol) > 0 ? column(ycol) : NaN) \
        smooth unique with linespoints lw 1.5 pt 7 title sprintf("%s (slope %.2f)", word(groups, i), slope[i]) noenhanced
 }

@@ -177,11 +177,17 @@ int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_overri
       axes = strchr(axes + 1, ' ');
     }
     const char *ycol = ycol_override ? ycol_override : xp->error_stat ? xp->error_stat : "error_final";
+    // the y statistic must exist in some case (a reference case may lack it)
     double probe;
-    if (ycol_override && xp_file_case_count(f) > 0 &&
-        xp_file_case_stat(f, xp_file_case_name(f, 0), ycol, &probe) != 0) {
+    int found = 0;
+    for (size_t i = 0; i < xp_file_case_count(f) && !found; i++)
+      found = xp_file_case_stat(f, xp_file_case_name(f, i), ycol, &probe) == 0;
+    if (!found) {
       xp_file_close(f);
-      return xp_fail(err, XP_ERR_USAGE, "--y %s: the cases have no statistic '%s'", ycol, ycol);
+      return xp_fail(err, XP_ERR_USAGE,
+                     "the sweep's cases have no statistic '%s'; choose one with --y STAT "
+                     "(`stabcon export FILE` lists them)",
+                     ycol);
     }
     if (xp_file_case_count(f) > 0) {
       xp_file_case_unit(f, xp_file_case_name(f, 0), xcol, units[0], sizeof units[0]);

@@ -142,6 +142,33 @@ static void test_failed_point_recorded(void **state) {
   xp_file_close(f);
 }
 
+// every experiment sweeps, and its sweep file draws a figure (the default y statistic exists);
+// an unknown --y is refused with exit 2
+static void test_every_experiment_sweeps_and_plots(void **state) {
+  (void)state;
+  const char *const grids[][5] = {
+      {"pendulum", "h=0.01,0.005", "T_long=0", "p.h5", NULL},
+      {"rom_pendulum", "h=1e-4,5e-5", "T=0.7", "r.h5", NULL},
+      {"incline", "mu=0,0.25", "T=0.2", "i.h5", NULL},
+      {"stack", "n=2,5", "T=0.1", "s.h5", NULL},
+      {"spring_cylinder", "dt=0.02,0.01", "levels=2", "c.h5", NULL},
+      {"smd", "h=1e-3,1e-4", "T=0.1", "m.h5", NULL},
+  };
+  for (size_t i = 0; i < sizeof grids / sizeof *grids; i++) {
+    int rc = test_run((const char *[]){"sweep", grids[i][0], "--set", grids[i][1], "--set",
+                                       grids[i][2], "-o", grids[i][3], NULL});
+    printf("sweep %-16s -> exit %d\n", grids[i][0], rc);
+    assert_int_equal(rc, 0);
+    rc = test_run((const char *[]){"plot", grids[i][3], "-d", "figs", NULL});
+    printf("plot  %-16s -> exit %d%s%.200s\n", grids[i][0], rc, rc ? ": " : "",
+           rc ? test_output : "");
+    assert_int_equal(rc, 0);
+  }
+  int rc = test_run((const char *[]){"plot", "p.h5", "-d", "figs", "--y", "nosuch", NULL});
+  assert_int_equal(rc, 2);
+  assert_non_null(strstr(test_output, "no statistic 'nosuch'"));
+}
+
 static void test_bad_sweeps(void **state) {
   (void)state;
   assert_int_equal(test_run((const char *[]){"sweep", "nosuch", NULL}), 2);
@@ -176,6 +203,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_resume_after_ctrl_c),
       cmocka_unit_test(test_failed_point_recorded),
       cmocka_unit_test(test_bad_sweeps),
+      cmocka_unit_test(test_every_experiment_sweeps_and_plots),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

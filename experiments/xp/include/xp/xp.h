@@ -142,7 +142,9 @@ typedef struct xp_experiment {
   // numerical failure of a case is a case status, not an error.
   int (*run)(const xp_params *params, xp_results *out, xp_progress *progress, xp_error *err);
   const char *plot_script;  // gnuplot script in plots/ ("smd_explicit.gp") or NULL
-  const char *error_stat;   // statistic a sweep's convergence figure plots (NULL: "error_final")
+  const char *error_stat;   // statistic a sweep's figure plots by default: the error against the
+                            // reference where there is one (NULL: "error_final"); `plot --y`
+                            // picks another
   // Optional: writes this experiment's section of results/REPORT.md (Markdown, the measured
   // numbers beside the paper's) from its stored results file. NULL: a generic case table.
   int (*report)(const char *results_path, FILE *md, xp_error *err);

@@ -28,6 +28,14 @@ do for [i = 1:ngroups] {
     slope[i] = b
   }
 }
+# each group's drawable points (positive x and y; a reference case or a failed point has none)
+# into a datablock, so a curve is not broken by the rows in between
+do for [i = 1:ngroups] {
+  g = word(groups, i)
+  eval sprintf('set table $grp%d', i)
+  plot summary using (column(xcol)):(column(ycol)) with table if (ingroup(g) && column(xcol) > 0 && column(ycol) > 0)
+  unset table
+}
 set logscale xy
 set format x '10^{%T}'
 set format y '10^{%T}'
@@ -37,8 +45,11 @@ do for [fmt in "png svg"] {
   set title sprintf("%s: %s against %s", stem, ycol, xcol) noenhanced
   set xlabel (xunit eq '' ? xcol : sprintf('%s [%s]', xcol, xunit)) noenhanced
   set ylabel (yunit eq '' ? ycol : sprintf('%s [%s]', ycol, yunit)) noenhanced
-  # rows without a positive y (a reference case, a failed point) are not drawn (where they sit
-  # between points of a curve, gnuplot leaves a gap: the markers still show every point)
-  plot for [i = 1:ngroups] summary using (ingroup(word(groups, i)) && column(ycol) > 0 ? column(xcol) : NaN):(column(ycol) > 0 ? column(ycol) : NaN) \
+  # the datablocks are whitespace-separated tables without a header line
+  set datafile separator whitespace
+  set datafile nocolumnheaders
+  plot for [i = 1:ngroups] sprintf('$grp%d', i) using 1:2 \
        smooth unique with linespoints lw 1.5 pt 7 title sprintf("%s (slope %.2f)", word(groups, i), slope[i]) noenhanced
+  set datafile separator ','
+  set datafile columnheaders
 }

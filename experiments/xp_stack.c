@@ -78,7 +78,8 @@ static int st_simulate(const xp_params *prm, int n, double T, const char *formul
     o->bad += st != MBS_OK;
     if (o->tt) {
       double vm = 0;
-      for (int j = 0; j < 6 * n; j++) vm = j % 6 < 3 ? fmax(vm, fabs(v[j])) : vm;  // linear [m/s]
+      for (int j = 0; j < 6 * n; j++)  // largest linear speed [m/s] (angular rates excluded)
+        if (j % 6 < 3) vm = fmax(vm, fabs(v[j]));
       o->tt[i + 1] = (double)(i + 1) * h, o->vm[i + 1] = vm, o->th[i + 1] = q[7 * (n - 1) + 2];
     }
   }

@@ -11,30 +11,35 @@ if (gcol eq '' && int(system(sprintf("head -1 '%s' | tr , '\\n' | grep -cx metho
 groups = (gcol eq '') ? 'all' : system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") c=i; next} c && !seen[$c]++ {printf \"%%s \", $c}' '%s'", gcol, summary))
 ngroups = words(groups)
 ingroup(g) = (gcol eq '') ? 1 : (strcol(gcol) eq g)
-okrow = 'strcol("status") eq "ok"'
-array slope[ngroups]
-set fit quiet nolog
-do for [i = 1:ngroups] {
-  g = word(groups, i)
-  slope[i] = NaN
-  a = 1; b = 1
-  f(x) = a + b * x
-  # fit only the finite, positive points of this group (none: no fit)
-  STATS_records = 0
-  stats summary using (ingroup(g) && column(ycol) > 0 ? log10(column(xcol)) : NaN):(ingroup(g) && column(ycol) > 0 ? log10(column(ycol)) : NaN) nooutput
-  if (!exists("STATS_records")) { STATS_records = 0 }
-  if (STATS_records >= 2) {
-    fit f(x) summary using (ingroup(g) && column(ycol) > 0 ? log10(column(xcol)) : NaN):(ingroup(g) && column(ycol) > 0 ? log10(column(ycol)) : NaN) via a, b
-    slope[i] = b
-  }
-}
 # each group's drawable points (positive x and y; a reference case or a failed point has none)
-# into a datablock, so a curve is not broken by the rows in between
+# into a datablock: the fit and the curve both read it, and rows in between break no curve.
+# Groups without a point (e.g. a reference that has no error) are left out.
+array npts[ngroups]
+nonempty = ''
 do for [i = 1:ngroups] {
   g = word(groups, i)
-  eval sprintf('set table $grp%d', i)
+  eval sprintf('set print $grp%d', i)  # an empty block to append to
+  unset print
+  eval sprintf('set table $grp%d append', i)
   plot summary using (column(xcol)):(column(ycol)) with table if (ingroup(g) && column(xcol) > 0 && column(ycol) > 0)
   unset table
+  eval sprintf('npts[%d] = |$grp%d|', i, i)
+  if (npts[i] > 0) { nonempty = nonempty.sprintf(' %d', i) }
+}
+nshow = words(nonempty)
+gi(k) = int(word(nonempty, k))
+# the datablocks are whitespace-separated tables without a header line
+set datafile separator whitespace
+set datafile nocolumnheaders
+# least-squares slope of log y on log x per group (stats' linear regression; fewer than 2
+# points, or all at one x: no slope)
+array slope[ngroups]
+do for [i = 1:ngroups] {
+  slope[i] = NaN
+  if (npts[i] >= 2) {
+    stats sprintf('$grp%d', i) using (log10($1)):(log10($2)) nooutput
+    if (STATS_stddev_x > 0) { slope[i] = STATS_slope }
+  }
 }
 set logscale xy
 set format x '10^{%T}'
@@ -45,11 +50,6 @@ do for [fmt in "png svg"] {
   set title sprintf("%s: %s against %s", stem, ycol, xcol) noenhanced
   set xlabel (xunit eq '' ? xcol : sprintf('%s [%s]', xcol, xunit)) noenhanced
   set ylabel (yunit eq '' ? ycol : sprintf('%s [%s]', ycol, yunit)) noenhanced
-  # the datablocks are whitespace-separated tables without a header line
-  set datafile separator whitespace
-  set datafile nocolumnheaders
-  plot for [i = 1:ngroups] sprintf('$grp%d', i) using 1:2 \
-       smooth unique with linespoints lw 1.5 pt 7 title sprintf("%s (slope %.2f)", word(groups, i), slope[i]) noenhanced
-  set datafile separator ','
-  set datafile columnheaders
+  plot for [k = 1:nshow] sprintf('$grp%d', gi(k)) using 1:2 smooth unique with linespoints \
+       lw 1.5 pt 7 lc k title sprintf("%s (slope %.2f)", word(groups, gi(k)), slope[gi(k)]) noenhanced
 }

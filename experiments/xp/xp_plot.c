@@ -177,22 +177,22 @@ int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_overri
       axes = strchr(axes + 1, ' ');
     }
     const char *ycol = ycol_override ? ycol_override : xp->error_stat ? xp->error_stat : "error_final";
-    // the y statistic must exist in some case (a reference case may lack it)
+    // the y statistic must exist in some case (a reference case may lack it); its units come
+    // from the first case that has it
     double probe;
-    int found = 0;
-    for (size_t i = 0; i < xp_file_case_count(f) && !found; i++)
-      found = xp_file_case_stat(f, xp_file_case_name(f, i), ycol, &probe) == 0;
-    if (!found) {
+    size_t with_y = 0;
+    while (with_y < xp_file_case_count(f) &&
+           xp_file_case_stat(f, xp_file_case_name(f, with_y), ycol, &probe) != 0)
+      with_y++;
+    if (with_y == xp_file_case_count(f)) {
       xp_file_close(f);
       return xp_fail(err, XP_ERR_USAGE,
                      "the sweep's cases have no statistic '%s'; choose one with --y STAT "
                      "(`stabcon export FILE` lists them)",
                      ycol);
     }
-    if (xp_file_case_count(f) > 0) {
-      xp_file_case_unit(f, xp_file_case_name(f, 0), xcol, units[0], sizeof units[0]);
-      xp_file_case_unit(f, xp_file_case_name(f, 0), ycol, units[1], sizeof units[1]);
-    }
+    xp_file_case_unit(f, xp_file_case_name(f, with_y), xcol, units[0], sizeof units[0]);
+    xp_file_case_unit(f, xp_file_case_name(f, with_y), ycol, units[1], sizeof units[1]);
     snprintf(defs + used, sizeof defs - (size_t)used,
              "; xcol='%s'; ycol='%s'; gcol='%s'; xunit='%s'; yunit='%s'", xcol, ycol, gcol,
              units[0], units[1]);

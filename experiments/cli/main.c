@@ -1,13 +1,5 @@
 // SPDX-License-Identifier: MIT
 // stabcon — command-line front end: list, run, reproduce, plot, info, export (and solver tools).
-#include "xp/xp.h"
-#include "xp/xp_file.h"
-#include "xp/xp_sweep.h"
-#include "xp/xp_report.h"
-
-#include "stabcon_config.h"
-#include "stabcon_git.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +8,13 @@
 #include <unistd.h>
 
 #include "cli_commands.h"
+#include "sim/sim.h"
+#include "stabcon_config.h"
+#include "stabcon_git.h"
+#include "xp/xp.h"
+#include "xp/xp_file.h"
+#include "xp/xp_report.h"
+#include "xp/xp_sweep.h"
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "stabcon %s: ", cmd);
@@ -37,18 +36,27 @@ static size_t utf8_width(const char *s) {
 
 static int cmd_list(int argc, char **argv) {
   if (argc > 1 && is_help(argv[1])) {
-    puts("usage: stabcon list\n\nLists the experiments and the paper figure or table each "
-         "regenerates.\nA '*' marks those run by `stabcon reproduce`.");
+    puts(
+        "usage: stabcon list [--methods]\n\nLists the experiments and the paper figure or table "
+        "each regenerates.\nA '*' marks those run by `stabcon reproduce`.\n--methods prints the "
+        "method matrix instead: which method applies to which scenario\n(`stabcon run SCENARIO "
+        "--set method=a,b,…` runs any of them).");
     return XP_OK;
   }
+  if (argc > 1 && strcmp(argv[1], "--methods") == 0) {
+    sim_print_matrix(stdout);
+    return XP_OK;
+  }
+  if (argc > 1) return usage_error("list", "unexpected argument '%s'", argv[1]);
   // pad by UTF-8 code points (the references hold § and —), to the widest entry
   size_t wn = strlen("experiment"), wr = strlen("regenerates");
   for (size_t i = 0; xp_experiments[i]; i++) {
     wn = utf8_width(xp_experiments[i]->name) > wn ? utf8_width(xp_experiments[i]->name) : wn;
-    wr = utf8_width(xp_experiments[i]->paper_ref) > wr ? utf8_width(xp_experiments[i]->paper_ref) : wr;
+    wr = utf8_width(xp_experiments[i]->paper_ref) > wr ? utf8_width(xp_experiments[i]->paper_ref)
+                                                       : wr;
   }
-  printf("%s%*s  %s%*s    %s\n", "experiment", (int)(wn - 10), "", "regenerates", (int)(wr - 11), "",
-         "summary ('*': run by reproduce)");
+  printf("%s%*s  %s%*s    %s\n", "experiment", (int)(wn - 10), "", "regenerates", (int)(wr - 11),
+         "", "summary ('*': run by reproduce)");
   for (size_t i = 0; xp_experiments[i]; i++) {
     const xp_experiment *x = xp_experiments[i];
     printf("%s%*s  %s%*s  %s%s\n", x->name, (int)(wn - utf8_width(x->name)), "", x->paper_ref,
@@ -59,19 +67,47 @@ static int cmd_list(int argc, char **argv) {
 
 // ---- run ------------------------------------------------------------------
 
+// 1 if the arguments set the `method` parameter (--set method=… or --set=method=…)
+static int sets_method(int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    const char *a = strcmp(argv[i], "--set") == 0 && i + 1 < argc ? argv[i + 1]
+                    : strncmp(argv[i], "--set=", 6) == 0          ? argv[i] + 6
+                                                                  : NULL;
+    if (a && strncmp(a, "method=", 7) == 0) return 1;
+  }
+  return 0;
+}
+
+// The experiment `run NAME` means: a paper experiment, or the method matrix of scenario NAME when
+// no paper experiment has that name or the arguments choose methods (paper experiments that
+// already have a `method` key keep it).
+static const xp_experiment *find_experiment(const char *name, int argc, char **argv) {
+  const xp_experiment *x = xp_experiment_find(name);
+  const xp_experiment *m = sim_experiment_for(name);
+  if (!x) return m;
+  for (size_t i = 0; i < x->n_params; i++)
+    if (strcmp(x->params[i].key, "method") == 0) return x;
+  return m && sets_method(argc, argv) ? m : x;
+}
+
 static void print_experiment_help(const xp_experiment *x) {
   printf("usage: stabcon run %s [--set key=value ...] [-o FILE] [--plot DIR]\n\n", x->name);
   printf("%s — %s\n\n", x->paper_ref, x->summary);
-  printf("Parameters (defaults are the paper's values or SPEC defaults; lists are comma-separated):\n");
+  printf(
+      "Parameters (defaults are the paper's values or SPEC defaults; lists are "
+      "comma-separated):\n");
   for (size_t i = 0; i < x->n_params; i++) {
     const xp_param_def *d = &x->params[i];
-    const char *range = d->range == XP_POSITIVE ? " (>0)" : d->range == XP_NONNEGATIVE ? " (>=0)" : "";
+    const char *range = d->range == XP_POSITIVE      ? " (>0)"
+                        : d->range == XP_NONNEGATIVE ? " (>=0)"
+                                                     : "";
     char unit[40] = "";
     if (d->unit && d->unit[0]) snprintf(unit, sizeof unit, " [%s]", d->unit);
     printf("  %-14s = %-18s %s%s%s%s%s\n", d->key, d->default_value, d->help, unit, range,
            d->choices ? "  one of " : "", d->choices ? d->choices : "");
   }
-  printf("\nOutput: results/%s.h5 unless -o is given; --plot DIR also draws its figures.\n", x->name);
+  printf("\nOutput: results/%s.h5 unless -o is given; --plot DIR also draws its figures.\n",
+         x->name);
 }
 
 // runs one experiment into path; the file appears only if the run succeeds
@@ -95,13 +131,18 @@ static int run_experiment(const xp_experiment *x, const xp_params *params, const
 
 static int cmd_run(int argc, char **argv) {
   if (argc < 2 || is_help(argv[1])) {
-    puts("usage: stabcon run EXPERIMENT [--set key=value ...] [-o FILE] [--plot DIR]\n\n"
-         "Runs one experiment and writes one HDF5 results file (default results/EXPERIMENT.h5).\n"
-         "`stabcon run EXPERIMENT --help` lists its parameters; `stabcon list` the experiments.");
+    puts(
+        "usage: stabcon run EXPERIMENT [--set key=value ...] [-o FILE] [--plot DIR]\n\n"
+        "Runs one experiment and writes one HDF5 results file (default results/EXPERIMENT.h5).\n"
+        "`stabcon run EXPERIMENT --help` lists its parameters; `stabcon list` the experiments.");
     return argc < 2 ? XP_ERR_USAGE : XP_OK;
   }
-  const xp_experiment *x = xp_experiment_find(argv[1]);
-  if (!x) return usage_error("run", "unknown experiment '%s' (see `stabcon list`)", argv[1]);
+  const xp_experiment *x = find_experiment(argv[1], argc, argv);
+  if (!x)
+    return usage_error("run",
+                       "unknown experiment or scenario '%s' (see `stabcon list` and "
+                       "`stabcon list --methods`)",
+                       argv[1]);
   xp_params params;
   xp_error err = {{0}};
   if (xp_params_init(&params, x->params, x->n_params, &err)) {
@@ -117,8 +158,7 @@ static int cmd_run(int argc, char **argv) {
       print_experiment_help(x);
       return XP_OK;
     } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-      if (xp_params_set(&params, argv[++i], &err))
-        return usage_error("run", "%s", err.message);
+      if (xp_params_set(&params, argv[++i], &err)) return usage_error("run", "%s", err.message);
     } else if (strncmp(argv[i], "--set=", 6) == 0) {
       if (xp_params_set(&params, argv[i] + 6, &err)) return usage_error("run", "%s", err.message);
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
@@ -172,12 +212,14 @@ static int cmd_reproduce(int argc, char **argv) {
   int full = 0;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
-      puts("usage: stabcon reproduce [--full] [--only NAME[,NAME…]] [--results DIR] [--figures DIR]\n\n"
-           "Runs every registered paper experiment (`stabcon list`, marked '*') at its default\n"
-           "size, writes results/NAME.h5, draws each figure into plots/out/ (PNG and SVG), copies\n"
-           "the main PNG into plots/gallery/ and ends by writing results/REPORT.md: each figure\n"
-           "and table beside what the paper reports, with an environment footer.\n"
-           "--full uses the paper's exact sizes where the default is reduced (slower).");
+      puts(
+          "usage: stabcon reproduce [--full] [--only NAME[,NAME…]] [--results DIR] [--figures "
+          "DIR]\n\n"
+          "Runs every registered paper experiment (`stabcon list`, marked '*') at its default\n"
+          "size, writes results/NAME.h5, draws each figure into plots/out/ (PNG and SVG), copies\n"
+          "the main PNG into plots/gallery/ and ends by writing results/REPORT.md: each figure\n"
+          "and table beside what the paper reports, with an environment footer.\n"
+          "--full uses the paper's exact sizes where the default is reduced (slower).");
       return XP_OK;
     } else if (strcmp(argv[i], "--full") == 0) {
       full = 1;
@@ -257,11 +299,13 @@ static int cmd_plot(int argc, char **argv) {
   const char *file = NULL, *outdir = "plots/out", *ycol = NULL;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
-      puts("usage: stabcon plot FILE.h5 [-d DIR] [--y STAT]\n\nDraws the figures of a stored results file "
-           "(no re-run) into DIR (default plots/out):\nDIR/STEM*.png and .svg, with the exported "
-           "CSV data in DIR/data/STEM/.\nSweep files: the experiment's error (or --y STAT, e.g. "
-           "wall_time for cost against N)\nagainst the first swept parameter, log-log, fitted "
-           "slopes in the legend; sweeps over h and k\nare drawn as stability maps.");
+      puts(
+          "usage: stabcon plot FILE.h5 [-d DIR] [--y STAT]\n\nDraws the figures of a stored "
+          "results file "
+          "(no re-run) into DIR (default plots/out):\nDIR/STEM*.png and .svg, with the exported "
+          "CSV data in DIR/data/STEM/.\nSweep files: the experiment's error (or --y STAT, e.g. "
+          "wall_time for cost against N)\nagainst the first swept parameter, log-log, fitted "
+          "slopes in the legend; sweeps over h and k\nare drawn as stability maps.");
       return XP_OK;
     } else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
       outdir = argv[++i];
@@ -276,15 +320,18 @@ static int cmd_plot(int argc, char **argv) {
   if (!file) return usage_error("plot", "%s", "missing FILE");
   xp_error err = {{0}};
   int rc = xp_plot_file_y(file, outdir, ycol, &err);
-  if (rc != XP_OK) fprintf(stderr, "stabcon plot: %s\n", err.message);
-  else fprintf(stderr, "stabcon plot: figures in %s/\n", outdir);
+  if (rc != XP_OK)
+    fprintf(stderr, "stabcon plot: %s\n", err.message);
+  else
+    fprintf(stderr, "stabcon plot: figures in %s/\n", outdir);
   return rc;
 }
 
 static int cmd_info(int argc, char **argv) {
   if (argc < 2 || is_help(argv[1])) {
-    puts("usage: stabcon info FILE.h5\n\nPrints provenance, run parameters and the cases with "
-         "their status.");
+    puts(
+        "usage: stabcon info FILE.h5\n\nPrints provenance, run parameters and the cases with "
+        "their status.");
     return argc < 2 ? XP_ERR_USAGE : XP_OK;
   }
   xp_error err = {{0}};
@@ -302,9 +349,10 @@ static int cmd_export(int argc, char **argv) {
   const char *file = NULL, *case_name = NULL, *format = "csv", *output = NULL;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
-      puts("usage: stabcon export FILE.h5 [--case NAME] [--format csv] [-o OUT]\n\n"
-           "Without --case: one CSV row per case (case, status, parameters, statistics).\n"
-           "With --case: that case's series as CSV columns (header = series names).");
+      puts(
+          "usage: stabcon export FILE.h5 [--case NAME] [--format csv] [-o OUT]\n\n"
+          "Without --case: one CSV row per case (case, status, parameters, statistics).\n"
+          "With --case: that case's series as CSV columns (header = series names).");
       return XP_OK;
     } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
       case_name = argv[++i];
@@ -360,16 +408,19 @@ static int cmd_export(int argc, char **argv) {
 
 static int cmd_sweep(int argc, char **argv) {
   if (argc < 2 || is_help(argv[1])) {
-    puts("usage: stabcon sweep EXPERIMENT [--method M[,M…]] [--set key=LIST|start:stop:count[:log]]…\n"
-         "                     [-o FILE] [--resume]\n\n"
-         "Runs the Cartesian grid of the swept parameters (first --set varies slowest; --method\n"
-         "sweeps the experiment's `method` parameter) and gathers every case into one HDF5 file\n"
-         "(default results/EXPERIMENT-sweep.h5), cases named gNNNNN_<case> with the grid values\n"
-         "in their parameters. A single value is a fixed setting. Each finished point is kept in\n"
-         "FILE.parts/ as it completes: after an interruption (Ctrl-C, kill, full disk) run the\n"
-         "same command with --resume to compute only the missing points. A point that fails is\n"
-         "recorded with status \"failed\" and the sweep goes on.\n\n"
-         "example: stabcon sweep smd --method explicit,implicit --set h=1e-5:1e-2:7:log --set k=1e6");
+    puts(
+        "usage: stabcon sweep EXPERIMENT [--method M[,M…]] [--set "
+        "key=LIST|start:stop:count[:log]]…\n"
+        "                     [-o FILE] [--resume]\n\n"
+        "Runs the Cartesian grid of the swept parameters (first --set varies slowest; --method\n"
+        "sweeps the experiment's `method` parameter) and gathers every case into one HDF5 file\n"
+        "(default results/EXPERIMENT-sweep.h5), cases named gNNNNN_<case> with the grid values\n"
+        "in their parameters. A single value is a fixed setting. Each finished point is kept in\n"
+        "FILE.parts/ as it completes: after an interruption (Ctrl-C, kill, full disk) run the\n"
+        "same command with --resume to compute only the missing points. A point that fails is\n"
+        "recorded with status \"failed\" and the sweep goes on.\n\n"
+        "example: stabcon sweep smd --method explicit,implicit --set h=1e-5:1e-2:7:log --set "
+        "k=1e6");
     return argc < 2 ? XP_ERR_USAGE : XP_OK;
   }
   const xp_experiment *x = xp_experiment_find(argv[1]);
@@ -410,8 +461,8 @@ static int cmd_sweep(int argc, char **argv) {
   }
   if (!explicit_output && xp_mkdir_p("results") != 0)
     return usage_error("sweep", "cannot create directory 'results': %s", strerror(errno));
-  xp_sweep_options opt = {.output = output, .resume = resume, .rank = 0, .ranks = 1,
-                          .argc = argc, .argv = argv};
+  xp_sweep_options opt = {
+      .output = output, .resume = resume, .rank = 0, .ranks = 1, .argc = argc, .argv = argv};
   double t0 = xp_now();
   int rc = cli_sweep_execute(&spec, &opt, &err);
   if (rc != XP_OK) {
@@ -426,9 +477,10 @@ static int cmd_sweep(int argc, char **argv) {
 
 static int cmd_compare(int argc, char **argv) {
   if (argc != 3 || is_help(argv[1])) {
-    puts("usage: stabcon compare A.h5 B.h5\n\nCompares two results files case by case (names, "
-         "status, parameters, statistics,\nseries bit for bit), ignoring statistics named *time*. "
-         "Exit 0 if equal, 1 if not.");
+    puts(
+        "usage: stabcon compare A.h5 B.h5\n\nCompares two results files case by case (names, "
+        "status, parameters, statistics,\nseries bit for bit), ignoring statistics named *time*. "
+        "Exit 0 if equal, 1 if not.");
     return argc == 2 && is_help(argv[1]) ? XP_OK : XP_ERR_USAGE;
   }
   char msg[1024];
@@ -454,11 +506,11 @@ static const command commands[] = {
     {"export", cmd_export, "series and summaries as CSV"},
     {"sweep", cmd_sweep, "a resumable grid of cases over h, k, N, methods → one HDF5 file"},
     {"compare", cmd_compare, "compare two results files (timings aside)"},
-    STABCON_EXTRA_COMMANDS
-};
+    STABCON_EXTRA_COMMANDS};
 
 static void print_help(void) {
-  printf("stabcon %s — research harness for stiff multibody constraint solvers\n\n", STABCON_VERSION);
+  printf("stabcon %s — research harness for stiff multibody constraint solvers\n\n",
+         STABCON_VERSION);
   puts("usage: stabcon COMMAND [ARGS…]    (stabcon COMMAND --help for details)\n\ncommands:");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     printf("  %-10s %s\n", commands[i].name, commands[i].summary);

@@ -13,9 +13,18 @@
 #include <math.h>
 #include <string.h>
 
+#include "sim/sim.h"
+
 foundation_params foundation_params_default(void) {
-  return (foundation_params){.side = 1, .density = 8, .n = 10, .E = 1e7, .depth = 1, .B = 1,
-                             .load = 5, .omega = 10, .g = 9.81};
+  return (foundation_params){.side = 1,
+                             .density = 8,
+                             .n = 10,
+                             .E = 1e7,
+                             .depth = 1,
+                             .B = 1,
+                             .load = 5,
+                             .omega = 10,
+                             .g = 9.81};
 }
 
 // r = R(quat) p, quat = (w, x, y, z) unit
@@ -122,10 +131,19 @@ void foundation_init(foundation *fd, const foundation_params *p) {
   fd->k_element = p->E * fd->area_element / p->depth;
   for (int i = 0; i < 6; i++) fd->block_size[i] = 1;
   fd->model = (mbs_model){
-      .nq = 7, .nv = 6, .max_rows = p->n * p->n, .max_nnz = 4 * p->n * p->n,
-      .nblocks = 6, .block_size = fd->block_size,
-      .mass = fd_mass, .velocity_map = fd_velocity_map, .forces = fd_forces, .rows = fd_rows,
-      .energy = fd_energy, .position_update = fd_normalise, .ctx = fd,
+      .nq = 7,
+      .nv = 6,
+      .max_rows = p->n * p->n,
+      .max_nnz = 4 * p->n * p->n,
+      .nblocks = 6,
+      .block_size = fd->block_size,
+      .mass = fd_mass,
+      .velocity_map = fd_velocity_map,
+      .forces = fd_forces,
+      .rows = fd_rows,
+      .energy = fd_energy,
+      .position_update = fd_normalise,
+      .ctx = fd,
   };
 }
 
@@ -147,3 +165,44 @@ void foundation_pressure(const foundation *fd, const double q[7], const double v
     out[e] = lam / fd->area_element;
   }
 }
+
+// ---- the scenario of the method matrix ------------------------------------------------------
+
+static const xp_param_def foundation_param_defs[] = {
+    {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "elements per side (n x n elements; paper: 10, 30)"},
+    {"E", XP_REAL, "1e7", XP_POSITIVE, "Pa", NULL, "Young's modulus of the foundation (paper A)"},
+    {"F", XP_REAL, "5", XP_NONNEGATIVE, "N", NULL, "rotating downward load (paper A: 5, 50)"},
+    {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "damping per element (paper A)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},
+};
+
+static int foundation_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
+  (void)h;
+  const long n = xp_params_int(p, "n");
+  if (n > 1000)
+    return xp_fail(err, XP_ERR_USAGE, "parameter n=%ld: at most 1000 (1e6 elements)", n);
+  if (sim_instance_alloc(inst, sizeof(foundation), 7, 6))
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  foundation_params fp = foundation_params_default();
+  fp.n = (int)n, fp.E = xp_params_real(p, "E"), fp.load = xp_params_real(p, "F");
+  fp.B = xp_params_real(p, "B"), fp.g = xp_params_real(p, "g");
+  foundation *fd = inst->data;
+  foundation_init(fd, &fp);
+  foundation_initial_state(fd, inst->q0, inst->v0);
+  inst->model = &fd->model;
+  return XP_OK;
+}
+
+static void foundation_release(sim_instance *inst) { sim_instance_release(inst); }
+
+const sim_scenario sim_scenario_foundation = {
+    .name = "foundation",
+    .summary = "cube on a Winkler foundation under a rotating load (paper A §5.5)",
+    .params = foundation_param_defs,
+    .n_params = sizeof foundation_param_defs / sizeof foundation_param_defs[0],
+    .methods = SIM_FAMILY_ALL,
+    .default_h = 0.01,
+    .default_T = 1,
+    .create = foundation_create,
+    .free = foundation_release,
+};

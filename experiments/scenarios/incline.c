@@ -13,6 +13,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "sim/sim.h"
+
 incline_params incline_params_default(void) {
   return (incline_params){.lx = 0.2,
                           .ly = 0.1,
@@ -136,3 +138,53 @@ void incline_initial_state(const incline *s, double q[7], double v[6]) {
   q[3] = 1, q[4] = q[5] = q[6] = 0;
   for (int j = 0; j < 6; j++) v[j] = 0;
 }
+
+// ---- the scenario of the method matrix ------------------------------------------------------
+
+static const xp_param_def incline_param_defs[] = {
+    {"mu", XP_REAL, "0", XP_NONNEGATIVE, "", NULL,
+     "friction coefficient (paper A §6.4: 0 … 0.375)"},
+    {"theta_deg", XP_REAL, "15", XP_ANY, "deg", NULL, "ramp angle (paper A)"},
+    {"lx", XP_REAL, "0.2", XP_POSITIVE, "m", NULL, "box length down the slope (paper A)"},
+    {"ly", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "box width (paper A)"},
+    {"lz", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "box height (paper A)"},
+    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "box mass (paper A)"},
+    {"r", XP_REAL, "0.01", XP_POSITIVE, "m", NULL, "foot radius (paper A)"},
+    {"Estar", XP_REAL, "1e11", XP_POSITIVE, "Pa", NULL, "Hertz modulus E* (paper A)"},
+    {"Bn", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping B_n (paper A)"},
+    {"Bt", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL,
+     "tangential damping B_t; 0 means 1e6/h (paper A); K_t = 0"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},
+    {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"},
+};
+
+static int incline_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
+  if (sim_instance_alloc(inst, sizeof(incline), 7, 6))
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  incline_params ip = incline_params_default();
+  ip.mu = xp_params_real(p, "mu"), ip.theta = xp_params_real(p, "theta_deg") * M_PI / 180.0;
+  ip.lx = xp_params_real(p, "lx"), ip.ly = xp_params_real(p, "ly"), ip.lz = xp_params_real(p, "lz");
+  ip.m = xp_params_real(p, "m"), ip.r = xp_params_real(p, "r");
+  ip.Estar = xp_params_real(p, "Estar"), ip.bn = xp_params_real(p, "Bn");
+  ip.bt = sim_tangent_damping(xp_params_real(p, "Bt"), h), ip.g = xp_params_real(p, "g");
+  ip.hertz = strcmp(xp_params_string(p, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
+  incline *s = inst->data;
+  incline_init(s, &ip);
+  incline_initial_state(s, inst->q0, inst->v0);
+  inst->model = &s->model;
+  return XP_OK;
+}
+
+static void incline_release(sim_instance *inst) { sim_instance_release(inst); }
+
+const sim_scenario sim_scenario_incline = {
+    .name = "incline",
+    .summary = "box on four Hertz feet on a 15° ramp (paper A §6.4)",
+    .params = incline_param_defs,
+    .n_params = sizeof incline_param_defs / sizeof incline_param_defs[0],
+    .methods = SIM_FAMILY_ALL,
+    .default_h = 0.01,
+    .default_T = 1,
+    .create = incline_create,
+    .free = incline_release,
+};

@@ -8,6 +8,9 @@
 #include "scenarios/pendulum.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "sim/sim.h"
 
 #define PENDULUM_PI 3.14159265358979323846
 
@@ -97,3 +100,43 @@ double pendulum_energy(const pendulum *pd, const double q[3], const double v[3])
 double pendulum_pivot_inertia(const pendulum_params *p) { return p->inertia + p->m * p->l * p->l; }
 
 double pendulum_angle(const double q[3]) { return q[2] + PENDULUM_PI / 2; }
+
+// ---- the scenario of the method matrix ------------------------------------------------------
+
+static const xp_param_def pendulum_param_defs[] = {
+    {"k", XP_REAL, "1e15", XP_NONNEGATIVE, "N/m", NULL, "joint stiffness per row (paper A)"},
+    {"b", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "joint damping per row (paper A)"},
+    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "bob mass (default)"},
+    {"l", XP_REAL, "1", XP_POSITIVE, "m", NULL, "length (default)"},
+    {"inertia", XP_REAL, "1e-3", XP_POSITIVE, "kg*m^2", NULL, "bob inertia (default)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity"},
+};
+
+static int pendulum_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
+  (void)h;
+  if (sim_instance_alloc(inst, sizeof(pendulum), 3, 3))
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  pendulum_params pp = pendulum_params_default();
+  pp.k = xp_params_real(p, "k"), pp.b = xp_params_real(p, "b"), pp.m = xp_params_real(p, "m");
+  pp.l = xp_params_real(p, "l"), pp.inertia = xp_params_real(p, "inertia");
+  pp.g = xp_params_real(p, "g");
+  pendulum *pd = inst->data;
+  pendulum_init(pd, &pp);
+  pendulum_initial_state(pd, inst->q0, inst->v0);
+  inst->model = &pd->model;
+  return XP_OK;
+}
+
+static void pendulum_release(sim_instance *inst) { sim_instance_release(inst); }
+
+const sim_scenario sim_scenario_pendulum = {
+    .name = "pendulum",
+    .summary = "planar pendulum with a stiff bilateral joint (paper A §4.4)",
+    .params = pendulum_param_defs,
+    .n_params = sizeof pendulum_param_defs / sizeof pendulum_param_defs[0],
+    .methods = SIM_FAMILY_ALL,
+    .default_h = 1e-3,
+    .default_T = 1,
+    .create = pendulum_create,
+    .free = pendulum_release,
+};

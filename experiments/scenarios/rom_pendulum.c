@@ -4,6 +4,9 @@
 #include "scenarios/rom_pendulum.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "sim/sim.h"
 
 #define ROM_PI 3.14159265358979323846
 
@@ -66,3 +69,43 @@ void rom_pendulum_initial_state(double *theta, double *theta_dot) {
 double rom_pendulum_energy(const rom_pendulum_params *p, double theta, double theta_dot) {
   return 0.5 * p->m * p->l * p->l * theta_dot * theta_dot + p->m * p->g * p->l * (1 - cos(theta));
 }
+
+// ---- the scenario of the method matrix ------------------------------------------------------
+
+static const xp_param_def rom_pendulum_param_defs[] = {
+    {"k", XP_REAL, "1e12", XP_NONNEGATIVE, "N*m/rad", NULL, "limit stiffness (paper A)"},
+    {"b", XP_REAL, "0", XP_NONNEGATIVE, "N*m*s/rad", NULL, "limit damping (paper A)"},
+    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "point mass (default)"},
+    {"l", XP_REAL, "1", XP_POSITIVE, "m", NULL, "length (default)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity"},
+};
+
+static int rom_pendulum_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
+  (void)h;
+  if (sim_instance_alloc(inst, sizeof(rom_pendulum), 1, 1))
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  rom_pendulum_params rp = {.k = xp_params_real(p, "k"),
+                            .b = xp_params_real(p, "b"),
+                            .m = xp_params_real(p, "m"),
+                            .l = xp_params_real(p, "l"),
+                            .g = xp_params_real(p, "g")};
+  rom_pendulum *r = inst->data;
+  rom_pendulum_init(r, &rp);
+  rom_pendulum_initial_state(inst->q0, inst->v0);
+  inst->model = &r->model;
+  return XP_OK;
+}
+
+static void rom_pendulum_release(sim_instance *inst) { sim_instance_release(inst); }
+
+const sim_scenario sim_scenario_rom_pendulum = {
+    .name = "rom_pendulum",
+    .summary = "pendulum hitting a stiff range-of-motion limit (paper A §5.4)",
+    .params = rom_pendulum_param_defs,
+    .n_params = sizeof rom_pendulum_param_defs / sizeof rom_pendulum_param_defs[0],
+    .methods = SIM_FAMILY_ALL,
+    .default_h = 1e-5,
+    .default_T = 1,
+    .create = rom_pendulum_create,
+    .free = rom_pendulum_release,
+};

@@ -35,45 +35,45 @@ void smd_step(smd_scheme s, const smd_params *p, double h, double *x, double *v)
   const double m = p->m, k = p->k, b = p->b, f = p->f;
   double x0 = *x, v0 = *v;
   switch (s) {
-  case SMD_EXPLICIT:  // eqs. 7–8
-    *x = x0 + h * v0;
-    *v = v0 + h / m * (f - b * v0 - k * x0);
-    break;
-  case SMD_SEMI_IMPLICIT:  // eqs. 11–12: v1 implicit in the damping only
-    *v = (v0 + h / m * (f - k * x0)) / (1 + h * b / m);
-    *x = x0 + h * *v;
-    break;
-  case SMD_IMPLICIT: {  // eqs. 13–14: substitute x1 = x0 + h v1 into (14)
-    double v1 = (v0 + h / m * (f - k * x0)) / (1 + h * b / m + h * h * k / m);
-    *v = v1;
-    *x = x0 + h * v1;
-    break;
-  }
-  default:
-    assert(0 && "unknown scheme");
+    case SMD_EXPLICIT:  // eqs. 7–8
+      *x = x0 + h * v0;
+      *v = v0 + h / m * (f - b * v0 - k * x0);
+      break;
+    case SMD_SEMI_IMPLICIT:  // eqs. 11–12: v1 implicit in the damping only
+      *v = (v0 + h / m * (f - k * x0)) / (1 + h * b / m);
+      *x = x0 + h * *v;
+      break;
+    case SMD_IMPLICIT: {  // eqs. 13–14: substitute x1 = x0 + h v1 into (14)
+      double v1 = (v0 + h / m * (f - k * x0)) / (1 + h * b / m + h * h * k / m);
+      *v = v1;
+      *x = x0 + h * v1;
+      break;
+    }
+    default:
+      assert(0 && "unknown scheme");
   }
 }
 
 void smd_iteration_matrix(smd_scheme s, const smd_params *p, double h, double A[4]) {
   const double m = p->m, k = p->k, b = p->b;
   switch (s) {
-  case SMD_EXPLICIT:
-    A[0] = 1, A[1] = h, A[2] = -h * k / m, A[3] = 1 - h * b / m;
-    break;
-  case SMD_SEMI_IMPLICIT: {
-    double a = 1 / (1 + h * b / m);
-    A[0] = 1 - a * h * h * k / m, A[1] = a * h, A[2] = -a * h * k / m, A[3] = a;
-    break;
-  }
-  case SMD_IMPLICIT: {
-    // inverse of [1, −h; hk/m, 1 + hb/m]
-    double det = 1 + h * b / m + h * h * k / m;
-    A[0] = (1 + h * b / m) / det, A[1] = h / det;
-    A[2] = -h * k / m / det, A[3] = 1 / det;
-    break;
-  }
-  default:
-    assert(0 && "unknown scheme");
+    case SMD_EXPLICIT:
+      A[0] = 1, A[1] = h, A[2] = -h * k / m, A[3] = 1 - h * b / m;
+      break;
+    case SMD_SEMI_IMPLICIT: {
+      double a = 1 / (1 + h * b / m);
+      A[0] = 1 - a * h * h * k / m, A[1] = a * h, A[2] = -a * h * k / m, A[3] = a;
+      break;
+    }
+    case SMD_IMPLICIT: {
+      // inverse of [1, −h; hk/m, 1 + hb/m]
+      double det = 1 + h * b / m + h * h * k / m;
+      A[0] = (1 + h * b / m) / det, A[1] = h / det;
+      A[2] = -h * k / m / det, A[3] = 1 / det;
+      break;
+    }
+    default:
+      assert(0 && "unknown scheme");
   }
 }
 
@@ -88,19 +88,19 @@ double smd_spectral_radius(const double A[4]) {
 double smd_stability_boundary(smd_scheme s, const smd_params *p) {
   const double m = p->m, k = p->k, b = p->b;
   switch (s) {
-  case SMD_EXPLICIT: {
-    if (k <= 0) return b > 0 ? 2 * m / b : INFINITY;
-    double h = b / k;
-    // heavy damping: p(−1) > 0 fails first, at the smaller root of k h² − 2 b h + 4 m
-    if (b * b >= 4 * k * m) h = fmin(h, 4 * m / (b + sqrt(b * b - 4 * k * m)));
-    return h;
-  }
-  case SMD_SEMI_IMPLICIT:
-    if (k <= 0) return INFINITY;
-    return (b + sqrt(b * b + 4 * k * m)) / k;
-  case SMD_IMPLICIT:
-  default:
-    return INFINITY;
+    case SMD_EXPLICIT: {
+      if (k <= 0) return b > 0 ? 2 * m / b : INFINITY;
+      double h = b / k;
+      // heavy damping: p(−1) > 0 fails first, at the smaller root of k h² − 2 b h + 4 m
+      if (b * b >= 4 * k * m) h = fmin(h, 4 * m / (b + sqrt(b * b - 4 * k * m)));
+      return h;
+    }
+    case SMD_SEMI_IMPLICIT:
+      if (k <= 0) return INFINITY;
+      return (b + sqrt(b * b + 4 * k * m)) / k;
+    case SMD_IMPLICIT:
+    default:
+      return INFINITY;
   }
 }
 
@@ -177,4 +177,3 @@ smd_run smd_simulate(smd_scheme s, const smd_params *p, double h, double x0, dou
   run.v_final = vr;
   return run;
 }
-

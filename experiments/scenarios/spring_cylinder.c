@@ -14,6 +14,9 @@
 #include "scenarios/spring_cylinder.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "sim/sim.h"
 
 spring_cylinder_params spring_cylinder_params_default(void) {
   return (spring_cylinder_params){.radius = 0.05,
@@ -86,7 +89,8 @@ static int sc_rows(double t, const double *q, const double *v, mbs_rows *rows, v
   const double phi = q[1] - p->radius;
   mbs_rows_clear(rows);
   if (p->contact == SPRING_CYLINDER_CONTACT_UNILATERAL)
-    return mbs_rows_add(rows, MBS_ROW_UNILATERAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn) < 0 ? -1 : 0;
+    return mbs_rows_add(rows, MBS_ROW_UNILATERAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn) < 0 ? -1
+                                                                                                : 0;
   int n = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn);
   if (n < 0 || mbs_rows_set_contact(rows, n, 0, p->mu)) return -1;
   if (p->contact == SPRING_CYLINDER_CONTACT_NORMAL) return 0;
@@ -134,3 +138,47 @@ double spring_cylinder_energy(const spring_cylinder *sc, const double q[3], cons
 double spring_cylinder_slip(const spring_cylinder *sc, const double v[3]) {
   return v[0] - sc->p.radius * v[2];
 }
+
+// ---- the scenario of the method matrix ------------------------------------------------------
+
+static const xp_param_def spring_cylinder_param_defs[] = {
+    {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},
+    {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "mass (paper B)"},
+    {"ks", XP_REAL, "100", XP_NONNEGATIVE, "N/m", NULL, "horizontal spring stiffness (paper B)"},
+    {"x0", XP_REAL, "0.1", XP_ANY, "m", NULL, "initial spring extension (paper B)"},
+    {"k", XP_REAL, "1e4", XP_POSITIVE, "N/m", NULL, "ground contact stiffness (paper B)"},
+    {"tau_d", XP_REAL, "0.02", XP_NONNEGATIVE, "s", NULL, "contact dissipation time (paper B)"},
+    {"mu", XP_REAL, "1", XP_NONNEGATIVE, "", NULL, "friction coefficient (paper B: 0, 1)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},
+    {"Bt", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL,
+     "paper A's tangent damping; 0 means 1e6/h (paper A §6.4)"},
+};
+
+static int spring_cylinder_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
+  if (sim_instance_alloc(inst, sizeof(spring_cylinder), 3, 3))
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  spring_cylinder_params sp = spring_cylinder_params_default();
+  sp.radius = xp_params_real(p, "R"), sp.m = xp_params_real(p, "m");
+  sp.ks = xp_params_real(p, "ks"), sp.x0 = xp_params_real(p, "x0"), sp.k = xp_params_real(p, "k");
+  sp.tau_d = xp_params_real(p, "tau_d"), sp.mu = xp_params_real(p, "mu");
+  sp.g = xp_params_real(p, "g"), sp.bt = sim_tangent_damping(xp_params_real(p, "Bt"), h);
+  spring_cylinder *sc = inst->data;
+  spring_cylinder_init(sc, &sp);
+  spring_cylinder_initial_state(sc, inst->q0, inst->v0);
+  inst->model = &sc->model;
+  return XP_OK;
+}
+
+static void spring_cylinder_release(sim_instance *inst) { sim_instance_release(inst); }
+
+const sim_scenario sim_scenario_spring_cylinder = {
+    .name = "spring_cylinder",
+    .summary = "cylinder on a compliant ground pulled by a spring (paper B §VI.B)",
+    .params = spring_cylinder_param_defs,
+    .n_params = sizeof spring_cylinder_param_defs / sizeof spring_cylinder_param_defs[0],
+    .methods = SIM_FAMILY_ALL,
+    .default_h = 0.02,
+    .default_T = 5,
+    .create = spring_cylinder_create,
+    .free = spring_cylinder_release,
+};

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sim.h"
+
 stack_params stack_params_default(void) {
   return (stack_params){.n = 10,
                         .r = 0.1,
@@ -174,3 +176,62 @@ void stack_resting_state(const stack *s, double *q, double *v) {
     for (int j = 0; j < 6; j++) v[6 * c + j] = 0;
   }
 }
+
+// ---- the scenario of the method matrix ------------------------------------------------------
+
+static const xp_param_def stack_param_defs[] = {
+    {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "number of spheres N"},
+    {"initial", XP_STRING, "dropped", XP_ANY, "", "dropped|resting",
+     "dropped: at rest in mid-air, evenly spaced (paper A §6.5); resting: static Hertz overlaps"},
+    {"r", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "sphere radius (default)"},
+    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "sphere mass (default)"},
+    {"gap", XP_REAL, "0.01", XP_NONNEGATIVE, "m", NULL, "initial gap of the dropped column"},
+    {"E", XP_REAL, "1e11", XP_POSITIVE, "Pa", NULL, "Hertz modulus (paper A)"},
+    {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping (paper A)"},
+    {"Bt", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL,
+     "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0"},
+    {"mu", XP_REAL, "0.5", XP_NONNEGATIVE, "", NULL, "friction coefficient (default)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity"},
+    {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"},
+};
+
+static void stack_release(sim_instance *inst) {
+  if (inst->data) stack_free(inst->data);
+  sim_instance_release(inst);
+}
+
+static int stack_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
+  const long n = xp_params_int(p, "n");
+  if (n > 100000) return xp_fail(err, XP_ERR_USAGE, "parameter n=%ld: at most 100000 spheres", n);
+  if (sim_instance_alloc(inst, sizeof(stack), 7 * (int)n, 6 * (int)n))
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  stack_params sp = stack_params_default();
+  sp.n = (int)n, sp.r = xp_params_real(p, "r"), sp.m = xp_params_real(p, "m");
+  sp.gap = xp_params_real(p, "gap"), sp.E = xp_params_real(p, "E"), sp.b = xp_params_real(p, "B");
+  sp.bt = sim_tangent_damping(xp_params_real(p, "Bt"), h);
+  sp.mu = xp_params_real(p, "mu"), sp.g = xp_params_real(p, "g");
+  sp.hertz = strcmp(xp_params_string(p, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
+  stack *s = inst->data;
+  if (stack_init(s, &sp)) {
+    sim_instance_release(inst);
+    return xp_fail(err, XP_ERR_RUN, "out of memory (stack of %ld spheres)", n);
+  }
+  if (strcmp(xp_params_string(p, "initial"), "resting") == 0)
+    stack_resting_state(s, inst->q0, inst->v0);
+  else
+    stack_initial_state(s, inst->q0, inst->v0);
+  inst->model = &s->model;
+  return XP_OK;
+}
+
+const sim_scenario sim_scenario_stack = {
+    .name = "stack",
+    .summary = "column of N Hertz spheres, dropped or resting (paper A §6.5)",
+    .params = stack_param_defs,
+    .n_params = sizeof stack_param_defs / sizeof stack_param_defs[0],
+    .methods = SIM_FAMILY_ALL,
+    .default_h = 0.01,
+    .default_T = 1,
+    .create = stack_create,
+    .free = stack_release,
+};

@@ -42,7 +42,8 @@ int ref_method_parse(const char *name, ref_method *m) {
 }
 
 ref_ode_settings ref_ode_settings_default(void) {
-  return (ref_ode_settings){.rtol = 1e-8, .atol = 1e-8, .wall_budget = 0, .max_steps = 0, .h_init = 0};
+  return (ref_ode_settings){
+      .rtol = 1e-8, .atol = 1e-8, .wall_budget = 0, .max_steps = 0, .h_init = 0};
 }
 
 static double wall_now(void) {
@@ -55,7 +56,7 @@ static double wall_now(void) {
 typedef struct ode_call {
   const ref_ode *ode;
   long rhs_evals;
-  int callback_code;  // first negative return of a user callback
+  int callback_code;   // first negative return of a user callback
   double nonfinite_t;  // time of the first non-finite derivative (NAN: none)
 } ode_call;
 
@@ -91,8 +92,8 @@ static int cvode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *data) {
   return rc;
 }
 
-static int cvode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *data,
-                     N_Vector t1, N_Vector t2, N_Vector t3) {
+static int cvode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, N_Vector t1,
+                     N_Vector t2, N_Vector t3) {
   (void)fy, (void)t1, (void)t2, (void)t3;
   ode_call *call = data;
   // SUNDIALS dense matrices are column-major with leading dimension n, as ref_jac_fn expects
@@ -109,91 +110,6 @@ static void cvode_error_handler(int code, const char *module, const char *functi
            msg);
 }
 
-static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_ode_settings *set,
-                                  double t0, const double *y0, const double *t_out, size_t n_out,
-                                  double *y_out, ref_stats *stats) {
-  const sunindextype n = (sunindextype)ode->n;
-  const double t_start = wall_now();
-  ode_call call = {.ode = ode, .nonfinite_t = NAN};
-  SUNContext sun = NULL;
-  N_Vector y = NULL, dky = NULL;
-  SUNMatrix A = NULL;
-  SUNLinearSolver LS = NULL;
-  void *mem = NULL;
-  ref_status status = REF_SETUP_FAILED;
-  size_t next = 0;
-  if (SUNContext_Create(NULL, &sun) != 0) goto done;
-  y = N_VNew_Serial(n, sun);
-  dky = N_VNew_Serial(n, sun);
-  A = SUNDenseMatrix(n, n, sun);
-  mem = CVodeCreate(CV_BDF, sun);
-  if (!y || !dky || !A || !mem) goto done;
-  memcpy(N_VGetArrayPointer(y), y0, ode->n * sizeof(double));
-  LS = SUNLinSol_Dense(y, A, sun);
-  if (!LS || CVodeInit(mem, cvode_rhs, t0, y) || CVodeSetUserData(mem, &call) ||
-      CVodeSStolerances(mem, set->rtol, set->atol) || CVodeSetLinearSolver(mem, LS, A) ||
-      CVodeSetErrHandlerFn(mem, cvode_error_handler, stats) ||
-      CVodeSetMaxNumSteps(mem, -1) ||  // no per-call step limit: budgets are ours
-      CVodeSetStopTime(mem, t_out[n_out - 1]) ||
-      (max_order > 0 && CVodeSetMaxOrd(mem, max_order)) ||
-      (ode->jac && CVodeSetJacFn(mem, cvode_jac)) ||
-      (set->h_init > 0 && CVodeSetInitStep(mem, set->h_init)))
-    goto done;
-  status = REF_OK;
-  double t = t0;
-  while (next < n_out) {
-    if (budget_spent(set, t_start, stats->steps)) {
-      status = REF_DID_NOT_FINISH;
-      snprintf(stats->message, sizeof stats->message,
-               "budget spent at t = %g s (wall %.3g s, %ld steps)", t, wall_now() - t_start,
-               stats->steps);
-      break;
-    }
-    int flag = CVode(mem, t_out[n_out - 1], y, &t, CV_ONE_STEP);
-    if (flag < 0) {
-      status = call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
-      if (!isnan(call.nonfinite_t))
-        snprintf(stats->message, sizeof stats->message,
-                 "the right-hand side is not finite at t = %g", call.nonfinite_t);
-      break;
-    }
-    stats->steps++;
-    int q = 0;
-    if (CVodeGetLastOrder(mem, &q) == CV_SUCCESS && q > stats->order_max) stats->order_max = q;
-    // every output time the step passed: CVODE's interpolant of the current order
-    while (next < n_out && t_out[next] <= t) {
-      if (CVodeGetDky(mem, t_out[next], 0, dky) != CV_SUCCESS) {
-        status = REF_SOLVER_FAILED;
-        break;
-      }
-      memcpy(y_out + next * ode->n, N_VGetArrayPointer(dky), ode->n * sizeof(double));
-      next++;
-    }
-    if (status != REF_OK) break;
-  }
-  stats->t_reached = t;
-  long v = 0;
-  if (CVodeGetNumSteps(mem, &v) == 0) stats->steps = v;
-  if (CVodeGetNumRhsEvals(mem, &v) == 0) stats->rhs_evals = v;
-  if (CVodeGetNumLinRhsEvals(mem, &v) == 0) stats->rhs_evals_jac = v;
-  if (CVodeGetNumJacEvals(mem, &v) == 0) stats->jac_evals = v;
-  if (CVodeGetNumNonlinSolvIters(mem, &v) == 0) stats->newton_iters = v;
-  if (CVodeGetNumNonlinSolvConvFails(mem, &v) == 0) stats->newton_fails = v;
-  if (CVodeGetNumErrTestFails(mem, &v) == 0) stats->err_fails = v;
-done:
-  if (status == REF_SETUP_FAILED && !stats->message[0])
-    snprintf(stats->message, sizeof stats->message, "CVODE setup failed (n = %zu)", ode->n);
-  fill_nan(y_out, next, n_out, ode->n);
-  CVodeFree(&mem);
-  if (LS) SUNLinSolFree(LS);
-  if (A) SUNMatDestroy(A);
-  if (y) N_VDestroy(y);
-  if (dky) N_VDestroy(dky);
-  if (sun) SUNContext_Free(&sun);
-  stats->wall_time = wall_now() - t_start;
-  return status;
-}
-
 // ---- GSL RK45 -----------------------------------------------------------------
 
 static int gsl_rhs(double t, const double y[], double dydt[], void *data) {
@@ -208,60 +124,212 @@ static int gsl_rhs(double t, const double y[], double dydt[], void *data) {
   return rc > 0 ? GSL_FAILURE : GSL_SUCCESS;
 }
 
-static ref_status rk45_integrate(const ref_ode *ode, const ref_ode_settings *set, double t0,
-                                 const double *y0, const double *t_out, size_t n_out,
-                                 double *y_out, ref_stats *stats) {
-  const double t_start = wall_now();
-  ode_call call = {.ode = ode, .nonfinite_t = NAN};
-  gsl_odeiv2_system sys = {gsl_rhs, NULL, ode->n, &call};
-  gsl_odeiv2_step *step = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rkf45, ode->n);
-  gsl_odeiv2_control *control = gsl_odeiv2_control_y_new(set->atol, set->rtol);
-  gsl_odeiv2_evolve *evolve = gsl_odeiv2_evolve_alloc(ode->n);
-  double *y = malloc(ode->n * sizeof *y);
-  ref_status status = REF_OK;
-  size_t next = 0;
-  double t = t0;
-  if (!step || !control || !evolve || !y) {
-    status = REF_SETUP_FAILED;
-    snprintf(stats->message, sizeof stats->message, "GSL rkf45 setup failed (n = %zu)", ode->n);
-    goto done;
-  }
-  memcpy(y, y0, ode->n * sizeof *y);
-  double h = set->h_init > 0 ? set->h_init : fmin(1e-6, (t_out[0] - t0) / 10);
-  while (next < n_out) {
-    if (budget_spent(set, t_start, (long)evolve->count)) {
-      status = REF_DID_NOT_FINISH;
-      snprintf(stats->message, sizeof stats->message,
-               "budget spent at t = %g s (wall %.3g s, %zu steps)", t, wall_now() - t_start,
-               evolve->count);
-      break;
+// ---- one integration session, advanced output time by output time --------------------
+
+struct ref_ode_session {
+  const ref_ode *ode;
+  ref_method method;
+  ref_ode_settings set;
+  ode_call call;
+  ref_stats stats;
+  double t;        // integrator time reached [s]
+  double t_end;    // last output time: CVODE's stop time and its tout while stepping [s]
+  double t_start;  // wall clock at creation
+  // CVODE
+  SUNContext sun;
+  N_Vector y, dky;
+  SUNMatrix A;
+  SUNLinearSolver LS;
+  void *mem;
+  // GSL RK45
+  gsl_odeiv2_system sys;
+  gsl_odeiv2_step *step;
+  gsl_odeiv2_control *control;
+  gsl_odeiv2_evolve *evolve;
+  double *yr, h;
+};
+
+static int cvode_setup(ref_ode_session *s, double t0, const double *y0, double t_end) {
+  const ref_ode *ode = s->ode;
+  const sunindextype n = (sunindextype)ode->n;
+  if (SUNContext_Create(NULL, &s->sun) != 0) return -1;
+  s->y = N_VNew_Serial(n, s->sun);
+  s->dky = N_VNew_Serial(n, s->sun);
+  s->A = SUNDenseMatrix(n, n, s->sun);
+  s->mem = CVodeCreate(CV_BDF, s->sun);
+  if (!s->y || !s->dky || !s->A || !s->mem) return -1;
+  memcpy(N_VGetArrayPointer(s->y), y0, ode->n * sizeof(double));
+  s->LS = SUNLinSol_Dense(s->y, s->A, s->sun);
+  const ref_ode_settings *set = &s->set;
+  if (!s->LS || CVodeInit(s->mem, cvode_rhs, t0, s->y) || CVodeSetUserData(s->mem, &s->call) ||
+      CVodeSStolerances(s->mem, set->rtol, set->atol) ||
+      CVodeSetLinearSolver(s->mem, s->LS, s->A) ||
+      CVodeSetErrHandlerFn(s->mem, cvode_error_handler, &s->stats) ||
+      CVodeSetMaxNumSteps(s->mem, -1) ||  // no per-call step limit: budgets are ours
+      CVodeSetStopTime(s->mem, t_end) ||
+      (s->method == REF_CVODE_BDF1 && CVodeSetMaxOrd(s->mem, 1)) ||
+      (ode->jac && CVodeSetJacFn(s->mem, cvode_jac)) ||
+      (set->h_init > 0 && CVodeSetInitStep(s->mem, set->h_init)))
+    return -1;
+  return 0;
+}
+
+static int rk45_setup(ref_ode_session *s, double t0, const double *y0, double t_first) {
+  const size_t n = s->ode->n;
+  s->sys = (gsl_odeiv2_system){gsl_rhs, NULL, n, &s->call};
+  s->step = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rkf45, n);
+  s->control = gsl_odeiv2_control_y_new(s->set.atol, s->set.rtol);
+  s->evolve = gsl_odeiv2_evolve_alloc(n);
+  s->yr = malloc(n * sizeof *s->yr);
+  if (!s->step || !s->control || !s->evolve || !s->yr) return -1;
+  memcpy(s->yr, y0, n * sizeof *s->yr);
+  s->h = s->set.h_init > 0 ? s->set.h_init : fmin(1e-6, (t_first - t0) / 10);
+  return 0;
+}
+
+static void cvode_collect_stats(ref_ode_session *s) {
+  ref_stats *stats = &s->stats;
+  long v = 0;
+  if (CVodeGetNumSteps(s->mem, &v) == 0) stats->steps = v;
+  if (CVodeGetNumRhsEvals(s->mem, &v) == 0) stats->rhs_evals = v;
+  if (CVodeGetNumLinRhsEvals(s->mem, &v) == 0) stats->rhs_evals_jac = v;
+  if (CVodeGetNumJacEvals(s->mem, &v) == 0) stats->jac_evals = v;
+  if (CVodeGetNumNonlinSolvIters(s->mem, &v) == 0) stats->newton_iters = v;
+  if (CVodeGetNumNonlinSolvConvFails(s->mem, &v) == 0) stats->newton_fails = v;
+  if (CVodeGetNumErrTestFails(s->mem, &v) == 0) stats->err_fails = v;
+}
+
+static void budget_message(ref_ode_session *s) {
+  snprintf(s->stats.message, sizeof s->stats.message,
+           "budget spent at t = %g s (wall %.3g s, %ld steps)", s->t, wall_now() - s->t_start,
+           s->stats.steps);
+}
+
+static void failure_message(ref_ode_session *s, const char *what) {
+  if (!isnan(s->call.nonfinite_t))
+    snprintf(s->stats.message, sizeof s->stats.message,
+             "the right-hand side is not finite at t = %g", s->call.nonfinite_t);
+  else if (what)
+    snprintf(s->stats.message, sizeof s->stats.message, "GSL rkf45 failed at t = %g: %s", s->t,
+             what);
+}
+
+// CVODE: one internal step at a time (so budgets can stop between steps) until the step passes
+// t_out, then CVODE's interpolant of the current order at t_out
+static ref_status cvode_advance(ref_ode_session *s, double t_out, double *y_out) {
+  while (s->t < t_out) {
+    if (budget_spent(&s->set, s->t_start, s->stats.steps))
+      return budget_message(s), REF_DID_NOT_FINISH;
+    double t = s->t;
+    int flag = CVode(s->mem, s->t_end, s->y, &t, CV_ONE_STEP);
+    if (flag < 0) {
+      failure_message(s, NULL);
+      return s->call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
     }
-    // steps never overshoot t_out[next], so the output is a step end, not an interpolant
-    int rc = gsl_odeiv2_evolve_apply(evolve, control, step, &sys, &t, t_out[next], &h, y);
+    s->t = t;
+    s->stats.steps++;
+    int q = 0;
+    if (CVodeGetLastOrder(s->mem, &q) == CV_SUCCESS && q > s->stats.order_max)
+      s->stats.order_max = q;
+  }
+  if (CVodeGetDky(s->mem, t_out, 0, s->dky) != CV_SUCCESS) return REF_SOLVER_FAILED;
+  memcpy(y_out, N_VGetArrayPointer(s->dky), s->ode->n * sizeof(double));
+  return REF_OK;
+}
+
+// RK45: steps never overshoot t_out, so the output is a step end, not an interpolant
+static ref_status rk45_advance(ref_ode_session *s, double t_out, double *y_out) {
+  while (s->t < t_out) {
+    if (budget_spent(&s->set, s->t_start, (long)s->evolve->count)) {
+      s->stats.steps = (long)s->evolve->count;
+      return budget_message(s), REF_DID_NOT_FINISH;
+    }
+    int rc = gsl_odeiv2_evolve_apply(s->evolve, s->control, s->step, &s->sys, &s->t, t_out, &s->h,
+                                     s->yr);
     if (rc != GSL_SUCCESS) {
-      status = call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
-      if (!isnan(call.nonfinite_t))
-        snprintf(stats->message, sizeof stats->message,
-                 "the right-hand side is not finite at t = %g", call.nonfinite_t);
-      else
-        snprintf(stats->message, sizeof stats->message, "GSL rkf45 failed at t = %g: %s", t,
-                 gsl_strerror(rc));
-      break;
+      failure_message(s, gsl_strerror(rc));
+      return s->call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
     }
-    if (t >= t_out[next]) memcpy(y_out + next++ * ode->n, y, ode->n * sizeof *y);
   }
-  stats->steps = (long)evolve->count;
-  stats->err_fails = (long)evolve->failed_steps;
-done:
-  stats->t_reached = t;
-  stats->rhs_evals = call.rhs_evals;
-  fill_nan(y_out, next, n_out, ode->n);
-  free(y);
-  if (evolve) gsl_odeiv2_evolve_free(evolve);
-  if (control) gsl_odeiv2_control_free(control);
-  if (step) gsl_odeiv2_step_free(step);
-  stats->wall_time = wall_now() - t_start;
-  return status;
+  memcpy(y_out, s->yr, s->ode->n * sizeof *s->yr);
+  return REF_OK;
+}
+
+ref_ode_session *ref_ode_session_create(const ref_ode *ode, ref_method method,
+                                        const ref_ode_settings *set, double t0, const double *y0,
+                                        double t_end, ref_stats *stats) {
+  memset(stats, 0, sizeof *stats);
+  ref_ode_settings defaults = ref_ode_settings_default();
+  if (!set) set = &defaults;
+  stats->status = REF_BAD_INPUT;
+  if (!ode || !ode->rhs || ode->n == 0 || !(t_end > t0) || !(set->rtol > 0) || !(set->atol > 0)) {
+    snprintf(stats->message, sizeof stats->message, "bad input: %s",
+             !ode || !ode->rhs ? "no right-hand side"
+             : ode->n == 0     ? "n = 0"
+             : !(t_end > t0)   ? "the end time must exceed t0"
+                               : "tolerances must be > 0");
+    return NULL;
+  }
+  ref_ode_session *s = calloc(1, sizeof *s);
+  if (!s) {
+    stats->status = REF_SETUP_FAILED;
+    snprintf(stats->message, sizeof stats->message, "out of memory");
+    return NULL;
+  }
+  gsl_set_error_handler_off();
+  *s = (ref_ode_session){
+      .ode = ode, .method = method, .set = *set, .t = t0, .t_end = t_end, .t_start = wall_now()};
+  s->call = (ode_call){.ode = ode, .nonfinite_t = NAN};
+  int rc = method == REF_RK45 ? rk45_setup(s, t0, y0, t_end) : cvode_setup(s, t0, y0, t_end);
+  if (rc) {
+    *stats = s->stats;
+    stats->status = REF_SETUP_FAILED;
+    if (!stats->message[0])
+      snprintf(stats->message, sizeof stats->message, "%s setup failed (n = %zu)",
+               method == REF_RK45 ? "GSL rkf45" : "CVODE", ode->n);
+    ref_ode_session_free(s);
+    return NULL;
+  }
+  s->stats.status = REF_OK;
+  *stats = s->stats;
+  return s;
+}
+
+ref_status ref_ode_session_advance(ref_ode_session *s, double t_out, double *y_out) {
+  if (s->stats.status != REF_OK) return s->stats.status;
+  const double wall0 = wall_now();
+  ref_status st =
+      s->method == REF_RK45 ? rk45_advance(s, t_out, y_out) : cvode_advance(s, t_out, y_out);
+  s->stats.status = st;
+  s->stats.wall_time += wall_now() - wall0;
+  return st;
+}
+
+const ref_stats *ref_ode_session_stats(ref_ode_session *s) {
+  if (s->method == REF_RK45) {
+    s->stats.steps = (long)s->evolve->count;
+    s->stats.err_fails = (long)s->evolve->failed_steps;
+    s->stats.rhs_evals = s->call.rhs_evals;
+  } else {
+    cvode_collect_stats(s);
+  }
+  s->stats.t_reached = s->t;
+  return &s->stats;
+}
+
+void ref_ode_session_free(ref_ode_session *s) {
+  if (!s) return;
+  CVodeFree(&s->mem);
+  if (s->LS) SUNLinSolFree(s->LS);
+  if (s->A) SUNMatDestroy(s->A);
+  if (s->y) N_VDestroy(s->y);
+  if (s->dky) N_VDestroy(s->dky);
+  if (s->sun) SUNContext_Free(&s->sun);
+  free(s->yr);
+  if (s->evolve) gsl_odeiv2_evolve_free(s->evolve);
+  if (s->control) gsl_odeiv2_control_free(s->control);
+  if (s->step) gsl_odeiv2_step_free(s->step);
+  free(s);
 }
 
 ref_status ref_ode_integrate(const ref_ode *ode, ref_method method, const ref_ode_settings *set,
@@ -273,8 +341,10 @@ ref_status ref_ode_integrate(const ref_ode *ode, ref_method method, const ref_od
   stats->status = REF_BAD_INPUT;
   if (!ode || !ode->rhs || ode->n == 0 || n_out == 0 || !(set->rtol > 0) || !(set->atol > 0)) {
     snprintf(stats->message, sizeof stats->message, "bad input: %s",
-             !ode || !ode->rhs ? "no right-hand side" : ode->n == 0 ? "n = 0"
-             : n_out == 0 ? "no output times" : "tolerances must be > 0");
+             !ode || !ode->rhs ? "no right-hand side"
+             : ode->n == 0     ? "n = 0"
+             : n_out == 0      ? "no output times"
+                               : "tolerances must be > 0");
     if (ode && y_out) fill_nan(y_out, 0, n_out, ode->n);
     return REF_BAD_INPUT;
   }
@@ -286,11 +356,21 @@ ref_status ref_ode_integrate(const ref_ode *ode, ref_method method, const ref_od
       return REF_BAD_INPUT;
     }
   }
-  gsl_set_error_handler_off();
-  ref_status s = method == REF_RK45
-                     ? rk45_integrate(ode, set, t0, y0, t_out, n_out, y_out, stats)
-                     : cvode_integrate(ode, method == REF_CVODE_BDF1 ? 1 : 0, set, t0, y0, t_out,
-                                       n_out, y_out, stats);
-  stats->status = s;
-  return s;
+  const double t_start = wall_now();
+  ref_ode_session *session =
+      ref_ode_session_create(ode, method, set, t0, y0, t_out[n_out - 1], stats);
+  if (!session) {
+    fill_nan(y_out, 0, n_out, ode->n);
+    return stats->status;
+  }
+  ref_status st = REF_OK;
+  size_t next = 0;
+  while (next < n_out && st == REF_OK)
+    if ((st = ref_ode_session_advance(session, t_out[next], y_out + next * ode->n)) == REF_OK)
+      next++;
+  *stats = *ref_ode_session_stats(session);
+  ref_ode_session_free(session);
+  fill_nan(y_out, next, n_out, ode->n);
+  stats->wall_time = wall_now() - t_start;
+  return stats->status = st;
 }

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// sim — the method × scenario matrix (SPEC §7): one stepper interface for every method, one
+// scenario descriptor for every model, and one simulate loop with observers. A study is a slice
+// of the matrix: `stabcon run SCENARIO --set method=a,b,…` runs any applicable method on any
+// scenario; `stabcon list --methods` prints the matrix.
+//
+// Dependencies: sim uses the model layer (mbs_model, rows), the steppers' libraries (mbs step,
+// theta, ref) and the parameter declarations of xp; scenarios include this header only for the
+// descriptor types.
+#ifndef SIM_SIM_H
+#define SIM_SIM_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "mbs/mbs_model.h"
+#include "xp/xp.h"
+
+// ---- methods (stepper type objects, after GSL's gsl_odeiv2_step_type) -------------------------
+
+// Method families; a scenario declares which apply to it as a bit mask.
+enum {
+  SIM_FAMILY_PAPER_A = 1u << 0,  // paper A's constraint step (mbs_step), per contact formulation
+  SIM_FAMILY_THETA = 1u << 1,    // paper B's θ-method with compliant contact (theta_step)
+  SIM_FAMILY_ODE = 1u << 2,      // CVODE BDF / GSL RK45 on the penalty ODE (SPEC §4)
+  SIM_FAMILY_ALL = (1u << 3) - 1,
+};
+
+// What one step (or one advance to the next output time) reports, whatever the method.
+typedef struct sim_step_report {
+  int outcome;           // < 0 not taken (input error or fatal), 0 ok, > 0 taken but degraded
+  const char *status;    // the method's own status name ("ok", "max-iterations", …); static
+  int iterations;        // solver iterations of the step (interior-point, Newton; ODE: steps taken)
+  int solves;            // conic solves of the step (coulomb fixed point), 1 otherwise
+  int retried;           // 1 if the step was solved again from the feasible start (sim policy)
+  const mbs_rows *rows;  // rows evaluated at the step's start (NULL: the method has none)
+  const double *force;   // row forces λ [N], one per row of `rows` (NULL: not available)
+  char message[160];     // what went wrong, naming the value ("" when ok)
+} sim_step_report;
+
+// Settings every method may read; each method uses those of its family (declared once, in
+// sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, beta, sigma).
+typedef struct sim_method_options {
+  double h;            // step size [s] (fixed-step methods) or output interval (ODE methods)
+  double rtol, atol;   // ODE methods: local error tolerances
+  double wall_budget;  // ODE methods: seconds before did-not-finish (≤ 0: none)
+  const char *start;   // paper A: first conic solve of a step (cold|warm|feasible)
+  double zeta;         // paper A `paper` objective weight (≤ 0: 1/h)
+  long fp_max_iter;    // paper A `coulomb`: most relaxed solves per step
+  double beta, sigma;  // θ-method contact regularisation (paper B §III)
+} sim_method_options;
+
+// A stepper type: a name and create / step / stats / free. States are opaque to the loop.
+typedef struct sim_method sim_method;
+struct sim_method {
+  const char *name;         // CLI name, e.g. "paperA-coulomb", "theta-midpoint", "cvode-bdf1"
+  const char *description;  // one line
+  unsigned family;          // one SIM_FAMILY_* bit
+  int variant;              // family-specific: formulation, scheme or integrator
+  // Allocates everything the run needs (the model is borrowed; t_end is the last output time).
+  // NULL with a message in err on bad settings or out of memory.
+  void *(*create)(const sim_method *type, const mbs_model *model, const sim_method_options *opt,
+                  double t0, const double *q0, const double *v0, double t_end, xp_error *err);
+  // Advances (q, v) in place from t to t_next (one step of h for fixed-step methods; to the
+  // output time for adaptive integrators). Returns the outcome (also in rep).
+  int (*step)(void *state, double t, double t_next, double *q, double *v, sim_step_report *rep);
+  // Method statistics of the whole run written through emit (integrator counters); may be NULL.
+  void (*stats)(void *state,
+                void (*emit)(void *ctx, const char *key, double value, const char *unit),
+                void *ctx);
+  void (*free)(void *state);
+};
+
+// NULL-terminated table of every method (generated from the build list, sim_registry.c).
+extern const sim_method *const sim_methods[];
+// Looks a method up by name; NULL if unknown.
+const sim_method *sim_method_find(const char *name);
+
+// ---- scenarios ------------------------------------------------------------------------------
+
+// A model instance ready to simulate: model and initial state, owned by the scenario's create.
+typedef struct sim_instance {
+  mbs_model *model;
+  double *q0, *v0;  // initial state (nq, nv entries)
+  void *data;       // the scenario's own instance (for its reference statistics)
+} sim_instance;
+
+// Allocates a zeroed instance structure of data_size bytes (inst->data) and the initial state
+// (nq + nv entries: inst->q0, inst->v0) for a scenario's create; 0, or −1 out of memory (nothing
+// kept). sim_instance_release frees both (the scenario frees what its init allocated first).
+static inline int sim_instance_alloc(sim_instance *inst, size_t data_size, int nq, int nv) {
+  void *data = calloc(1, data_size);
+  double *x = calloc((size_t)(nq + nv), sizeof *x);
+  if (!data || !x) {
+    free(data), free(x);
+    return -1;
+  }
+  *inst = (sim_instance){.model = NULL, .q0 = x, .v0 = x + nq, .data = data};
+  return 0;
+}
+static inline void sim_instance_release(sim_instance *inst) {
+  free(inst->data);
+  free(inst->q0);
+  *inst = (sim_instance){0};
+}
+
+// Statistics sink: key, value, unit (written as case statistics).
+typedef void (*sim_emit_fn)(void *ctx, const char *key, double value, const char *unit);
+
+// A scenario's own observer of a run (reference statistics: impact theory, exact solutions…):
+// sees every step's state; writes its statistics at the end.
+typedef struct sim_probe {
+  void *ctx;
+  void (*sample)(void *ctx, double t, const double *q, const double *v);
+  void (*finish)(void *ctx, sim_emit_fn emit, void *emit_ctx);
+  void (*free)(void *ctx);
+} sim_probe;
+
+// A scenario descriptor: parameters declared once (name, kind, default, range, unit, help), the
+// methods that apply, and how to build the model from the parameters.
+typedef struct sim_scenario {
+  const char *name;     // CLI name ("sphere", "incline", …)
+  const char *summary;  // one line
+  const xp_param_def *params;
+  size_t n_params;
+  unsigned methods;             // SIM_FAMILY_* bits that apply
+  const char *not_applicable;   // why the other families do not (shown by list --methods)
+  double default_h, default_T;  // the scenario's usual step and duration [s]
+  // Builds the model from the validated parameters and the step size actually used (derived
+  // defaults such as B_t = 1e6/h come from h). 0, or an XP_ERR_* code with a message in err.
+  int (*create)(const xp_params *p, double h, sim_instance *inst, xp_error *err);
+  void (*free)(sim_instance *inst);
+  // optional: a probe computing the scenario's reference statistics (NULL: none); 0 or −1
+  int (*probe)(const sim_instance *inst, sim_probe *probe);
+} sim_scenario;
+
+// NULL-terminated table of every scenario (generated from the build list, sim_registry.c).
+extern const sim_scenario *const sim_scenarios[];
+// Looks a scenario up by name; NULL if unknown.
+const sim_scenario *sim_scenario_find(const char *name);
+
+// Tangential damping B_t [N·s/m] of the memoryless Coulomb friction: the parameter when > 0,
+// else paper A §6.4's rule B_t = 1e6/h for the step h actually used — the one place it is written.
+static inline double sim_tangent_damping(double bt_param, double h) {
+  return bt_param > 0 ? bt_param : 1e6 / h;
+}
+
+// ---- the simulate loop ----------------------------------------------------------------------
+
+// What the loop measures on every step and writes as series (decimated to at most max_points
+// samples) and statistics of one case.
+typedef struct sim_outcome {
+  size_t steps_taken;          // steps (or output intervals) completed
+  size_t steps_degraded;       // steps taken with outcome > 0
+  size_t steps_retried;        // steps solved again from the feasible start
+  int failed;                  // 1 if a step failed (outcome < 0): the run stopped there
+  char message[200];           // the failure, naming the step's time and status
+  double wall_time, cpu_time;  // whole run [s]
+} sim_outcome;
+
+// Runs `method` on the instance for T seconds with steps (or output intervals) of h, writing
+// the case's series (t, energy, constraint deviation, contact load, iterations, outcome, wall
+// and CPU time per step) and statistics into c, with the scenario's probe statistics when
+// probe is non-NULL. Returns XP_OK, XP_ERR_USAGE (bad settings: message in err) or XP_ERR_RUN
+// (out of memory); a numerical failure is recorded in the case, not returned.
+int sim_simulate(const sim_method *method, const sim_method_options *opt, const sim_instance *inst,
+                 double T, size_t max_points, sim_probe *probe, xp_case *c, sim_outcome *out,
+                 xp_error *err);
+
+// ---- the matrix as experiments ------------------------------------------------------------
+
+// The experiment that runs a scenario over a list of methods (`run SCENARIO --set method=…`);
+// NULL if no scenario has that name. Its parameters are the scenario's followed by the common
+// ones (method, h, T, max_points, method settings).
+const xp_experiment *sim_experiment_for(const char *scenario_name);
+// Prints the scenario × method matrix (`stabcon list --methods`) to out.
+void sim_print_matrix(FILE *out);
+
+#endif  // SIM_SIM_H

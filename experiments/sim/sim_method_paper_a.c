@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// Paper A's constraint step (SPEC §1.2–1.3) as sim steppers, one per contact formulation.
+//
+// The step policy of every experiment (SPEC §7): a step whose conic solve ended at
+// max-iterations or inaccurate is solved again from paper A's feasible start (Appendix A, last
+// paragraph) from the same (q0, v0); if that converges the step is ok (and counted as retried),
+// else it is taken with the better of the two and recorded as degraded (outcome > 0). A step
+// that fails (callback, singular, non-finite) is not taken (outcome < 0).
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbs/mbs.h"
+#include "sim/sim.h"
+
+typedef struct paper_a_state {
+  mbs_workspace *ws;
+  mbs_settings settings;
+  double *q0, *v0;  // the step's start, kept for the retry (nq, nv)
+  int nq, nv;
+} paper_a_state;
+
+static void paper_a_free(void *state) {
+  paper_a_state *s = state;
+  if (!s) return;
+  mbs_workspace_free(s->ws);
+  free(s->q0);
+  free(s);
+}
+
+static void *paper_a_create(const sim_method *type, const mbs_model *model,
+                            const sim_method_options *opt, double t0, const double *q0,
+                            const double *v0, double t_end, xp_error *err) {
+  (void)t0, (void)q0, (void)v0, (void)t_end;
+  paper_a_state *s = calloc(1, sizeof *s);
+  if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
+  s->settings = mbs_settings_default();
+  s->settings.formulation = (mbs_formulation)type->variant;
+  s->settings.zeta = opt->zeta;
+  s->settings.fp_max_iter = (int)opt->fp_max_iter;
+  if (opt->start && mbs_start_parse(opt->start, &s->settings.start)) {
+    xp_fail(err, XP_ERR_USAGE, "parameter start=%s: not one of cold|warm|feasible", opt->start);
+    return paper_a_free(s), NULL;
+  }
+  char msg[256] = "";
+  s->ws = mbs_workspace_create(model, &s->settings, msg, sizeof msg);
+  s->nq = model->nq, s->nv = model->nv;
+  s->q0 = malloc((size_t)(model->nq + model->nv) * sizeof *s->q0);
+  if (!s->ws || !s->q0) {
+    xp_fail(err, s->ws ? XP_ERR_RUN : XP_ERR_USAGE, "%s: %s", type->name,
+            s->ws ? "out of memory" : msg);
+    return paper_a_free(s), NULL;
+  }
+  s->v0 = s->q0 + model->nq;
+  return s;
+}
+
+static int degraded(mbs_status st) { return st == MBS_MAX_ITERATIONS || st == MBS_INACCURATE; }
+
+static int paper_a_step(void *state, double t, double t_next, double *q, double *v,
+                        sim_step_report *rep) {
+  paper_a_state *s = state;
+  const double h = t_next - t;
+  memcpy(s->q0, q, (size_t)s->nq * sizeof *q);
+  memcpy(s->v0, v, (size_t)s->nv * sizeof *v);
+  mbs_status st = mbs_step(s->ws, t, h, s->q0, s->v0, q, v);
+  rep->retried = 0;
+  if (degraded(st) && s->settings.start != MBS_START_FEASIBLE) {
+    // the policy: once more from the feasible start; keep it unless it is worse
+    mbs_settings retry = s->settings;
+    retry.start = MBS_START_FEASIBLE;
+    mbs_workspace_set_settings(s->ws, &retry);
+    mbs_status st2 = mbs_step(s->ws, t, h, s->q0, s->v0, q, v);
+    mbs_workspace_set_settings(s->ws, &s->settings);
+    rep->retried = 1;
+    if (st2 == MBS_OK || degraded(st2))
+      st = st2;
+    else
+      st = mbs_step(s->ws, t, h, s->q0, s->v0, q, v);  // back to the first, taken, result
+  }
+  const mbs_info *info = mbs_step_info(s->ws);
+  rep->status = mbs_status_name(st);
+  rep->iterations = info->iterations;
+  rep->solves = info->fp_iterations;
+  rep->rows = mbs_step_rows(s->ws);
+  rep->force = mbs_step_lambda(s->ws);
+  rep->outcome = st == MBS_OK ? 0 : degraded(st) ? 1 : -1;
+  return rep->outcome;
+}
+
+#define PAPER_A_TYPE(id, formulation, text)                 \
+  const sim_method id = {.name = "paperA-" #formulation,    \
+                         .description = text,               \
+                         .family = SIM_FAMILY_PAPER_A,      \
+                         .variant = MBS_##formulation##_ID, \
+                         .create = paper_a_create,          \
+                         .step = paper_a_step,              \
+                         .stats = NULL,                     \
+                         .free = paper_a_free};
+
+enum { MBS_coulomb_ID = MBS_COULOMB, MBS_relaxed_ID = MBS_RELAXED, MBS_paper_ID = MBS_PAPER };
+
+PAPER_A_TYPE(sim_method_paper_a_coulomb, coulomb,
+             "paper A's step, exact Coulomb friction by the De Saxcé fixed point (SPEC §1.3)")
+PAPER_A_TYPE(sim_method_paper_a_relaxed, relaxed,
+             "paper A's step, convex relaxed contact: exact complementarity (SPEC §1.3)")
+PAPER_A_TYPE(sim_method_paper_a_paper, paper,
+             "paper A's step with its own objective (ζ, β), eqs. 83-85, 124 (SPEC §1.3)")

@@ -65,6 +65,8 @@ static int cmd_list(int argc, char **argv) {
   return XP_OK;
 }
 
+static const xp_experiment *file_experiment(const char *path);
+
 // ---- run ------------------------------------------------------------------
 
 // 1 if the arguments set the `method` parameter (--set method=… or --set=method=…)
@@ -113,7 +115,7 @@ static void print_experiment_help(const xp_experiment *x) {
 // runs one experiment into path; the file appears only if the run succeeds
 static int run_experiment(const xp_experiment *x, const xp_params *params, const char *path,
                           int argc, char **argv, xp_error *err) {
-  xp_results *out = xp_results_create(path, x->name, params, argc, argv, err);
+  xp_results *out = xp_results_create(path, x, params, argc, argv, err);
   if (!out) return XP_ERR_USAGE;
   xp_progress progress;
   xp_progress_begin(&progress, x->name);
@@ -174,7 +176,7 @@ static int cmd_run(int argc, char **argv) {
   if (!explicit_output && xp_mkdir_p("results") != 0)
     return usage_error("run", "cannot create directory 'results': %s", strerror(errno));
   int rc = run_experiment(x, &params, path, argc, argv, &err);
-  if (rc == XP_OK && plot_dir) rc = xp_plot_file(path, plot_dir, &err);
+  if (rc == XP_OK && plot_dir) rc = xp_plot_file(path, x, plot_dir, &err);
   if (rc != XP_OK) fprintf(stderr, "stabcon run: %s\n", err.message);
   return rc;
 }
@@ -264,7 +266,7 @@ static int cmd_reproduce(int argc, char **argv) {
       rc = xp_params_set(&params, x->full_size[k], &err);
     if (rc == XP_OK) rc = run_experiment(x, &params, path, argc, argv, &err);
     double seconds = xp_now() - t_case;
-    if (rc == XP_OK) rc = xp_plot_file(path, figures_dir, &err);
+    if (rc == XP_OK) rc = xp_plot_file(path, x, figures_dir, &err);
     if (rc != XP_OK) {
       fprintf(stderr, "stabcon reproduce: %s: %s\n", x->name, err.message);
       failures++;
@@ -319,12 +321,23 @@ static int cmd_plot(int argc, char **argv) {
   }
   if (!file) return usage_error("plot", "%s", "missing FILE");
   xp_error err = {{0}};
-  int rc = xp_plot_file_y(file, outdir, ycol, &err);
+  int rc = xp_plot_file_y(file, file_experiment(file), outdir, ycol, &err);
   if (rc != XP_OK)
     fprintf(stderr, "stabcon plot: %s\n", err.message);
   else
     fprintf(stderr, "stabcon plot: figures in %s/\n", outdir);
   return rc;
+}
+
+// the experiment a results file names in its `experiment` attribute (NULL: unreadable or unknown)
+static const xp_experiment *file_experiment(const char *path) {
+  xp_error err = {{0}};
+  xp_file *f = xp_file_open(path, &err);
+  if (!f) return NULL;
+  char name[128] = "";
+  xp_file_attr(f, "experiment", name, sizeof name);
+  xp_file_close(f);
+  return xp_experiment_find(name);
 }
 
 static int cmd_info(int argc, char **argv) {
@@ -479,14 +492,21 @@ static int cmd_compare(int argc, char **argv) {
   if (argc != 3 || is_help(argv[1])) {
     puts(
         "usage: stabcon compare A.h5 B.h5\n\nCompares two results files case by case (names, "
-        "status, parameters, statistics,\nseries bit for bit), ignoring statistics named *time*. "
-        "Exit 0 if equal, 1 if not.");
+        "status, parameters, statistics,\nseries bit for bit) and prints every difference, one a "
+        "line: changed (A → B),\nonly in A, only in B. Statistics named *time* and per-step "
+        "timing series are\nignored. Exit 0 if equal, 1 if not.");
     return argc == 2 && is_help(argv[1]) ? XP_OK : XP_ERR_USAGE;
   }
-  char msg[1024];
-  int rc = xp_results_compare(argv[1], argv[2], msg, sizeof msg);
-  printf("%s\n", msg);
-  return rc < 0 ? XP_ERR_USAGE : rc;
+  xp_error err = {{0}};
+  long n = xp_results_compare_report(argv[1], argv[2], stdout, &err);
+  if (n < 0) {
+    fprintf(stderr, "stabcon compare: %s\n", err.message);
+    return XP_ERR_USAGE;
+  }
+  if (n == 0) printf("identical (timings ignored)\n");
+  else printf("%ld difference%s\n", n, n == 1 ? "" : "s");
+  if (fflush(stdout) != 0 || ferror(stdout)) return XP_ERR_RUN;
+  return n ? XP_ERR_RUN : XP_OK;
 }
 
 // ---- main -------------------------------------------------------------------

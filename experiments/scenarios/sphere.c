@@ -131,7 +131,9 @@ typedef struct impact_probe {
   int phase;  // 0 before contact, 1 in contact, 2 released
 } impact_probe;
 
-static void impact_sample(void *ctx, double t, const double *q, const double *v) {
+static void impact_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                          const sim_step_report *rep) {
+  (void)k, (void)rep;
   impact_probe *ip = ctx;
   const double d = ip->s->p.r - q[0];
   if (ip->phase == 0 && d > 0 && !isnan(ip->d_prev)) {

@@ -16,6 +16,7 @@ typedef struct paper_a_state {
   mbs_workspace *ws;
   mbs_settings settings;
   double *q0, *v0;  // the step's start, kept for the retry (nq, nv)
+  double h;         // the step size (t_next − t may differ from it by rounding)
   int nq, nv;
 } paper_a_state;
 
@@ -33,6 +34,7 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
   (void)t0, (void)q0, (void)v0, (void)t_end;
   paper_a_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
+  s->h = opt->h;
   s->settings = mbs_settings_default();
   s->settings.formulation = (mbs_formulation)type->variant;
   s->settings.zeta = opt->zeta;
@@ -58,8 +60,9 @@ static int degraded(mbs_status st) { return st == MBS_MAX_ITERATIONS || st == MB
 
 static int paper_a_step(void *state, double t, double t_next, double *q, double *v,
                         sim_step_report *rep) {
+  (void)t_next;
   paper_a_state *s = state;
-  const double h = t_next - t;
+  const double h = s->h;
   memcpy(s->q0, q, (size_t)s->nq * sizeof *q);
   memcpy(s->v0, v, (size_t)s->nv * sizeof *v);
   mbs_status st = mbs_step(s->ws, t, h, s->q0, s->v0, q, v);
@@ -81,6 +84,8 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
   rep->status = mbs_status_name(st);
   rep->iterations = info->iterations;
   rep->solves = info->fp_iterations;
+  rep->residual = info->residual;
+  rep->cone_residual = info->cone_residual;
   rep->rows = mbs_step_rows(s->ws);
   rep->force = mbs_step_lambda(s->ws);
   rep->outcome = st == MBS_OK ? 0 : degraded(st) ? 1 : -1;

@@ -9,6 +9,7 @@
 typedef struct theta_state {
   theta_workspace *ws;
   double *force;  // max_rows
+  double h;       // the step size (t_next − t may differ from it by rounding)
 } theta_state;
 
 static void theta_state_free(void *state) {
@@ -25,6 +26,7 @@ static void *theta_state_create(const sim_method *type, const mbs_model *model,
   (void)t0, (void)q0, (void)v0, (void)t_end;
   theta_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
+  s->h = opt->h;
   theta_settings set = theta_settings_default();
   theta_settings_set_scheme(&set, (theta_scheme)type->variant);
   set.contact.beta = opt->beta;
@@ -42,8 +44,9 @@ static void *theta_state_create(const sim_method *type, const mbs_model *model,
 
 static int theta_state_step(void *state, double t, double t_next, double *q, double *v,
                             sim_step_report *rep) {
+  (void)t_next;
   theta_state *s = state;
-  const double h = t_next - t;
+  const double h = s->h;
   theta_status st = theta_step(s->ws, t, h, q, v, q, v);
   const theta_info *info = theta_step_info(s->ws);
   const mbs_rows *rows = theta_step_rows(s->ws);

@@ -150,12 +150,15 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
   for (size_t i = 0; i < n; i++) {
     const double t = (double)i * h, t_next = (double)(i + 1) * h;
     memset(&rep, 0, sizeof rep);
+    rep.residual = rep.cone_residual = NAN;
     const double w0 = xp_now(), c0 = cpu_now();
     const int oc = method->step(state, t, t_next, b->q, b->v, &rep);
     const double wall = xp_now() - w0, cpu = cpu_now() - c0;
     out->wall_time += wall, out->cpu_time += cpu;
     if (oc < 0) {
       out->failed = 1;
+      out->status =
+          rep.status && strcmp(rep.status, "did-not-finish") == 0 ? "did-not-finish" : "failed";
       snprintf(out->message, sizeof out->message, "%s: %s at t = %g s%s%s", method->name,
                rep.status ? rep.status : "failed", t, rep.message[0] ? ": " : "", rep.message);
       return;
@@ -166,7 +169,7 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
     tot->iter_sum += rep.iterations;
     tot->iter_max = fmax(tot->iter_max, rep.iterations);
     tot->wall_max = fmax(tot->wall_max, wall);
-    if (probe && probe->sample) probe->sample(probe->ctx, t_next, b->q, b->v);
+    if (probe && probe->sample) probe->sample(probe->ctx, i + 1, t_next, b->q, b->v, &rep);
     if ((i + 1) % stride == 0 || i + 1 == n) {
       record_sample(b, inst, k, t_next, &rep, wall, cpu);
       const double e = b->series[S_ENERGY][k];
@@ -201,7 +204,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
     return err ? (err->message[0] ? XP_ERR_USAGE : XP_ERR_RUN) : XP_ERR_USAGE;
   }
   record_sample(&b, inst, 0, 0.0, NULL, NAN, NAN);
-  if (probe && probe->sample) probe->sample(probe->ctx, 0.0, b.q, b.v);
+  if (probe && probe->sample) probe->sample(probe->ctx, 0, 0.0, b.q, b.v, NULL);
   step_totals tot = {0};
   run_steps(method, state, inst, h, n, stride, &b, probe, out, &tot);
   xp_case_param_string(c, "method", method->name);
@@ -210,11 +213,8 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   write_case(c, &b, samples, out, &tot);
   if (method->stats) method->stats(state, emit_case_stat, c);
   if (probe && probe->finish) probe->finish(probe->ctx, emit_case_stat, c);
-  xp_case_status(c,
-                 out->failed           ? "failed"
-                 : out->steps_degraded ? "degraded"
-                                       : "ok",
-                 out->failed ? out->message : NULL);
+  if (!out->failed) out->status = out->steps_degraded ? "degraded" : "ok";
+  xp_case_status(c, out->status, out->failed ? out->message : NULL);
   method->free(state);
   buffers_free(&b);
   return XP_OK;

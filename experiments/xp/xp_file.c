@@ -522,3 +522,34 @@ int xp_file_case_unit(const xp_file *f, const char *case_name, const char *key, 
   }
   return -1;
 }
+
+// ---- entries of a case, for a full comparison --------------------------------------------
+
+size_t xp_file_case_entries(const xp_file *f, const char *case_name, const char *group,
+                            char (*names)[256], size_t cap) {
+  hid_t g = case_open(f, case_name, group);
+  if (g < 0) return 0;
+  name_list l = {0};
+  if (strcmp(group, "series") == 0)
+    list_links(g, &l);
+  else
+    list_attrs(g, &l);
+  H5Oclose(g);
+  size_t n = 0;
+  for (size_t i = 0; i < l.n && n < cap; i++) {
+    const size_t k = strlen(l.names[i]);
+    if (k > 5 && strcmp(l.names[i] + k - 5, ".unit") == 0) continue;  // units go with their key
+    snprintf(names[n++], 256, "%s", l.names[i]);
+  }
+  free(l.names);
+  return n;
+}
+
+int xp_file_case_text(const xp_file *f, const char *case_name, const char *group, const char *key,
+                      char *buf, size_t len) {
+  hid_t g = case_open(f, case_name, group);
+  if (g < 0) return -1;
+  int rc = attr_text_by_name(g, key, buf, len);
+  H5Oclose(g);
+  return rc;
+}

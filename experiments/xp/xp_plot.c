@@ -100,16 +100,16 @@ static int run_gnuplot(const char *defs, const char *script) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int xp_plot_file(const char *path, const char *outdir, xp_error *err) {
-  return xp_plot_file_y(path, outdir, NULL, err);
+int xp_plot_file(const char *path, const xp_experiment *xp, const char *outdir, xp_error *err) {
+  return xp_plot_file_y(path, xp, outdir, NULL, err);
 }
 
-int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_override, xp_error *err) {
+int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir,
+                   const char *ycol_override, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_USAGE;
   char experiment[128] = "";
   xp_file_attr(f, "experiment", experiment, sizeof experiment);
-  const xp_experiment *xp = xp_experiment_find(experiment);
   char sweep[8192] = "";
   int is_sweep = xp_file_attr(f, "sweep", sweep, sizeof sweep) == 0;
   if (!xp) {

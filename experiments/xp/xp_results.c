@@ -92,7 +92,7 @@ static int write_params(hid_t file, const xp_params *p) {
   return rc;
 }
 
-xp_results *xp_results_create(const char *path, const char *experiment, const xp_params *params,
+xp_results *xp_results_create(const char *path, const xp_experiment *x, const xp_params *params,
                               int argc, char *const *argv, xp_error *err) {
   xp_h5_quiet();
   xp_results *r = calloc(1, sizeof *r);
@@ -114,10 +114,9 @@ xp_results *xp_results_create(const char *path, const char *experiment, const xp
     free(r);
     return NULL;
   }
-  const xp_experiment *xp = xp_experiment_find(experiment);
   int rc = xp_provenance_write(r->file, argc, argv);
-  rc |= xp_h5_attr_string(r->file, "experiment", experiment);
-  rc |= xp_h5_attr_string(r->file, "paper_ref", xp ? xp->paper_ref : "");
+  rc |= xp_h5_attr_string(r->file, "experiment", x->name);
+  rc |= xp_h5_attr_string(r->file, "paper_ref", x->paper_ref ? x->paper_ref : "");
   rc |= write_params(r->file, params);
   r->cases = group_create_ordered(r->file, "cases");
   if (rc || r->cases < 0 || H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0) {

@@ -172,7 +172,7 @@ static void part_path(const xp_sweep_options *opt, size_t i, char *buf, size_t l
 // records a point whose run failed as one case with status "failed"
 static int write_failed_part(const xp_sweep_spec *spec, const xp_params *p, const char *path,
                              const char *message, const xp_sweep_options *opt, xp_error *err) {
-  xp_results *r = xp_results_create(path, spec->experiment->name, p, opt->argc, opt->argv, err);
+  xp_results *r = xp_results_create(path, spec->experiment, p, opt->argc, opt->argv, err);
   if (!r) return XP_ERR_RUN;
   xp_case *c = xp_case_begin(r, "failed");
   xp_case_status(c, "failed", message);
@@ -235,7 +235,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
     } else {
       xp_params p;
       if ((rc = grid_params(spec, i, &p, err))) break;
-      xp_results *r = xp_results_create(path, spec->experiment->name, &p, opt->argc, opt->argv, err);
+      xp_results *r = xp_results_create(path, spec->experiment, &p, opt->argc, opt->argv, err);
       if (!r) {
         rc = XP_ERR_RUN;
         break;
@@ -311,7 +311,7 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
     if (access(path, R_OK) != 0)
       return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)", path);
   }
-  xp_results *r = xp_results_create(opt->output, spec->experiment->name, &spec->base, opt->argc,
+  xp_results *r = xp_results_create(opt->output, spec->experiment, &spec->base, opt->argc,
                                     opt->argv, err);
   if (!r) return XP_ERR_USAGE;
   static char text[XP_SWEEP_DESCRIBE_MAX];

@@ -206,7 +206,7 @@ static void test_budget_recorded(void **state) {
   char path[] = "/tmp/stabcon-test-foundation-XXXXXX";
   int fdn = mkstemp(path);
   close(fdn);
-  xp_results *r = xp_results_create(path, "foundation", &p, 0, NULL, &err);
+  xp_results *r = xp_results_create(path, xp_experiment_find("foundation"), &p, 0, NULL, &err);
   assert_non_null(r);
   xp_progress quiet = {0};
   assert_int_equal(x->run(&p, r, &quiet, &err), XP_OK);

@@ -121,7 +121,7 @@ static void test_method_list_validation(void **state) {
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   close(fd);
-  xp_results *r = xp_results_create(path, x->name, &p, 0, NULL, &err);
+  xp_results *r = xp_results_create(path, x, &p, 0, NULL, &err);
   assert_non_null(r);
   assert_int_equal(x->run(&p, r, NULL, &err), XP_ERR_USAGE);
   assert_non_null(strstr(err.message, "unknown method 'nope'"));

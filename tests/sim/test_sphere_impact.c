@@ -55,11 +55,11 @@ static impact run(const char *method, double h, const char *rtol) {
   const long n = lround(T / h);
   void *st = m->create(m, inst.model, &opt, 0, inst.q0, inst.v0, (double)n * h, &err);
   assert_non_null(st);
-  probe.sample(probe.ctx, 0, inst.q0, inst.v0);
+  probe.sample(probe.ctx, 0, 0, inst.q0, inst.v0, NULL);
   for (long k = 0; k < n; k++) {
     sim_step_report rep = {0};
     assert_int_equal(m->step(st, (double)k * h, (double)(k + 1) * h, inst.q0, inst.v0, &rep), 0);
-    probe.sample(probe.ctx, (double)(k + 1) * h, inst.q0, inst.v0);
+    probe.sample(probe.ctx, (size_t)k + 1, (double)(k + 1) * h, inst.q0, inst.v0, &rep);
   }
   impact im = {NAN, NAN, NAN};
   probe.finish(probe.ctx, collect, &im);

@@ -29,7 +29,7 @@ static void test_driver_small_run(void **state) {
   assert_non_null(mkdtemp(dir));
   snprintf(path, sizeof path, "%s/sc.h5", dir);
   char *argv[] = {"test"};
-  xp_results *out = xp_results_create(path, x->name, &prm, 1, argv, &err);
+  xp_results *out = xp_results_create(path, x, &prm, 1, argv, &err);
   assert_non_null(out);
   xp_progress pr = {0};
   if (x->run(&prm, out, &pr, &err) != XP_OK) fail_msg("run: %s", err.message);
@@ -57,7 +57,7 @@ static void test_driver_small_run(void **state) {
   // a bad scheme name is a usage error naming the value
   assert_int_equal(xp_params_set(&prm, "schemes=midpoint,rk4", &err), XP_OK);
   snprintf(path, sizeof path, "/tmp/theta_driver_bad_%d.h5", (int)getpid());
-  out = xp_results_create(path, x->name, &prm, 1, argv, &err);
+  out = xp_results_create(path, x, &prm, 1, argv, &err);
   assert_non_null(out);
   assert_int_equal(x->run(&prm, out, &pr, &err), XP_ERR_USAGE);
   printf("bad scheme: %s\n", err.message);

@@ -36,7 +36,7 @@ typedef struct bad_input {
 static void test_bad_input(void **state) {
   (void)state;
   const bad_input cases[] = {
-      {{"run", "no_such_experiment", "-o", "x.h5", NULL}, "unknown experiment 'no_such_experiment'"},
+      {{"run", "no_such_experiment", "-o", "x.h5", NULL}, "unknown experiment or scenario 'no_such_experiment'"},
       {{"run", "smd_explicit", "--set", "h=0", "-o", "x.h5", NULL}, "h=0"},
       {{"run", "smd_explicit", "--set", "h=-1e-3", "-o", "x.h5", NULL}, "h=-1e-3"},
       {{"run", "smd_explicit", "--set", "k=-5", "-o", "x.h5", NULL}, "k=-5"},

@@ -43,7 +43,7 @@ static void test_round_trip(void **state) {
   xp_error err = {{0}};
   xp_params_init(&p, defs, 2, &err);
   char *argv[] = {"stabcon", "run", "smd_explicit"};
-  xp_results *r = xp_results_create(path, "smd_explicit", &p, 3, argv, &err);
+  xp_results *r = xp_results_create(path, xp_experiment_find("smd_explicit"), &p, 3, argv, &err);
   assert_non_null(r);
   // nothing appears at the final path before commit
   assert_int_not_equal(access(path, F_OK), 0);
@@ -136,7 +136,7 @@ static void test_abort_leaves_nothing(void **state) {
   snprintf(path, sizeof path, "%s/aborted.h5", test_dir);
   snprintf(partial, sizeof partial, "%s.partial", path);
   xp_error err;
-  xp_results *r = xp_results_create(path, "smd_explicit", NULL, 0, NULL, &err);
+  xp_results *r = xp_results_create(path, xp_experiment_find("smd_explicit"), NULL, 0, NULL, &err);
   assert_non_null(r);
   xp_case *c = xp_case_begin(r, "a");
   xp_case_status(c, "ok", NULL);
@@ -148,7 +148,7 @@ static void test_abort_leaves_nothing(void **state) {
 static void test_unwritable_path(void **state) {
   (void)state;
   xp_error err = {{0}};
-  xp_results *r = xp_results_create("/nonexistent-dir/x.h5", "smd_explicit", NULL, 0, NULL, &err);
+  xp_results *r = xp_results_create("/nonexistent-dir/x.h5", xp_experiment_find("smd_explicit"), NULL, 0, NULL, &err);
   assert_null(r);
   assert_non_null(strstr(err.message, "/nonexistent-dir/x.h5"));
 }
@@ -175,7 +175,7 @@ static void test_bad_files_refused(void **state) {
   // a truncated results file
   char good[300];
   snprintf(good, sizeof good, "%s/good.h5", test_dir);
-  xp_results *r = xp_results_create(good, "smd_explicit", NULL, 0, NULL, &err);
+  xp_results *r = xp_results_create(good, xp_experiment_find("smd_explicit"), NULL, 0, NULL, &err);
   xp_case *c = xp_case_begin(r, "a");
   double x[1000] = {0};
   xp_case_series(c, "x", "", x, 1000);

@@ -33,6 +33,8 @@ typedef struct sim_step_report {
   int iterations;        // solver iterations of the step (interior-point, Newton; ODE: steps taken)
   int solves;            // conic solves of the step (coulomb fixed point), 1 otherwise
   int retried;           // 1 if the step was solved again from the feasible start (sim policy)
+  double residual;       // the step's own residual measure (paper A: scaled row residual), or NAN
+  double cone_residual;  // largest friction-cone excess max(0, ‖λ_t‖ − μλ_n) [N], or NAN
   const mbs_rows *rows;  // rows evaluated at the step's start (NULL: the method has none)
   const double *force;   // row forces λ [N], one per row of `rows` (NULL: not available)
   char message[160];     // what went wrong, naming the value ("" when ok)
@@ -61,8 +63,9 @@ struct sim_method {
   // NULL with a message in err on bad settings or out of memory.
   void *(*create)(const sim_method *type, const mbs_model *model, const sim_method_options *opt,
                   double t0, const double *q0, const double *v0, double t_end, xp_error *err);
-  // Advances (q, v) in place from t to t_next (one step of h for fixed-step methods; to the
-  // output time for adaptive integrators). Returns the outcome (also in rep).
+  // Advances (q, v) in place from t to t_next: fixed-step methods take one step of their h (t_next
+  // = t + h up to rounding, which they do not let into the step size); adaptive integrators
+  // advance to the output time t_next. Returns the outcome (also in rep).
   int (*step)(void *state, double t, double t_next, double *q, double *v, sim_step_report *rep);
   // Method statistics of the whole run written through emit (integrator counters); may be NULL.
   void (*stats)(void *state,
@@ -111,7 +114,9 @@ typedef void (*sim_emit_fn)(void *ctx, const char *key, double value, const char
 // sees every step's state; writes its statistics at the end.
 typedef struct sim_probe {
   void *ctx;
-  void (*sample)(void *ctx, double t, const double *q, const double *v);
+  // step k ≥ 1 ended at (t, q, v) with report rep; k = 0 is the initial state (rep NULL)
+  void (*sample)(void *ctx, size_t k, double t, const double *q, const double *v,
+                 const sim_step_report *rep);
   void (*finish)(void *ctx, sim_emit_fn emit, void *emit_ctx);
   void (*free)(void *ctx);
 } sim_probe;
@@ -154,6 +159,7 @@ typedef struct sim_outcome {
   size_t steps_degraded;       // steps taken with outcome > 0
   size_t steps_retried;        // steps solved again from the feasible start
   int failed;                  // 1 if a step failed (outcome < 0): the run stopped there
+  const char *status;          // the case status: "ok", "degraded", "failed" or "did-not-finish"
   char message[200];           // the failure, naming the step's time and status
   double wall_time, cpu_time;  // whole run [s]
 } sim_outcome;

@@ -85,9 +85,11 @@ typedef struct xp_results xp_results;
 // One case (a group "/cases/<name>") of a results file.
 typedef struct xp_case xp_case;
 
-// Creates the file with root provenance attributes (SPEC §6) and the run's parameters.
+// Creates the file with root provenance attributes (SPEC §6), the experiment's name and paper
+// reference, and the run's parameters.
 // argv is the command line recorded in provenance. NULL on error (message in err).
-xp_results *xp_results_create(const char *path, const char *experiment, const xp_params *params,
+typedef struct xp_experiment xp_experiment;
+xp_results *xp_results_create(const char *path, const xp_experiment *x, const xp_params *params,
                               int argc, char *const *argv, xp_error *err);
 // Closes and renames the file into place. Returns XP_OK or XP_ERR_RUN (message in err);
 // on error the partial file is removed. Frees r in every case.
@@ -132,7 +134,7 @@ void xp_progress_end(xp_progress *pr);
 // ---- experiments ----------------------------------------------------------
 
 // A registered experiment: a paper figure or table regenerated from one run.
-typedef struct xp_experiment {
+struct xp_experiment {
   const char *name;       // CLI name, e.g. "smd_explicit"
   const char *paper_ref;  // what it regenerates, e.g. "Paper A §3.1.1, Fig 1"
   const char *summary;    // one line
@@ -152,11 +154,13 @@ typedef struct xp_experiment {
   // sizes where the default is reduced to finish in minutes).
   const char *const *full_size;
   int in_reproduce;         // 1: part of `stabcon reproduce`
-} xp_experiment;
+};
 
-// NULL-terminated registry (experiments/registry.c).
+// NULL-terminated registry of the paper studies (experiments/drivers/registry.c: above xp, which
+// never looks experiments up itself).
 extern const xp_experiment *const xp_experiments[];
-// Looks an experiment up by name; NULL if unknown.
+// Looks an experiment up by name: a paper study, else a scenario's method matrix
+// (SCENARIO_methods, sim.h); NULL if unknown.
 const xp_experiment *xp_experiment_find(const char *name);
 
 // Wall-clock seconds (monotonic).

@@ -54,13 +54,31 @@ int xp_file_export_for_plot(const xp_file *f, const char *datadir, xp_error *err
 // Draws the figures of a results file: exports its data under <outdir>/data/<stem>/ and runs
 // the experiment's gnuplot script (found in $STABCON_PLOTS_DIR or the source tree's plots/)
 // with datadir, outdir and stem set; the script writes <outdir>/<stem>*.png and .svg.
-// stem is the file's basename without ".h5". XP_OK, XP_ERR_USAGE (bad file), XP_ERR_RUN.
-int xp_plot_file(const char *path, const char *outdir, xp_error *err);
+// stem is the file's basename without ".h5"; x is the experiment the file's `experiment`
+// attribute names, looked up by the caller (NULL: unknown, refused). XP_OK, XP_ERR_USAGE (bad
+// file), XP_ERR_RUN.
+int xp_plot_file(const char *path, const xp_experiment *x, const char *outdir, xp_error *err);
 // As xp_plot_file; for a sweep, ycol (if non-NULL) names the statistic plotted against the swept
 // parameter instead of the experiment's error (e.g. "wall_time" for cost against N).
-int xp_plot_file_y(const char *path, const char *outdir, const char *ycol, xp_error *err);
+int xp_plot_file_y(const char *path, const xp_experiment *x, const char *outdir, const char *ycol,
+                   xp_error *err);
 
 // Creates a directory and its parents (like mkdir -p); 0 ok, -1 with errno set.
 int xp_mkdir_p(const char *path);
+
+// Names of a case's entries in group "params", "stats" (attributes, without their ".unit"
+// companions) or "series" (datasets), in stored order, into names (at most cap); their count.
+size_t xp_file_case_entries(const xp_file *f, const char *case_name, const char *group,
+                            char (*names)[256], size_t cap);
+// A case parameter or statistic (group "params" or "stats") as text; 0 ok, −1 if absent.
+int xp_file_case_text(const xp_file *f, const char *case_name, const char *group, const char *key,
+                      char *buf, size_t len);
+// Writes every difference between two results files to report (one line each: cases, statuses,
+// case parameters, statistics — those named *time* aside — and series bit for bit, with the
+// largest difference; per-step timing series aside), classed as changed, only in A, only in B.
+// Returns the
+// number of differences, or −1 (message in err) if a file cannot be read.
+long xp_results_compare_report(const char *path_a, const char *path_b, FILE *report,
+                               xp_error *err);
 
 #endif  // XP_XP_FILE_H

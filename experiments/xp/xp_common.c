@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Helpers shared by experiment drivers: growable column series and case naming.
-#include "xp_common.h"
+#include "xp/xp_common.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The experiment registry: every paper figure or table the harness regenerates.
-#include "xp/xp.h"
-
 #include <string.h>
+
+#include "sim/sim.h"
+#include "xp/xp.h"
 
 extern const xp_experiment xp_experiment_smd_explicit;
 extern const xp_experiment xp_experiment_smd_semi;
@@ -36,5 +37,6 @@ const xp_experiment *const xp_experiments[] = {
 const xp_experiment *xp_experiment_find(const char *name) {
   for (size_t i = 0; xp_experiments[i]; i++)
     if (strcmp(xp_experiments[i]->name, name) == 0) return xp_experiments[i];
-  return NULL;
+  const size_t n = strlen(name), suffix = strlen("_methods");
+  return n > suffix && strcmp(name + n - suffix, "_methods") == 0 ? sim_experiment_for(name) : NULL;
 }

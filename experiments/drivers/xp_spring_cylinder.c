@@ -10,7 +10,7 @@
 // ω = √(k_s/m_eff), m_eff = 1.5 m when rolling and m without friction (an independent reference).
 #include "xp/xp.h"
 #include "xp/xp_file.h"
-#include "xp_common.h"
+#include "xp/xp_common.h"
 
 #include "mbs/mbs.h"
 #include "scenarios/spring_cylinder.h"

@@ -21,7 +21,7 @@
 #include "xp/xp.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
-#include "xp_common.h"
+#include "xp/xp_common.h"
 
 static stack_params st_params(const xp_params *prm, int n) {
   stack_params p = stack_params_default();

@@ -8,7 +8,7 @@
 #include "xp/xp.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
-#include "xp_common.h"
+#include "xp/xp_common.h"
 
 #include "mbs/mbs.h"
 #include "ref/ref.h"

@@ -7,7 +7,7 @@
 // smd_step, an independent code path), so a reader can check one against the other.
 #include "xp/xp.h"
 #include "xp/xp_file.h"
-#include "xp_common.h"
+#include "xp/xp_common.h"
 
 #include "scenarios/smd.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli_commands.h"
+#include "cli_commands.h"
 #include "scenarios/stack.h"
 #include "xp/xp.h"
 

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// A full comparison of two results files (`stabcon compare`): every difference, not only the
+// first, so a change of behaviour can be explained line by line. Timings (statistics whose name
+// contains "time") are left out: they differ between any two runs.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xp/xp_file.h"
+
+enum { MAX_ENTRIES = 512 };
+
+typedef struct compare_ctx {
+  const xp_file *a, *b;
+  FILE *out;
+  long diffs;
+} compare_ctx;
+
+static void differ(compare_ctx *c, const char *fmt, const char *case_name, const char *what) {
+  c->diffs++;
+  if (c->out) fprintf(c->out, fmt, case_name, what);
+}
+
+static int in_list(char (*names)[256], size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(names[i], name) == 0) return 1;
+  return 0;
+}
+
+// params or stats of one case: changed values, entries only in A or only in B
+static void compare_group(compare_ctx *c, const char *case_name, const char *group) {
+  static char na[MAX_ENTRIES][256], nb[MAX_ENTRIES][256];
+  const size_t ka = xp_file_case_entries(c->a, case_name, group, na, MAX_ENTRIES);
+  const size_t kb = xp_file_case_entries(c->b, case_name, group, nb, MAX_ENTRIES);
+  const int stats = strcmp(group, "stats") == 0;
+  for (size_t i = 0; i < ka; i++) {
+    if (stats && strstr(na[i], "time")) continue;
+    if (!in_list(nb, kb, na[i])) {
+      c->diffs++;
+      if (c->out) fprintf(c->out, "only in A  %s: %s %s\n", case_name, group, na[i]);
+      continue;
+    }
+    char va[1024] = "", vb[1024] = "";
+    xp_file_case_text(c->a, case_name, group, na[i], va, sizeof va);
+    xp_file_case_text(c->b, case_name, group, na[i], vb, sizeof vb);
+    if (strcmp(va, vb) == 0) continue;
+    c->diffs++;
+    if (c->out) fprintf(c->out, "changed    %s: %s %s: %s → %s\n", case_name, group, na[i], va, vb);
+  }
+  for (size_t i = 0; i < kb; i++)
+    if (!(stats && strstr(nb[i], "time")) && !in_list(na, ka, nb[i])) {
+      c->diffs++;
+      if (c->out) fprintf(c->out, "only in B  %s: %s %s\n", case_name, group, nb[i]);
+    }
+}
+
+// largest absolute difference of two series of one length (NaN = NaN counts as equal)
+static double series_gap(const double *x, const double *y, long n) {
+  double gap = 0;
+  for (long i = 0; i < n; i++) {
+    if (isnan(x[i]) && isnan(y[i])) continue;
+    const double d = fabs(x[i] - y[i]);
+    gap = isnan(d) ? INFINITY : fmax(gap, d);
+  }
+  return gap;
+}
+
+static void compare_series(compare_ctx *c, const char *case_name) {
+  static char na[MAX_ENTRIES][256], nb[MAX_ENTRIES][256];
+  const size_t ka = xp_file_case_entries(c->a, case_name, "series", na, MAX_ENTRIES);
+  const size_t kb = xp_file_case_entries(c->b, case_name, "series", nb, MAX_ENTRIES);
+  for (size_t i = 0; i < ka; i++) {
+    if (strstr(na[i], "time") || strstr(na[i], "wall") || strstr(na[i], "cpu")) continue;
+    if (!in_list(nb, kb, na[i])) {
+      differ(c, "only in A  %s: series %s\n", case_name, na[i]);
+      continue;
+    }
+    double *x = NULL, *y = NULL;
+    const long lx = xp_file_series_read(c->a, case_name, na[i], &x);
+    const long ly = xp_file_series_read(c->b, case_name, na[i], &y);
+    if (lx != ly) {
+      c->diffs++;
+      if (c->out)
+        fprintf(c->out, "changed    %s: series %s: length %ld → %ld\n", case_name, na[i], lx, ly);
+    } else if (lx > 0 && memcmp(x, y, (size_t)lx * sizeof *x) != 0) {
+      const double gap = series_gap(x, y, lx);
+      if (gap > 0) {  // bitwise unequal but equal as numbers: NaN payloads, signed zeros
+        c->diffs++;
+        if (c->out)
+          fprintf(c->out, "changed    %s: series %s: largest difference %.3g\n", case_name, na[i],
+                  gap);
+      }
+    }
+    free(x);
+    free(y);
+  }
+  for (size_t i = 0; i < kb; i++)
+    if (!(strstr(nb[i], "time") || strstr(nb[i], "wall") || strstr(nb[i], "cpu")) &&
+        !in_list(na, ka, nb[i]))
+      differ(c, "only in B  %s: series %s\n", case_name, nb[i]);
+}
+
+static int has_case(const xp_file *f, const char *name) {
+  for (size_t i = 0; i < xp_file_case_count(f); i++)
+    if (strcmp(xp_file_case_name(f, i), name) == 0) return 1;
+  return 0;
+}
+
+long xp_results_compare_report(const char *path_a, const char *path_b, FILE *report,
+                               xp_error *err) {
+  xp_file *a = xp_file_open(path_a, err), *b = a ? xp_file_open(path_b, err) : NULL;
+  if (!a || !b) {
+    xp_file_close(a);
+    return -1;
+  }
+  compare_ctx c = {.a = a, .b = b, .out = report};
+  for (size_t i = 0; i < xp_file_case_count(a); i++) {
+    const char *name = xp_file_case_name(a, i);
+    if (!has_case(b, name)) {
+      differ(&c, "only in A  %s%s\n", name, " (case)");
+      continue;
+    }
+    char sa[64] = "", sb[64] = "";
+    xp_file_case_status(a, name, sa, sizeof sa);
+    xp_file_case_status(b, name, sb, sizeof sb);
+    if (strcmp(sa, sb) != 0) {
+      c.diffs++;
+      if (report) fprintf(report, "changed    %s: status %s → %s\n", name, sa, sb);
+    }
+    compare_group(&c, name, "params");
+    compare_group(&c, name, "stats");
+    compare_series(&c, name);
+  }
+  for (size_t i = 0; i < xp_file_case_count(b); i++)
+    if (!has_case(a, xp_file_case_name(b, i)))
+      differ(&c, "only in B  %s%s\n", xp_file_case_name(b, i), " (case)");
+  xp_file_close(a);
+  xp_file_close(b);
+  return c.diffs;
+}

@@ -18,6 +18,7 @@
 
 #include "mbs/mbs.h"
 #include "scenarios/stack.h"
+#include "sim/sim.h"
 #include "xp/xp.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
@@ -29,89 +30,88 @@ static stack_params st_params(const xp_params *prm, int n) {
   p.r = xp_params_real(prm, "r"), p.m = xp_params_real(prm, "m");
   p.gap = xp_params_real(prm, "gap"), p.E = xp_params_real(prm, "E");
   p.b = xp_params_real(prm, "B");
-  const double bt = xp_params_real(prm, "Bt");
-  p.bt = bt > 0 ? bt : 1e6 / xp_params_real(prm, "h");
+  p.bt = sim_tangent_damping(xp_params_real(prm, "Bt"), xp_params_real(prm, "h"));
   p.mu = xp_params_real(prm, "mu"), p.g = xp_params_real(prm, "g");
   p.hertz = strcmp(xp_params_string(prm, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
   return p;
 }
 
-// one run of T; fills the measurements; returns 0, or −1 (message in msg) on a failed step
+// what this study measures beside the simulate loop: the largest speed, the top sphere's height
+// and, at the end, each contact's load against the weight above it
 typedef struct st_meas {
-  double wall, us_step, vmax, load_err, top;
-  int bad, contacts, settled;
+  int n;
+  double m, g, vsettle;
+  double vmax, load_err, top;
+  int contacts, settled;
   double *lam, *stat, *rel;  // n each (settle case), owned by the caller or NULL
   double *tt, *vm, *th;      // steps + 1 each or NULL
 } st_meas;
 
-static int st_simulate(const xp_params *prm, int n, double T, const char *formulation, int rest,
-                       st_meas *o, char *msg, size_t len) {
-  const double h = xp_params_real(prm, "h"), vsettle = xp_params_real(prm, "settle_v");
-  const size_t steps = (size_t)llround(T / h);
-  stack s;
-  stack_params p = st_params(prm, n);
-  if (stack_init(&s, &p)) return snprintf(msg, len, "stack_init failed (n = %d)", n), -1;
-  mbs_settings set = mbs_settings_default();
-  mbs_formulation_parse(formulation, &set.formulation);
-  mbs_start_parse(xp_params_string(prm, "start"), &set.start);
-  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, msg, len);
-  double *q = malloc(7 * (size_t)n * sizeof *q), *v = malloc(6 * (size_t)n * sizeof *v);
-  if (!ws || !q || !v) {
-    if (!msg[0]) snprintf(msg, len, "out of memory");
-    mbs_workspace_free(ws), free(q), free(v), stack_free(&s);
-    return -1;
-  }
-  if (rest)
-    stack_resting_state(&s, q, v);
-  else
-    stack_initial_state(&s, q, v);
-  int rc = 0;
-  o->bad = 0;
-  double wall = xp_now();
-  for (size_t i = 0; i < steps; i++) {
-    mbs_status st = mbs_step(ws, (double)i * h, h, q, v, q, v);
-    if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) {
-      snprintf(msg, len, "mbs_step: %s at t = %g s", mbs_status_name(st), (double)i * h);
-      rc = -1;
-      break;
-    }
-    o->bad += st != MBS_OK;
-    if (o->tt) {
-      double vm = 0;
-      for (int j = 0; j < 6 * n; j++)  // largest linear speed [m/s] (angular rates excluded)
-        if (j % 6 < 3) vm = fmax(vm, fabs(v[j]));
-      o->tt[i + 1] = (double)(i + 1) * h, o->vm[i + 1] = vm, o->th[i + 1] = q[7 * (n - 1) + 2];
-    }
-  }
-  o->wall = xp_now() - wall;
-  o->us_step = 1e6 * o->wall / (double)steps;
-  o->vmax = 0;
+static double st_vmax(const double *v, int n) {
+  double vm = 0;
   for (int j = 0; j < 6 * n; j++)  // largest linear speed [m/s] (angular rates excluded)
-    if (j % 6 < 3) o->vmax = fmax(o->vmax, fabs(v[j]));
-  o->top = q[7 * (n - 1) + 2];
-  // statics: the contact below sphere c carries the weight of spheres c … n−1
-  const mbs_rows *rows = mbs_step_rows(ws);
-  const double *lam = mbs_step_lambda(ws);
-  const int *act = mbs_step_active(ws);
+    if (j % 6 < 3) vm = fmax(vm, fabs(v[j]));
+  return vm;
+}
+
+// statics after the last step: the contact below sphere c carries the weight of spheres c … n−1
+static void st_statics(st_meas *o, const sim_step_report *rep) {
+  const mbs_rows *rows = rep->rows;
   o->contacts = 0, o->load_err = 0;
   int loaded = 0;
   for (int r = 0; r < rows->n; r++) {
     if (rows->kind[r] != MBS_ROW_NORMAL) continue;
-    const int c = rows->contact[r];
+    const int c = rows->contact[r], active = rows->phi[r] <= 0;  // paper A §5.2
     // normal force on the upper sphere c: λ times the norm of its translational Jacobian entries
     // (1 with the default Hertz row; (3/2)√d with hertz=paper, whose λ is a pseudo-force)
     double g2 = 0;
     for (int k = rows->start[r]; k < rows->start[r + 1]; k++)
       if (rows->col[k] >= 6 * c && rows->col[k] < 6 * c + 3) g2 += rows->val[k] * rows->val[k];
-    const double force = lam[r] * sqrt(g2);
-    const double w = (double)(n - c) * p.m * p.g, e = fabs(force - w) / w;
-    o->contacts += act[r];
-    loaded += act[r] && lam[r] > 0;
+    const double force = rep->force[r] * sqrt(g2);
+    const double w = (double)(o->n - c) * o->m * o->g, e = fabs(force - w) / w;
+    o->contacts += active;
+    loaded += active && rep->force[r] > 0;
     o->load_err = fmax(o->load_err, e);
     if (o->lam) o->lam[c] = force, o->stat[c] = w, o->rel[c] = (force - w) / w;
   }
-  o->settled = rc == 0 && o->vmax < vsettle && loaded == n;
-  mbs_workspace_free(ws), free(q), free(v), stack_free(&s);
+  o->settled = o->vmax < o->vsettle && loaded == o->n;
+}
+
+static void st_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                      const sim_step_report *rep) {
+  st_meas *o = ctx;
+  o->vmax = st_vmax(v, o->n), o->top = q[7 * (o->n - 1) + 2];
+  if (o->tt) o->tt[k] = t, o->vm[k] = o->vmax, o->th[k] = o->top;
+  if (rep) st_statics(o, rep);
+}
+
+// one run of T through the simulate loop into case c (its series and statistics, then this
+// study's measurements in o); XP_OK or an XP_ERR_* code (a failed step is the case's status)
+static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case *c, st_meas *o,
+                       sim_outcome *oc, xp_error *err) {
+  const double h = xp_params_real(prm, "h");
+  stack s;
+  stack_params p = st_params(prm, n);
+  if (stack_init(&s, &p)) return xp_fail(err, XP_ERR_RUN, "out of memory (stack of %d)", n);
+  double *q = malloc(13 * (size_t)n * sizeof *q), *v = q ? q + 7 * (size_t)n : NULL;
+  if (!q) return stack_free(&s), xp_fail(err, XP_ERR_RUN, "out of memory");
+  if (rest)
+    stack_resting_state(&s, q, v);
+  else
+    stack_initial_state(&s, q, v);
+  *o = (st_meas){.n = n, .m = p.m, .g = p.g, .vsettle = xp_params_real(prm, "settle_v"),
+                 .lam = o->lam, .stat = o->stat, .rel = o->rel, .tt = o->tt, .vm = o->vm,
+                 .th = o->th};
+  char mname[32];
+  snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
+  const sim_method_options opt = {.h = h, .start = xp_params_string(prm, "start"),
+                                  .fp_max_iter = 50};
+  const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
+  sim_probe probe = {.ctx = o, .sample = st_sample};
+  const size_t steps = (size_t)llround(T / h);
+  int rc = sim_simulate(sim_method_find(mname), &opt, &inst, T, o->tt ? steps + 1 : 201, &probe, c,
+                        oc, err);
+  free(q), stack_free(&s);
   return rc;
 }
 
@@ -131,36 +131,34 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   const double *ns;
   const size_t nn = xp_params_list(prm, "n", &ns);
   const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
-  const char *form = xp_params_string(prm, "formulation");
+  const char *form = xp_params_string(prm, "contact");
   double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
   for (int rest = 0; rest < 2; rest++)
     for (size_t k = 0; k < nn; k++) {
       const int n = (int)llround(ns[k]);
       if (n < 1) return xp_fail(err, XP_ERR_USAGE, "parameter n: every entry must be >= 1");
       st_meas o = {0};
-      char msg[256] = "";
-      const int rc = st_simulate(prm, n, T, form, rest, &o, msg, sizeof msg);
+      sim_outcome oc;
       char name[64];
       snprintf(name, sizeof name, "%s_N=%d", rest ? "rest" : "cost", n);
       xp_case *c = xp_case_begin(out, name);
       xp_case_param_real(c, "N", n, "");
-      xp_case_param_real(c, "T", T, "s");
-      xp_case_param_real(c, "h", h, "s");
       xp_case_param_string(c, "formulation", form);
       xp_case_param_string(c, "qcp_start", xp_params_string(prm, "start"));
       xp_case_param_string(c, "start",
                            rest ? "resting (static overlaps)" : "dropped (mid-air, gap)");
-      xp_case_stat_real(c, "wall_time", o.wall, "s");
-      xp_case_stat_real(c, "us_per_step", o.us_step, "us");
+      int rc = st_simulate(prm, n, T, rest, c, &o, &oc, err);
+      if (rc != XP_OK) return rc;
       xp_case_stat_real(c, "contacts_final", o.contacts, "");
       xp_case_stat_real(c, "vmax_final", o.vmax, "m/s");
-      xp_case_stat_real(c, "settled", o.settled, "");
-      xp_case_stat_real(c, "load_err_max", o.settled ? o.load_err : NAN, "");
+      xp_case_stat_real(c, "settled", !oc.failed && o.settled, "");
+      xp_case_stat_real(c, "load_err_max", !oc.failed && o.settled ? o.load_err : NAN, "");
       xp_case_stat_real(c, "top_height", o.top, "m");
-      xp_case_stat_real(c, "steps_not_ok", o.bad, "");
-      xp_case_status(c, rc ? "failed" : "ok", rc ? msg : NULL);
+      xp_case_stat_real(c, "steps_not_ok", (double)oc.steps_degraded, "");
       if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-      nv[k] = n, wall[rest][k] = rc ? NAN : o.wall, us[rest][k] = rc ? NAN : o.us_step;
+      const double us_step = 1e6 * oc.wall_time / (double)(oc.steps_taken ? oc.steps_taken : 1);
+      rc = oc.failed;
+      nv[k] = n, wall[rest][k] = rc ? NAN : oc.wall_time, us[rest][k] = rc ? NAN : us_step;
       xp_progress_update(progress, 0.35 * (double)(rest * nn + k + 1) / (double)nn);
     }
   const double nmin = xp_params_real(prm, "fit_n_min");
@@ -192,28 +190,15 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
                .th = b + 3 * n + 2 * (steps + 1)};
   double *cidx = b + 3 * n + 3 * (steps + 1);
   for (int i = 0; i < n; i++) cidx[i] = i, o.lam[i] = o.stat[i] = o.rel[i] = NAN;
-  o.tt[0] = 0, o.vm[0] = 0;
-  char msg[256] = "";
-  const int rc = st_simulate(prm, n, Ts, form, 0, &o, msg, sizeof msg);
-  {
-    stack s;
-    stack_params p = st_params(prm, n);
-    if (stack_init(&s, &p) == 0) {
-      double *q0 = malloc(7 * (size_t)n * sizeof *q0), *v0 = malloc(6 * (size_t)n * sizeof *v0);
-      if (q0 && v0) stack_initial_state(&s, q0, v0), o.th[0] = q0[7 * (n - 1) + 2];
-      free(q0), free(v0);
-      stack_free(&s);
-    }
-  }
   char name[64];
   snprintf(name, sizeof name, "settle_N=%d", n);
   c = xp_case_begin(out, name);
   xp_case_param_real(c, "N", n, "");
-  xp_case_param_real(c, "T", Ts, "s");
   xp_case_param_string(c, "start", "dropped (mid-air, gap)");
-  xp_case_param_real(c, "h", h, "s");
   xp_case_param_string(c, "formulation", form);
-  xp_case_series(c, "t", "s", o.tt, steps + 1);
+  sim_outcome oc;
+  int rc = st_simulate(prm, n, Ts, 0, c, &o, &oc, err);
+  if (rc != XP_OK) return free(b), rc;
   xp_case_series(c, "vmax", "m/s", o.vm, steps + 1);
   xp_case_series(c, "top_height", "m", o.th, steps + 1);
   xp_case_series(c, "contact", "", cidx, (size_t)n);
@@ -221,10 +206,9 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   xp_case_series(c, "statics", "N", o.stat, (size_t)n);
   xp_case_series(c, "rel_err", "", o.rel, (size_t)n);
   xp_case_stat_real(c, "load_err_max", o.load_err, "");
-  xp_case_stat_real(c, "settled", o.settled, "");
+  xp_case_stat_real(c, "settled", !oc.failed && o.settled, "");
   xp_case_stat_real(c, "vmax_final", o.vmax, "m/s");
-  xp_case_stat_real(c, "steps_not_ok", o.bad, "");
-  xp_case_status(c, rc ? "failed" : "ok", rc ? msg : NULL);
+  xp_case_stat_real(c, "steps_not_ok", (double)oc.steps_degraded, "");
   free(b);
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   xp_progress_update(progress, 1);
@@ -312,7 +296,7 @@ static const xp_param_def stack_params_def[] = {
      "friction coefficient (default; the paper does not give it)"},
     {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},
     {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"},
-    {"formulation", XP_STRING, "coulomb", XP_ANY, "", "coulomb|relaxed|paper",
+    {"contact", XP_STRING, "coulomb", XP_ANY, "", "coulomb|relaxed|paper",
      "contact formulation (SPEC §1.3)"},
     {"start", XP_STRING, "cold", XP_ANY, "", "cold|warm|feasible",
      "first qcp solve of a step (default cold)"},

@@ -8,25 +8,20 @@
 //         paperA_energy_mu=<μ>, paperA_order_mu=<μ>   the same with paper A's step
 // e_q = √((1/T)∫(x − x_exact)² dt) by the trapezoidal rule on the steps; x_exact = x0 cos(ωt),
 // ω = √(k_s/m_eff), m_eff = 1.5 m when rolling and m without friction (an independent reference).
-#include "xp/xp.h"
-#include "xp/xp_file.h"
-#include "xp/xp_common.h"
-
-#include "mbs/mbs.h"
-#include "scenarios/spring_cylinder.h"
-#include "theta/theta.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-// one stepper: paper B's θ-method or paper A's step on the same model
-typedef struct cyl_stepper {
-  theta_workspace *theta;
-  mbs_workspace *mbs;
-} cyl_stepper;
+#include "mbs/mbs.h"
+#include "scenarios/spring_cylinder.h"
+#include "sim/sim.h"
+#include "theta/theta.h"
+#include "xp/xp.h"
+#include "xp/xp_common.h"
+#include "xp/xp_file.h"
 
+// one stepper: paper B's θ-method or paper A's step on the same model
 // one run's trajectory and measurements (arrays of n + 1 entries, NaN after a failure)
 typedef struct cyl_trace {
   size_t n;
@@ -48,75 +43,70 @@ static int trace_alloc(cyl_trace *tr, size_t n) {
   double *b = malloc((size_t)CYL_COLS * (n + 1) * sizeof *b);
   if (!b) return -1;
   for (size_t i = 0; i < (size_t)CYL_COLS * (n + 1); i++) b[i] = NAN;
-  double **cols[CYL_COLS] = {&tr->t,  &tr->x,    &tr->xex,  &tr->z,  &tr->vx,   &tr->omega,
-                             &tr->erel, &tr->slip, &tr->gn, &tr->gt, &tr->iters};
+  double **cols[CYL_COLS] = {&tr->t,    &tr->x,    &tr->xex, &tr->z,  &tr->vx,   &tr->omega,
+                             &tr->erel, &tr->slip, &tr->gn,  &tr->gt, &tr->iters};
   for (size_t c = 0; c < CYL_COLS; c++) *cols[c] = b + c * (n + 1);
   tr->n = n;
   return 0;
 }
 
-// one step of either scheme; 0 ok, else a message in msg
-static int stepper_step(cyl_stepper *st, double t, double h, double *q, double *v, double *gn,
-                        double *gt, double *iters, char *msg, size_t len) {
-  if (st->theta) {
-    theta_status s = theta_step(st->theta, t, h, q, v, q, v);
-    const theta_info *info = theta_step_info(st->theta);
-    const mbs_rows *rows = theta_step_rows(st->theta);
-    const double *g = theta_step_gamma(st->theta);
-    *gn = *gt = 0;
-    for (int r = 0; r < rows->n; r++) {
-      if (rows->kind[r] == MBS_ROW_TANGENT) *gt = g[r];
-      else *gn = g[r];
-    }
-    *iters = info->contact.iterations;
-    if (s == THETA_OK) return 0;
-    snprintf(msg, len, "theta_step: %s at t = %g s", theta_status_name(s), t);
-    return -1;
+// the trajectory as the simulate loop's probe sees it: state, exact solution, energy, slip, and
+// per step the contact impulses γ = h λ and the solver's iterations
+typedef struct cyl_probe {
+  cyl_trace *tr;
+  const spring_cylinder *sc;
+  double h, e0, emin, emax, integral;
+} cyl_probe;
+
+static void cyl_sample(void *ctx, size_t i, double t, const double *q, const double *v,
+                       const sim_step_report *rep) {
+  cyl_probe *cp = ctx;
+  cyl_trace *tr = cp->tr;
+  const spring_cylinder *sc = cp->sc;
+  tr->t[i] = t, tr->x[i] = q[0], tr->xex[i] = spring_cylinder_exact_x(&sc->p, t), tr->z[i] = q[1];
+  tr->vx[i] = v[0], tr->omega[i] = v[2], tr->slip[i] = spring_cylinder_slip(sc, v);
+  const double e = spring_cylinder_energy(sc, q, v);
+  if (i == 0) cp->e0 = cp->emin = cp->emax = e;
+  tr->erel[i] = e / cp->e0 - 1;
+  cp->emin = fmin(cp->emin, e), cp->emax = fmax(cp->emax, e);
+  tr->max_slip = fmax(tr->max_slip, fabs(tr->slip[i]));
+  if (i > 0) {
+    const double a = tr->x[i] - tr->xex[i], b = tr->x[i - 1] - tr->xex[i - 1];
+    cp->integral += 0.5 * cp->h * (a * a + b * b);
   }
-  mbs_status s = mbs_step(st->mbs, t, h, q, v, q, v);
-  const mbs_rows *rows = mbs_step_rows(st->mbs);
-  const double *lam = mbs_step_lambda(st->mbs);
-  *gn = *gt = 0;
-  for (int r = 0; r < rows->n; r++) {
-    if (rows->kind[r] == MBS_ROW_TANGENT) *gt = h * lam[r];
-    else *gn = h * lam[r];
+  if (!rep) return;
+  tr->gn[i] = tr->gt[i] = 0;
+  for (int r = 0; r < rep->rows->n; r++) {
+    if (rep->rows->kind[r] == MBS_ROW_TANGENT)
+      tr->gt[i] = cp->h * rep->force[r];
+    else
+      tr->gn[i] = cp->h * rep->force[r];
   }
-  *iters = mbs_step_info(st->mbs)->iterations;
-  if (s == MBS_OK) return 0;
-  snprintf(msg, len, "mbs_step: %s at t = %g s", mbs_status_name(s), t);
-  return -1;
+  tr->iters[i] = rep->iterations;
 }
 
-// runs T/h steps from the scenario's initial state, filling tr (allocated here)
-static int cyl_run(cyl_stepper *st, const spring_cylinder *sc, double h, double T, cyl_trace *tr) {
+// runs T/h steps of method from the scenario's initial state through the simulate loop,
+// filling tr (allocated here); XP_OK or an XP_ERR_* code
+static int cyl_run(const sim_method *method, const sim_method_options *opt0,
+                   const spring_cylinder *sc, double h, double T, cyl_trace *tr, xp_error *err) {
   const size_t n = (size_t)llround(T / h);
-  if (trace_alloc(tr, n)) return -1;
+  if (trace_alloc(tr, n)) return xp_fail(err, XP_ERR_RUN, "out of memory");
   double q[3], v[3];
   spring_cylinder_initial_state(sc, q, v);
-  const double e0 = spring_cylinder_energy(sc, q, v);
-  double emin = e0, emax = e0, integral = 0;
-  for (size_t i = 0;; i++) {
-    const double t = (double)i * h;
-    tr->t[i] = t, tr->x[i] = q[0], tr->xex[i] = spring_cylinder_exact_x(&sc->p, t), tr->z[i] = q[1];
-    tr->vx[i] = v[0], tr->omega[i] = v[2], tr->slip[i] = spring_cylinder_slip(sc, v);
-    const double e = spring_cylinder_energy(sc, q, v);
-    tr->erel[i] = e / e0 - 1;
-    emin = fmin(emin, e), emax = fmax(emax, e);
-    tr->max_slip = fmax(tr->max_slip, fabs(tr->slip[i]));
-    if (i > 0) {
-      const double a = tr->x[i] - tr->xex[i], b = tr->x[i - 1] - tr->xex[i - 1];
-      integral += 0.5 * h * (a * a + b * b);
-    }
-    if (i == n) break;
-    if (stepper_step(st, t, h, q, v, &tr->gn[i + 1], &tr->gt[i + 1], &tr->iters[i + 1], tr->msg,
-                     sizeof tr->msg)) {
-      tr->failed = 1;
-      break;
-    }
-  }
-  tr->eq = tr->failed ? NAN : sqrt(integral / T);
-  tr->p2p = tr->failed ? NAN : (emax - emin) / e0;
-  return 0;
+  sim_method_options opt = *opt0;
+  opt.h = h;
+  const sim_instance inst = {.model = (mbs_model *)&sc->model, .q0 = q, .v0 = v};
+  cyl_probe cp = {.tr = tr, .sc = sc, .h = h};
+  sim_probe probe = {.ctx = &cp, .sample = cyl_sample};
+  sim_outcome oc;
+  const int rc = sim_simulate(method, &opt, &inst, T, 2, &probe, NULL, &oc, err);
+  if (rc != XP_OK) return trace_free(tr), rc;
+  tr->failed = oc.failed || oc.steps_degraded;  // this study reports only fully converged runs
+  if (tr->failed)
+    snprintf(tr->msg, sizeof tr->msg, "%s", oc.failed ? oc.message : "degraded steps");
+  tr->eq = tr->failed ? NAN : sqrt(cp.integral / T);
+  tr->p2p = tr->failed ? NAN : (cp.emax - cp.emin) / cp.e0;
+  return XP_OK;
 }
 
 // scenario parameters from the run's parameters, with friction coefficient mu
@@ -153,10 +143,12 @@ static int case_finish(xp_case *c, const cyl_trace *tr, xp_results *out, xp_erro
 }
 
 // energy case: trajectory at step h
-static int energy_case(xp_results *out, const char *name, const char *scheme, cyl_stepper *st,
+static int energy_case(xp_results *out, const char *name, const char *scheme,
+                       const sim_method *method, const sim_method_options *opt,
                        const spring_cylinder *sc, double h, double T, double sigma, xp_error *err) {
   cyl_trace tr;
-  if (cyl_run(st, sc, h, T, &tr)) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  int rc0 = cyl_run(method, opt, sc, h, T, &tr, err);
+  if (rc0 != XP_OK) return rc0;
   xp_case *c = xp_case_begin(out, name);
   case_common(c, &sc->p, scheme);
   xp_case_param_real(c, "dt", h, "s");
@@ -202,7 +194,8 @@ static double fit_window(const double *dt, const double *e, size_t n, double lo,
 }
 
 // convergence case: e_q over δt = dt0·2^{-k}
-static int order_case(xp_results *out, const char *name, const char *scheme, cyl_stepper *st,
+static int order_case(xp_results *out, const char *name, const char *scheme,
+                      const sim_method *method, const sim_method_options *opt,
                       const spring_cylinder *sc, double dt0, size_t levels, double T, double lo,
                       double hi, xp_progress *progress, double pdone, double pstep, xp_error *err) {
   double dt[XP_MAX_LIST], eq[XP_MAX_LIST], local[XP_MAX_LIST];
@@ -210,7 +203,8 @@ static int order_case(xp_results *out, const char *name, const char *scheme, cyl
   for (size_t k = 0; k < levels; k++) {
     dt[k] = dt0 / (double)(1u << k);
     cyl_trace tr;
-    if (cyl_run(st, sc, dt[k], T, &tr)) return xp_fail(err, XP_ERR_RUN, "out of memory");
+    int rc0 = cyl_run(method, opt, sc, dt[k], T, &tr, err);
+    if (rc0 != XP_OK) return rc0;
     eq[k] = tr.eq;
     if (tr.failed && !msg[0]) snprintf(msg, sizeof msg, "dt = %.6g: %.200s", dt[k], tr.msg);
     local[k] = k ? log(eq[k] / eq[k - 1]) / log(dt[k] / dt[k - 1]) : NAN;
@@ -242,8 +236,10 @@ static int parse_schemes(const char *text, theta_scheme *list, size_t *n, xp_err
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (*n == THETA_SCHEME_COUNT || theta_scheme_parse(tok, &list[*n]))
-      return xp_fail(err, XP_ERR_USAGE, "parameter schemes=%s: '%s' is not one of "
-                     "explicit|symplectic|implicit|midpoint (each at most once)", text, tok);
+      return xp_fail(err, XP_ERR_USAGE,
+                     "parameter schemes=%s: '%s' is not one of "
+                     "explicit|symplectic|implicit|midpoint (each at most once)",
+                     text, tok);
     (*n)++;
   }
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter schemes: empty list");
@@ -256,18 +252,21 @@ static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *p
   if (parse_schemes(xp_params_string(prm, "schemes"), schemes, &ns, err)) return XP_ERR_USAGE;
   const double *mus, *flo, *fhi;
   const size_t nmu = xp_params_list(prm, "mu", &mus);
-  const size_t nlo = xp_params_list(prm, "fit_dt_min", &flo), nhi = xp_params_list(prm, "fit_dt_max", &fhi);
+  const size_t nlo = xp_params_list(prm, "fit_dt_min", &flo),
+               nhi = xp_params_list(prm, "fit_dt_max", &fhi);
   if (nlo != THETA_SCHEME_COUNT || nhi != THETA_SCHEME_COUNT)
-    return xp_fail(err, XP_ERR_USAGE, "fit_dt_min and fit_dt_max need %d entries (explicit, "
-                   "symplectic, implicit, midpoint), got %zu and %zu", THETA_SCHEME_COUNT, nlo, nhi);
+    return xp_fail(err, XP_ERR_USAGE,
+                   "fit_dt_min and fit_dt_max need %d entries (explicit, "
+                   "symplectic, implicit, midpoint), got %zu and %zu",
+                   THETA_SCHEME_COUNT, nlo, nhi);
   const double dt = xp_params_real(prm, "dt"), T = xp_params_real(prm, "T");
   const double dt0 = xp_params_real(prm, "dt_conv_max");
   const long levels = xp_params_int(prm, "levels");
-  if (levels < 2 || levels > 20) return xp_fail(err, XP_ERR_USAGE, "parameter levels=%ld: must be in [2, 20]", levels);
-  theta_settings s = theta_settings_default();
-  s.contact.beta = xp_params_real(prm, "beta");
-  s.contact.sigma = xp_params_real(prm, "sigma");
-  s.contact.solver = strcmp(xp_params_string(prm, "solver"), "qcp") == 0 ? THETA_SOLVER_QCP : THETA_SOLVER_NEWTON;
+  if (levels < 2 || levels > 20)
+    return xp_fail(err, XP_ERR_USAGE, "parameter levels=%ld: must be in [2, 20]", levels);
+  const sim_method_options opt = {.beta = xp_params_real(prm, "beta"),
+                                  .sigma = xp_params_real(prm, "sigma"),
+                                  .contact_solver = xp_params_string(prm, "solver")};
   const double total = (double)(nmu * ns + (xp_params_int(prm, "paper_a") ? nmu : 0));
   double done = 0;
   for (size_t im = 0; im < nmu; im++)
@@ -275,20 +274,18 @@ static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *p
       spring_cylinder sc;
       spring_cylinder_params p = cyl_params(prm, mus[im]);
       spring_cylinder_init(&sc, &p);
-      theta_settings_set_scheme(&s, schemes[is]);
-      char msg[200];
-      cyl_stepper st = {.theta = theta_workspace_create(&sc.model, &s, msg, sizeof msg)};
-      if (!st.theta) return xp_fail(err, XP_ERR_USAGE, "theta settings: %s", msg);
       const char *sname = theta_scheme_name(schemes[is]);
+      char mname[32];
+      snprintf(mname, sizeof mname, "theta-%s", sname);
+      const sim_method *method = sim_method_find(mname);
       char mu_txt[32], name[96];
       xp_format_compact(mu_txt, sizeof mu_txt, mus[im]);
       snprintf(name, sizeof name, "energy_mu=%s_%s", mu_txt, sname);
-      int rc = energy_case(out, name, sname, &st, &sc, dt, T, s.contact.sigma, err);
+      int rc = energy_case(out, name, sname, method, &opt, &sc, dt, T, opt.sigma, err);
       snprintf(name, sizeof name, "order_mu=%s_%s", mu_txt, sname);
       if (rc == XP_OK)
-        rc = order_case(out, name, sname, &st, &sc, dt0, (size_t)levels, T, flo[schemes[is]],
-                        fhi[schemes[is]], progress, done / total, 1 / total, err);
-      theta_workspace_free(st.theta);
+        rc = order_case(out, name, sname, method, &opt, &sc, dt0, (size_t)levels, T,
+                        flo[schemes[is]], fhi[schemes[is]], progress, done / total, 1 / total, err);
       if (rc != XP_OK) return rc;
       done += 1;
     }
@@ -310,24 +307,21 @@ static int run_paper_a_cases(const xp_params *prm, xp_results *out, xp_progress 
     spring_cylinder sc;
     spring_cylinder_params p = cyl_params(prm, mus[im]);
     p.contact = p.mu > 0 ? SPRING_CYLINDER_CONTACT_FRICTION : SPRING_CYLINDER_CONTACT_UNILATERAL;
-    p.bt = 1e6 / dt;  // paper A §6.4: B_t = 10⁶/h
+    p.bt = sim_tangent_damping(0, dt);  // paper A §6.4 (at the energy run's step, kept over δt)
     spring_cylinder_init(&sc, &p);
-    mbs_settings ms = mbs_settings_default();
-    ms.formulation = p.mu > 0 ? MBS_COULOMB : MBS_RELAXED;
-    char msg[200];
-    cyl_stepper st = {.mbs = mbs_workspace_create(&sc.model, &ms, msg, sizeof msg)};
-    if (!st.mbs) return xp_fail(err, XP_ERR_RUN, "mbs workspace: %s", msg);
+    const sim_method *method = sim_method_find(p.mu > 0 ? "paperA-coulomb" : "paperA-relaxed");
+    const sim_method_options opt = {.start = "cold", .fp_max_iter = 50};
     const char *label = p.mu > 0 ? "paper A (coulomb)" : "paper A (relaxed)";
     char mu_txt[32], name[96];
     xp_format_compact(mu_txt, sizeof mu_txt, mus[im]);
     snprintf(name, sizeof name, "paperA_energy_mu=%s", mu_txt);
-    int rc = energy_case(out, name, label, &st, &sc, dt, T, xp_params_real(prm, "sigma"), err);
+    int rc =
+        energy_case(out, name, label, method, &opt, &sc, dt, T, xp_params_real(prm, "sigma"), err);
     // paper A is first order like symplectic Euler: fit in symplectic Euler's window
     snprintf(name, sizeof name, "paperA_order_mu=%s", mu_txt);
     if (rc == XP_OK)
-      rc = order_case(out, name, label, &st, &sc, dt0, (size_t)levels, T, flo[THETA_SYMPLECTIC],
-                      fhi[THETA_SYMPLECTIC], progress, 1, 0, err);
-    mbs_workspace_free(st.mbs);
+      rc = order_case(out, name, label, method, &opt, &sc, dt0, (size_t)levels, T,
+                      flo[THETA_SYMPLECTIC], fhi[THETA_SYMPLECTIC], progress, 1, 0, err);
     if (rc != XP_OK) return rc;
   }
   return XP_OK;
@@ -369,8 +363,9 @@ static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
           "energy ½mẋ² + ½Iω² + ½k_s x² peak to peak over T = 5 s at δt = 0.02 s, the largest "
           "slip speed against paper B's estimate σμgδt, and the final normal impulse over "
           "m g δt (1 = resting on the ground):\n\n");
-  fprintf(md, "| μ | scheme | paper | fitted order | energy peak to peak | max slip [m/s] | "
-              "slip ÷ σμgδt | γ_n ÷ mgδt at T | status |\n|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(md,
+          "| μ | scheme | paper | fitted order | energy peak to peak | max slip [m/s] | "
+          "slip ÷ σμgδt | γ_n ÷ mgδt at T | status |\n|---|---|---|---|---|---|---|---|---|\n");
   static const char *const schemes[] = {"explicit", "symplectic", "implicit", "midpoint"};
   static const char *const claims[] = {"order 1 (not used)", "order 1, bounded energy",
                                        "order 1, dissipative", "order 2, 0.16 % (μ = 1)"};
@@ -407,23 +402,40 @@ static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
 static const xp_param_def spring_cylinder_params_def[] = {
     {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},
     {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "cylinder mass (paper B); I = m R^2/2"},
-    {"ks", XP_REAL, "100", XP_NONNEGATIVE, "N/m", NULL, "horizontal spring stiffness k_s (paper B)"},
-    {"x0", XP_REAL, "0.1", XP_ANY, "m", NULL, "initial spring extension, released at rest (paper B); starts at the static contact compression m g/k (default)"},
+    {"ks", XP_REAL, "100", XP_NONNEGATIVE, "N/m", NULL,
+     "horizontal spring stiffness k_s (paper B)"},
+    {"x0", XP_REAL, "0.1", XP_ANY, "m", NULL,
+     "initial spring extension, released at rest (paper B); starts at the static contact "
+     "compression m g/k (default)"},
     {"k", XP_REAL, "1e4", XP_POSITIVE, "N/m", NULL, "ground contact stiffness (paper B)"},
-    {"tau_d", XP_REAL, "0.02", XP_NONNEGATIVE, "s", NULL, "contact dissipation time scale (paper B)"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default; the paper does not say)"},
-    {"mu", XP_REAL_LIST, "0,1", XP_NONNEGATIVE, "", NULL, "friction coefficients (paper B: 0 slides, 1 rolls)"},
-    {"schemes", XP_STRING, "explicit,symplectic,implicit,midpoint", XP_ANY, "", NULL, "theta-schemes, comma-separated subset of explicit,symplectic,implicit,midpoint"},
+    {"tau_d", XP_REAL, "0.02", XP_NONNEGATIVE, "s", NULL,
+     "contact dissipation time scale (paper B)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,
+     "gravity (default; the paper does not say)"},
+    {"mu", XP_REAL_LIST, "0,1", XP_NONNEGATIVE, "", NULL,
+     "friction coefficients (paper B: 0 slides, 1 rolls)"},
+    {"schemes", XP_STRING, "explicit,symplectic,implicit,midpoint", XP_ANY, "", NULL,
+     "theta-schemes, comma-separated subset of explicit,symplectic,implicit,midpoint"},
     {"dt", XP_REAL, "0.02", XP_POSITIVE, "s", NULL, "step of the energy runs (paper B)"},
-    {"T", XP_REAL, "5", XP_POSITIVE, "s", NULL, "duration of every run and of the e_q integral (paper B)"},
-    {"dt_conv_max", XP_REAL, "0.02", XP_POSITIVE, "s", NULL, "largest step of the halving sequence (default)"},
-    {"levels", XP_INT, "10", XP_POSITIVE, "", NULL, "steps in the halving sequence dt_conv_max*2^-k, k < levels (default)"},
-    {"fit_dt_min", XP_REAL_LIST, "0,0,0,6.25e-4", XP_NONNEGATIVE, "s", NULL, "smallest step of the order fit per scheme (explicit,symplectic,implicit,midpoint); midpoint stops above the O(sigma dt) slip floor (default)"},
-    {"fit_dt_max", XP_REAL_LIST, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL, "largest step of the order fit per scheme: where each is asymptotic (default)"},
+    {"T", XP_REAL, "5", XP_POSITIVE, "s", NULL,
+     "duration of every run and of the e_q integral (paper B)"},
+    {"dt_conv_max", XP_REAL, "0.02", XP_POSITIVE, "s", NULL,
+     "largest step of the halving sequence (default)"},
+    {"levels", XP_INT, "10", XP_POSITIVE, "", NULL,
+     "steps in the halving sequence dt_conv_max*2^-k, k < levels (default)"},
+    {"fit_dt_min", XP_REAL_LIST, "0,0,0,6.25e-4", XP_NONNEGATIVE, "s", NULL,
+     "smallest step of the order fit per scheme (explicit,symplectic,implicit,midpoint); midpoint "
+     "stops above the O(sigma dt) slip floor (default)"},
+    {"fit_dt_max", XP_REAL_LIST, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL,
+     "largest step of the order fit per scheme: where each is asymptotic (default)"},
     {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "near-rigid parameter beta of R_n (paper B)"},
-    {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL, "tangential regularisation R_t = sigma w (paper B)"},
-    {"solver", XP_STRING, "newton", XP_ANY, "", "newton|qcp", "contact-stage solver: paper B's primal Newton, or the lifted dual QP by qcp"},
-    {"paper_a", XP_INT, "1", XP_NONNEGATIVE, "", NULL, "1: also step the scenario with paper A's scheme (mbs_step, B_t = 1e6/dt with dt of the energy runs, kept over the halving sequence)"},
+    {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
+     "tangential regularisation R_t = sigma w (paper B)"},
+    {"solver", XP_STRING, "newton", XP_ANY, "", "newton|qcp",
+     "contact-stage solver: paper B's primal Newton, or the lifted dual QP by qcp"},
+    {"paper_a", XP_INT, "1", XP_NONNEGATIVE, "", NULL,
+     "1: also step the scenario with paper A's scheme (mbs_step, B_t = 1e6/dt with dt of the "
+     "energy runs, kept over the halving sequence)"},
 };
 
 const xp_experiment xp_experiment_spring_cylinder = {

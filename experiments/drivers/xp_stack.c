@@ -20,9 +20,9 @@
 #include "scenarios/stack.h"
 #include "sim/sim.h"
 #include "xp/xp.h"
+#include "xp/xp_common.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
-#include "xp/xp_common.h"
 
 static stack_params st_params(const xp_params *prm, int n) {
   stack_params p = stack_params_default();
@@ -99,13 +99,20 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
     stack_resting_state(&s, q, v);
   else
     stack_initial_state(&s, q, v);
-  *o = (st_meas){.n = n, .m = p.m, .g = p.g, .vsettle = xp_params_real(prm, "settle_v"),
-                 .lam = o->lam, .stat = o->stat, .rel = o->rel, .tt = o->tt, .vm = o->vm,
+  *o = (st_meas){.n = n,
+                 .m = p.m,
+                 .g = p.g,
+                 .vsettle = xp_params_real(prm, "settle_v"),
+                 .lam = o->lam,
+                 .stat = o->stat,
+                 .rel = o->rel,
+                 .tt = o->tt,
+                 .vm = o->vm,
                  .th = o->th};
   char mname[32];
   snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
-  const sim_method_options opt = {.h = h, .start = xp_params_string(prm, "start"),
-                                  .fp_max_iter = 50};
+  const sim_method_options opt = {
+      .h = h, .start = xp_params_string(prm, "start"), .fp_max_iter = 50};
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
   sim_probe probe = {.ctx = o, .sample = st_sample};
   const size_t steps = (size_t)llround(T / h);
@@ -271,7 +278,8 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
           "stiff contacts, so each bounce is off an effectively rigid column and relative "
           "speeds grow layer by layer. Released touching (gap = 0) it is no better (measured, "
           "T = 5 s: N = 20, 21 and 50 do not settle), so it is not the initial gaps; paper A "
-          "ran 5 s (500 steps), and `--set T=5` settles N = 20 (gap 0.01 m) but not 50. The resting stack "
+          "ran 5 s (500 steps), and `--set T=5` settles N = 20 (gap 0.01 m) but not 50. The "
+          "resting stack "
           "(every contact at its static overlap) stays at rest for every N with the statics "
           "above.\n\n");
   xp_file_close(f);

@@ -2,6 +2,7 @@
 // Paper B's θ-method two-stage step (SPEC §2) as sim steppers, one per named scheme. The step
 // reports impulses γ [N·s]; the stepper hands the loop forces γ/h [N] like every other method.
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim.h"
 #include "theta/theta.h"
@@ -31,6 +32,8 @@ static void *theta_state_create(const sim_method *type, const mbs_model *model,
   theta_settings_set_scheme(&set, (theta_scheme)type->variant);
   set.contact.beta = opt->beta;
   set.contact.sigma = opt->sigma;
+  if (opt->contact_solver && strcmp(opt->contact_solver, "qcp") == 0)
+    set.contact.solver = THETA_SOLVER_QCP;
   char msg[256] = "";
   s->ws = theta_workspace_create(model, &set, msg, sizeof msg);
   s->force = calloc((size_t)(model->max_rows > 0 ? model->max_rows : 1), sizeof *s->force);

@@ -207,14 +207,16 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   if (probe && probe->sample) probe->sample(probe->ctx, 0, 0.0, b.q, b.v, NULL);
   step_totals tot = {0};
   run_steps(method, state, inst, h, n, stride, &b, probe, out, &tot);
-  xp_case_param_string(c, "method", method->name);
-  xp_case_param_real(c, "h", h, "s");
-  xp_case_param_real(c, "T", T, "s");
-  write_case(c, &b, samples, out, &tot);
-  if (method->stats) method->stats(state, emit_case_stat, c);
-  if (probe && probe->finish) probe->finish(probe->ctx, emit_case_stat, c);
   if (!out->failed) out->status = out->steps_degraded ? "degraded" : "ok";
-  xp_case_status(c, out->status, out->failed ? out->message : NULL);
+  if (c) {
+    xp_case_param_string(c, "method", method->name);
+    xp_case_param_real(c, "h", h, "s");
+    xp_case_param_real(c, "T", T, "s");
+    write_case(c, &b, samples, out, &tot);
+    if (method->stats) method->stats(state, emit_case_stat, c);
+    if (probe && probe->finish) probe->finish(probe->ctx, emit_case_stat, c);
+    xp_case_status(c, out->status, out->failed ? out->message : NULL);
+  }
   method->free(state);
   buffers_free(&b);
   return XP_OK;

@@ -50,6 +50,7 @@ typedef struct sim_method_options {
   double zeta;         // paper A `paper` objective weight (≤ 0: 1/h)
   long fp_max_iter;    // paper A `coulomb`: most relaxed solves per step
   double beta, sigma;  // θ-method contact regularisation (paper B §III)
+  const char *contact_solver;  // θ-method contact stage: "newton" (paper B, default) or "qcp"
 } sim_method_options;
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.
@@ -167,7 +168,8 @@ typedef struct sim_outcome {
 // Runs `method` on the instance for T seconds with steps (or output intervals) of h, writing
 // the case's series (t, energy, constraint deviation, contact load, iterations, outcome, wall
 // and CPU time per step) and statistics into c, with the scenario's probe statistics when
-// probe is non-NULL. Returns XP_OK, XP_ERR_USAGE (bad settings: message in err) or XP_ERR_RUN
+// probe is non-NULL; c = NULL writes nothing (a study that keeps only its probe's measures).
+// Returns XP_OK, XP_ERR_USAGE (bad settings: message in err) or XP_ERR_RUN
 // (out of memory); a numerical failure is recorded in the case, not returned.
 int sim_simulate(const sim_method *method, const sim_method_options *opt, const sim_instance *inst,
                  double T, size_t max_points, sim_probe *probe, xp_case *c, sim_outcome *out,

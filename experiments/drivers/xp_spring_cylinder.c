@@ -400,18 +400,7 @@ static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
 }
 
 static const xp_param_def spring_cylinder_params_def[] = {
-    {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},
-    {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "cylinder mass (paper B); I = m R^2/2"},
-    {"ks", XP_REAL, "100", XP_NONNEGATIVE, "N/m", NULL,
-     "horizontal spring stiffness k_s (paper B)"},
-    {"x0", XP_REAL, "0.1", XP_ANY, "m", NULL,
-     "initial spring extension, released at rest (paper B); starts at the static contact "
-     "compression m g/k (default)"},
-    {"k", XP_REAL, "1e4", XP_POSITIVE, "N/m", NULL, "ground contact stiffness (paper B)"},
-    {"tau_d", XP_REAL, "0.02", XP_NONNEGATIVE, "s", NULL,
-     "contact dissipation time scale (paper B)"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,
-     "gravity (default; the paper does not say)"},
+    SPRING_CYLINDER_PARAM_DEFS,
     {"mu", XP_REAL_LIST, "0,1", XP_NONNEGATIVE, "", NULL,
      "friction coefficients (paper B: 0 slides, 1 rolls)"},
     {"schemes", XP_STRING, "explicit,symplectic,implicit,midpoint", XP_ANY, "", NULL,

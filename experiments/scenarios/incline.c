@@ -144,18 +144,7 @@ void incline_initial_state(const incline *s, double q[7], double v[6]) {
 static const xp_param_def incline_param_defs[] = {
     {"mu", XP_REAL, "0", XP_NONNEGATIVE, "", NULL,
      "friction coefficient (paper A §6.4: 0 … 0.375)"},
-    {"theta_deg", XP_REAL, "15", XP_ANY, "deg", NULL, "ramp angle (paper A)"},
-    {"lx", XP_REAL, "0.2", XP_POSITIVE, "m", NULL, "box length down the slope (paper A)"},
-    {"ly", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "box width (paper A)"},
-    {"lz", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "box height (paper A)"},
-    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "box mass (paper A)"},
-    {"r", XP_REAL, "0.01", XP_POSITIVE, "m", NULL, "foot radius (paper A)"},
-    {"Estar", XP_REAL, "1e11", XP_POSITIVE, "Pa", NULL, "Hertz modulus E* (paper A)"},
-    {"Bn", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping B_n (paper A)"},
-    {"Bt", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL,
-     "tangential damping B_t; 0 means 1e6/h (paper A); K_t = 0"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},
-    {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"},
+    INCLINE_PARAM_DEFS,
 };
 
 static int incline_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {

@@ -142,14 +142,8 @@ double spring_cylinder_slip(const spring_cylinder *sc, const double v[3]) {
 // ---- the scenario of the method matrix ------------------------------------------------------
 
 static const xp_param_def spring_cylinder_param_defs[] = {
-    {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},
-    {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "mass (paper B)"},
-    {"ks", XP_REAL, "100", XP_NONNEGATIVE, "N/m", NULL, "horizontal spring stiffness (paper B)"},
-    {"x0", XP_REAL, "0.1", XP_ANY, "m", NULL, "initial spring extension (paper B)"},
-    {"k", XP_REAL, "1e4", XP_POSITIVE, "N/m", NULL, "ground contact stiffness (paper B)"},
-    {"tau_d", XP_REAL, "0.02", XP_NONNEGATIVE, "s", NULL, "contact dissipation time (paper B)"},
+    SPRING_CYLINDER_PARAM_DEFS,
     {"mu", XP_REAL, "1", XP_NONNEGATIVE, "", NULL, "friction coefficient (paper B: 0, 1)"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},
     {"Bt", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL,
      "paper A's tangent damping; 0 means 1e6/h (paper A §6.4)"},
 };

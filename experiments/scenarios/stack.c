@@ -183,16 +183,7 @@ static const xp_param_def stack_param_defs[] = {
     {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "number of spheres N"},
     {"initial", XP_STRING, "dropped", XP_ANY, "", "dropped|resting",
      "dropped: at rest in mid-air, evenly spaced (paper A §6.5); resting: static Hertz overlaps"},
-    {"r", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "sphere radius (default)"},
-    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "sphere mass (default)"},
-    {"gap", XP_REAL, "0.01", XP_NONNEGATIVE, "m", NULL, "initial gap of the dropped column"},
-    {"E", XP_REAL, "1e11", XP_POSITIVE, "Pa", NULL, "Hertz modulus (paper A)"},
-    {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping (paper A)"},
-    {"Bt", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL,
-     "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0"},
-    {"mu", XP_REAL, "0.5", XP_NONNEGATIVE, "", NULL, "friction coefficient (default)"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity"},
-    {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"},
+    STACK_PARAM_DEFS,
 };
 
 static void stack_release(sim_instance *inst) {

@@ -18,7 +18,7 @@ typedef struct foundation_params {
   double B;        // damping per element [N·s/m] (1)
   double load;     // downward force F [N] (5) at (s/2)[cos ωt, sin ωt, 1] in the cube frame
   double omega;    // angular rate of the load point [rad/s] (10)
-  double g;        // gravity [m/s²] (9.81; default: the paper's force "in the direction of gravity")
+  double g;  // gravity [m/s²] (9.81; default: the paper's force "in the direction of gravity")
 } foundation_params;
 
 foundation_params foundation_params_default(void);

@@ -35,7 +35,8 @@ static inline void hertz_row(hertz_mode mode, double Estar, double r, double d, 
 // Overlap d [m] at which a contact of this mode carries the normal force F [N] at rest: default
 // E*√r d^{3/2} = F; paper (force Gᵀλ = (3/2)√d · E*√r d^{3/2}) 1.5 E*√r d² = F.
 static inline double hertz_static_overlap(hertz_mode mode, double Estar, double r, double F) {
-  return mode == HERTZ_PAPER ? sqrt(F / (1.5 * Estar * sqrt(r))) : cbrt(F * F / (Estar * Estar * r));
+  return mode == HERTZ_PAPER ? sqrt(F / (1.5 * Estar * sqrt(r)))
+                             : cbrt(F * F / (Estar * Estar * r));
 }
 
 #endif  // SCENARIOS_HERTZ_H

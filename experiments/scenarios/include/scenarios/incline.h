@@ -48,4 +48,40 @@ void incline_initial_state(const incline *s, double q[7], double v[6]);
 // Overlap d_k [m] of the four feet with the ramp (negative: above it) at q.
 void incline_foot_depth(const incline *s, const double q[7], double d[4]);
 
+// The scenario's physical parameters as xp_param_def initialisers (xp/xp.h), declared once for
+// the method matrix (incline.c) and the paper study (drivers/xp_incline.c).
+#define INCLINE_PARAM_DEFS                                                                        \
+  {"theta_deg", XP_REAL, "15", XP_ANY, "deg", NULL, "ramp angle (paper A)"},                      \
+      {"lx", XP_REAL, "0.2", XP_POSITIVE, "m", NULL, "box length down the slope (paper A)"},      \
+      {"ly", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "box width (paper A)"},                      \
+      {"lz", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "box height (paper A)"},                    \
+      {"m",                                                                                       \
+       XP_REAL,                                                                                   \
+       "1",                                                                                       \
+       XP_POSITIVE,                                                                               \
+       "kg",                                                                                      \
+       NULL,                                                                                      \
+       "box mass (paper A); solid-box inertia (default)"},                                        \
+      {"r",                                                                                       \
+       XP_REAL,                                                                                   \
+       "0.01",                                                                                    \
+       XP_POSITIVE,                                                                               \
+       "m",                                                                                       \
+       NULL,                                                                                      \
+       "foot radius (paper A); feet centred at the bottom corners (default)"},                    \
+      {"Estar", XP_REAL, "1e11", XP_POSITIVE, "Pa", NULL, "Hertz modulus E* (paper A)"},          \
+      {"Bn", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping B_n (paper A)"},        \
+      {"Bt",                                                                                      \
+       XP_REAL,                                                                                   \
+       "0",                                                                                       \
+       XP_NONNEGATIVE,                                                                            \
+       "N*s/m",                                                                                   \
+       NULL,                                                                                      \
+       "tangential damping B_t; 0 means 1e6/h (paper A); K_t = 0"},                               \
+      {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"}, {               \
+    "hertz", XP_STRING, "default", XP_ANY, "", "default|paper",                                   \
+        "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5, K = E*sqrt(r) (SPEC " \
+        "§1.4)"                                                                                  \
+  }
+
 #endif  // SCENARIOS_INCLINE_H

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#define SMD_SCHEME_LIST(X)                                           \
-  X(SMD_EXPLICIT, "explicit", "explicit Euler (eqs. 7-8)")           \
+#define SMD_SCHEME_LIST(X)                                                  \
+  X(SMD_EXPLICIT, "explicit", "explicit Euler (eqs. 7-8)")                  \
   X(SMD_SEMI_IMPLICIT, "semi-implicit", "semi-implicit Euler (eqs. 11-12)") \
   X(SMD_IMPLICIT, "implicit", "implicit Euler (eqs. 13-14)")
 
@@ -14,7 +14,7 @@ typedef enum smd_scheme {
 #define SMD_ENUM(id, name, text) id,
   SMD_SCHEME_LIST(SMD_ENUM)
 #undef SMD_ENUM
-  SMD_SCHEME_COUNT
+      SMD_SCHEME_COUNT
 } smd_scheme;
 
 // Physical parameters: mass m [kg] > 0, stiffness k [N/m] ≥ 0, damping b [N·s/m] ≥ 0, force f [N].
@@ -31,7 +31,8 @@ const char *smd_scheme_description(smd_scheme s);
 // (a code path independent of smd_iteration_matrix): updates *x [m] and *v [m/s] in place.
 void smd_step(smd_scheme s, const smd_params *p, double h, double *x, double *v);
 
-// Iteration matrix A of y1 = A y0 for f = 0, y = [x v]ᵀ (eq. 10 and its analogues), row-major [a00 a01 a10 a11].
+// Iteration matrix A of y1 = A y0 for f = 0, y = [x v]ᵀ (eq. 10 and its analogues), row-major [a00
+// a01 a10 a11].
 void smd_iteration_matrix(smd_scheme s, const smd_params *p, double h, double A[4]);
 
 // Spectral radius max |λ| of a real 2×2 matrix (closed-form eigenvalues).
@@ -58,9 +59,9 @@ double smd_observed_growth(double norm_a, double norm_b, size_t steps);
 
 // Outcome of smd_simulate.
 typedef struct smd_run {
-  size_t steps;    // steps taken (fewer than asked if diverged or decayed below 1e-150)
-  int diverged;    // 1 if the energy norm exceeded SMD_DIVERGED_NORM
-  double growth;   // observed per-step growth factor (see smd_simulate)
+  size_t steps;   // steps taken (fewer than asked if diverged or decayed below 1e-150)
+  int diverged;   // 1 if the energy norm exceeded SMD_DIVERGED_NORM
+  double growth;  // observed per-step growth factor (see smd_simulate)
   double x_final, v_final;
 } smd_run;
 

@@ -32,8 +32,8 @@ typedef struct spring_cylinder_params {
 // g = 9.81, B_t = 5e7, contact reported with friction.
 spring_cylinder_params spring_cylinder_params_default(void);
 
-// A spring–cylinder instance; `model` is ready for a step after spring_cylinder_init (its ctx points
-// at the instance, so the struct must not move while the model is in use).
+// A spring–cylinder instance; `model` is ready for a step after spring_cylinder_init (its ctx
+// points at the instance, so the struct must not move while the model is in use).
 typedef struct spring_cylinder {
   spring_cylinder_params p;
   mbs_model model;
@@ -69,5 +69,38 @@ double spring_cylinder_energy(const spring_cylinder *sc, const double q[3], cons
 
 // Slip velocity of the contact point ẋ − Rθ̇ [m/s].
 double spring_cylinder_slip(const spring_cylinder *sc, const double v[3]);
+
+// The scenario's physical parameters as xp_param_def initialisers (xp/xp.h), declared once for
+// the method matrix (spring_cylinder.c) and the paper study (drivers/xp_spring_cylinder.c).
+#define SPRING_CYLINDER_PARAM_DEFS                                                            \
+  {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},                \
+      {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "cylinder mass (paper B); I = m R^2/2"}, \
+      {"ks",                                                                                  \
+       XP_REAL,                                                                               \
+       "100",                                                                                 \
+       XP_NONNEGATIVE,                                                                        \
+       "N/m",                                                                                 \
+       NULL,                                                                                  \
+       "horizontal spring stiffness k_s (paper B)"},                                          \
+      {"x0",                                                                                  \
+       XP_REAL,                                                                               \
+       "0.1",                                                                                 \
+       XP_ANY,                                                                                \
+       "m",                                                                                   \
+       NULL,                                                                                  \
+       "initial spring extension, released at rest (paper B); starts at the static contact "  \
+       "compression m g/k (default)"},                                                        \
+      {"k", XP_REAL, "1e4", XP_POSITIVE, "N/m", NULL, "ground contact stiffness (paper B)"},  \
+      {"tau_d",                                                                               \
+       XP_REAL,                                                                               \
+       "0.02",                                                                                \
+       XP_NONNEGATIVE,                                                                        \
+       "s",                                                                                   \
+       NULL,                                                                                  \
+       "contact dissipation time scale (paper B)"},                                           \
+  {                                                                                           \
+    "g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,                                      \
+        "gravity (default; the paper does not say)"                                           \
+  }
 
 #endif  // SCENARIOS_SPRING_CYLINDER_H

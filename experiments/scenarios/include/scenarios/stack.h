@@ -52,4 +52,42 @@ void stack_resting_state(const stack *s, double *q, double *v);
 // Overlap [m] of contact c (0: ground–sphere 0, c ≥ 1: sphere c−1 – sphere c) at q.
 double stack_contact_depth(const stack *s, const double *q, int c);
 
+// The scenario's physical parameters as xp_param_def initialisers (xp/xp.h), declared once for
+// the method matrix (stack.c) and the paper study (drivers/xp_stack.c).
+#define STACK_PARAM_DEFS                                                                    \
+  {"r", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "sphere radius (default)"},                 \
+      {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "sphere mass (default); I = 2/5 m r^2"}, \
+      {"gap",                                                                               \
+       XP_REAL,                                                                             \
+       "0.01",                                                                              \
+       XP_NONNEGATIVE,                                                                      \
+       "m",                                                                                 \
+       NULL,                                                                                \
+       "initial vertical gap between neighbours and above the ground (default)"},           \
+      {"E",                                                                                 \
+       XP_REAL,                                                                             \
+       "1e11",                                                                              \
+       XP_POSITIVE,                                                                         \
+       "Pa",                                                                                \
+       NULL,                                                                                \
+       "Hertz modulus, used as E* (paper A); r_eff = r (ground), r/2 (sphere pairs)"},      \
+      {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping (paper A)"},       \
+      {"Bt",                                                                                \
+       XP_REAL,                                                                             \
+       "0",                                                                                 \
+       XP_NONNEGATIVE,                                                                      \
+       "N*s/m",                                                                             \
+       NULL,                                                                                \
+       "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0"},                        \
+      {"mu",                                                                                \
+       XP_REAL,                                                                             \
+       "0.5",                                                                               \
+       XP_NONNEGATIVE,                                                                      \
+       "",                                                                                  \
+       NULL,                                                                                \
+       "friction coefficient (default; the paper does not give it)"},                       \
+      {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"}, {         \
+    "hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"    \
+  }
+
 #endif  // SCENARIOS_STACK_H

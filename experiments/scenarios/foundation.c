@@ -200,7 +200,10 @@ const sim_scenario sim_scenario_foundation = {
     .summary = "cube on a Winkler foundation under a rotating load (paper A §5.5)",
     .params = foundation_param_defs,
     .n_params = sizeof foundation_param_defs / sizeof foundation_param_defs[0],
-    .methods = SIM_FAMILY_ALL,
+    .methods = SIM_FAMILY_COMPLIANT,
+    .not_applicable =
+        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
+        "rows",
     .default_h = 0.01,
     .default_T = 1,
     .create = foundation_create,

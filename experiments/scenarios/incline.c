@@ -171,7 +171,10 @@ const sim_scenario sim_scenario_incline = {
     .summary = "box on four Hertz feet on a 15° ramp (paper A §6.4)",
     .params = incline_param_defs,
     .n_params = sizeof incline_param_defs / sizeof incline_param_defs[0],
-    .methods = SIM_FAMILY_ALL,
+    .methods = SIM_FAMILY_COMPLIANT,
+    .not_applicable =
+        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
+        "rows",
     .default_h = 0.01,
     .default_T = 1,
     .create = incline_create,

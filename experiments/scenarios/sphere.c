@@ -182,7 +182,10 @@ const sim_scenario sim_scenario_sphere = {
     .summary = "one Hertz sphere dropped on the ground: contact time and overlap vs impact theory",
     .params = sphere_param_defs,
     .n_params = sizeof sphere_param_defs / sizeof sphere_param_defs[0],
-    .methods = SIM_FAMILY_ALL,
+    .methods = SIM_FAMILY_COMPLIANT,
+    .not_applicable =
+        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
+        "rows",
     .default_h = 1e-5,
     .default_T = 0.02,
     .create = sphere_create,

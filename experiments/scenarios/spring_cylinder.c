@@ -170,7 +170,10 @@ const sim_scenario sim_scenario_spring_cylinder = {
     .summary = "cylinder on a compliant ground pulled by a spring (paper B §VI.B)",
     .params = spring_cylinder_param_defs,
     .n_params = sizeof spring_cylinder_param_defs / sizeof spring_cylinder_param_defs[0],
-    .methods = SIM_FAMILY_ALL,
+    .methods = SIM_FAMILY_COMPLIANT,
+    .not_applicable =
+        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
+        "rows",
     .default_h = 0.02,
     .default_T = 5,
     .create = spring_cylinder_create,

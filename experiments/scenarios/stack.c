@@ -220,7 +220,10 @@ const sim_scenario sim_scenario_stack = {
     .summary = "column of N Hertz spheres, dropped or resting (paper A §6.5)",
     .params = stack_param_defs,
     .n_params = sizeof stack_param_defs / sizeof stack_param_defs[0],
-    .methods = SIM_FAMILY_ALL,
+    .methods = SIM_FAMILY_COMPLIANT,
+    .not_applicable =
+        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
+        "rows",
     .default_h = 0.01,
     .default_T = 1,
     .create = stack_create,

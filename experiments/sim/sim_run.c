@@ -50,7 +50,8 @@ enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS 
 static const char *family_name(unsigned family) {
   return family == SIM_FAMILY_PAPER_A ? "paper A"
          : family == SIM_FAMILY_THETA ? "theta (paper B)"
-                                      : "ODE integrators";
+         : family == SIM_FAMILY_ODE   ? "ODE integrators"
+                                      : "rigid DAE";
 }
 
 // splits the method list into known, applicable methods; XP_ERR_USAGE naming the bad entry

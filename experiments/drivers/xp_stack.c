@@ -134,57 +134,39 @@ static double fit_exponent(const double *n, const double *y, size_t k, double nm
   return ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx);
 }
 
-static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
-  const double *ns;
-  const size_t nn = xp_params_list(prm, "n", &ns);
-  const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
-  const char *form = xp_params_string(prm, "contact");
-  double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
-  for (int rest = 0; rest < 2; rest++)
-    for (size_t k = 0; k < nn; k++) {
-      const int n = (int)llround(ns[k]);
-      if (n < 1) return xp_fail(err, XP_ERR_USAGE, "parameter n: every entry must be >= 1");
-      st_meas o = {0};
-      sim_outcome oc;
-      char name[64];
-      snprintf(name, sizeof name, "%s_N=%d", rest ? "rest" : "cost", n);
-      xp_case *c = xp_case_begin(out, name);
-      xp_case_param_real(c, "N", n, "");
-      xp_case_param_string(c, "formulation", form);
-      xp_case_param_string(c, "qcp_start", xp_params_string(prm, "start"));
-      xp_case_param_string(c, "start",
-                           rest ? "resting (static overlaps)" : "dropped (mid-air, gap)");
-      int rc = st_simulate(prm, n, T, rest, c, &o, &oc, err);
-      if (rc != XP_OK) return rc;
-      xp_case_stat_real(c, "contacts_final", o.contacts, "");
-      xp_case_stat_real(c, "vmax_final", o.vmax, "m/s");
-      xp_case_stat_real(c, "settled", !oc.failed && o.settled, "");
-      xp_case_stat_real(c, "load_err_max", !oc.failed && o.settled ? o.load_err : NAN, "");
-      xp_case_stat_real(c, "top_height", o.top, "m");
-      xp_case_stat_real(c, "steps_not_ok", (double)oc.steps_degraded, "");
-      if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-      const double us_step = 1e6 * oc.wall_time / (double)(oc.steps_taken ? oc.steps_taken : 1);
-      rc = oc.failed;
-      nv[k] = n, wall[rest][k] = rc ? NAN : oc.wall_time, us[rest][k] = rc ? NAN : us_step;
-      xp_progress_update(progress, 0.35 * (double)(rest * nn + k + 1) / (double)nn);
-    }
-  const double nmin = xp_params_real(prm, "fit_n_min");
-  xp_case *c = xp_case_begin(out, "scaling");
-  xp_case_param_real(c, "fit_n_min", nmin, "");
-  xp_case_series(c, "N", "", nv, nn);
-  xp_case_series(c, "wall_time", "s", wall[0], nn);
-  xp_case_series(c, "us_per_step", "us", us[0], nn);
-  xp_case_series(c, "wall_time_rest", "s", wall[1], nn);
-  xp_case_series(c, "us_per_step_rest", "us", us[1], nn);
-  xp_case_stat_real(c, "fitted_exponent", fit_exponent(nv, us[0], nn, nmin), "");
-  xp_case_stat_real(c, "fitted_exponent_rest", fit_exponent(nv, us[1], nn, nmin), "");
-  xp_case_status(c, "ok", NULL);
+// one cost run of N spheres (dropped or resting) into case cost_N / rest_N; the per-step cost
+// into *us (NaN if a step failed)
+static int cost_case(const xp_params *prm, int n, int rest, xp_results *out, double *wall,
+                     double *us, xp_error *err) {
+  st_meas o = {0};
+  sim_outcome oc;
+  char name[64];
+  snprintf(name, sizeof name, "%s_N=%d", rest ? "rest" : "cost", n);
+  xp_case *c = xp_case_begin(out, name);
+  xp_case_param_real(c, "N", n, "");
+  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "qcp_start", xp_params_string(prm, "start"));
+  xp_case_param_string(c, "start", rest ? "resting (static overlaps)" : "dropped (mid-air, gap)");
+  int rc = st_simulate(prm, n, xp_params_real(prm, "T"), rest, c, &o, &oc, err);
+  if (rc != XP_OK) return rc;
+  xp_case_stat_real(c, "contacts_final", o.contacts, "");
+  xp_case_stat_real(c, "vmax_final", o.vmax, "m/s");
+  xp_case_stat_real(c, "settled", !oc.failed && o.settled, "");
+  xp_case_stat_real(c, "load_err_max", !oc.failed && o.settled ? o.load_err : NAN, "");
+  xp_case_stat_real(c, "top_height", o.top, "m");
+  xp_case_stat_real(c, "steps_not_ok", (double)oc.steps_degraded, "");
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  const double steps = (double)(oc.steps_taken ? oc.steps_taken : 1);
+  *wall = oc.failed ? NAN : oc.wall_time, *us = oc.failed ? NAN : 1e6 * oc.wall_time / steps;
+  return XP_OK;
+}
 
-  // the settled stack's statics
+// the dropped stack of settle_n spheres over settle_T: speeds and top height over time, and each
+// contact's load against the weight above it at the end
+static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   const int n = (int)xp_params_int(prm, "settle_n");
   const double Ts = xp_params_real(prm, "settle_T");
-  const size_t steps = (size_t)llround(Ts / h);
+  const size_t steps = (size_t)llround(Ts / xp_params_real(prm, "h"));
   const size_t nb = 3 * (size_t)n + 3 * (steps + 1) + (size_t)n;
   double *b = malloc(nb * sizeof *b);
   if (!b) return xp_fail(err, XP_ERR_RUN, "out of memory");
@@ -196,13 +178,13 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
                .vm = b + 3 * n + (steps + 1),
                .th = b + 3 * n + 2 * (steps + 1)};
   double *cidx = b + 3 * n + 3 * (steps + 1);
-  for (int i = 0; i < n; i++) cidx[i] = i, o.lam[i] = o.stat[i] = o.rel[i] = NAN;
+  for (int i = 0; i < n; i++) cidx[i] = i;
   char name[64];
   snprintf(name, sizeof name, "settle_N=%d", n);
-  c = xp_case_begin(out, name);
+  xp_case *c = xp_case_begin(out, name);
   xp_case_param_real(c, "N", n, "");
   xp_case_param_string(c, "start", "dropped (mid-air, gap)");
-  xp_case_param_string(c, "formulation", form);
+  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
   sim_outcome oc;
   int rc = st_simulate(prm, n, Ts, 0, c, &o, &oc, err);
   if (rc != XP_OK) return free(b), rc;
@@ -218,8 +200,37 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   xp_case_stat_real(c, "steps_not_ok", (double)oc.steps_degraded, "");
   free(b);
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-  xp_progress_update(progress, 1);
   return XP_OK;
+}
+
+static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
+  const double *ns;
+  const size_t nn = xp_params_list(prm, "n", &ns);
+  double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
+  for (int rest = 0; rest < 2; rest++)
+    for (size_t k = 0; k < nn; k++) {
+      const int n = (int)llround(ns[k]);
+      if (n < 1) return xp_fail(err, XP_ERR_USAGE, "parameter n: every entry must be >= 1");
+      int rc = cost_case(prm, n, rest, out, &wall[rest][k], &us[rest][k], err);
+      if (rc != XP_OK) return rc;
+      nv[k] = n;
+      xp_progress_update(progress, 0.35 * (double)(rest * nn + k + 1) / (double)nn);
+    }
+  const double nmin = xp_params_real(prm, "fit_n_min");
+  xp_case *c = xp_case_begin(out, "scaling");
+  xp_case_param_real(c, "fit_n_min", nmin, "");
+  xp_case_series(c, "N", "", nv, nn);
+  xp_case_series(c, "wall_time", "s", wall[0], nn);
+  xp_case_series(c, "us_per_step", "us", us[0], nn);
+  xp_case_series(c, "wall_time_rest", "s", wall[1], nn);
+  xp_case_series(c, "us_per_step_rest", "us", us[1], nn);
+  xp_case_stat_real(c, "fitted_exponent", fit_exponent(nv, us[0], nn, nmin), "");
+  xp_case_stat_real(c, "fitted_exponent_rest", fit_exponent(nv, us[1], nn, nmin), "");
+  xp_case_status(c, "ok", NULL);
+  if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  int rc = settle_case(prm, out, err);
+  xp_progress_update(progress, 1);
+  return rc;
 }
 
 // REPORT.md: paper A §6.5 claims the stack forms and stays, and Fig 10 plots the time to simulate

@@ -11,6 +11,7 @@
 
 int xp_fail(xp_error *err, int code, const char *fmt, ...) {
   if (err) {
+    err->code = code;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);

@@ -12,9 +12,11 @@
 // Exit codes of the CLI (and return codes of xp functions that can fail on user input).
 enum { XP_OK = 0, XP_ERR_RUN = 1, XP_ERR_USAGE = 2 };
 
-// A message buffer for errors caused by user input or the file system.
+// Errors caused by user input or the file system, in the libraries' convention (common/sc_error.h) with the CLI's codes: a message naming the bad
+// value and its limit, and the code (XP_OK, XP_ERR_RUN, XP_ERR_USAGE) it was set with.
 typedef struct xp_error {
   char message[512];
+  int code;
 } xp_error;
 
 // Formats a message into err (if err is non-NULL) and returns code.

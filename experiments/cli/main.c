@@ -146,7 +146,7 @@ static int cmd_run(int argc, char **argv) {
                        "`stabcon list --methods`)",
                        argv[1]);
   xp_params params;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   if (xp_params_init(&params, x->params, x->n_params, &err)) {
     fprintf(stderr, "stabcon run: %s\n", err.message);
     return XP_ERR_RUN;
@@ -257,7 +257,7 @@ static int cmd_reproduce(int argc, char **argv) {
     const xp_experiment *x = xp_experiments[i];
     if (!x->in_reproduce || (only && !in_list(only, x->name))) continue;
     xp_params params;
-    xp_error err = {{0}};
+    xp_error err = {.code = 0};
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.h5", results_dir, x->name);
     double t_case = xp_now();
@@ -320,7 +320,7 @@ static int cmd_plot(int argc, char **argv) {
     }
   }
   if (!file) return usage_error("plot", "%s", "missing FILE");
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   int rc = xp_plot_file_y(file, file_experiment(file), outdir, ycol, &err);
   if (rc != XP_OK)
     fprintf(stderr, "stabcon plot: %s\n", err.message);
@@ -331,7 +331,7 @@ static int cmd_plot(int argc, char **argv) {
 
 // the experiment a results file names in its `experiment` attribute (NULL: unreadable or unknown)
 static const xp_experiment *file_experiment(const char *path) {
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   xp_file *f = xp_file_open(path, &err);
   if (!f) return NULL;
   char name[128] = "";
@@ -347,7 +347,7 @@ static int cmd_info(int argc, char **argv) {
         "their status.");
     return argc < 2 ? XP_ERR_USAGE : XP_OK;
   }
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   xp_file *f = xp_file_open(argv[1], &err);
   if (!f) {
     fprintf(stderr, "stabcon info: %s\n", err.message);
@@ -389,7 +389,7 @@ static int cmd_export(int argc, char **argv) {
   char partial[4096];
   if (output && snprintf(partial, sizeof partial, "%s.partial", output) >= (int)sizeof partial)
     return usage_error("export", "output path too long: '%.60s…'", output);
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   xp_file *f = xp_file_open(file, &err);
   if (!f) {
     fprintf(stderr, "stabcon export: %s\n", err.message);
@@ -441,7 +441,7 @@ static int cmd_sweep(int argc, char **argv) {
   static xp_sweep_spec spec;
   memset(&spec, 0, sizeof spec);
   spec.experiment = x;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   if (xp_params_init(&spec.base, x->params, x->n_params, &err)) {
     fprintf(stderr, "stabcon sweep: %s\n", err.message);
     return XP_ERR_RUN;
@@ -497,7 +497,7 @@ static int cmd_compare(int argc, char **argv) {
         "timing series are\nignored. Exit 0 if equal, 1 if not.");
     return argc == 2 && is_help(argv[1]) ? XP_OK : XP_ERR_USAGE;
   }
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   long n = xp_results_compare_report(argv[1], argv[2], stdout, &err);
   if (n < 0) {
     fprintf(stderr, "stabcon compare: %s\n", err.message);

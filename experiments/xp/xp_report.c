@@ -74,7 +74,7 @@ void xp_report_experiment(FILE *md, const xp_experiment *x, const char *results_
   }
   fprintf(md, "Run time %.2f s; data `%s`.\n\n", seconds, results_path);
   if (figure_rel) fprintf(md, "![%s](%s)\n\n", x->name, figure_rel);
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   if (x->report) {
     if (x->report(results_path, md, &err) != XP_OK)
       fprintf(md, "_report failed: %s_\n\n", err.message);

@@ -240,7 +240,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
         rc = XP_ERR_RUN;
         break;
       }
-      xp_error run_err = {{0}};
+      xp_error run_err = {.code = 0};
       const int run_rc = spec->experiment->run(&p, r, &quiet, &run_err);
       if (run_rc == XP_OK) {
         rc = xp_results_commit(r, err);

@@ -37,7 +37,7 @@ void *__wrap_realloc(void *p, size_t n) { return allocations++, __real_realloc(p
 static void scenario_params(const sim_scenario *sc, xp_params *p, const char *const *set) {
   const xp_experiment *x = sim_experiment_for(sc->name);
   assert_non_null(x);
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   assert_int_equal(xp_params_init(p, x->params, x->n_params, &err), XP_OK);
   for (; set && *set; set++) assert_int_equal(xp_params_set(p, *set, &err), XP_OK);
 }
@@ -83,7 +83,7 @@ static void test_every_method_on_every_scenario(void **state) {
       opt.h /= 10;  // a short run: stiff scenarios cost an explicit integrator ~h·ω steps
       const double t0 = xp_now();
       sim_instance inst;
-      xp_error err = {{0}};
+      xp_error err = {.code = 0};
       assert_int_equal(sc->create(&p, opt.h, &inst, &err), XP_OK);
       const int nq = inst.model->nq, nv = inst.model->nv;
       double *q = malloc((size_t)(nq + nv) * sizeof *q), *v = q + nq;
@@ -114,7 +114,7 @@ static void test_method_list_validation(void **state) {
   (void)state;
   const xp_experiment *x = sim_experiment_for("sphere");
   xp_params p;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   assert_int_equal(xp_params_init(&p, x->params, x->n_params, &err), XP_OK);
   assert_int_equal(xp_params_set(&p, "method=paperA-coulomb,nope", &err), XP_OK);
   char path[] = "/tmp/stabcon_matrix_XXXXXX";
@@ -149,7 +149,7 @@ static void test_allocation_per_step(void **state) {
                                  sim_method_find("theta-implicit")};
   for (size_t j = 0; j < 3; j++) {
     sim_instance inst;
-    xp_error err = {{0}};
+    xp_error err = {.code = 0};
     assert_int_equal(sc->create(&p, opt.h, &inst, &err), XP_OK);
     const int nq = inst.model->nq;
     double *q = inst.q0, *v = inst.v0;
@@ -171,7 +171,7 @@ static void test_allocation_per_step(void **state) {
   const sim_scenario *ss = sim_scenario_find("sphere");
   scenario_params(ss, &p, NULL);
   sim_instance inst;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   const sim_method_options o2 = options(&p);
   assert_int_equal(ss->create(&p, o2.h, &inst, &err), XP_OK);
   const sim_method *m = sim_method_find("paperA-coulomb");

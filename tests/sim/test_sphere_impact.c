@@ -37,7 +37,7 @@ static impact run(const char *method, double h, const char *rtol) {
   const sim_scenario *sc = sim_scenario_find("sphere");
   const xp_experiment *x = sim_experiment_for("sphere");
   xp_params p;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   assert_int_equal(xp_params_init(&p, x->params, x->n_params, &err), XP_OK);
   sim_instance inst;
   assert_int_equal(sc->create(&p, h, &inst, &err), XP_OK);

@@ -74,7 +74,7 @@ static void test_bad_assignments(void **state) {
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     xp_params p;
-    xp_error err = {{0}};
+    xp_error err = {.code = 0};
     xp_params_init(&p, defs, 5, &err);
     int rc = xp_params_set(&p, bad[i].assignment, &err);
     if (rc != XP_ERR_USAGE || !strstr(err.message, bad[i].message_part))

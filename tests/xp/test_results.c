@@ -40,7 +40,7 @@ static void test_round_trip(void **state) {
   snprintf(path, sizeof path, "%s/run.h5", test_dir);
   snprintf(partial, sizeof partial, "%s.partial", path);
   xp_params p;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   xp_params_init(&p, defs, 2, &err);
   char *argv[] = {"stabcon", "run", "smd_explicit"};
   xp_results *r = xp_results_create(path, xp_experiment_find("smd_explicit"), &p, 3, argv, &err);
@@ -147,7 +147,7 @@ static void test_abort_leaves_nothing(void **state) {
 
 static void test_unwritable_path(void **state) {
   (void)state;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   xp_results *r = xp_results_create("/nonexistent-dir/x.h5", xp_experiment_find("smd_explicit"), NULL, 0, NULL, &err);
   assert_null(r);
   assert_non_null(strstr(err.message, "/nonexistent-dir/x.h5"));
@@ -155,7 +155,7 @@ static void test_unwritable_path(void **state) {
 
 static void test_bad_files_refused(void **state) {
   (void)state;
-  xp_error err = {{0}};
+  xp_error err = {.code = 0};
   char path[300];
   assert_null(xp_file_open("/nonexistent-file.h5", &err));
   assert_non_null(strstr(err.message, "no such file"));

@@ -12,8 +12,9 @@
 // Exit codes of the CLI (and return codes of xp functions that can fail on user input).
 enum { XP_OK = 0, XP_ERR_RUN = 1, XP_ERR_USAGE = 2 };
 
-// Errors caused by user input or the file system, in the libraries' convention (common/sc_error.h) with the CLI's codes: a message naming the bad
-// value and its limit, and the code (XP_OK, XP_ERR_RUN, XP_ERR_USAGE) it was set with.
+// Errors caused by user input or the file system, in the libraries' convention (a code and a
+// message naming the bad value and its limit) with the CLI's codes XP_OK, XP_ERR_RUN,
+// XP_ERR_USAGE. Initialise with {.code = 0}.
 typedef struct xp_error {
   char message[512];
   int code;

@@ -66,9 +66,10 @@ static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_res
   set.zeta = xp_params_real(prm, "zeta");
   set.fp_max_iter = (int)xp_params_int(prm, "fp_max_iter");
   mbs_start_parse(xp_params_string(prm, "start"), &set.start);
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, &serr);
+  if (!ws) return xp_fail(err, XP_ERR_USAGE, "mbs settings: %s", serr.message);
   char msg[256] = "";
-  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, msg, sizeof msg);
-  if (!ws) return xp_fail(err, XP_ERR_USAGE, "mbs settings: %s", msg);
   double *b = malloc((size_t)IN_COLS * (n + 1) * sizeof *b);
   if (!b) {
     mbs_workspace_free(ws);

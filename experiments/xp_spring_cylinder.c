@@ -276,9 +276,9 @@ static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *p
       spring_cylinder_params p = cyl_params(prm, mus[im]);
       spring_cylinder_init(&sc, &p);
       theta_settings_set_scheme(&s, schemes[is]);
-      char msg[200];
-      cyl_stepper st = {.theta = theta_workspace_create(&sc.model, &s, msg, sizeof msg)};
-      if (!st.theta) return xp_fail(err, XP_ERR_USAGE, "theta settings: %s", msg);
+      sc_error serr = {0};
+      cyl_stepper st = {.theta = theta_workspace_create(&sc.model, &s, &serr)};
+      if (!st.theta) return xp_fail(err, XP_ERR_USAGE, "theta settings: %s", serr.message);
       const char *sname = theta_scheme_name(schemes[is]);
       char mu_txt[32], name[96];
       xp_format_compact(mu_txt, sizeof mu_txt, mus[im]);
@@ -314,9 +314,9 @@ static int run_paper_a_cases(const xp_params *prm, xp_results *out, xp_progress 
     spring_cylinder_init(&sc, &p);
     mbs_settings ms = mbs_settings_default();
     ms.formulation = p.mu > 0 ? MBS_COULOMB : MBS_RELAXED;
-    char msg[200];
-    cyl_stepper st = {.mbs = mbs_workspace_create(&sc.model, &ms, msg, sizeof msg)};
-    if (!st.mbs) return xp_fail(err, XP_ERR_RUN, "mbs workspace: %s", msg);
+    sc_error serr = {0};
+    cyl_stepper st = {.mbs = mbs_workspace_create(&sc.model, &ms, &serr)};
+    if (!st.mbs) return xp_fail(err, XP_ERR_RUN, "mbs workspace: %s", serr.message);
     const char *label = p.mu > 0 ? "paper A (coulomb)" : "paper A (relaxed)";
     char mu_txt[32], name[96];
     xp_format_compact(mu_txt, sizeof mu_txt, mus[im]);

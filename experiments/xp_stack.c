@@ -54,7 +54,9 @@ static int st_simulate(const xp_params *prm, int n, double T, const char *formul
   mbs_settings set = mbs_settings_default();
   mbs_formulation_parse(formulation, &set.formulation);
   mbs_start_parse(xp_params_string(prm, "start"), &set.start);
-  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, msg, len);
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, &serr);
+  if (!ws) snprintf(msg, len, "%s", serr.message);
   double *q = malloc(7 * (size_t)n * sizeof *q), *v = malloc(6 * (size_t)n * sizeof *v);
   if (!ws || !q || !v) {
     if (!msg[0]) snprintf(msg, len, "out of memory");

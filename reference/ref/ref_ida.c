@@ -16,7 +16,6 @@
 #include <ida/ida.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,7 @@ ref_ida_settings ref_ida_settings_default(void) {
 
 typedef struct ida_data {
   const mbs_model *model;
-  int n, nrows;      // nq = nv = n; bilateral rows
+  int n, nrows;  // nq = nv = n; bilateral rows
   mbs_rows *rows;
   double *M, *f, *G;  // n×n dense, n, nrows×n dense
   double t_start, max_wall;
@@ -48,14 +47,7 @@ static double now(void) {
 static void ida_error_handler(int code, const char *module, const char *function, char *msg,
                               void *data) {
   ref_stats *st = data;
-  snprintf(st->message, sizeof st->message, "%s %s (flag %d): %s", module, function, code, msg);
-}
-
-static void set_msg(ref_stats *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(s->message, sizeof s->message, fmt, ap);
-  va_end(ap);
+  sc_error_set(&st->error, SC_ERR_SOLVER, "%s %s (flag %d): %s", module, function, code, msg);
 }
 
 // dense M from the model's blocks
@@ -145,8 +137,8 @@ static int ida_residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, vo
   double *res = N_VGetArrayPointer(rr);
   const double *q = y, *v = y + n, *lam = y + 2 * n, *mu = y + 2 * n + m;
   int rc;
-  if ((rc = eval_rows(d, t, q, v, res + 2 * n + m, NULL)) ||
-      (rc = eval_mass(d, t, q)) || (rc = d->model->forces(t, q, v, d->f, d->model->ctx))) {
+  if ((rc = eval_rows(d, t, q, v, res + 2 * n + m, NULL)) || (rc = eval_mass(d, t, q)) ||
+      (rc = d->model->forces(t, q, v, d->f, d->model->ctx))) {
     if (rc < 0) d->callback_failed = 1;
     return rc;
   }
@@ -218,20 +210,18 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   memset(st, 0, sizeof *st);
   st->t_reached = t0;
   ref_ida_settings s = settings ? *settings : ref_ida_settings_default();
-  char msg[200];
   for (int k = 0; k < nout * (model ? model->nq : 0); k++) qout[k] = NAN;
   for (int k = 0; k < nout * (model ? model->nv : 0); k++) vout[k] = NAN;
-  if (mbs_model_validate(model, msg, sizeof msg)) {
-    set_msg(st, "%s", msg);
-    return st->status = REF_BAD_INPUT;
-  }
+  if (mbs_model_validate(model, &st->error)) return st->status = REF_BAD_INPUT;
   if (model->velocity_map || model->nq != model->nv) {
-    set_msg(st, "ref_ida_rigid needs N = I (velocity_map NULL, nq == nv)");
+    sc_error_set(&st->error, SC_ERR_INPUT,
+                 "ref_ida_rigid needs N = I (velocity_map NULL, nq == nv)");
     return st->status = REF_BAD_INPUT;
   }
   if (!(s.rtol > 0) || !(s.atol > 0) || s.max_steps < 1) {
-    set_msg(st, "ref_ida settings: rtol = %g, atol = %g must be > 0, max_steps = %ld >= 1", s.rtol,
-            s.atol, s.max_steps);
+    sc_error_set(&st->error, SC_ERR_INPUT,
+                 "ref_ida settings: rtol = %g, atol = %g must be > 0, max_steps = %ld >= 1", s.rtol,
+                 s.atol, s.max_steps);
     return st->status = REF_BAD_INPUT;
   }
   ida_data d = {.model = model, .n = model->nv, .t_start = now(), .max_wall = s.max_wall};
@@ -245,7 +235,7 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   if (!d.rows) goto cleanup;
   d.nrows = count_bilateral(model, d.rows, t0, q0, v0);
   if (d.nrows < 0) {
-    set_msg(st, "rows callback failed at t0");
+    sc_error_set(&st->error, SC_ERR_SOLVER, "rows callback failed at t0");
     result = REF_CALLBACK_FAILED;
     goto cleanup;
   }
@@ -257,15 +247,15 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   if (!d.M || !d.f || !d.G) goto cleanup;
 
   int flag;
-#define IDA_CHECK(call)                                                  \
-  do {                                                                   \
-    if ((flag = (call)) < 0) {                                           \
-      set_msg(st, "%s failed with flag %d", #call, flag);                \
-      goto cleanup;                                                      \
-    }                                                                    \
+#define IDA_CHECK(call)                                                               \
+  do {                                                                                \
+    if ((flag = (call)) < 0) {                                                        \
+      sc_error_set(&st->error, SC_ERR_SOLVER, "%s failed with flag %d", #call, flag); \
+      goto cleanup;                                                                   \
+    }                                                                                 \
   } while (0)
   if (SUNContext_Create(NULL, &ctx)) {
-    set_msg(st, "SUNContext_Create failed");
+    sc_error_set(&st->error, SC_ERR_SOLVER, "SUNContext_Create failed");
     goto cleanup;
   }
   y = N_VNew_Serial(N, ctx), yp = N_VNew_Serial(N, ctx), id = N_VNew_Serial(N, ctx);
@@ -275,7 +265,8 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   memcpy(yv + n, v0, (size_t)n * sizeof(double));
   for (int k = 0; k < N; k++) idv[k] = k < 2 * n ? 1.0 : 0.0;
   if (initial_values(&d, t0, yv, ypv)) {
-    set_msg(st, "consistent initial values: singular M or G M^-1 G^T, or a callback failed");
+    sc_error_set(&st->error, SC_ERR_SOLVER,
+                 "consistent initial values: singular M or G M^-1 G^T, or a callback failed");
     result = REF_BAD_INPUT;
     goto cleanup;
   }
@@ -301,10 +292,11 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
       result = d.out_of_time || flag == IDA_TOO_MUCH_WORK ? REF_DID_NOT_FINISH
                : d.callback_failed                        ? REF_CALLBACK_FAILED
                                                           : REF_SOLVER_FAILED;
-      char why[sizeof st->message];
-      snprintf(why, sizeof why, "%s", st->message);  // IDA's own message, if it gave one
-      set_msg(st, "IDASolve failed with flag %d at t = %g (output %d)%s%.150s", flag, tret, k,
-              why[0] ? ": " : "", why);
+      char why[sizeof st->error.message];
+      snprintf(why, sizeof why, "%s", st->error.message);  // IDA's own message, if it gave one
+      sc_error_set(&st->error, SC_ERR_SOLVER,
+                   "IDASolve failed with flag %d at t = %g (output %d)%s%.150s", flag, tret, k,
+                   why[0] ? ": " : "", why);
       st->t_reached = tret;
       goto stats;
     }
@@ -324,7 +316,8 @@ stats:;
   if (IDAGetNumErrTestFails(mem, &netf) == IDA_SUCCESS) st->err_fails = netf;
 #undef IDA_CHECK
 cleanup:
-  if (result == REF_SETUP_FAILED && !st->message[0]) set_msg(st, "out of memory or SUNDIALS setup failed");
+  if (result == REF_SETUP_FAILED && !st->error.message[0])
+    sc_error_set(&st->error, SC_ERR_SOLVER, "out of memory or SUNDIALS setup failed");
   IDAFree(&mem);
   SUNLinSolFree(LS);
   SUNMatDestroy(A);

@@ -42,7 +42,8 @@ int ref_method_parse(const char *name, ref_method *m) {
 }
 
 ref_ode_settings ref_ode_settings_default(void) {
-  return (ref_ode_settings){.rtol = 1e-8, .atol = 1e-8, .wall_budget = 0, .max_steps = 0, .h_init = 0};
+  return (ref_ode_settings){
+      .rtol = 1e-8, .atol = 1e-8, .wall_budget = 0, .max_steps = 0, .h_init = 0};
 }
 
 static double wall_now(void) {
@@ -55,7 +56,7 @@ static double wall_now(void) {
 typedef struct ode_call {
   const ref_ode *ode;
   long rhs_evals;
-  int callback_code;  // first negative return of a user callback
+  int callback_code;   // first negative return of a user callback
   double nonfinite_t;  // time of the first non-finite derivative (NAN: none)
 } ode_call;
 
@@ -91,8 +92,8 @@ static int cvode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *data) {
   return rc;
 }
 
-static int cvode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *data,
-                     N_Vector t1, N_Vector t2, N_Vector t3) {
+static int cvode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, N_Vector t1,
+                     N_Vector t2, N_Vector t3) {
   (void)fy, (void)t1, (void)t2, (void)t3;
   ode_call *call = data;
   // SUNDIALS dense matrices are column-major with leading dimension n, as ref_jac_fn expects
@@ -105,8 +106,7 @@ static int cvode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *
 static void cvode_error_handler(int code, const char *module, const char *function, char *msg,
                                 void *data) {
   ref_stats *stats = data;
-  snprintf(stats->message, sizeof stats->message, "%s %s (flag %d): %s", module, function, code,
-           msg);
+  sc_error_set(&stats->error, SC_ERR_SOLVER, "%s %s (flag %d): %s", module, function, code, msg);
 }
 
 static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_ode_settings *set,
@@ -144,17 +144,17 @@ static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_o
   while (next < n_out) {
     if (budget_spent(set, t_start, stats->steps)) {
       status = REF_DID_NOT_FINISH;
-      snprintf(stats->message, sizeof stats->message,
-               "budget spent at t = %g s (wall %.3g s, %ld steps)", t, wall_now() - t_start,
-               stats->steps);
+      sc_error_set(&stats->error, SC_ERR_SOLVER,
+                   "budget spent at t = %g s (wall %.3g s, %ld steps)", t, wall_now() - t_start,
+                   stats->steps);
       break;
     }
     int flag = CVode(mem, t_out[n_out - 1], y, &t, CV_ONE_STEP);
     if (flag < 0) {
       status = call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
       if (!isnan(call.nonfinite_t))
-        snprintf(stats->message, sizeof stats->message,
-                 "the right-hand side is not finite at t = %g", call.nonfinite_t);
+        sc_error_set(&stats->error, SC_ERR_SOLVER, "the right-hand side is not finite at t = %g",
+                     call.nonfinite_t);
       break;
     }
     stats->steps++;
@@ -181,8 +181,8 @@ static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_o
   if (CVodeGetNumNonlinSolvConvFails(mem, &v) == 0) stats->newton_fails = v;
   if (CVodeGetNumErrTestFails(mem, &v) == 0) stats->err_fails = v;
 done:
-  if (status == REF_SETUP_FAILED && !stats->message[0])
-    snprintf(stats->message, sizeof stats->message, "CVODE setup failed (n = %zu)", ode->n);
+  if (status == REF_SETUP_FAILED && !stats->error.message[0])
+    sc_error_set(&stats->error, SC_ERR_SOLVER, "CVODE setup failed (n = %zu)", ode->n);
   fill_nan(y_out, next, n_out, ode->n);
   CVodeFree(&mem);
   if (LS) SUNLinSolFree(LS);
@@ -209,8 +209,8 @@ static int gsl_rhs(double t, const double y[], double dydt[], void *data) {
 }
 
 static ref_status rk45_integrate(const ref_ode *ode, const ref_ode_settings *set, double t0,
-                                 const double *y0, const double *t_out, size_t n_out,
-                                 double *y_out, ref_stats *stats) {
+                                 const double *y0, const double *t_out, size_t n_out, double *y_out,
+                                 ref_stats *stats) {
   const double t_start = wall_now();
   ode_call call = {.ode = ode, .nonfinite_t = NAN};
   gsl_odeiv2_system sys = {gsl_rhs, NULL, ode->n, &call};
@@ -223,7 +223,7 @@ static ref_status rk45_integrate(const ref_ode *ode, const ref_ode_settings *set
   double t = t0;
   if (!step || !control || !evolve || !y) {
     status = REF_SETUP_FAILED;
-    snprintf(stats->message, sizeof stats->message, "GSL rkf45 setup failed (n = %zu)", ode->n);
+    sc_error_set(&stats->error, SC_ERR_SOLVER, "GSL rkf45 setup failed (n = %zu)", ode->n);
     goto done;
   }
   memcpy(y, y0, ode->n * sizeof *y);
@@ -231,9 +231,9 @@ static ref_status rk45_integrate(const ref_ode *ode, const ref_ode_settings *set
   while (next < n_out) {
     if (budget_spent(set, t_start, (long)evolve->count)) {
       status = REF_DID_NOT_FINISH;
-      snprintf(stats->message, sizeof stats->message,
-               "budget spent at t = %g s (wall %.3g s, %zu steps)", t, wall_now() - t_start,
-               evolve->count);
+      sc_error_set(&stats->error, SC_ERR_SOLVER,
+                   "budget spent at t = %g s (wall %.3g s, %zu steps)", t, wall_now() - t_start,
+                   evolve->count);
       break;
     }
     // steps never overshoot t_out[next], so the output is a step end, not an interpolant
@@ -241,11 +241,11 @@ static ref_status rk45_integrate(const ref_ode *ode, const ref_ode_settings *set
     if (rc != GSL_SUCCESS) {
       status = call.callback_code ? REF_CALLBACK_FAILED : REF_SOLVER_FAILED;
       if (!isnan(call.nonfinite_t))
-        snprintf(stats->message, sizeof stats->message,
-                 "the right-hand side is not finite at t = %g", call.nonfinite_t);
+        sc_error_set(&stats->error, SC_ERR_SOLVER, "the right-hand side is not finite at t = %g",
+                     call.nonfinite_t);
       else
-        snprintf(stats->message, sizeof stats->message, "GSL rkf45 failed at t = %g: %s", t,
-                 gsl_strerror(rc));
+        sc_error_set(&stats->error, SC_ERR_SOLVER, "GSL rkf45 failed at t = %g: %s", t,
+                     gsl_strerror(rc));
       break;
     }
     if (t >= t_out[next]) memcpy(y_out + next++ * ode->n, y, ode->n * sizeof *y);
@@ -272,25 +272,26 @@ ref_status ref_ode_integrate(const ref_ode *ode, ref_method method, const ref_od
   if (!set) set = &defaults;
   stats->status = REF_BAD_INPUT;
   if (!ode || !ode->rhs || ode->n == 0 || n_out == 0 || !(set->rtol > 0) || !(set->atol > 0)) {
-    snprintf(stats->message, sizeof stats->message, "bad input: %s",
-             !ode || !ode->rhs ? "no right-hand side" : ode->n == 0 ? "n = 0"
-             : n_out == 0 ? "no output times" : "tolerances must be > 0");
+    sc_error_set(&stats->error, SC_ERR_INPUT, "bad input: %s",
+                 !ode || !ode->rhs ? "no right-hand side"
+                 : ode->n == 0     ? "n = 0"
+                 : n_out == 0      ? "no output times"
+                                   : "tolerances must be > 0");
     if (ode && y_out) fill_nan(y_out, 0, n_out, ode->n);
     return REF_BAD_INPUT;
   }
   for (size_t i = 0; i < n_out; i++) {
     if (!(t_out[i] > (i ? t_out[i - 1] : t0))) {
-      snprintf(stats->message, sizeof stats->message,
-               "bad input: output times must increase past t0 (t_out[%zu] = %g)", i, t_out[i]);
+      sc_error_set(&stats->error, SC_ERR_INPUT,
+                   "bad input: output times must increase past t0 (t_out[%zu] = %g)", i, t_out[i]);
       fill_nan(y_out, 0, n_out, ode->n);
       return REF_BAD_INPUT;
     }
   }
   gsl_set_error_handler_off();
-  ref_status s = method == REF_RK45
-                     ? rk45_integrate(ode, set, t0, y0, t_out, n_out, y_out, stats)
-                     : cvode_integrate(ode, method == REF_CVODE_BDF1 ? 1 : 0, set, t0, y0, t_out,
-                                       n_out, y_out, stats);
+  ref_status s = method == REF_RK45 ? rk45_integrate(ode, set, t0, y0, t_out, n_out, y_out, stats)
+                                    : cvode_integrate(ode, method == REF_CVODE_BDF1 ? 1 : 0, set,
+                                                      t0, y0, t_out, n_out, y_out, stats);
   stats->status = s;
   return s;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Constraint-row sets: CSR storage of φ, G, Ġv, K, B per row, filled by model callbacks.
-#include "mbs/mbs_model.h"
-
 #include <stdlib.h>
+
+#include "mbs/mbs_model.h"
 
 static const char *const row_kind_names[] = {
 #define MBS_NAME(id, str) str,

@@ -202,6 +202,58 @@ done:
   return rc;
 }
 
+// model and settings usable by ref_ida_rigid: 0, or SC_ERR_INPUT naming the value
+static int ida_check_input(const mbs_model *model, const ref_ida_settings *s, sc_error *err) {
+  if (mbs_model_validate(model, err)) return SC_ERR_INPUT;
+  if (model->velocity_map || model->nq != model->nv)
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "ref_ida_rigid needs N = I (velocity_map NULL, nq == nv)");
+  if (!(s->rtol > 0) || !(s->atol > 0) || s->max_steps < 1)
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "ref_ida settings: rtol = %g, atol = %g must be > 0, max_steps = %ld >= 1",
+                        s->rtol, s->atol, s->max_steps);
+  return SC_OK;
+}
+
+// integrates through the output times, copying (q, v) at each; the status of the run
+static ref_status ida_outputs(void *mem, const ida_data *d, N_Vector y, N_Vector yp,
+                              const double *tout, int nout, double *qout, double *vout,
+                              ref_stats *st) {
+  const int n = d->n;
+  const double *yv = N_VGetArrayPointer(y);
+  for (int k = 0; k < nout; k++) {
+    sunrealtype tret;
+    int flag = IDASolve(mem, tout[k], &tret, y, yp, IDA_NORMAL);
+    st->t_reached = tret;
+    if (flag < 0) {
+      char why[sizeof st->error.message];
+      snprintf(why, sizeof why, "%s", st->error.message);  // IDA's own message, if it gave one
+      sc_error_set(&st->error, SC_ERR_SOLVER,
+                   "IDASolve failed with flag %d at t = %g (output %d)%s%.150s", flag, tret, k,
+                   why[0] ? ": " : "", why);
+      // the max_steps budget running out is did-not-finish, like the wall-time budget
+      return d->out_of_time || flag == IDA_TOO_MUCH_WORK ? REF_DID_NOT_FINISH
+             : d->callback_failed                        ? REF_CALLBACK_FAILED
+                                                         : REF_SOLVER_FAILED;
+    }
+    memcpy(qout + (size_t)k * (size_t)n, yv, (size_t)n * sizeof(double));
+    memcpy(vout + (size_t)k * (size_t)n, yv + n, (size_t)n * sizeof(double));
+  }
+  return REF_OK;
+}
+
+// IDA's counters into the stats
+static void ida_read_stats(void *mem, ref_stats *st) {
+  long nst = 0, nre = 0, nje = 0, nni = 0, nnf = 0, netf = 0;
+  if (IDAGetNumSteps(mem, &nst) == IDA_SUCCESS) st->steps = nst;
+  if (IDAGetNumResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals = nre;
+  if (IDAGetNumLinResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals_jac = nre;
+  if (IDAGetNumJacEvals(mem, &nje) == IDA_SUCCESS) st->jac_evals = nje;
+  if (IDAGetNumNonlinSolvIters(mem, &nni) == IDA_SUCCESS) st->newton_iters = nni;
+  if (IDAGetNumNonlinSolvConvFails(mem, &nnf) == IDA_SUCCESS) st->newton_fails = nnf;
+  if (IDAGetNumErrTestFails(mem, &netf) == IDA_SUCCESS) st->err_fails = netf;
+}
+
 ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *settings, double t0,
                          const double *q0, const double *v0, const double *tout, int nout,
                          double *qout, double *vout, ref_stats *stats) {
@@ -212,18 +264,7 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   ref_ida_settings s = settings ? *settings : ref_ida_settings_default();
   for (int k = 0; k < nout * (model ? model->nq : 0); k++) qout[k] = NAN;
   for (int k = 0; k < nout * (model ? model->nv : 0); k++) vout[k] = NAN;
-  if (mbs_model_validate(model, &st->error)) return st->status = REF_BAD_INPUT;
-  if (model->velocity_map || model->nq != model->nv) {
-    sc_error_set(&st->error, SC_ERR_INPUT,
-                 "ref_ida_rigid needs N = I (velocity_map NULL, nq == nv)");
-    return st->status = REF_BAD_INPUT;
-  }
-  if (!(s.rtol > 0) || !(s.atol > 0) || s.max_steps < 1) {
-    sc_error_set(&st->error, SC_ERR_INPUT,
-                 "ref_ida settings: rtol = %g, atol = %g must be > 0, max_steps = %ld >= 1", s.rtol,
-                 s.atol, s.max_steps);
-    return st->status = REF_BAD_INPUT;
-  }
+  if (ida_check_input(model, &s, &st->error)) return st->status = REF_BAD_INPUT;
   ida_data d = {.model = model, .n = model->nv, .t_start = now(), .max_wall = s.max_wall};
   SUNContext ctx = NULL;
   N_Vector y = NULL, yp = NULL, id = NULL;
@@ -284,36 +325,8 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   LS = A ? SUNLinSol_Dense(y, A, ctx) : NULL;
   if (!A || !LS) goto cleanup;
   IDA_CHECK(IDASetLinearSolver(mem, LS, A));
-  for (int k = 0; k < nout; k++) {
-    sunrealtype tret;
-    flag = IDASolve(mem, tout[k], &tret, y, yp, IDA_NORMAL);
-    if (flag < 0) {
-      // the max_steps budget running out is did-not-finish, like the wall-time budget
-      result = d.out_of_time || flag == IDA_TOO_MUCH_WORK ? REF_DID_NOT_FINISH
-               : d.callback_failed                        ? REF_CALLBACK_FAILED
-                                                          : REF_SOLVER_FAILED;
-      char why[sizeof st->error.message];
-      snprintf(why, sizeof why, "%s", st->error.message);  // IDA's own message, if it gave one
-      sc_error_set(&st->error, SC_ERR_SOLVER,
-                   "IDASolve failed with flag %d at t = %g (output %d)%s%.150s", flag, tret, k,
-                   why[0] ? ": " : "", why);
-      st->t_reached = tret;
-      goto stats;
-    }
-    st->t_reached = tret;
-    memcpy(qout + (size_t)k * (size_t)n, yv, (size_t)n * sizeof(double));
-    memcpy(vout + (size_t)k * (size_t)n, yv + n, (size_t)n * sizeof(double));
-  }
-  result = REF_OK;
-stats:;
-  long nst = 0, nre = 0, nje = 0, nni = 0, nnf = 0, netf = 0;
-  if (IDAGetNumSteps(mem, &nst) == IDA_SUCCESS) st->steps = nst;
-  if (IDAGetNumResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals = nre;
-  if (IDAGetNumLinResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals_jac = nre;
-  if (IDAGetNumJacEvals(mem, &nje) == IDA_SUCCESS) st->jac_evals = nje;
-  if (IDAGetNumNonlinSolvIters(mem, &nni) == IDA_SUCCESS) st->newton_iters = nni;
-  if (IDAGetNumNonlinSolvConvFails(mem, &nnf) == IDA_SUCCESS) st->newton_fails = nnf;
-  if (IDAGetNumErrTestFails(mem, &netf) == IDA_SUCCESS) st->err_fails = netf;
+  result = ida_outputs(mem, &d, y, yp, tout, nout, qout, vout, st);
+  ida_read_stats(mem, st);
 #undef IDA_CHECK
 cleanup:
   if (result == REF_SETUP_FAILED && !st->error.message[0])

@@ -109,6 +109,18 @@ static void cvode_error_handler(int code, const char *module, const char *functi
   sc_error_set(&stats->error, SC_ERR_SOLVER, "%s %s (flag %d): %s", module, function, code, msg);
 }
 
+// CVODE's counters into the stats
+static void cvode_read_stats(void *mem, ref_stats *stats) {
+  long v = 0;
+  if (CVodeGetNumSteps(mem, &v) == 0) stats->steps = v;
+  if (CVodeGetNumRhsEvals(mem, &v) == 0) stats->rhs_evals = v;
+  if (CVodeGetNumLinRhsEvals(mem, &v) == 0) stats->rhs_evals_jac = v;
+  if (CVodeGetNumJacEvals(mem, &v) == 0) stats->jac_evals = v;
+  if (CVodeGetNumNonlinSolvIters(mem, &v) == 0) stats->newton_iters = v;
+  if (CVodeGetNumNonlinSolvConvFails(mem, &v) == 0) stats->newton_fails = v;
+  if (CVodeGetNumErrTestFails(mem, &v) == 0) stats->err_fails = v;
+}
+
 static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_ode_settings *set,
                                   double t0, const double *y0, const double *t_out, size_t n_out,
                                   double *y_out, ref_stats *stats) {
@@ -172,14 +184,7 @@ static ref_status cvode_integrate(const ref_ode *ode, int max_order, const ref_o
     if (status != REF_OK) break;
   }
   stats->t_reached = t;
-  long v = 0;
-  if (CVodeGetNumSteps(mem, &v) == 0) stats->steps = v;
-  if (CVodeGetNumRhsEvals(mem, &v) == 0) stats->rhs_evals = v;
-  if (CVodeGetNumLinRhsEvals(mem, &v) == 0) stats->rhs_evals_jac = v;
-  if (CVodeGetNumJacEvals(mem, &v) == 0) stats->jac_evals = v;
-  if (CVodeGetNumNonlinSolvIters(mem, &v) == 0) stats->newton_iters = v;
-  if (CVodeGetNumNonlinSolvConvFails(mem, &v) == 0) stats->newton_fails = v;
-  if (CVodeGetNumErrTestFails(mem, &v) == 0) stats->err_fails = v;
+  cvode_read_stats(mem, stats);
 done:
   if (status == REF_SETUP_FAILED && !stats->error.message[0])
     sc_error_set(&stats->error, SC_ERR_SOLVER, "CVODE setup failed (n = %zu)", ode->n);

@@ -149,6 +149,8 @@ static int paper_reduce(mbs_lcp_ws *w, const double *A, int lda, const double *b
   return 0;
 }
 
+// (about 90 lines: one algorithm, the dual active-set iteration on the reduced system, whose
+// steps share its index sets and factor; split, it would pass the whole workspace around)
 int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, const int *free_row,
                   int n, int max_iter, double tol, double *lambda, int *iters) {
   int st = mbs_lcp_relaxed(w, A, lda, b, free_row, n, max_iter, tol, lambda, iters);

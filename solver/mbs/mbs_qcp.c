@@ -251,6 +251,8 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
 }
 
 // builds the conic problem's pattern and values for targets chat (compact); see the header
+// (about 100 lines: one CSC assembly of P, A and G, column by column in qcp's variable order; the
+// column loops share the running nonzero counters)
 static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double *chat,
                         const double *gE, int ncone) {
   struct mbs_qcp *q = ws->qcp;

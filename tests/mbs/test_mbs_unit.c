@@ -384,8 +384,37 @@ static void test_penalty_rhs(void **state) {
   mbs_workspace_free(ws);
 }
 
+// statuses: names and numbers unchanged by the model-layer split (results files store both), the
+// common ones shared with the model layer, and the signed outcome
+static void test_status_severity(void **state) {
+  (void)state;
+  const char *names[MBS_STATUS_COUNT] = {"ok",
+                                         "callback-recoverable",
+                                         "callback-fatal",
+                                         "capacity",
+                                         "singular",
+                                         "max-iterations",
+                                         "inaccurate",
+                                         "solver-failed",
+                                         "nonfinite",
+                                         "bad-row",
+                                         "unsupported"};
+  for (int s = 0; s < MBS_STATUS_COUNT; s++)
+    assert_string_equal(mbs_status_name((mbs_status)s), names[s]);
+  assert_int_equal(MBS_NONFINITE, MBS_EVAL_NONFINITE);
+  assert_int_equal(mbs_status_severity(MBS_OK), 0);
+  assert_true(mbs_status_severity(MBS_MAX_ITERATIONS) > 0 &&
+              mbs_status_severity(MBS_INACCURATE) > 0);
+  assert_true(mbs_status_severity(MBS_SOLVER_FAILED) < 0 &&
+              mbs_status_severity(MBS_UNSUPPORTED) < 0);
+  assert_true(mbs_status_severity(MBS_CALLBACK_RECOVERABLE) < 0 &&
+              mbs_status_severity(MBS_NONFINITE) < 0);
+  assert_string_equal(mbs_status_name((mbs_status)11), "invalid");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_status_severity),
       cmocka_unit_test(test_rows_api),
       cmocka_unit_test(test_validation),
       cmocka_unit_test(test_status_paths),

@@ -432,8 +432,30 @@ static void test_nonlinear_free_motion(void **state) {
   }
 }
 
+// statuses: names and numbers unchanged (the common ones come from the model layer), signed outcome
+static void test_status_severity(void **state) {
+  (void)state;
+  const char *names[THETA_STATUS_COUNT] = {"ok",
+                                           "callback-recoverable",
+                                           "callback-fatal",
+                                           "capacity",
+                                           "singular",
+                                           "free-max-iterations",
+                                           "contact-max-iterations",
+                                           "contact-failed",
+                                           "nonfinite",
+                                           "bad-row"};
+  for (int s = 0; s < THETA_STATUS_COUNT; s++)
+    assert_string_equal(theta_status_name((theta_status)s), names[s]);
+  assert_int_equal(theta_status_severity(THETA_OK), 0);
+  assert_true(theta_status_severity(THETA_CONTACT_MAX_ITERATIONS) > 0);
+  assert_true(theta_status_severity(THETA_FREE_MAX_ITERATIONS) < 0);
+  assert_true(theta_status_severity(THETA_SINGULAR) < 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_status_severity),
       cmocka_unit_test(test_particle_by_hand),
       cmocka_unit_test(test_random_problems_dual_optimality),
       cmocka_unit_test(test_build_from_rows),

@@ -172,12 +172,9 @@ static mbs_eval_status eval_data(mbs_eval *ws, double t, const double *q0, const
   const mbs_model *m = ws->model;
   mbs_rows *r = ws->rows;
   int code;
-  mbs_rows_clear(r);
-  // a row that did not fit is a capacity problem, whatever code the callback returned for it
-  if (m->rows && (code = m->rows(t, q0, v0, r, m->ctx)))
-    return r->overflow ? MBS_EVAL_CAPACITY
-                       : mbs_callback_status("rows", code, &ws->callback, &ws->callback_code);
-  mbs_eval_status st = rows_check(ws);
+  mbs_eval_status st = mbs_rows_evaluate(m, t, q0, v0, r, &ws->callback, &ws->callback_code);
+  if (st != MBS_EVAL_OK) return st;
+  st = rows_check(ws);
   if (st != MBS_EVAL_OK) return st;
   if ((code = m->mass(t, q0, ws->mass, m->ctx)))
     return mbs_callback_status("mass", code, &ws->callback, &ws->callback_code);

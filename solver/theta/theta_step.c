@@ -371,17 +371,13 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
   memcpy(ws->q0, q0, (size_t)ws->nq * sizeof(double));
   memcpy(ws->v0, v0, (size_t)ws->nv * sizeof(double));
   theta_status st = THETA_OK;
-  int code;
   if (!(h > 0) || !isfinite(h)) {  // a step size is input, checked before any work
     info->status = THETA_NONFINITE;
     return THETA_NONFINITE;
   }
   // contact rows at (t0, q0, v0)
-  mbs_rows_clear(ws->rows);
-  if (m->rows && (code = m->rows(t, ws->q0, ws->v0, ws->rows, m->ctx)))
-    st = ws->rows->overflow ? THETA_CAPACITY : callback_status(ws, "rows", code);
-  else if (ws->rows->overflow)
-    st = THETA_CAPACITY;
+  st = (theta_status)mbs_rows_evaluate(m, t, ws->q0, ws->v0, ws->rows, &info->callback,
+                                       &info->callback_code);
   info->rows = ws->rows->n;
   if (st == THETA_OK) st = free_motion(ws, t, h);
   if (st == THETA_OK) st = contact_stage(ws, h);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "common/sc_error.h"
+#include "mbs/mbs_status.h"
 
 // Kinds of constraint rows (SPEC §1.1). Unilateral and contact-normal rows take part in a step
 // only while φ ≤ 0; bilateral rows always do.
@@ -99,5 +100,13 @@ int mbs_model_validate(const mbs_model *model, sc_error *err);
 
 // Number of entries of the concatenated M blocks (Σ block_size²).
 size_t mbs_model_mass_entries(const mbs_model *model);
+
+// Clears rows and calls the model's rows callback at (t, q, v) (none: no rows). Returns
+// MBS_EVAL_CAPACITY if a row did not fit (whatever the callback returned), the callback's status
+// if it failed (name and code in *callback, *callback_code; both may be NULL), else MBS_EVAL_OK.
+// Does not check the rows' values (mbs_eval_prepare does).
+mbs_eval_status mbs_rows_evaluate(const mbs_model *model, double t, const double *q,
+                                  const double *v, mbs_rows *rows, const char **callback,
+                                  int *callback_code);
 
 #endif  // MBS_MBS_MODEL_H

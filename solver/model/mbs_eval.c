@@ -261,7 +261,8 @@ mbs_eval_settings mbs_eval_settings_default(void) {
 
 int mbs_eval_settings_validate(const mbs_eval_settings *s, sc_error *err) {
   if (!(s->bias_reg > 0) || !isfinite(s->bias_reg))
-    return sc_error_set(err, SC_ERR_INPUT, "mbs settings: invalid bias_reg (must be > 0)");
+    return sc_error_set(err, SC_ERR_INPUT, "mbs_eval settings: bias_reg = %g, must be > 0",
+                        s->bias_reg);
   return SC_OK;
 }
 

@@ -6,6 +6,7 @@
 #include "cli_commands.h"
 #include "xp/xp.h"
 
+#include "mbs/mbs.h"
 #include "scenarios/foundation.h"
 
 #include <math.h>
@@ -53,9 +54,9 @@ int cli_bench_foundation(int argc, char **argv) {
     foundation_init(&fd, &p);
     mbs_settings set = mbs_settings_default();
     set.use_bias = 0;
-    char msg[256];
-    mbs_workspace *ws = mbs_workspace_create(&fd.model, &set, msg, sizeof msg);
-    if (!ws) return fprintf(stderr, "setup failed: %s\n", msg), 1;
+    sc_error serr = {0};
+    mbs_workspace *ws = mbs_workspace_create(&fd.model, &set, &serr);
+    if (!ws) return fprintf(stderr, "setup failed: %s\n", serr.message), 1;
     double q[7], v[6], *t = malloc((size_t)steps * sizeof *t);
     foundation_initial_state(&fd, q, v);
     long iters = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_commands.h"
+#include "mbs/mbs.h"
 #include "scenarios/stack.h"
 #include "xp/xp.h"
 
@@ -53,13 +54,13 @@ int cli_bench_stack(int argc, char **argv) {
     if (stack_init(&s, &p)) return fprintf(stderr, "out of memory\n"), 1;
     mbs_settings set = mbs_settings_default();
     set.formulation = form;
-    char msg[256];
-    mbs_workspace *ws = mbs_workspace_create(&s.model, &set, msg, sizeof msg);
+    sc_error serr = {0};
+    mbs_workspace *ws = mbs_workspace_create(&s.model, &set, &serr);
     double *q = malloc(7 * (size_t)p.n * sizeof *q), *v = malloc(6 * (size_t)p.n * sizeof *v);
     double *t = malloc((size_t)steps * sizeof *t);
     if (!ws || !q || !v || !t) {
       fprintf(stderr, "stabcon bench stack: setup failed for N = %d: %s\n", p.n,
-              ws ? "out of memory" : msg);
+              ws ? "out of memory" : serr.message);
       free(q), free(v), free(t), mbs_workspace_free(ws), stack_free(&s);
       return 1;
     }

@@ -13,6 +13,7 @@
 
 #include "ref/ref_ode.h"
 #include "ref/ref_penalty.h"
+#include "mbs/mbs.h"
 #include "scenarios/foundation.h"
 
 #include <math.h>
@@ -69,11 +70,11 @@ static fd_run run_constraint(const foundation *fd, mbs_formulation form, const f
   mbs_settings set = mbs_settings_default();
   set.formulation = form;
   set.use_bias = s->use_bias;
-  char msg[256] = "";
-  mbs_workspace *ws = mbs_workspace_create(&fd->model, &set, msg, sizeof msg);
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&fd->model, &set, &serr);
   if (!ws) {
     snprintf(out.status, sizeof out.status, "failed");
-    snprintf(out.message, sizeof out.message, "%s", msg);
+    snprintf(out.message, sizeof out.message, "%s", serr.message);
     return out;
   }
   foundation_initial_state(fd, out.q, out.v);
@@ -112,10 +113,12 @@ static fd_run run_ode(const foundation *fd, ref_method method, double rtol, doub
                       const fd_settings *s, double *pressure) {
   fd_run out = {0};
   ref_penalty pen;
-  mbs_settings set = mbs_settings_default();
+  mbs_eval_settings set = mbs_eval_settings_default();
   set.use_bias = s->use_bias;
-  if (ref_penalty_init(&pen, &fd->model, &set, out.message, sizeof out.message) != 0) {
+  sc_error serr = {0};
+  if (ref_penalty_init(&pen, &fd->model, &set, &serr) != 0) {
     snprintf(out.status, sizeof out.status, "failed");
+    snprintf(out.message, sizeof out.message, "%s", serr.message);
     return out;
   }
   double y0[FD_NY], y[FD_NY];
@@ -130,7 +133,7 @@ static fd_run run_ode(const foundation *fd, ref_method method, double rtol, doub
   memcpy(out.v, y + FD_NQ, sizeof out.v);
   out.ok = st.status == REF_OK;
   snprintf(out.status, sizeof out.status, "%s", ref_status_name(st.status));
-  snprintf(out.message, sizeof out.message, "%s", st.message);
+  snprintf(out.message, sizeof out.message, "%s", st.error.message);
   out.seconds = st.wall_time;
   out.steps = st.steps, out.rhs_evals = st.rhs_evals, out.jac_evals = st.jac_evals;
   out.rhs_evals_jac = st.rhs_evals_jac, out.order_max = st.order_max;

@@ -87,9 +87,10 @@ static int run_case(const xp_params *prm, double h, double k, const case_opts *o
                    xp_params_string(prm, "solver"));
   s.gdot_target = o->gdot_target;
   s.use_bias = xp_params_int(prm, "bias") != 0;
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&pd.model, &s, &serr);
+  if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", serr.message);
   char msg[256];
-  mbs_workspace *ws = mbs_workspace_create(&pd.model, &s, msg, sizeof msg);
-  if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", msg);
   const long n = lround(T / h) > 0 ? lround(T / h) : 1;
   const long stride = n / (long)max_points + 1;
   xp_series ser;
@@ -230,7 +231,7 @@ static int run_reference(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case_stat_real(c, "newton_fails", (double)st.newton_fails, "");
   xp_case_stat_real(c, "error_test_fails", (double)st.err_fails, "");
   xp_case_stat_real(c, "wall_time", st.wall_time, "s");
-  xp_case_status(c, rc == REF_OK ? "ok" : "failed", rc == REF_OK ? NULL : st.message);
+  xp_case_status(c, rc == REF_OK ? "ok" : "failed", rc == REF_OK ? NULL : st.error.message);
   free(buf);
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   return XP_OK;

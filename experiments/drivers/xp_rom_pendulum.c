@@ -55,9 +55,10 @@ static int run_case(const xp_params *prm, double h, xp_results *out, xp_error *e
   if (mbs_solver_parse(xp_params_string(prm, "solver"), &s.solver))
     return xp_fail(err, XP_ERR_USAGE, "solver = '%s' is not auto|dense|qcp",
                    xp_params_string(prm, "solver"));
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&rp.model, &s, &serr);
+  if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", serr.message);
   char msg[256];
-  mbs_workspace *ws = mbs_workspace_create(&rp.model, &s, msg, sizeof msg);
-  if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", msg);
   const long n = lround((T - t0) / h) > 0 ? lround((T - t0) / h) : 1;
   const long stride = n / (long)max_points + 1;
   const long nz = (long)((z_hi - z_lo) / h) + 2, zstride = nz / (long)max_points + 1;

@@ -58,7 +58,7 @@ static int ida_state_step(void *state, double t, double t_next, double *q, doubl
   rep->iterations = (int)st.steps;
   rep->solves = 1;
   rep->rows = NULL, rep->force = NULL;
-  if (rs != REF_OK) snprintf(rep->message, sizeof rep->message, "%.150s", st.message);
+  if (rs != REF_OK) snprintf(rep->message, sizeof rep->message, "%.150s", st.error.message);
   return rep->outcome = rs == REF_OK ? 0 : -1;
 }
 

@@ -31,9 +31,9 @@ static void *ode_state_create(const sim_method *type, const mbs_model *model,
                               const double *v0, double t_end, xp_error *err) {
   ode_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
-  char msg[256] = "";
-  if (ref_penalty_init(&s->pen, model, NULL, msg, sizeof msg)) {
-    xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, msg);
+  sc_error serr = {0};
+  if (ref_penalty_init(&s->pen, model, NULL, &serr)) {
+    xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, serr.message);
     return ode_state_free(s), NULL;
   }
   s->nq = model->nq, s->nv = model->nv;
@@ -48,7 +48,7 @@ static void *ode_state_create(const sim_method *type, const mbs_model *model,
       ref_ode_session_create(&s->pen.ode, (ref_method)type->variant, &set, t0, s->y, t_end, &stats);
   if (!s->session) {
     xp_fail(err, stats.status == REF_BAD_INPUT ? XP_ERR_USAGE : XP_ERR_RUN, "%s: %s", type->name,
-            stats.message);
+            stats.error.message);
     return ode_state_free(s), NULL;
   }
   return s;
@@ -67,7 +67,7 @@ static int ode_state_step(void *state, double t, double t_next, double *q, doubl
   rep->retried = 0;
   rep->rows = NULL, rep->force = NULL;
   if (st != REF_OK) {
-    snprintf(rep->message, sizeof rep->message, "%.150s", stats->message);
+    snprintf(rep->message, sizeof rep->message, "%.150s", stats->error.message);
     return rep->outcome = -1;
   }
   memcpy(q, s->y, (size_t)s->nq * sizeof *q);

@@ -43,13 +43,13 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
     xp_fail(err, XP_ERR_USAGE, "parameter start=%s: not one of cold|warm|feasible", opt->start);
     return paper_a_free(s), NULL;
   }
-  char msg[256] = "";
-  s->ws = mbs_workspace_create(model, &s->settings, msg, sizeof msg);
+  sc_error serr = {0};
+  s->ws = mbs_workspace_create(model, &s->settings, &serr);
   s->nq = model->nq, s->nv = model->nv;
   s->q0 = malloc((size_t)(model->nq + model->nv) * sizeof *s->q0);
   if (!s->ws || !s->q0) {
     xp_fail(err, s->ws ? XP_ERR_RUN : XP_ERR_USAGE, "%s: %s", type->name,
-            s->ws ? "out of memory" : msg);
+            s->ws ? "out of memory" : serr.message);
     return paper_a_free(s), NULL;
   }
   s->v0 = s->q0 + model->nq;
@@ -71,9 +71,9 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
     // the policy: once more from the feasible start; keep it unless it is worse
     mbs_settings retry = s->settings;
     retry.start = MBS_START_FEASIBLE;
-    mbs_workspace_set_settings(s->ws, &retry);
+    mbs_workspace_set_settings(s->ws, &retry, NULL);
     mbs_status st2 = mbs_step(s->ws, t, h, s->q0, s->v0, q, v);
-    mbs_workspace_set_settings(s->ws, &s->settings);
+    mbs_workspace_set_settings(s->ws, &s->settings, NULL);
     rep->retried = 1;
     if (st2 == MBS_OK || degraded(st2))
       st = st2;

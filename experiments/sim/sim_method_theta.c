@@ -34,12 +34,12 @@ static void *theta_state_create(const sim_method *type, const mbs_model *model,
   set.contact.sigma = opt->sigma;
   if (opt->contact_solver && strcmp(opt->contact_solver, "qcp") == 0)
     set.contact.solver = THETA_SOLVER_QCP;
-  char msg[256] = "";
-  s->ws = theta_workspace_create(model, &set, msg, sizeof msg);
+  sc_error serr = {0};
+  s->ws = theta_workspace_create(model, &set, &serr);
   s->force = calloc((size_t)(model->max_rows > 0 ? model->max_rows : 1), sizeof *s->force);
   if (!s->ws || !s->force) {
     xp_fail(err, s->ws ? XP_ERR_RUN : XP_ERR_USAGE, "%s: %s", type->name,
-            s->ws ? "out of memory" : msg);
+            s->ws ? "out of memory" : serr.message);
     return theta_state_free(s), NULL;
   }
   return s;

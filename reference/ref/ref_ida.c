@@ -16,7 +16,6 @@
 #include <ida/ida.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,7 @@ ref_ida_settings ref_ida_settings_default(void) {
 
 typedef struct ida_data {
   const mbs_model *model;
-  int n, nrows;      // nq = nv = n; bilateral rows
+  int n, nrows;  // nq = nv = n; bilateral rows
   mbs_rows *rows;
   double *M, *f, *G;  // n×n dense, n, nrows×n dense
   double t_start, max_wall;
@@ -48,14 +47,7 @@ static double now(void) {
 static void ida_error_handler(int code, const char *module, const char *function, char *msg,
                               void *data) {
   ref_stats *st = data;
-  snprintf(st->message, sizeof st->message, "%s %s (flag %d): %s", module, function, code, msg);
-}
-
-static void set_msg(ref_stats *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(s->message, sizeof s->message, fmt, ap);
-  va_end(ap);
+  sc_error_set(&st->error, SC_ERR_SOLVER, "%s %s (flag %d): %s", module, function, code, msg);
 }
 
 // dense M from the model's blocks
@@ -145,8 +137,8 @@ static int ida_residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, vo
   double *res = N_VGetArrayPointer(rr);
   const double *q = y, *v = y + n, *lam = y + 2 * n, *mu = y + 2 * n + m;
   int rc;
-  if ((rc = eval_rows(d, t, q, v, res + 2 * n + m, NULL)) ||
-      (rc = eval_mass(d, t, q)) || (rc = d->model->forces(t, q, v, d->f, d->model->ctx))) {
+  if ((rc = eval_rows(d, t, q, v, res + 2 * n + m, NULL)) || (rc = eval_mass(d, t, q)) ||
+      (rc = d->model->forces(t, q, v, d->f, d->model->ctx))) {
     if (rc < 0) d->callback_failed = 1;
     return rc;
   }
@@ -210,6 +202,58 @@ done:
   return rc;
 }
 
+// model and settings usable by ref_ida_rigid: 0, or SC_ERR_INPUT naming the value
+static int ida_check_input(const mbs_model *model, const ref_ida_settings *s, sc_error *err) {
+  if (mbs_model_validate(model, err)) return SC_ERR_INPUT;
+  if (model->velocity_map || model->nq != model->nv)
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "ref_ida_rigid needs N = I (velocity_map NULL, nq == nv)");
+  if (!(s->rtol > 0) || !(s->atol > 0) || s->max_steps < 1)
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "ref_ida settings: rtol = %g, atol = %g must be > 0, max_steps = %ld >= 1",
+                        s->rtol, s->atol, s->max_steps);
+  return SC_OK;
+}
+
+// integrates through the output times, copying (q, v) at each; the status of the run
+static ref_status ida_outputs(void *mem, const ida_data *d, N_Vector y, N_Vector yp,
+                              const double *tout, int nout, double *qout, double *vout,
+                              ref_stats *st) {
+  const int n = d->n;
+  const double *yv = N_VGetArrayPointer(y);
+  for (int k = 0; k < nout; k++) {
+    sunrealtype tret;
+    int flag = IDASolve(mem, tout[k], &tret, y, yp, IDA_NORMAL);
+    st->t_reached = tret;
+    if (flag < 0) {
+      char why[sizeof st->error.message];
+      snprintf(why, sizeof why, "%s", st->error.message);  // IDA's own message, if it gave one
+      sc_error_set(&st->error, SC_ERR_SOLVER,
+                   "IDASolve failed with flag %d at t = %g (output %d)%s%.150s", flag, tret, k,
+                   why[0] ? ": " : "", why);
+      // the max_steps budget running out is did-not-finish, like the wall-time budget
+      return d->out_of_time || flag == IDA_TOO_MUCH_WORK ? REF_DID_NOT_FINISH
+             : d->callback_failed                        ? REF_CALLBACK_FAILED
+                                                         : REF_SOLVER_FAILED;
+    }
+    memcpy(qout + (size_t)k * (size_t)n, yv, (size_t)n * sizeof(double));
+    memcpy(vout + (size_t)k * (size_t)n, yv + n, (size_t)n * sizeof(double));
+  }
+  return REF_OK;
+}
+
+// IDA's counters into the stats
+static void ida_read_stats(void *mem, ref_stats *st) {
+  long nst = 0, nre = 0, nje = 0, nni = 0, nnf = 0, netf = 0;
+  if (IDAGetNumSteps(mem, &nst) == IDA_SUCCESS) st->steps = nst;
+  if (IDAGetNumResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals = nre;
+  if (IDAGetNumLinResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals_jac = nre;
+  if (IDAGetNumJacEvals(mem, &nje) == IDA_SUCCESS) st->jac_evals = nje;
+  if (IDAGetNumNonlinSolvIters(mem, &nni) == IDA_SUCCESS) st->newton_iters = nni;
+  if (IDAGetNumNonlinSolvConvFails(mem, &nnf) == IDA_SUCCESS) st->newton_fails = nnf;
+  if (IDAGetNumErrTestFails(mem, &netf) == IDA_SUCCESS) st->err_fails = netf;
+}
+
 ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *settings, double t0,
                          const double *q0, const double *v0, const double *tout, int nout,
                          double *qout, double *vout, ref_stats *stats) {
@@ -218,22 +262,9 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   memset(st, 0, sizeof *st);
   st->t_reached = t0;
   ref_ida_settings s = settings ? *settings : ref_ida_settings_default();
-  char msg[200];
   for (int k = 0; k < nout * (model ? model->nq : 0); k++) qout[k] = NAN;
   for (int k = 0; k < nout * (model ? model->nv : 0); k++) vout[k] = NAN;
-  if (mbs_model_validate(model, msg, sizeof msg)) {
-    set_msg(st, "%s", msg);
-    return st->status = REF_BAD_INPUT;
-  }
-  if (model->velocity_map || model->nq != model->nv) {
-    set_msg(st, "ref_ida_rigid needs N = I (velocity_map NULL, nq == nv)");
-    return st->status = REF_BAD_INPUT;
-  }
-  if (!(s.rtol > 0) || !(s.atol > 0) || s.max_steps < 1) {
-    set_msg(st, "ref_ida settings: rtol = %g, atol = %g must be > 0, max_steps = %ld >= 1", s.rtol,
-            s.atol, s.max_steps);
-    return st->status = REF_BAD_INPUT;
-  }
+  if (ida_check_input(model, &s, &st->error)) return st->status = REF_BAD_INPUT;
   ida_data d = {.model = model, .n = model->nv, .t_start = now(), .max_wall = s.max_wall};
   SUNContext ctx = NULL;
   N_Vector y = NULL, yp = NULL, id = NULL;
@@ -245,7 +276,7 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   if (!d.rows) goto cleanup;
   d.nrows = count_bilateral(model, d.rows, t0, q0, v0);
   if (d.nrows < 0) {
-    set_msg(st, "rows callback failed at t0");
+    sc_error_set(&st->error, SC_ERR_SOLVER, "rows callback failed at t0");
     result = REF_CALLBACK_FAILED;
     goto cleanup;
   }
@@ -257,15 +288,15 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   if (!d.M || !d.f || !d.G) goto cleanup;
 
   int flag;
-#define IDA_CHECK(call)                                                  \
-  do {                                                                   \
-    if ((flag = (call)) < 0) {                                           \
-      set_msg(st, "%s failed with flag %d", #call, flag);                \
-      goto cleanup;                                                      \
-    }                                                                    \
+#define IDA_CHECK(call)                                                               \
+  do {                                                                                \
+    if ((flag = (call)) < 0) {                                                        \
+      sc_error_set(&st->error, SC_ERR_SOLVER, "%s failed with flag %d", #call, flag); \
+      goto cleanup;                                                                   \
+    }                                                                                 \
   } while (0)
   if (SUNContext_Create(NULL, &ctx)) {
-    set_msg(st, "SUNContext_Create failed");
+    sc_error_set(&st->error, SC_ERR_SOLVER, "SUNContext_Create failed");
     goto cleanup;
   }
   y = N_VNew_Serial(N, ctx), yp = N_VNew_Serial(N, ctx), id = N_VNew_Serial(N, ctx);
@@ -275,7 +306,8 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   memcpy(yv + n, v0, (size_t)n * sizeof(double));
   for (int k = 0; k < N; k++) idv[k] = k < 2 * n ? 1.0 : 0.0;
   if (initial_values(&d, t0, yv, ypv)) {
-    set_msg(st, "consistent initial values: singular M or G M^-1 G^T, or a callback failed");
+    sc_error_set(&st->error, SC_ERR_SOLVER,
+                 "consistent initial values: singular M or G M^-1 G^T, or a callback failed");
     result = REF_BAD_INPUT;
     goto cleanup;
   }
@@ -293,38 +325,12 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   LS = A ? SUNLinSol_Dense(y, A, ctx) : NULL;
   if (!A || !LS) goto cleanup;
   IDA_CHECK(IDASetLinearSolver(mem, LS, A));
-  for (int k = 0; k < nout; k++) {
-    sunrealtype tret;
-    flag = IDASolve(mem, tout[k], &tret, y, yp, IDA_NORMAL);
-    if (flag < 0) {
-      // the max_steps budget running out is did-not-finish, like the wall-time budget
-      result = d.out_of_time || flag == IDA_TOO_MUCH_WORK ? REF_DID_NOT_FINISH
-               : d.callback_failed                        ? REF_CALLBACK_FAILED
-                                                          : REF_SOLVER_FAILED;
-      char why[sizeof st->message];
-      snprintf(why, sizeof why, "%s", st->message);  // IDA's own message, if it gave one
-      set_msg(st, "IDASolve failed with flag %d at t = %g (output %d)%s%.150s", flag, tret, k,
-              why[0] ? ": " : "", why);
-      st->t_reached = tret;
-      goto stats;
-    }
-    st->t_reached = tret;
-    memcpy(qout + (size_t)k * (size_t)n, yv, (size_t)n * sizeof(double));
-    memcpy(vout + (size_t)k * (size_t)n, yv + n, (size_t)n * sizeof(double));
-  }
-  result = REF_OK;
-stats:;
-  long nst = 0, nre = 0, nje = 0, nni = 0, nnf = 0, netf = 0;
-  if (IDAGetNumSteps(mem, &nst) == IDA_SUCCESS) st->steps = nst;
-  if (IDAGetNumResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals = nre;
-  if (IDAGetNumLinResEvals(mem, &nre) == IDA_SUCCESS) st->rhs_evals_jac = nre;
-  if (IDAGetNumJacEvals(mem, &nje) == IDA_SUCCESS) st->jac_evals = nje;
-  if (IDAGetNumNonlinSolvIters(mem, &nni) == IDA_SUCCESS) st->newton_iters = nni;
-  if (IDAGetNumNonlinSolvConvFails(mem, &nnf) == IDA_SUCCESS) st->newton_fails = nnf;
-  if (IDAGetNumErrTestFails(mem, &netf) == IDA_SUCCESS) st->err_fails = netf;
+  result = ida_outputs(mem, &d, y, yp, tout, nout, qout, vout, st);
+  ida_read_stats(mem, st);
 #undef IDA_CHECK
 cleanup:
-  if (result == REF_SETUP_FAILED && !st->message[0]) set_msg(st, "out of memory or SUNDIALS setup failed");
+  if (result == REF_SETUP_FAILED && !st->error.message[0])
+    sc_error_set(&st->error, SC_ERR_SOLVER, "out of memory or SUNDIALS setup failed");
   IDAFree(&mem);
   SUNLinSolFree(LS);
   SUNMatDestroy(A);

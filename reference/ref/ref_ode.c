@@ -106,7 +106,7 @@ static int cvode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *
 static void cvode_error_handler(int code, const char *module, const char *function, char *msg,
                                 void *data) {
   ref_stats *stats = data;
-  snprintf(stats->message, sizeof stats->message, "%s %s (flag %d): %s", module, function, code,
+  sc_error_set(&stats->error, SC_ERR_SOLVER, "%s %s (flag %d): %s", module, function, code,
            msg);
 }
 
@@ -187,30 +187,30 @@ static int rk45_setup(ref_ode_session *s, double t0, const double *y0, double t_
   return 0;
 }
 
-static void cvode_collect_stats(ref_ode_session *s) {
-  ref_stats *stats = &s->stats;
+// CVODE's counters into the stats
+static void cvode_read_stats(void *mem, ref_stats *stats) {
   long v = 0;
-  if (CVodeGetNumSteps(s->mem, &v) == 0) stats->steps = v;
-  if (CVodeGetNumRhsEvals(s->mem, &v) == 0) stats->rhs_evals = v;
-  if (CVodeGetNumLinRhsEvals(s->mem, &v) == 0) stats->rhs_evals_jac = v;
-  if (CVodeGetNumJacEvals(s->mem, &v) == 0) stats->jac_evals = v;
-  if (CVodeGetNumNonlinSolvIters(s->mem, &v) == 0) stats->newton_iters = v;
-  if (CVodeGetNumNonlinSolvConvFails(s->mem, &v) == 0) stats->newton_fails = v;
-  if (CVodeGetNumErrTestFails(s->mem, &v) == 0) stats->err_fails = v;
+  if (CVodeGetNumSteps(mem, &v) == 0) stats->steps = v;
+  if (CVodeGetNumRhsEvals(mem, &v) == 0) stats->rhs_evals = v;
+  if (CVodeGetNumLinRhsEvals(mem, &v) == 0) stats->rhs_evals_jac = v;
+  if (CVodeGetNumJacEvals(mem, &v) == 0) stats->jac_evals = v;
+  if (CVodeGetNumNonlinSolvIters(mem, &v) == 0) stats->newton_iters = v;
+  if (CVodeGetNumNonlinSolvConvFails(mem, &v) == 0) stats->newton_fails = v;
+  if (CVodeGetNumErrTestFails(mem, &v) == 0) stats->err_fails = v;
 }
 
 static void budget_message(ref_ode_session *s) {
-  snprintf(s->stats.message, sizeof s->stats.message,
+  sc_error_set(&s->stats.error, SC_ERR_SOLVER,
            "budget spent at t = %g s (wall %.3g s, %ld steps)", s->t, wall_now() - s->t_start,
            s->stats.steps);
 }
 
 static void failure_message(ref_ode_session *s, const char *what) {
   if (!isnan(s->call.nonfinite_t))
-    snprintf(s->stats.message, sizeof s->stats.message,
+    sc_error_set(&s->stats.error, SC_ERR_SOLVER,
              "the right-hand side is not finite at t = %g", s->call.nonfinite_t);
   else if (what)
-    snprintf(s->stats.message, sizeof s->stats.message, "GSL rkf45 failed at t = %g: %s", s->t,
+    sc_error_set(&s->stats.error, SC_ERR_SOLVER, "GSL rkf45 failed at t = %g: %s", s->t,
              what);
 }
 
@@ -263,7 +263,7 @@ ref_ode_session *ref_ode_session_create(const ref_ode *ode, ref_method method,
   if (!set) set = &defaults;
   stats->status = REF_BAD_INPUT;
   if (!ode || !ode->rhs || ode->n == 0 || !(t_end > t0) || !(set->rtol > 0) || !(set->atol > 0)) {
-    snprintf(stats->message, sizeof stats->message, "bad input: %s",
+    sc_error_set(&stats->error, SC_ERR_INPUT, "bad input: %s",
              !ode || !ode->rhs ? "no right-hand side"
              : ode->n == 0     ? "n = 0"
              : !(t_end > t0)   ? "the end time must exceed t0"
@@ -273,7 +273,7 @@ ref_ode_session *ref_ode_session_create(const ref_ode *ode, ref_method method,
   ref_ode_session *s = calloc(1, sizeof *s);
   if (!s) {
     stats->status = REF_SETUP_FAILED;
-    snprintf(stats->message, sizeof stats->message, "out of memory");
+    sc_error_set(&stats->error, SC_ERR_MEMORY, "out of memory");
     return NULL;
   }
   gsl_set_error_handler_off();
@@ -284,8 +284,8 @@ ref_ode_session *ref_ode_session_create(const ref_ode *ode, ref_method method,
   if (rc) {
     *stats = s->stats;
     stats->status = REF_SETUP_FAILED;
-    if (!stats->message[0])
-      snprintf(stats->message, sizeof stats->message, "%s setup failed (n = %zu)",
+    if (!stats->error.message[0])
+      sc_error_set(&stats->error, SC_ERR_SOLVER, "%s setup failed (n = %zu)",
                method == REF_RK45 ? "GSL rkf45" : "CVODE", ode->n);
     ref_ode_session_free(s);
     return NULL;
@@ -311,7 +311,7 @@ const ref_stats *ref_ode_session_stats(ref_ode_session *s) {
     s->stats.err_fails = (long)s->evolve->failed_steps;
     s->stats.rhs_evals = s->call.rhs_evals;
   } else {
-    cvode_collect_stats(s);
+    cvode_read_stats(s->mem, &s->stats);
   }
   s->stats.t_reached = s->t;
   return &s->stats;
@@ -340,7 +340,7 @@ ref_status ref_ode_integrate(const ref_ode *ode, ref_method method, const ref_od
   if (!set) set = &defaults;
   stats->status = REF_BAD_INPUT;
   if (!ode || !ode->rhs || ode->n == 0 || n_out == 0 || !(set->rtol > 0) || !(set->atol > 0)) {
-    snprintf(stats->message, sizeof stats->message, "bad input: %s",
+    sc_error_set(&stats->error, SC_ERR_INPUT, "bad input: %s",
              !ode || !ode->rhs ? "no right-hand side"
              : ode->n == 0     ? "n = 0"
              : n_out == 0      ? "no output times"
@@ -350,7 +350,7 @@ ref_status ref_ode_integrate(const ref_ode *ode, ref_method method, const ref_od
   }
   for (size_t i = 0; i < n_out; i++) {
     if (!(t_out[i] > (i ? t_out[i - 1] : t0))) {
-      snprintf(stats->message, sizeof stats->message,
+      sc_error_set(&stats->error, SC_ERR_INPUT,
                "bad input: output times must increase past t0 (t_out[%zu] = %g)", i, t_out[i]);
       fill_nan(y_out, 0, n_out, ode->n);
       return REF_BAD_INPUT;

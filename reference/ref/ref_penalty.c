@@ -1,30 +1,31 @@
 // SPDX-License-Identifier: MIT
 // Penalty ODE of an mbs model as an explicit ODE y' = F(t, y), y = (q, v): q̇ = N(q) v and
-// v̇ = M⁻¹(f + Gᵀλ(q, v)) from mbs_penalty_rhs (SPEC §4).
+// v̇ = M⁻¹(f + Gᵀλ(q, v)) from mbs_penalty_rhs (SPEC §4), through the model layer's evaluator.
 #include "ref/ref_penalty.h"
 
 #include <string.h>
 
 static int penalty_rhs(double t, const double *y, double *ydot, void *ctx) {
   ref_penalty *pen = ctx;
-  mbs_status st = mbs_penalty_rhs(pen->ws, t, y, y + pen->nq, ydot, ydot + pen->nq);
-  if (st == MBS_OK) return 0;
+  mbs_eval_status st = mbs_penalty_rhs(pen->ev, t, y, y + pen->nq, ydot, ydot + pen->nq);
+  if (st == MBS_EVAL_OK) return 0;
   // a recoverable callback failure lets the integrator retry with a smaller step
-  return st == MBS_CALLBACK_RECOVERABLE ? 1 : -1;
+  return st == MBS_EVAL_CALLBACK_RECOVERABLE ? 1 : -1;
 }
 
-int ref_penalty_init(ref_penalty *pen, const mbs_model *model, const mbs_settings *settings,
-                     char *msg, size_t len) {
+int ref_penalty_init(ref_penalty *pen, const mbs_model *model, const mbs_eval_settings *settings,
+                     sc_error *err) {
   memset(pen, 0, sizeof *pen);
-  pen->ws = mbs_workspace_create(model, settings, msg, len);
-  if (!pen->ws) return -1;
+  pen->ev = mbs_eval_create(model, settings, err);
+  if (!pen->ev) return err && err->code ? err->code : SC_ERR_INPUT;
   pen->nq = model->nq;
   pen->nv = model->nv;
-  pen->ode = (ref_ode){.n = (size_t)(model->nq + model->nv), .rhs = penalty_rhs, .jac = NULL, .ctx = pen};
-  return 0;
+  pen->ode =
+      (ref_ode){.n = (size_t)(model->nq + model->nv), .rhs = penalty_rhs, .jac = NULL, .ctx = pen};
+  return SC_OK;
 }
 
 void ref_penalty_free(ref_penalty *pen) {
-  mbs_workspace_free(pen->ws);
-  pen->ws = NULL;
+  mbs_eval_free(pen->ev);
+  pen->ev = NULL;
 }

@@ -1,62 +1,46 @@
 // SPDX-License-Identifier: MIT
-// Internals of mbs shared by the step and the penalty right-hand side. Not public.
+// Internals of paper A's step shared by mbs_step.c and mbs_qcp.c. Not public.
 #ifndef MBS_INTERNAL_H
 #define MBS_INTERNAL_H
 
+#include <stddef.h>
+
+#include "mbs/mbs_eval.h"
 #include "mbs/mbs_step.h"
 #include "mbs_lcp.h"
 
-#include <stddef.h>
-
+// The step workspace. The model evaluation (rows, M and its factors, f, active set, Y, W, bias)
+// lives in the model layer's evaluator ev; the fields marked "view" point into it (set once at
+// creation: the evaluator's arrays never move) so the step code reads them directly.
 struct mbs_workspace {
   const mbs_model *model;
   mbs_settings settings;
   mbs_info info;
-  mbs_rows *rows;
+  mbs_eval *ev;    // model evaluation (owned)
+  mbs_rows *rows;  // view: ev->rows
   int nv, nq, cap;
   size_t mass_entries;
-  double *mass;     // M blocks, then their Cholesky factors in place
-  double *f, *vfree, *vnew, *qdot, *tmp;  // nv (qdot nq)
-  double *lambda, *resid, *D, *chat, *p;  // cap
-  int *active, *act, *free_row, *sidx;     // cap
-  double *Y;  // nv × cap: column a is M⁻¹ G_aᵀ of active row a (column-major by row)
-  double *W;  // cap × cap: W of the active rows, then C + W
-  double *A;  // cap × cap scratch (bias solves)
-  double *lam_act, *rhat;  // cap
+  double *mass, *mass_raw, *f, *p;     // views: ev->mass (factors), ev->mass_raw, ev->f, ev->p
+  int *act, *active;                   // views: ev->act, ev->active
+  double *Y, *W;                       // views: ev->Y (nv × dcap), ev->W (dcap × dcap)
+  int *col_block, *blk_v0, *blk_size;  // views: block structure of M
+  size_t *blk_off;                     // view
+  int na;                              // active rows of the last evaluation (copy of ev->na)
+  int dense;  // 1 if the last evaluation formed Y and W (copy of ev->dense)
+  int dcap;   // capacity of the dense row-space arrays Y, W, A, lcp (= ev->dcap)
+  double *vfree, *vnew, *qdot, *tmp;  // nv (qdot nq)
+  double *lambda, *resid, *D, *chat;  // cap
+  int *free_row, *sidx;               // cap
+  double *A;                          // dcap × dcap: C + W of the compliant rows
+  double *lam_act, *rhat, *lam_s;     // cap
   mbs_lcp_ws lcp;
-  int na;  // active rows of the last evaluation (ws->act[0..na))
-  double *mass_raw;     // M blocks as the model gave them (before factorisation)
   double *chat0, *gE;   // ĉ without the explicit rows' coupling (cap); G_Eᵀλ_E (nv)
   double h;             // step size of the current step [s]
   struct mbs_qcp *qcp;  // qcp path state (mbs_qcp.c), NULL without qcp
-  int dcap;             // capacity of the dense row-space arrays Y, W, A, lcp (≤ cap)
-  int dense;            // 1 if the last evaluation formed Y and W (na ≤ dcap, solver ≠ qcp)
-  int *grp;             // cap: indices of one bias group
-  int *col_block, *blk_v0, *blk_size;  // nv: block of each velocity; per block: start, size
-  size_t *blk_off;      // per block: offset of its factor in ws->mass
-  double *cg_r, *cg_z, *cg_d, *cg_q, *cg_x, *cg_b, *cg_dg;  // cap each: bias CG vectors
-  double *cg_t, *cg_g;  // nv, 2·(largest block): scratch
   double *wvec;         // nv: w of the qcp path
   double *ctt;          // cap: per contact index, Σ λ_t² (cone statistics)
-  int *cnormal;         // cap: per contact index, its normal row (−1 between evaluations)
-  long step_count;      // mbs_step calls so far (for settings.dump_step)
+  int qcp_used;         // 1 if the last step made a conic solve (mbs_step_qcp_problem)
 };
-
-// Evaluates the model at (t, q, v) into the workspace: rows (checked), M (factored), f, the
-// active set (bilateral always; unilateral and normal rows while φ ≤ 0; tangent rows while their
-// contact's normal row is active), Y_a = M⁻¹G_aᵀ and W = G Y over the active rows, and the bias
-// p = M̂_X Ġ_X v per kind. contacts = 0 reports MBS_UNSUPPORTED for an active normal/tangent row.
-// Fills info->rows, rows_active, rows_bilateral, rows_unilateral (unilateral + normal).
-mbs_status mbs_eval_prepare(mbs_workspace *ws, double t, const double *q, const double *v,
-                            int contacts);
-// x ← M⁻¹ x with the factored mass blocks.
-void mbs_eval_mass_solve(const mbs_workspace *ws, double *x);
-// G_i x for row i of the workspace's rows.
-double mbs_eval_row_dot(const mbs_rows *r, int i, const double *x);
-// 1 if all n entries are finite.
-int mbs_eval_finite(const double *x, int n);
-// Records a failing callback in info and maps its code to a status.
-mbs_status mbs_eval_callback_status(mbs_workspace *ws, const char *name, int code);
 
 // qcp path (mbs_qcp.c): allocate its buffers (0 ok, −1 out of memory), free them, and solve the
 // compliant rows' problem (bilateral, unilateral, contact rows; formulation from the settings) in
@@ -64,6 +48,8 @@ mbs_status mbs_eval_callback_status(mbs_workspace *ws, const char *name, int cod
 // info.contacts and info.fp_iterations.
 int mbs_qcp_create(mbs_workspace *ws);
 void mbs_qcp_free(mbs_workspace *ws);
+// The problem of the last conic solve (NULL if none yet or without qcp).
+const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws);
 mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                          const double *gE, double *lam_s, double *w);
 

@@ -20,10 +20,10 @@
 // constraint, drop the constraint with the most negative multiplier at a stationary point.
 #include "mbs_lcp.h"
 
-#include "mbs_dense.h"
-
 #include <math.h>
 #include <stdlib.h>
+
+#include "mbs/mbs_dense.h"
 
 int mbs_lcp_ws_init(mbs_lcp_ws *w, int cap) {
   size_t c = (size_t)(cap > 0 ? cap : 1), c2 = c * c;
@@ -149,6 +149,8 @@ static int paper_reduce(mbs_lcp_ws *w, const double *A, int lda, const double *b
   return 0;
 }
 
+// (about 90 lines: one algorithm, the dual active-set iteration on the reduced system, whose
+// steps share its index sets and factor; split, it would pass the whole workspace around)
 int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, const int *free_row,
                   int n, int max_iter, double tol, double *lambda, int *iters) {
   int st = mbs_lcp_relaxed(w, A, lda, b, free_row, n, max_iter, tol, lambda, iters);
@@ -156,8 +158,10 @@ int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, cons
   const int cap = w->cap;
   int nb = 0, nu = 0;
   for (int i = 0; i < n; i++) {
-    if (free_row[i]) w->bidx[nb++] = i;
-    else w->uidx[nu++] = i;
+    if (free_row[i])
+      w->bidx[nb++] = i;
+    else
+      w->uidx[nu++] = i;
   }
   if (nu == 0) return MBS_LCP_OK;
   if (paper_reduce(w, A, lda, b, nb, nu)) return MBS_LCP_SINGULAR;

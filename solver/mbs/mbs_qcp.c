@@ -38,19 +38,15 @@
 
 #ifdef MBS_HAVE_QCP
 
-#include "qcp/qcp.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef MBS_HAVE_QCP_IO
-#include "qcp/qcp_io.h"
-#endif
+#include "qcp/qcp.h"
 
 struct mbs_qcp {
   qcp_workspace *qws;
-  int n, p, l, m, nsoc0;  // sizes of the problem qws holds (n = 0: none)
+  int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
   int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
   // structure and values under construction
   int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *qdim;
@@ -63,11 +59,11 @@ struct mbs_qcp {
   // per compact row: role, contact links (normal → tangents, tangent → normal), and its index
   // among the orthant (oidx), residual (ridx), equality (eidx), cone (cidx) rows, β column (bcol)
   int *role, *ntan, *tan1, *tan2, *tn, *oidx, *ridx, *eidx, *cidx, *bcol;
-  int *cmap;  // contact index → compact normal row (−1 between steps)
+  int *cmap;                   // contact index → compact normal row (−1 between steps)
   double *wx, *ws_, *wy, *wz;  // last solution (warm start of the next solve)
   double *x0;                  // paper A's feasible start (MBS_START_FEASIBLE)
   int have_warm, same;         // a stored solution; the last load kept the pattern
-  double *shift, *shift0;  // De Saxcé shifts of this and the previous iterate
+  double *shift, *shift0;      // De Saxcé shifts of this and the previous iterate
   int cap_n, cap_p, cap_l, cap_P, cap_A, cap_G;
 };
 
@@ -220,8 +216,10 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
     q->role[s] = r->kind[i] == MBS_ROW_BILATERAL ? ROLE_FREE : ROLE_UNI;
     q->ntan[s] = 0, q->tn[s] = -1;
     if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0) {  // no contact index: frictionless
-      if (r->contact[i] >= ws->cap) st = MBS_BAD_ROW;  // the map is reset below either way
-      else q->cmap[r->contact[i]] = s;
+      if (r->contact[i] >= ws->cap)
+        st = MBS_BAD_ROW;  // the map is reset below either way
+      else
+        q->cmap[r->contact[i]] = s;
     }
   }
   for (int s = 0; st == MBS_OK && s < ns; s++) {
@@ -253,6 +251,8 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
 }
 
 // builds the conic problem's pattern and values for targets chat (compact); see the header
+// (about 100 lines: one CSC assembly of P, A and G, column by column in qcp's variable order; the
+// column loops share the running nonzero counters)
 static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double *chat,
                         const double *gE, int ncone) {
   struct mbs_qcp *q = ws->qcp;
@@ -290,11 +290,11 @@ static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double
     q->Pp[s] = nP, q->Ap[s] = nA, q->Gp[s] = nG;
     // objective diagonal: relaxed C; paper ζ (λ_u, λ_n), 0 (λ_b), 1 (λ_t, in newtons); an off
     // tangent is a decoupled variable with ½λ² (solution 0, set exactly after the solve)
-    double pdiag = role == ROLE_OFF                         ? 1
-                   : !paper                                 ? C
+    double pdiag = role == ROLE_OFF                          ? 1
+                   : !paper                                  ? C
                    : role == ROLE_UNI || role == ROLE_NORMAL ? zeta
-                   : role == ROLE_FREE                      ? 0
-                                                            : 1;
+                   : role == ROLE_FREE                       ? 0
+                                                             : 1;
     if (pdiag != 0) q->Pi[nP] = s, q->Px[nP++] = pdiag;
     if (role != ROLE_OFF) nA += lambda_column(r, i, q->Ai + nA, q->Ax + nA, -1.0);
     if (q->eidx[s] >= 0) q->Ai[nA] = nv + q->eidx[s], q->Ax[nA++] = C;
@@ -379,11 +379,17 @@ static mbs_status load(mbs_workspace *ws) {
   q->qws = NULL;
   int m = l;
   for (int k = 0; k < nsoc; k++) m += q->qdim[k];
-  qcp_problem prob = {.n = n, .p = p, .l = l, .nsoc = nsoc, .q = nsoc ? q->qdim : NULL,
+  qcp_problem prob = {.n = n,
+                      .p = p,
+                      .l = l,
+                      .nsoc = nsoc,
+                      .q = nsoc ? q->qdim : NULL,
                       .P = {n, n, q->Pp, q->Pi, q->Px},
                       .A = {p, n, q->Ap, q->Ai, q->Ax},
                       .G = {m, n, q->Gp, q->Gi, q->Gx},
-                      .c = q->c, .b = q->b, .h = q->h};
+                      .c = q->c,
+                      .b = q->b,
+                      .h = q->h};
   qcp_settings set = qcp_settings_default();
   if (ws->settings.qcp_eps > 0) set.eps_abs = set.eps_rel = ws->settings.qcp_eps;
   if (qcp_setup(&q->qws, &prob, &set, &err)) return MBS_SOLVER_FAILED;
@@ -398,18 +404,8 @@ static mbs_status load(mbs_workspace *ws) {
   return MBS_OK;
 }
 
-// writes the loaded problem to settings.dump_path when this is step settings.dump_step (needs the
-// qcp HDF5 I/O; otherwise a no-op). For `coulomb` this is the first (unshifted, relaxed) solve of
-// the step, not the fixed point's last. A debugging aid: HDF5 allocates inside this step.
-static void dump(mbs_workspace *ws) {
-  if (!ws->settings.dump_path || ws->settings.dump_step != ws->step_count) return;
-#ifdef MBS_HAVE_QCP_IO
-  qcp_error err;
-  if (qcp_io_problem_write(ws->settings.dump_path, qcp_problem_get(ws->qcp->qws), &err))
-    ws->info.dump_failed = 1;
-#else
-  ws->info.dump_failed = 1;
-#endif
+const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws) {
+  return ws->qcp && ws->qcp->qws ? qcp_problem_get(ws->qcp->qws) : NULL;
 }
 
 // paper A's feasible start (Appendix A, last paragraph) into q->x0: λ_u = λ_n = L, λ_t = λ_b = 0,
@@ -424,15 +420,14 @@ static int feasible_point(mbs_workspace *ws, int ns, const int *sidx, const doub
   for (int s = 0; s < ns; s++) L = fmax(L, fabs(chat[s]) * ws->D[sidx[s]]);
   for (int tries = 0; tries < 60; tries++, L *= 2) {
     double *x = q->x0, *w = q->x0 + ns;
-    for (int s = 0; s < ns; s++)
-      x[s] = q->role[s] == ROLE_UNI || q->role[s] == ROLE_NORMAL ? L : 0;
+    for (int s = 0; s < ns; s++) x[s] = q->role[s] == ROLE_UNI || q->role[s] == ROLE_NORMAL ? L : 0;
     for (int j = 0; j < nv; j++) w[j] = 0;
     for (int s = 0; s < ns; s++) {
       const int i = ws->act[sidx[s]];
       for (int k = r->start[i]; k < r->start[i + 1]; k++) w[r->col[k]] += r->val[k] * x[s];
     }
     for (int j = 0; j < nv; j++) w[j] += ws->gE[j];
-    mbs_eval_mass_solve(ws, w);
+    mbs_eval_mass_solve(ws->ev, w);
     int ok = 1;
     for (int s = 0; s < ns; s++) {
       const double rh = x[s] / ws->D[sidx[s]] + mbs_eval_row_dot(r, ws->act[sidx[s]], w) - chat[s];
@@ -467,10 +462,14 @@ static mbs_status solve_once(mbs_workspace *ws, int start) {
   if (q->p) memcpy(q->wy, qcp_solution_y(q->qws), sizeof(double) * (size_t)q->p);
   q->have_warm = 1;
   switch (qi->status) {
-  case QCP_SOLVED: return MBS_OK;
-  case QCP_SOLVED_INACCURATE: return MBS_INACCURATE;
-  case QCP_MAX_ITERATIONS: return MBS_MAX_ITERATIONS;
-  default: return MBS_SOLVER_FAILED;
+    case QCP_SOLVED:
+      return MBS_OK;
+    case QCP_SOLVED_INACCURATE:
+      return MBS_INACCURATE;
+    case QCP_MAX_ITERATIONS:
+      return MBS_MAX_ITERATIONS;
+    default:
+      return MBS_SOLVER_FAILED;
   }
 }
 
@@ -515,7 +514,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   ws->info.contacts = ncone;
   if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
   if ((st = load(ws)) != MBS_OK) return st;
-  dump(ws);
+  ws->qcp_used = 1;
   int start = SOLVE_COLD;
   if (ws->settings.start == MBS_START_WARM && q->same && q->have_warm) start = SOLVE_WARM;
   if (ws->settings.start == MBS_START_FEASIBLE && !feasible_point(ws, ns, sidx, chat0))
@@ -577,6 +576,10 @@ int mbs_qcp_create(mbs_workspace *ws) {
   return 0;
 }
 void mbs_qcp_free(mbs_workspace *ws) { (void)ws; }
+const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws) {
+  (void)ws;
+  return NULL;
+}
 mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                          const double *gE, double *lam_s, double *w) {
   (void)ws, (void)ns, (void)sidx, (void)chat0, (void)gE, (void)lam_s, (void)w;

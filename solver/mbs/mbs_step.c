@@ -42,24 +42,16 @@
 // iteration; the bias uses matrix-free CG). settings.solver forces either.
 #include "mbs/mbs_step.h"
 
-#include "mbs_dense.h"
-#include "mbs_internal.h"
-
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbs/mbs_dense.h"
+#include "mbs_internal.h"
 
 static const char *const formulation_names[] = {
 #define MBS_NAME(id, str) str,
     MBS_FORMULATION_LIST(MBS_NAME)
-#undef MBS_NAME
-};
-static const char *const status_names[] = {
-#define MBS_NAME(id, str) str,
-    MBS_STATUS_LIST(MBS_NAME)
 #undef MBS_NAME
 };
 
@@ -101,8 +93,29 @@ int mbs_start_parse(const char *name, mbs_start *s) {
 }
 
 const char *mbs_status_name(mbs_status s) {
-  if ((int)s < 0 || s >= MBS_STATUS_COUNT) return "invalid";
-  return status_names[s];
+  if (mbs_common_status_is((int)s)) return mbs_common_status_name((int)s);
+  switch (s) {
+#define MBS_CASE(suffix, value, str, severity) \
+  case MBS_##suffix:                           \
+    return str;
+    MBS_STEP_STATUS_LIST(MBS_CASE)
+#undef MBS_CASE
+    default:
+      return "invalid";
+  }
+}
+
+int mbs_status_severity(mbs_status s) {
+  if (mbs_common_status_is((int)s)) return mbs_common_status_severity((int)s);
+  switch (s) {
+#define MBS_CASE(suffix, value, str, severity) \
+  case MBS_##suffix:                           \
+    return severity;
+    MBS_STEP_STATUS_LIST(MBS_CASE)
+#undef MBS_CASE
+    default:
+      return -1;
+  }
 }
 
 mbs_settings mbs_settings_default(void) {
@@ -118,52 +131,76 @@ mbs_settings mbs_settings_default(void) {
                         .fp_max_iter = 50,
                         .fp_tol = 1e-10,
                         .qcp_eps = 1e-11,
-                        .start = MBS_START_COLD,
-                        .dump_path = NULL,
-                        .dump_step = 0};
+                        .start = MBS_START_COLD};
 }
 
-static int settings_check(const mbs_settings *s, char *msg, size_t len) {
+static int settings_check(const mbs_settings *s, sc_error *err) {
   const char *bad = NULL;
-  if ((int)s->formulation < 0 || s->formulation >= MBS_FORMULATION_COUNT) bad = "formulation";
-  else if ((int)s->solver < 0 || s->solver > MBS_SOLVER_QCP) bad = "solver";
-  else if (s->dense_max_rows < 0) bad = "dense_max_rows (must be >= 0)";
-  else if (!isfinite(s->zeta)) bad = "zeta (must be finite; <= 0 means 1/h)";
-  else if (!(s->bias_reg > 0) || !isfinite(s->bias_reg)) bad = "bias_reg (must be > 0)";
-  else if (!isfinite(s->gdot_target)) bad = "gdot_target (must be finite)";
-  else if (s->max_iter < 1 || s->max_iter > 100000) bad = "max_iter (must be in 1..100000)";
-  else if (!(s->tol > 0) || !(s->tol < 1)) bad = "tol (must be in (0, 1))";
+  if ((int)s->formulation < 0 || s->formulation >= MBS_FORMULATION_COUNT)
+    bad = "formulation";
+  else if ((int)s->solver < 0 || s->solver > MBS_SOLVER_QCP)
+    bad = "solver";
+  else if (s->dense_max_rows < 0)
+    bad = "dense_max_rows (must be >= 0)";
+  else if (!isfinite(s->zeta))
+    bad = "zeta (must be finite; <= 0 means 1/h)";
+  else if (!(s->bias_reg > 0) || !isfinite(s->bias_reg))
+    bad = "bias_reg (must be > 0)";
+  else if (!isfinite(s->gdot_target))
+    bad = "gdot_target (must be finite)";
+  else if (s->max_iter < 1 || s->max_iter > 100000)
+    bad = "max_iter (must be in 1..100000)";
+  else if (!(s->tol > 0) || !(s->tol < 1))
+    bad = "tol (must be in (0, 1))";
   else if (s->fp_max_iter < 1 || s->fp_max_iter > 100000)
     bad = "fp_max_iter (must be in 1..100000)";
-  else if (!(s->fp_tol > 0) || !(s->fp_tol < 1)) bad = "fp_tol (must be in (0, 1))";
+  else if (!(s->fp_tol > 0) || !(s->fp_tol < 1))
+    bad = "fp_tol (must be in (0, 1))";
   else if (!isfinite(s->qcp_eps) || s->qcp_eps >= 1)
     bad = "qcp_eps (must be < 1; <= 0: qcp default)";
-  else if ((int)s->start < 0 || s->start > MBS_START_FEASIBLE) bad = "start";
-  if (bad && msg && len) snprintf(msg, len, "mbs settings: invalid %s", bad);
-  return bad ? -1 : 0;
+  else if ((int)s->start < 0 || s->start > MBS_START_FEASIBLE)
+    bad = "start";
+  return bad ? sc_error_set(err, SC_ERR_INPUT, "mbs settings: invalid %s", bad) : SC_OK;
+}
+
+// evaluation settings of the step's evaluator: the bias settings, and Y, W formed only while
+// the active rows fit the dense row space (never when qcp is forced)
+static mbs_eval_settings eval_settings(const mbs_settings *s, int cap) {
+  mbs_eval_settings e = mbs_eval_settings_default();
+  e.use_bias = s->use_bias;
+  e.bias_reg = s->bias_reg;
+  e.dense_max_rows = s->solver == MBS_SOLVER_QCP     ? -1
+                     : s->solver == MBS_SOLVER_DENSE ? cap
+                                                     : s->dense_max_rows;
+  return e;
 }
 
 void mbs_workspace_free(mbs_workspace *ws) {
   if (!ws) return;
-  mbs_rows_free(ws->rows);
-  free(ws->mass), free(ws->f), free(ws->vfree), free(ws->vnew), free(ws->qdot), free(ws->tmp);
-  free(ws->lambda), free(ws->resid), free(ws->D), free(ws->chat), free(ws->p);
-  free(ws->active), free(ws->act), free(ws->free_row), free(ws->sidx);
-  free(ws->Y), free(ws->W), free(ws->A), free(ws->lam_act), free(ws->rhat);
-  free(ws->mass_raw), free(ws->chat0), free(ws->gE), free(ws->grp);
-  free(ws->cg_r), free(ws->cg_z), free(ws->cg_d), free(ws->cg_q), free(ws->cg_x), free(ws->cg_b);
-  free(ws->cg_dg), free(ws->cg_t), free(ws->cg_g), free(ws->wvec), free(ws->ctt), free(ws->cnormal);
-  free(ws->col_block), free(ws->blk_v0), free(ws->blk_size), free(ws->blk_off);
+  mbs_eval_free(ws->ev);
+  free(ws->vfree), free(ws->vnew), free(ws->qdot), free(ws->tmp);
+  free(ws->lambda), free(ws->resid), free(ws->D), free(ws->chat);
+  free(ws->free_row), free(ws->sidx), free(ws->A), free(ws->lam_act), free(ws->rhat);
+  free(ws->lam_s), free(ws->chat0), free(ws->gE), free(ws->wvec), free(ws->ctt);
   mbs_qcp_free(ws);
   mbs_lcp_ws_free(&ws->lcp);
   free(ws);
 }
 
-mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings, char *msg,
-                                    size_t len) {
-  if (mbs_model_validate(model, msg, len)) return NULL;
+// the step's views of its evaluator's arrays
+static void workspace_views(mbs_workspace *ws) {
+  mbs_eval *ev = ws->ev;
+  ws->rows = ev->rows, ws->mass = ev->mass, ws->mass_raw = ev->mass_raw, ws->f = ev->f;
+  ws->p = ev->p, ws->act = ev->act, ws->active = ev->active, ws->Y = ev->Y, ws->W = ev->W;
+  ws->col_block = ev->col_block, ws->blk_v0 = ev->blk_v0, ws->blk_size = ev->blk_size;
+  ws->blk_off = ev->blk_off, ws->mass_entries = ev->mass_entries, ws->dcap = ev->dcap;
+}
+
+mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings,
+                                    sc_error *err) {
+  if (mbs_model_validate(model, err)) return NULL;
   mbs_settings s = settings ? *settings : mbs_settings_default();
-  if (settings_check(&s, msg, len)) return NULL;
+  if (settings_check(&s, err)) return NULL;
   mbs_workspace *ws = calloc(1, sizeof *ws);
   if (!ws) goto oom;
   ws->model = model;
@@ -171,90 +208,44 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
   ws->nv = model->nv;
   ws->nq = model->nq;
   ws->cap = model->max_rows;
+  const mbs_eval_settings es = eval_settings(&s, ws->cap);
+  if (!(ws->ev = mbs_eval_create(model, &es, err))) goto fail;
+  workspace_views(ws);
   size_t nv = (size_t)ws->nv, nq = (size_t)ws->nq, cap = (size_t)(ws->cap > 0 ? ws->cap : 1);
-  ws->mass_entries = mbs_model_mass_entries(model);
-  ws->rows = mbs_rows_create(model->max_rows, model->max_nnz);
-  ws->mass = calloc(ws->mass_entries, sizeof(double));
-  ws->f = calloc(nv, sizeof(double));
-  ws->vfree = calloc(nv, sizeof(double));
-  ws->vnew = calloc(nv, sizeof(double));
+  size_t dcap = (size_t)(ws->dcap > 0 ? ws->dcap : 1);
+  double **capv[] = {&ws->lambda, &ws->resid, &ws->D,     &ws->chat, &ws->lam_act,
+                     &ws->rhat,   &ws->lam_s, &ws->chat0, &ws->ctt};
+  double **nvv[] = {&ws->vfree, &ws->vnew, &ws->tmp, &ws->gE, &ws->wvec};
+  int ok = 1;
+  for (size_t k = 0; k < sizeof capv / sizeof capv[0]; k++)
+    ok &= (*capv[k] = calloc(cap, sizeof(double))) != NULL;
+  for (size_t k = 0; k < sizeof nvv / sizeof nvv[0]; k++)
+    ok &= (*nvv[k] = calloc(nv, sizeof(double))) != NULL;
   ws->qdot = calloc(nq, sizeof(double));
-  ws->tmp = calloc(nv, sizeof(double));
-  ws->lambda = calloc(cap, sizeof(double));
-  ws->resid = calloc(cap, sizeof(double));
-  ws->D = calloc(cap, sizeof(double));
-  ws->chat = calloc(cap, sizeof(double));
-  ws->p = calloc(cap, sizeof(double));
-  ws->active = calloc(cap, sizeof(int));
-  ws->act = calloc(cap, sizeof(int));
   ws->free_row = calloc(cap, sizeof(int));
   ws->sidx = calloc(cap, sizeof(int));
-  // dense row-space arrays only up to dcap rows (all rows when the dense solver is forced)
-  ws->dcap = s.solver == MBS_SOLVER_DENSE || ws->cap <= s.dense_max_rows ? ws->cap
-             : s.solver == MBS_SOLVER_QCP                                ? 0
-                                                                         : s.dense_max_rows;
-  size_t dcap = (size_t)(ws->dcap > 0 ? ws->dcap : 1);
-  ws->Y = calloc(nv * dcap, sizeof(double));
-  ws->W = calloc(dcap * dcap, sizeof(double));
   ws->A = calloc(dcap * dcap, sizeof(double));
-  ws->grp = calloc(cap, sizeof(int));
-  ws->cg_r = calloc(cap, sizeof(double));
-  ws->cg_z = calloc(cap, sizeof(double));
-  ws->cg_d = calloc(cap, sizeof(double));
-  ws->cg_q = calloc(cap, sizeof(double));
-  ws->cg_x = calloc(cap, sizeof(double));
-  ws->cg_b = calloc(cap, sizeof(double));
-  ws->cg_dg = calloc(cap, sizeof(double));
-  ws->cg_t = calloc(nv, sizeof(double));
-  ws->wvec = calloc(nv, sizeof(double));
-  ws->ctt = calloc(cap, sizeof(double));
-  ws->cnormal = malloc(cap * sizeof(int));
-  if (ws->cnormal)
-    for (size_t c = 0; c < cap; c++) ws->cnormal[c] = -1;
-  size_t nblk = (size_t)(model->nblocks > 0 ? model->nblocks : 1);
-  ws->col_block = calloc(nv, sizeof(int));
-  ws->blk_v0 = calloc(nblk, sizeof(int));
-  ws->blk_size = calloc(nblk, sizeof(int));
-  ws->blk_off = calloc(nblk, sizeof(size_t));
-  int bmax = 1;
-  if (ws->col_block && ws->blk_v0 && ws->blk_size && ws->blk_off) {
-    size_t off = 0;
-    int v = 0;
-    for (size_t b = 0; b < nblk; b++) {
-      int bs = model->nblocks > 0 ? model->block_size[b] : ws->nv;
-      ws->blk_v0[b] = v, ws->blk_size[b] = bs, ws->blk_off[b] = off;
-      for (int j = 0; j < bs; j++) ws->col_block[v + j] = (int)b;
-      v += bs, off += (size_t)bs * (size_t)bs, bmax = bs > bmax ? bs : bmax;
-    }
-  }
-  ws->cg_g = calloc(2 * (size_t)bmax, sizeof(double));
-  ws->lam_act = calloc(cap, sizeof(double));
-  ws->rhat = calloc(cap, sizeof(double));
-  ws->mass_raw = calloc(ws->mass_entries, sizeof(double));
-  ws->chat0 = calloc(cap, sizeof(double));
-  ws->gE = calloc(nv, sizeof(double));
-  if (!ws->rows || !ws->mass || !ws->f || !ws->vfree || !ws->vnew || !ws->qdot || !ws->tmp ||
-      !ws->lambda || !ws->resid || !ws->D || !ws->chat || !ws->p || !ws->active || !ws->act ||
-      !ws->free_row || !ws->sidx || !ws->Y || !ws->W || !ws->A || !ws->lam_act || !ws->rhat ||
-      !ws->mass_raw || !ws->chat0 || !ws->gE || !ws->grp || !ws->cg_r || !ws->cg_z ||
-      !ws->cg_d || !ws->cg_q || !ws->cg_x || !ws->cg_b || !ws->cg_dg || !ws->cg_t || !ws->wvec ||
-      !ws->ctt || !ws->cnormal ||
-      !ws->col_block || !ws->blk_v0 || !ws->blk_size || !ws->blk_off || !ws->cg_g)
-    goto oom;
+  if (!ok || !ws->qdot || !ws->free_row || !ws->sidx || !ws->A) goto oom;
   if (mbs_qcp_create(ws)) goto oom;
   if (mbs_lcp_ws_init(&ws->lcp, (int)dcap)) goto oom;
   ws->info.status = MBS_OK;
   return ws;
 oom:
+  sc_error_set(err, SC_ERR_MEMORY, "mbs workspace: out of memory");
+fail:
   mbs_workspace_free(ws);
-  if (msg && len) snprintf(msg, len, "mbs workspace: out of memory");
   return NULL;
 }
 
-int mbs_workspace_set_settings(mbs_workspace *ws, const mbs_settings *s) {
-  if (settings_check(s, NULL, 0)) return -1;
+int mbs_workspace_set_settings(mbs_workspace *ws, const mbs_settings *s, sc_error *err) {
+  if (settings_check(s, err)) return SC_ERR_INPUT;
   ws->settings = *s;
-  return 0;
+  // the dense row space stays as allocated; Y and W are formed while the rows fit and qcp is
+  // not forced
+  ws->ev->settings.use_bias = s->use_bias;
+  ws->ev->settings.bias_reg = s->bias_reg;
+  ws->ev->settings.dense_max_rows = s->solver == MBS_SOLVER_QCP ? -1 : ws->dcap;
+  return SC_OK;
 }
 
 const mbs_settings *mbs_workspace_settings(const mbs_workspace *ws) { return &ws->settings; }
@@ -263,6 +254,9 @@ const mbs_rows *mbs_step_rows(const mbs_workspace *ws) { return ws->rows; }
 const double *mbs_step_lambda(const mbs_workspace *ws) { return ws->lambda; }
 const double *mbs_step_residual(const mbs_workspace *ws) { return ws->resid; }
 const int *mbs_step_active(const mbs_workspace *ws) { return ws->active; }
+const struct qcp_problem *mbs_step_qcp_problem(const mbs_workspace *ws) {
+  return ws->qcp_used ? mbs_qcp_problem(ws) : NULL;
+}
 
 // ---- the step -----------------------------------------------------------------------------
 
@@ -280,7 +274,7 @@ static mbs_status solve_sparse(mbs_workspace *ws, int ns, const int *sidx, doubl
   }
   if (ns == 0) {  // nothing to solve: w = M⁻¹ g_E
     memcpy(ws->wvec, ws->gE, (size_t)nv * sizeof(double));
-    mbs_eval_mass_solve(ws, ws->wvec);
+    mbs_eval_mass_solve(ws->ev, ws->wvec);
     return MBS_OK;
   }
   mbs_status st = mbs_qcp_solve(ws, ns, sidx, ws->chat0, ws->gE, lam_s, ws->wvec);
@@ -317,13 +311,16 @@ static mbs_status solve_dense(mbs_workspace *ws, int ns, const int *sidx, double
     if (ns > 0 && mbs_chol_factor(ws->lcp.S, ns, ld)) return MBS_SINGULAR;
     if (ns > 0) mbs_chol_solve(ws->lcp.S, ns, ld, lam_s);
   } else {
-    int rc = ws->settings.formulation == MBS_PAPER
-                 ? mbs_lcp_paper(&ws->lcp, ws->A, ld, ws->chat, ws->free_row, ns,
-                                 ws->settings.max_iter, ws->settings.tol, lam_s, &info->iterations)
-                 : mbs_lcp_relaxed(&ws->lcp, ws->A, ld, ws->chat, ws->free_row, ns,
-                                   ws->settings.max_iter, ws->settings.tol, lam_s, &info->iterations);
-    if (rc == MBS_LCP_MAX_ITER) st = MBS_MAX_ITERATIONS;
-    else if (rc == MBS_LCP_SINGULAR) return MBS_SINGULAR;
+    int rc =
+        ws->settings.formulation == MBS_PAPER
+            ? mbs_lcp_paper(&ws->lcp, ws->A, ld, ws->chat, ws->free_row, ns, ws->settings.max_iter,
+                            ws->settings.tol, lam_s, &info->iterations)
+            : mbs_lcp_relaxed(&ws->lcp, ws->A, ld, ws->chat, ws->free_row, ns,
+                              ws->settings.max_iter, ws->settings.tol, lam_s, &info->iterations);
+    if (rc == MBS_LCP_MAX_ITER)
+      st = MBS_MAX_ITERATIONS;
+    else if (rc == MBS_LCP_SINGULAR)
+      return MBS_SINGULAR;
   }
   // scaled residuals r̂ = A λ − ĉ, kept in the compact order after λ_s
   for (int s = 0; s < ns; s++) {
@@ -334,32 +331,34 @@ static mbs_status solve_dense(mbs_workspace *ws, int ns, const int *sidx, double
   return st;
 }
 
-static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double *q0,
-                             const double *v0) {
-  const mbs_model *m = ws->model;
-  mbs_rows *r = ws->rows;
+// evaluates the model at (t0, q0, v0) through the evaluator and copies its counters to info
+static mbs_status step_evaluate(mbs_workspace *ws, double t, const double *q0, const double *v0,
+                                int *has_contact) {
   mbs_info *info = &ws->info;
-  const int nv = ws->nv;
-  int code;
-#ifdef MBS_HAVE_QCP
-  const int contacts_ok = 1;  // contact rows go to the conic solver
-#else
-  const int contacts_ok = 0;
+  mbs_eval *ev = ws->ev;
+  mbs_status st = (mbs_status)mbs_eval_prepare(ev, t, q0, v0);
+  info->rows = ev->n_rows, info->rows_bilateral = ev->n_bilateral;
+  info->rows_unilateral = ev->n_unilateral;
+  info->callback = ev->callback, info->callback_code = ev->callback_code;
+  ws->na = ev->na, ws->dense = ev->dense;
+  const mbs_rows *r = ws->rows;
+  for (int i = 0; i < ev->n_rows; i++) ws->lambda[i] = 0, ws->resid[i] = 0;
+  // active normal/tangent rows always take the conic path (unsupported without qcp)
+  *has_contact = 0;
+  for (int a = 0; a < ev->na; a++)
+    *has_contact |= r->kind[ev->act[a]] == MBS_ROW_NORMAL || r->kind[ev->act[a]] == MBS_ROW_TANGENT;
+#ifndef MBS_HAVE_QCP
+  if (*has_contact && (st == MBS_OK || st == MBS_SINGULAR)) return MBS_UNSUPPORTED;
 #endif
-  mbs_status st = mbs_eval_prepare(ws, t, q0, v0, contacts_ok);
-  if (st != MBS_OK) return st;
+  info->rows_active = ev->na;
+  return st;
+}
+
+// explicit rows (D = 0): λ = c (bilateral) or max(0, c) (unilateral), c = −p; compliant rows
+// compacted to s = 0..ns with targets ĉ0 (no explicit-row coupling); returns ns
+static int step_rows(mbs_workspace *ws, double h) {
+  const mbs_rows *r = ws->rows;
   const int na = ws->na;
-  int has_contact = 0;  // active normal/tangent rows: always the conic path
-  for (int a = 0; a < na; a++)
-    has_contact |= r->kind[ws->act[a]] == MBS_ROW_NORMAL || r->kind[ws->act[a]] == MBS_ROW_TANGENT;
-  ws->h = h;
-
-  // v_free = v0 + h M⁻¹ f
-  memcpy(ws->tmp, ws->f, (size_t)nv * sizeof(double));
-  mbs_eval_mass_solve(ws, ws->tmp);
-  for (int j = 0; j < nv; j++) ws->vfree[j] = v0[j] + h * ws->tmp[j];
-
-  // explicit rows (D = 0) first: λ = c (bilateral) or max(0, c) (unilateral), c = −p
   for (int a = 0; a < na; a++) {
     int i = ws->act[a];
     ws->D[a] = h * (h * r->K[i] + r->B[i]);
@@ -369,33 +368,31 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
       ws->lam_act[a] = r->kind[i] == MBS_ROW_BILATERAL ? c : fmax(0.0, c);
     }
   }
-  // compliant rows: compact to indices s = 0..ns with targets ĉ0 (no explicit-row coupling)
   int ns = 0;
-  int *sidx = ws->sidx;  // active index of each compliant row
   for (int a = 0; a < na; a++) {
     if (ws->D[a] == 0) continue;
     int i = ws->act[a];
     double Kd = r->K[i] > 0 ? 1.0 / (h * (h + r->B[i] / r->K[i])) : 0.0;  // K/D without overflow
     ws->chat0[ns] = -Kd * r->phi[i] - mbs_eval_row_dot(r, i, ws->vfree) / h -
                     ws->settings.gdot_target * r->gdot_v[i] - ws->p[a] / ws->D[a];
-    sidx[ns] = a;
+    ws->sidx[ns] = a;
     ws->free_row[ns] = r->kind[i] == MBS_ROW_BILATERAL;
     ns++;
   }
-  double *lam_s = ws->cg_x;  // solution of the compliant rows, in compact order
-  int use_qcp = !ws->dense || has_contact ||
-                (ws->settings.solver == MBS_SOLVER_AUTO && ns > ws->settings.dense_max_rows);
-  st = use_qcp ? solve_sparse(ws, ns, sidx, lam_s) : solve_dense(ws, ns, sidx, lam_s);
-  if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) return st;
-  for (int s = 0; s < ns; s++) ws->lam_act[sidx[s]] = lam_s[s];
+  return ns;
+}
 
-  // per-row statistics: scaled residual r̂ for compliant rows, r = λ − c for explicit ones
+// per-row statistics: scaled residual r̂ for compliant rows, r = λ − c for explicit ones; row
+// forces λ per model row
+static void step_row_statistics(mbs_workspace *ws, int ns, const double *lam_s) {
+  const mbs_rows *r = ws->rows;
+  mbs_info *info = &ws->info;
   info->lambda_min = INFINITY;
   for (int s = 0; s < ns; s++) {
-    int a = sidx[s], i = ws->act[a];
+    int a = ws->sidx[s], i = ws->act[a];
     double rh = ws->rhat[s], lam = lam_s[s];
     ws->resid[i] = rh;
-    if (r->kind[i] == MBS_ROW_TANGENT) continue;  // judged by the cone residual below
+    if (r->kind[i] == MBS_ROW_TANGENT) continue;  // judged by the cone residual
     if (ws->free_row[s]) {
       info->residual = fmax(info->residual, fabs(rh));
     } else {
@@ -405,7 +402,7 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
       info->rows_positive += lam > 0;
     }
   }
-  for (int a = 0; a < na; a++) {
+  for (int a = 0; a < ws->na; a++) {
     int i = ws->act[a];
     ws->lambda[i] = ws->lam_act[a];
     if (ws->D[a] == 0) {
@@ -416,48 +413,82 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
       }
     }
   }
+}
 
-  // friction cones: max(0, ‖λ_t‖ − μ λ_n) per contact (squares summed per contact index)
-  if (has_contact) {
-    double *tt = ws->ctt;
-    for (int a = 0; a < na; a++) {
-      int c = r->contact[ws->act[a]];
-      if (c >= 0 && c < ws->cap) tt[c] = 0;
-    }
-    for (int a = 0; a < na; a++) {
-      int i = ws->act[a], c = r->contact[i];
-      if (r->kind[i] == MBS_ROW_TANGENT && c >= 0 && c < ws->cap)
-        tt[c] += ws->lam_act[a] * ws->lam_act[a];
-    }
-    for (int a = 0; a < na; a++) {
-      int i = ws->act[a], c = r->contact[i];
-      if (r->kind[i] == MBS_ROW_NORMAL && c >= 0 && c < ws->cap)
-        info->cone_residual = fmax(info->cone_residual, sqrt(tt[c]) - r->mu[i] * ws->lam_act[a]);
-    }
+// friction cones: max(0, ‖λ_t‖ − μ λ_n) per contact (squares summed per contact index)
+static void step_cone_statistics(mbs_workspace *ws) {
+  const mbs_rows *r = ws->rows;
+  const int na = ws->na;
+  double *tt = ws->ctt;
+  for (int a = 0; a < na; a++) {
+    int c = r->contact[ws->act[a]];
+    if (c >= 0 && c < ws->cap) tt[c] = 0;
   }
+  for (int a = 0; a < na; a++) {
+    int i = ws->act[a], c = r->contact[i];
+    if (r->kind[i] == MBS_ROW_TANGENT && c >= 0 && c < ws->cap)
+      tt[c] += ws->lam_act[a] * ws->lam_act[a];
+  }
+  for (int a = 0; a < na; a++) {
+    int i = ws->act[a], c = r->contact[i];
+    if (r->kind[i] == MBS_ROW_NORMAL && c >= 0 && c < ws->cap)
+      ws->info.cone_residual =
+          fmax(ws->info.cone_residual, sqrt(tt[c]) - r->mu[i] * ws->lam_act[a]);
+  }
+}
 
-  // v1 = v_free + h w, w = M⁻¹ Gᵀ λ (from Y in dense mode, from qcp's solution otherwise)
+// v1 = v_free + h w, w = M⁻¹ Gᵀ λ (from Y in dense mode, from qcp's solution otherwise), then
+// q̇ = N(q0) v1
+static mbs_status step_velocity(mbs_workspace *ws, double t, double h, const double *q0,
+                                int use_qcp) {
+  const mbs_model *m = ws->model;
+  const int nv = ws->nv;
   memcpy(ws->vnew, ws->vfree, (size_t)nv * sizeof(double));
   if (use_qcp) {
     for (int j = 0; j < nv; j++) ws->vnew[j] += h * ws->wvec[j];
   } else {
-    for (int a = 0; a < na; a++) {
+    for (int a = 0; a < ws->na; a++) {
       const double *y = ws->Y + (size_t)a * (size_t)nv;
       double hl = h * ws->lam_act[a];
       if (hl != 0)
         for (int j = 0; j < nv; j++) ws->vnew[j] += hl * y[j];
     }
   }
-  if (!mbs_eval_finite(ws->vnew, nv) || !mbs_eval_finite(ws->lam_act, na)) return MBS_NONFINITE;
-
-  // q̇ = N(q0) v1
+  if (!mbs_finite(ws->vnew, nv) || !mbs_finite(ws->lam_act, ws->na)) return MBS_NONFINITE;
+  int code;
   if (m->velocity_map) {
     if ((code = m->velocity_map(t, q0, ws->vnew, ws->qdot, m->ctx)))
-      return mbs_eval_callback_status(ws, "velocity_map", code);
+      return (mbs_status)mbs_callback_status("velocity_map", code, &ws->info.callback,
+                                             &ws->info.callback_code);
   } else {
     memcpy(ws->qdot, ws->vnew, (size_t)nv * sizeof(double));
   }
-  return st;
+  return MBS_OK;
+}
+
+static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double *q0,
+                             const double *v0) {
+  const int nv = ws->nv;
+  int has_contact;
+  mbs_status st = step_evaluate(ws, t, q0, v0, &has_contact);
+  if (st != MBS_OK) return st;
+  ws->h = h;
+  // v_free = v0 + h M⁻¹ f
+  memcpy(ws->tmp, ws->f, (size_t)nv * sizeof(double));
+  mbs_eval_mass_solve(ws->ev, ws->tmp);
+  for (int j = 0; j < nv; j++) ws->vfree[j] = v0[j] + h * ws->tmp[j];
+  // the rows' solve, dense or sparse
+  const int ns = step_rows(ws, h);
+  double *lam_s = ws->lam_s;  // solution of the compliant rows, in compact order
+  int use_qcp = !ws->dense || has_contact ||
+                (ws->settings.solver == MBS_SOLVER_AUTO && ns > ws->settings.dense_max_rows);
+  st = use_qcp ? solve_sparse(ws, ns, ws->sidx, lam_s) : solve_dense(ws, ns, ws->sidx, lam_s);
+  if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) return st;
+  for (int s = 0; s < ns; s++) ws->lam_act[ws->sidx[s]] = lam_s[s];
+  step_row_statistics(ws, ns, lam_s);
+  if (has_contact) step_cone_statistics(ws);
+  mbs_status vs = step_velocity(ws, t, h, q0, use_qcp);
+  return vs != MBS_OK ? vs : st;
 }
 
 mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, const double *v0,
@@ -467,18 +498,19 @@ mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, con
   info->energy = NAN;
   info->lambda_min = INFINITY;
   const mbs_model *m = ws->model;
+  ws->qcp_used = 0;
   mbs_status st = (h > 0 && isfinite(h)) ? step_solve(ws, t, h, q0, v0) : MBS_NONFINITE;
-  ws->step_count++;
   if (st == MBS_OK || st == MBS_MAX_ITERATIONS || st == MBS_INACCURATE) {
     for (int j = 0; j < ws->nq; j++) q1[j] = q0[j] + h * ws->qdot[j];
     memcpy(v1, ws->vnew, (size_t)ws->nv * sizeof(double));
     int code;
     if (m->position_update && (code = m->position_update(q1, m->ctx)))
-      st = mbs_eval_callback_status(ws, "position_update", code);
-    else if (!mbs_eval_finite(q1, ws->nq))
+      st = (mbs_status)mbs_callback_status("position_update", code, &info->callback,
+                                           &info->callback_code);
+    else if (!mbs_finite(q1, ws->nq))
       st = MBS_NONFINITE;
     else if (m->energy && (code = m->energy(t + h, q1, v1, &info->energy, m->ctx)))
-      st = mbs_eval_callback_status(ws, "energy", code);
+      st = (mbs_status)mbs_callback_status("energy", code, &info->callback, &info->callback_code);
   }
   info->status = st;
   return st;

@@ -17,8 +17,6 @@
 #include "theta/theta_contact.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "theta_internal.h"
@@ -127,16 +125,6 @@ full:
   return -1;
 }
 
-static int build_fail(char *msg, size_t len, const char *fmt, ...) {
-  if (msg && len > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
 // ‖J_c A⁻¹ J_cᵀ‖_F over problem rows r0 .. r0+dim) using dim solves with L
 static double delassus_frobenius(const theta_contact_problem *p, int r0, int dim, const double *L,
                                  double *x) {
@@ -145,7 +133,7 @@ static double delassus_frobenius(const theta_contact_problem *p, int r0, int dim
     double *xa = x + (size_t)a * (size_t)nv;
     for (int j = 0; j < nv; j++) xa[j] = 0;
     for (int k = p->start[r0 + a]; k < p->start[r0 + a + 1]; k++) xa[p->col[k]] += p->val[k];
-    theta_chol_solve(L, nv, xa);
+    mbs_chol_solve(L, nv, nv, xa);
   }
   double f2 = 0;
   for (int a = 0; a < dim; a++)
@@ -159,27 +147,30 @@ static double delassus_frobenius(const theta_contact_problem *p, int r0, int dim
 }
 
 // checks one model row's data; 0 or −1 with a message
-static int row_check(const mbs_rows *rows, int i, int nv, char *msg, size_t len) {
+static int row_check(const mbs_rows *rows, int i, int nv, sc_error *err) {
   if (!(rows->K[i] >= 0) || !isfinite(rows->K[i]) || !(rows->B[i] >= 0) || !isfinite(rows->B[i]))
-    return build_fail(msg, len, "row %d: K = %g, B = %g, both must be finite and >= 0", i,
-                      rows->K[i], rows->B[i]);
-  if (!isfinite(rows->phi[i])) return build_fail(msg, len, "row %d: phi = %g is not finite", i, rows->phi[i]);
+    return sc_error_set(err, SC_ERR_INPUT, "row %d: K = %g, B = %g, both must be finite and >= 0",
+                        i, rows->K[i], rows->B[i]);
+  if (!isfinite(rows->phi[i]))
+    return sc_error_set(err, SC_ERR_INPUT, "row %d: phi = %g is not finite", i, rows->phi[i]);
   if (!(rows->mu[i] >= 0) || !isfinite(rows->mu[i]))
-    return build_fail(msg, len, "row %d: mu = %g must be finite and >= 0", i, rows->mu[i]);
+    return sc_error_set(err, SC_ERR_INPUT, "row %d: mu = %g must be finite and >= 0", i,
+                        rows->mu[i]);
   for (int k = rows->start[i]; k < rows->start[i + 1]; k++)
     if (rows->col[k] < 0 || rows->col[k] >= nv || !isfinite(rows->val[k]))
-      return build_fail(msg, len, "row %d: Jacobian entry (col %d, %g) out of range [0, %d)", i,
-                        rows->col[k], rows->val[k], nv);
+      return sc_error_set(err, SC_ERR_INPUT,
+                          "row %d: Jacobian entry (col %d, %g) out of range [0, %d)", i,
+                          rows->col[k], rows->val[k], nv);
   return 0;
 }
 
 int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, double h,
                                 const theta_contact_settings *s, const double *L, double *scratch,
-                                char *msg, size_t len) {
+                                sc_error *err) {
   theta_contact_problem_clear(p);
   const int n = rows->n;
   for (int i = 0; i < n; i++)
-    if (row_check(rows, i, p->nv, msg, len)) return -1;
+    if (row_check(rows, i, p->nv, err)) return -1;
   // every tangent row must belong to a normal row of the same contact index
   for (int i = 0; i < n; i++) {
     if (rows->kind[i] != MBS_ROW_TANGENT) continue;
@@ -189,8 +180,8 @@ int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, 
           rows->contact[j] == rows->contact[i])
         owner = j;
     if (owner < 0)
-      return build_fail(msg, len, "row %d: tangent row of contact %d has no normal row", i,
-                        rows->contact[i]);
+      return sc_error_set(err, SC_ERR_INPUT, "row %d: tangent row of contact %d has no normal row",
+                          i, rows->contact[i]);
   }
   const double near_rigid = s->beta * s->beta / (4 * THETA_PI * THETA_PI);
   for (int i = 0; i < n; i++) {
@@ -199,20 +190,24 @@ int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, 
     const double kb = rows->K[i] * h + rows->B[i];
     if (!(kb > 0)) continue;  // K = B = 0: the row exerts no force
     const int c = p->nc, r0 = p->nrows;
-    if (c >= p->cap_rows) return build_fail(msg, len, "contact capacity %d exceeded", p->cap_rows);
+    if (c >= p->cap_rows)
+      return sc_error_set(err, SC_ERR_INPUT, "contact capacity %d exceeded", p->cap_rows);
     // tangents first (planar: one; 3-D: two), then the normal row
     int nt = 0;
     if (kind == MBS_ROW_NORMAL && rows->contact[i] >= 0)
       for (int j = 0; j < n; j++) {
         if (rows->kind[j] != MBS_ROW_TANGENT || rows->contact[j] != rows->contact[i]) continue;
-        if (++nt > 2) return build_fail(msg, len, "contact %d has more than 2 tangent rows", rows->contact[i]);
+        if (++nt > 2)
+          return sc_error_set(err, SC_ERR_INPUT, "contact %d has more than 2 tangent rows",
+                              rows->contact[i]);
         int st = rows->start[j];
-        if (problem_row_push(p, rows->start[j + 1] - st, rows->col + st, rows->val + st, 0, 0, j) < 0)
-          return build_fail(msg, len, "row capacity %d exceeded", p->cap_rows);
+        if (problem_row_push(p, rows->start[j + 1] - st, rows->col + st, rows->val + st, 0, 0, j) <
+            0)
+          return sc_error_set(err, SC_ERR_INPUT, "row capacity %d exceeded", p->cap_rows);
       }
     int st = rows->start[i];
     if (problem_row_push(p, rows->start[i + 1] - st, rows->col + st, rows->val + st, 0, 0, i) < 0)
-      return build_fail(msg, len, "row capacity %d exceeded", p->cap_rows);
+      return sc_error_set(err, SC_ERR_INPUT, "row capacity %d exceeded", p->cap_rows);
     const int dim = nt + 1;
     p->kind[c] = kind == MBS_ROW_BILATERAL ? THETA_CONTACT_FREE : THETA_CONTACT_CONE;
     p->mu[c] = kind == MBS_ROW_NORMAL ? rows->mu[i] : 0;
@@ -225,8 +220,9 @@ int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, 
     p->vhat[r0 + nt] = -rows->phi[i] * rows->K[i] / kb;
     for (int t = 0; t < dim; t++)
       if (!(p->R[r0 + t] > 0) || !isfinite(p->R[r0 + t]))
-        return build_fail(msg, len, "row %d: regularisation R = %g is not positive (w = %g)", i,
-                          p->R[r0 + t], w);
+        return sc_error_set(err, SC_ERR_INPUT,
+                            "row %d: regularisation R = %g is not positive (w = %g)", i,
+                            p->R[r0 + t], w);
   }
   return 0;
 }

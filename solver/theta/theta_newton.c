@@ -16,22 +16,21 @@
 // γ_t = −(Jv)_t / R_t carries the rounding of Jv amplified by 1/R_t ∝ 1/σ, so ‖D∇ℓ‖ cannot fall
 // below ≈ u/σ relative (u the unit roundoff; measured on the spring–cylinder: σ = 1e-7 stalls at
 // ε_r = 1e-10); the effective ε_r is therefore max(ε_r, 10u/σ) — no change at paper B's σ = 1e-3.
-#include "theta/theta_contact.h"
-
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "theta/theta_contact.h"
 #include "theta_internal.h"
 
 struct theta_newton {
   int nv, cap_rows;
-  double *H;                      // [nv·nv] Hessian, factored in place
-  double *grad, *dv, *Adv, *dvs;  // [nv]
-  double *jtg, *tmp;              // [nv]
+  double *H;                            // [nv·nv] Hessian, factored in place
+  double *grad, *dv, *Adv, *dvs;        // [nv]
+  double *jtg, *tmp;                    // [nv]
   double *Jv, *Jdv, *y, *ya, *gam, *G;  // [cap_rows] (G: [3·cap_rows] blocks)
-  int *region;                    // [cap_rows] per contact
+  int *region;                          // [cap_rows] per contact
 };
 
 void theta_newton_free(theta_newton *nw) {
@@ -123,8 +122,8 @@ static void velocity_to_y(const theta_contact_problem *p, const double *Jv, doub
 double theta_newton_cost(theta_newton *nw, const theta_contact_problem *p, const double *v) {
   const int nv = p->nv;
   for (int j = 0; j < nv; j++) nw->dvs[j] = v[j] - p->vstar[j];
-  theta_matvec(p->A, nv, nw->dvs, nw->tmp);
-  double l = 0.5 * theta_dot(nw->dvs, nw->tmp, nv);
+  mbs_dense_matvec(p->A, nv, nw->dvs, nw->tmp);
+  double l = 0.5 * mbs_dense_dot(nw->dvs, nw->tmp, nv);
   jac_apply(p, v, nw->Jv);
   velocity_to_y(p, nw->Jv, nw->y);
   impulses(p, nw->y, nw->gam, NULL, NULL);
@@ -168,8 +167,10 @@ static double line_search(theta_newton *nw, const theta_contact_problem *p,
   double alpha = hi;
   for (int it = 0; it < s->ls_max_iter; it++) {
     if (fabs(d) <= s->ls_rtol * fabs(d0)) break;
-    if (d > 0) hi = alpha;
-    else lo = alpha;
+    if (d > 0)
+      hi = alpha;
+    else
+      lo = alpha;
     double next = alpha - d / dd;
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     if (hi - lo <= 1e-15 * hi) break;
@@ -220,14 +221,14 @@ int theta_newton_solve(theta_newton *nw, const theta_contact_problem *p,
     impulses(p, nw->y, nw->gam, nw->G, nw->region);
     jac_apply_t(p, nw->gam, nw->jtg);
     for (int j = 0; j < nv; j++) nw->dvs[j] = v[j] - p->vstar[j];
-    theta_matvec(p->A, nv, nw->dvs, nw->grad);
+    mbs_dense_matvec(p->A, nv, nw->dvs, nw->grad);
     for (int j = 0; j < nv; j++) nw->grad[j] -= nw->jtg[j];
-    if (!theta_all_finite(nw->grad, nv)) {
+    if (!mbs_finite(nw->grad, nv)) {
       rc = -1;
       break;
     }
     // stopping rule of paper B §V
-    theta_matvec(p->M, nv, v, nw->tmp);
+    mbs_dense_matvec(p->M, nv, v, nw->tmp);
     info->residual = scaled_norm(p, nw->grad);
     const double rtol = fmax(s->rtol, 10 * DBL_EPSILON / s->sigma);
     info->tolerance = s->atol + rtol * fmax(scaled_norm(p, nw->tmp), scaled_norm(p, nw->jtg));
@@ -238,17 +239,17 @@ int theta_newton_solve(theta_newton *nw, const theta_contact_problem *p,
     if (it >= s->max_iter) break;
     // Newton direction H Δv = −∇ℓ
     hessian_assemble(nw, p);
-    if (theta_chol_factor(nw->H, nv)) {
+    if (mbs_chol_factor_rel(nw->H, nv, nv, THETA_PIVOT_REL)) {
       rc = -1;
       break;
     }
     for (int j = 0; j < nv; j++) nw->dv[j] = -nw->grad[j];
-    theta_chol_solve(nw->H, nv, nw->dv);
+    mbs_chol_solve(nw->H, nv, nv, nw->dv);
     // exact line search along Δv
-    theta_matvec(p->A, nv, nw->dv, nw->Adv);
+    mbs_dense_matvec(p->A, nv, nw->dv, nw->Adv);
     // A(v − v*) = ∇ℓ + Jᵀγ
-    const double a0 = theta_dot(nw->dv, nw->grad, nv) + theta_dot(nw->dv, nw->jtg, nv);
-    const double a1 = theta_dot(nw->dv, nw->Adv, nv);
+    const double a0 = mbs_dense_dot(nw->dv, nw->grad, nv) + mbs_dense_dot(nw->dv, nw->jtg, nv);
+    const double a1 = mbs_dense_dot(nw->dv, nw->Adv, nv);
     jac_apply(p, nw->dv, nw->Jdv);
     const double alpha = line_search(nw, p, s, a0, a1, &info->ls_iterations);
     info->iterations = it + 1;

@@ -16,14 +16,11 @@
 //    primal (default) or theta_dual.c the lifted dual through qcp.
 // 3. positions q = q0 + δt N(q^θ) v^{θvq} with q^θ refreshed by the post-contact v, then the
 //    model's position_update hook (e.g. quaternion normalisation).
-#include "theta/theta.h"
-
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "theta/theta.h"
 #include "theta_internal.h"
 
 struct theta_workspace {
@@ -32,27 +29,42 @@ struct theta_workspace {
   int nq, nv, cap;
   size_t mass_entries;
   mbs_rows *rows;
-  double *blocks;              // [mass_entries] M as the model's blocks
-  double *M, *K, *D, *A, *L;   // [nv·nv] dense row-major
+  double *blocks;             // [mass_entries] M as the model's blocks
+  double *M, *K, *D, *A, *L;  // [nv·nv] dense row-major
   double *f, *res, *vst, *vth, *vvq, *vnew, *v0, *tmp, *dx;  // [nv]
-  double *q0, *qth, *qdot;     // [nq]
-  double *scratch;             // [4·nv]
-  double *gamma, *gamma_row;   // [cap] per problem row, per model row
+  double *q0, *qth, *qdot;                                   // [nq]
+  double *scratch;                                           // [4·nv]
+  double *gamma, *gamma_row;                                 // [cap] per problem row, per model row
   theta_contact_problem *prob;
   theta_newton *newton;
   theta_dual *dual;  // NULL when built without qcp
   theta_info info;
 };
 
-static const char *const status_names[] = {
-#define THETA_NAME(id, str) str,
-    THETA_STATUS_LIST(THETA_NAME)
-#undef THETA_NAME
-};
-
 const char *theta_status_name(theta_status s) {
-  if ((int)s < 0 || s >= THETA_STATUS_COUNT) return "invalid";
-  return status_names[s];
+  if (mbs_common_status_is((int)s)) return mbs_common_status_name((int)s);
+  switch (s) {
+#define THETA_CASE(suffix, value, str, severity) \
+  case THETA_##suffix:                           \
+    return str;
+    THETA_STEP_STATUS_LIST(THETA_CASE)
+#undef THETA_CASE
+    default:
+      return "invalid";
+  }
+}
+
+int theta_status_severity(theta_status s) {
+  if (mbs_common_status_is((int)s)) return mbs_common_status_severity((int)s);
+  switch (s) {
+#define THETA_CASE(suffix, value, str, severity) \
+  case THETA_##suffix:                           \
+    return severity;
+    THETA_STEP_STATUS_LIST(THETA_CASE)
+#undef THETA_CASE
+    default:
+      return -1;
+  }
 }
 
 static const struct {
@@ -93,46 +105,50 @@ void theta_settings_set_scheme(theta_settings *settings, theta_scheme scheme) {
   settings->theta_vq = scheme_table[scheme].theta_vq;
 }
 
-static int fail(char *msg, size_t len, const char *fmt, ...) {
-  if (msg && len > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
-int theta_settings_validate(const theta_settings *s, char *msg, size_t len) {
+int theta_settings_validate(const theta_settings *s, sc_error *err) {
   const theta_contact_settings *c = &s->contact;
-  if (!(s->theta >= 0 && s->theta <= 1)) return fail(msg, len, "theta = %g, must be in [0, 1]", s->theta);
+  if (!(s->theta >= 0 && s->theta <= 1))
+    return sc_error_set(err, SC_ERR_INPUT, "theta = %g, must be in [0, 1]", s->theta);
   if (!(s->theta_vq >= 0 && s->theta_vq <= 1))
-    return fail(msg, len, "theta_vq = %g, must be in [0, 1]", s->theta_vq);
-  if (s->free_max_iter < 1) return fail(msg, len, "free_max_iter = %d, must be >= 1", s->free_max_iter);
+    return sc_error_set(err, SC_ERR_INPUT, "theta_vq = %g, must be in [0, 1]", s->theta_vq);
+  if (s->free_max_iter < 1)
+    return sc_error_set(err, SC_ERR_INPUT, "free_max_iter = %d, must be >= 1", s->free_max_iter);
   if (!(s->free_atol >= 0) || !(s->free_rtol >= 0) || !(s->free_atol + s->free_rtol > 0))
-    return fail(msg, len, "free_atol = %g, free_rtol = %g: both >= 0 and not both 0", s->free_atol, s->free_rtol);
-  if (!(c->beta > 0) || !isfinite(c->beta)) return fail(msg, len, "contact.beta = %g, must be > 0", c->beta);
-  if (!(c->sigma > 0) || !isfinite(c->sigma)) return fail(msg, len, "contact.sigma = %g, must be > 0", c->sigma);
-  if (c->max_iter < 0) return fail(msg, len, "contact.max_iter = %d, must be >= 0", c->max_iter);
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "free_atol = %g, free_rtol = %g: both >= 0 and not both 0", s->free_atol,
+                        s->free_rtol);
+  if (!(c->beta > 0) || !isfinite(c->beta))
+    return sc_error_set(err, SC_ERR_INPUT, "contact.beta = %g, must be > 0", c->beta);
+  if (!(c->sigma > 0) || !isfinite(c->sigma))
+    return sc_error_set(err, SC_ERR_INPUT, "contact.sigma = %g, must be > 0", c->sigma);
+  if (c->max_iter < 0)
+    return sc_error_set(err, SC_ERR_INPUT, "contact.max_iter = %d, must be >= 0", c->max_iter);
   if (!(c->atol >= 0) || !(c->rtol >= 0) || !(c->atol + c->rtol > 0))
-    return fail(msg, len, "contact.atol = %g, contact.rtol = %g: both >= 0 and not both 0", c->atol, c->rtol);
-  if (c->ls_max_iter < 1) return fail(msg, len, "contact.ls_max_iter = %d, must be >= 1", c->ls_max_iter);
-  if (!(c->ls_rtol > 0)) return fail(msg, len, "contact.ls_rtol = %g, must be > 0", c->ls_rtol);
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "contact.atol = %g, contact.rtol = %g: both >= 0 and not both 0", c->atol,
+                        c->rtol);
+  if (c->ls_max_iter < 1)
+    return sc_error_set(err, SC_ERR_INPUT, "contact.ls_max_iter = %d, must be >= 1",
+                        c->ls_max_iter);
+  if (!(c->ls_rtol > 0))
+    return sc_error_set(err, SC_ERR_INPUT, "contact.ls_rtol = %g, must be > 0", c->ls_rtol);
   if (c->solver != THETA_SOLVER_NEWTON && c->solver != THETA_SOLVER_QCP)
-    return fail(msg, len, "contact.solver = %d, must be newton (0) or qcp (1)", (int)c->solver);
+    return sc_error_set(err, SC_ERR_INPUT, "contact.solver = %d, must be newton (0) or qcp (1)",
+                        (int)c->solver);
   if (c->solver == THETA_SOLVER_QCP && !theta_dual_available())
-    return fail(msg, len, "contact.solver = qcp, but this build has no qcp");
-  if (!(c->dual_tol > 0)) return fail(msg, len, "contact.dual_tol = %g, must be > 0", c->dual_tol);
-  return 0;
+    return sc_error_set(err, SC_ERR_INPUT, "contact.solver = qcp, but this build has no qcp");
+  if (!(c->dual_tol > 0))
+    return sc_error_set(err, SC_ERR_INPUT, "contact.dual_tol = %g, must be > 0", c->dual_tol);
+  return SC_OK;
 }
 
 void theta_workspace_free(theta_workspace *ws) {
   if (!ws) return;
   mbs_rows_free(ws->rows);
-  double *arrays[] = {ws->blocks, ws->M, ws->K,  ws->D,   ws->A,   ws->L,    ws->f,
-                      ws->res,    ws->vst, ws->vth, ws->vvq, ws->vnew, ws->v0, ws->tmp,
-                      ws->dx,     ws->q0, ws->qth, ws->qdot, ws->scratch, ws->gamma,
-                      ws->gamma_row};
+  double *arrays[] = {ws->blocks,  ws->M,     ws->K,        ws->D,   ws->A,   ws->L,
+                      ws->f,       ws->res,   ws->vst,      ws->vth, ws->vvq, ws->vnew,
+                      ws->v0,      ws->tmp,   ws->dx,       ws->q0,  ws->qth, ws->qdot,
+                      ws->scratch, ws->gamma, ws->gamma_row};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   theta_contact_problem_free(ws->prob);
   theta_newton_free(ws->newton);
@@ -141,11 +157,11 @@ void theta_workspace_free(theta_workspace *ws) {
 }
 
 theta_workspace *theta_workspace_create(const mbs_model *model, const theta_settings *settings,
-                                        char *msg, size_t len) {
+                                        sc_error *err) {
   theta_settings s = settings ? *settings : theta_settings_default();
-  if (mbs_model_validate(model, msg, len) || theta_settings_validate(&s, msg, len)) return NULL;
+  if (mbs_model_validate(model, err) || theta_settings_validate(&s, err)) return NULL;
   theta_workspace *ws = calloc(1, sizeof *ws);
-  if (!ws) return fail(msg, len, "out of memory"), NULL;
+  if (!ws) return sc_error_set(err, SC_ERR_MEMORY, "out of memory"), NULL;
   ws->model = model;
   ws->settings = s;
   ws->nq = model->nq, ws->nv = model->nv, ws->cap = model->max_rows;
@@ -155,7 +171,8 @@ theta_workspace *theta_workspace_create(const mbs_model *model, const theta_sett
   ws->blocks = calloc(ws->mass_entries, sizeof(double));
   double **sq[] = {&ws->M, &ws->K, &ws->D, &ws->A, &ws->L};
   for (size_t i = 0; i < 5; i++) *sq[i] = calloc(n2, sizeof(double));
-  double **vec[] = {&ws->f, &ws->res, &ws->vst, &ws->vth, &ws->vvq, &ws->vnew, &ws->v0, &ws->tmp, &ws->dx};
+  double **vec[] = {&ws->f,    &ws->res, &ws->vst, &ws->vth, &ws->vvq,
+                    &ws->vnew, &ws->v0,  &ws->tmp, &ws->dx};
   for (size_t i = 0; i < 9; i++) *vec[i] = calloc(nv, sizeof(double));
   ws->q0 = calloc(nq, sizeof(double));
   ws->qth = calloc(nq, sizeof(double));
@@ -172,15 +189,14 @@ theta_workspace *theta_workspace_create(const mbs_model *model, const theta_sett
   for (size_t i = 0; i < 9; i++) ok = ok && *vec[i];
   if (!ok) {
     theta_workspace_free(ws);
-    fail(msg, len, "out of memory");
+    sc_error_set(err, SC_ERR_MEMORY, "out of memory");
     return NULL;
   }
   return ws;
 }
 
-int theta_workspace_set_settings(theta_workspace *ws, const theta_settings *s, char *msg,
-                                 size_t len) {
-  if (theta_settings_validate(s, msg, len)) return -1;
+int theta_workspace_set_settings(theta_workspace *ws, const theta_settings *s, sc_error *err) {
+  if (theta_settings_validate(s, err)) return -1;
   ws->settings = *s;
   return 0;
 }
@@ -193,13 +209,12 @@ const theta_contact_problem *theta_step_problem(const theta_workspace *ws) { ret
 
 // converts a callback's return code into a status and records which callback failed
 static theta_status callback_status(theta_workspace *ws, const char *name, int code) {
-  ws->info.callback = name;
-  ws->info.callback_code = code;
-  return code > 0 ? THETA_CALLBACK_RECOVERABLE : THETA_CALLBACK_FATAL;
+  return (theta_status)mbs_callback_status(name, code, &ws->info.callback, &ws->info.callback_code);
 }
 
 // qdot = N(q) v (N = I when the model has no velocity map)
-static int velocity_map(theta_workspace *ws, double t, const double *q, const double *v, double *qdot) {
+static int velocity_map(theta_workspace *ws, double t, const double *q, const double *v,
+                        double *qdot) {
   const mbs_model *m = ws->model;
   if (m->velocity_map) return m->velocity_map(t, q, v, qdot, m->ctx);
   memcpy(qdot, v, (size_t)ws->nv * sizeof(double));
@@ -220,7 +235,8 @@ static void mass_assemble(theta_workspace *ws) {
   for (int b = 0; b < m->nblocks; b++) {
     const int s = m->block_size[b];
     for (int i = 0; i < s; i++)
-      for (int j = 0; j < s; j++) ws->M[(o + i) * nv + o + j] = ws->blocks[off + (size_t)(i * s + j)];
+      for (int j = 0; j < s; j++)
+        ws->M[(o + i) * nv + o + j] = ws->blocks[off + (size_t)(i * s + j)];
     off += (size_t)s * (size_t)s, o += s;
   }
 }
@@ -242,7 +258,8 @@ static theta_status free_evaluate(theta_workspace *ws, double t, double h, const
     for (int i = 0; i < nq; i++) ws->qth[i] = ws->q0[i] + th * h * ws->qdot[i];
   }
   if ((code = m->mass(tt, ws->qth, ws->blocks, m->ctx))) return callback_status(ws, "mass", code);
-  if ((code = m->forces(tt, ws->qth, ws->vth, ws->f, m->ctx))) return callback_status(ws, "forces", code);
+  if ((code = m->forces(tt, ws->qth, ws->vth, ws->f, m->ctx)))
+    return callback_status(ws, "forces", code);
   mass_assemble(ws);
   const size_t n2 = (size_t)nv * (size_t)nv;
   memset(ws->K, 0, n2 * sizeof(double));
@@ -250,13 +267,14 @@ static theta_status free_evaluate(theta_workspace *ws, double t, double h, const
   if (th > 0 && m->force_jacobians &&
       (code = m->force_jacobians(tt, ws->qth, ws->vth, ws->K, ws->D, m->ctx)))
     return callback_status(ws, "force_jacobians", code);
-  if (!theta_all_finite(ws->M, nv * nv) || !theta_all_finite(ws->f, nv) ||
-      !theta_all_finite(ws->K, nv * nv) || !theta_all_finite(ws->D, nv * nv))
+  if (!mbs_finite(ws->M, nv * nv) || !mbs_finite(ws->f, nv) || !mbs_finite(ws->K, nv * nv) ||
+      !mbs_finite(ws->D, nv * nv))
     return THETA_NONFINITE;
-  for (size_t k = 0; k < n2; k++) ws->A[k] = ws->M[k] + h * h * th * tvq * ws->K[k] + h * th * ws->D[k];
+  for (size_t k = 0; k < n2; k++)
+    ws->A[k] = ws->M[k] + h * h * th * tvq * ws->K[k] + h * th * ws->D[k];
   // m(v) = M(v − v0) − δt k
   for (int j = 0; j < nv; j++) ws->dx[j] = v[j] - ws->v0[j];
-  theta_matvec(ws->M, nv, ws->dx, ws->res);
+  mbs_dense_matvec(ws->M, nv, ws->dx, ws->res);
   for (int j = 0; j < nv; j++) ws->res[j] -= h * ws->f[j];
   return THETA_OK;
 }
@@ -279,21 +297,21 @@ static theta_status free_motion(theta_workspace *ws, double t, double h) {
   for (int it = 0;; it++) {
     if ((st = free_evaluate(ws, t, h, ws->vst)) != THETA_OK) return st;
     memcpy(ws->L, ws->A, (size_t)nv * (size_t)nv * sizeof(double));
-    if (theta_chol_factor(ws->L, nv)) return THETA_SINGULAR;
+    if (mbs_chol_factor_rel(ws->L, nv, nv, THETA_PIVOT_REL)) return THETA_SINGULAR;
     // convergence test on the residual at the current iterate
     for (int j = 0; j < nv; j++) ws->tmp[j] = h * ws->f[j];
     info->free_residual = mass_scaled_norm(ws, ws->res);
-    theta_matvec(ws->M, nv, ws->vst, ws->dx);
+    mbs_dense_matvec(ws->M, nv, ws->vst, ws->dx);
     const double tol = s->free_atol + s->free_rtol * fmax(mass_scaled_norm(ws, ws->dx),
                                                           mass_scaled_norm(ws, ws->tmp));
     if (info->free_residual <= tol && it > 0) return THETA_OK;
     if (it >= s->free_max_iter) return THETA_FREE_MAX_ITERATIONS;
     // Newton update A Δ = −m
     for (int j = 0; j < nv; j++) ws->dx[j] = -ws->res[j];
-    theta_chol_solve(ws->L, nv, ws->dx);
+    mbs_chol_solve(ws->L, nv, nv, ws->dx);
     for (int j = 0; j < nv; j++) ws->vst[j] += ws->dx[j];
     info->free_iterations = it + 1;
-    if (!theta_all_finite(ws->vst, nv)) return THETA_NONFINITE;
+    if (!mbs_finite(ws->vst, nv)) return THETA_NONFINITE;
     // θ = 0: m is affine with matrix M = A, one solve is exact (A, L unchanged)
     if (s->theta == 0) {
       info->free_residual = 0;
@@ -306,12 +324,10 @@ static theta_status free_motion(theta_workspace *ws, double t, double h) {
 static theta_status contact_stage(theta_workspace *ws, double h) {
   const int nv = ws->nv;
   theta_contact_problem *p = ws->prob;
-  char msg[160];
   memcpy(p->A, ws->A, (size_t)nv * (size_t)nv * sizeof(double));
   memcpy(p->M, ws->M, (size_t)nv * (size_t)nv * sizeof(double));
   memcpy(p->vstar, ws->vst, (size_t)nv * sizeof(double));
-  if (theta_contact_problem_build(p, ws->rows, h, &ws->settings.contact, ws->L, ws->scratch, msg,
-                                  sizeof msg))
+  if (theta_contact_problem_build(p, ws->rows, h, &ws->settings.contact, ws->L, ws->scratch, NULL))
     return THETA_BAD_ROW;
   memcpy(ws->vnew, ws->vst, (size_t)nv * sizeof(double));
   const theta_contact_settings *cs = &ws->settings.contact;
@@ -322,7 +338,7 @@ static theta_status contact_stage(theta_workspace *ws, double h) {
   for (int r = 0; r < p->nrows; r++)
     if (p->source[r] >= 0) ws->gamma_row[p->source[r]] = ws->gamma[r];
   if (rc < 0 && dual) return THETA_CONTACT_FAILED;
-  if (rc < 0) return theta_all_finite(ws->vnew, nv) ? THETA_SINGULAR : THETA_NONFINITE;
+  if (rc < 0) return mbs_finite(ws->vnew, nv) ? THETA_SINGULAR : THETA_NONFINITE;
   return rc == 0 ? THETA_OK : THETA_CONTACT_MAX_ITERATIONS;
 }
 
@@ -343,11 +359,11 @@ static theta_status position_update(theta_workspace *ws, double t, double h, dou
   for (int i = 0; i < nq; i++) q1[i] = ws->q0[i] + h * ws->qdot[i];
   if (m->position_update && (code = m->position_update(q1, m->ctx)))
     return callback_status(ws, "position_update", code);
-  return theta_all_finite(q1, nq) ? THETA_OK : THETA_NONFINITE;
+  return mbs_finite(q1, nq) ? THETA_OK : THETA_NONFINITE;
 }
 
-theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0,
-                        const double *v0, double *q1, double *v1) {
+theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0, const double *v0,
+                        double *q1, double *v1) {
   const mbs_model *m = ws->model;
   theta_info *info = &ws->info;
   memset(info, 0, sizeof *info);
@@ -355,17 +371,13 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
   memcpy(ws->q0, q0, (size_t)ws->nq * sizeof(double));
   memcpy(ws->v0, v0, (size_t)ws->nv * sizeof(double));
   theta_status st = THETA_OK;
-  int code;
   if (!(h > 0) || !isfinite(h)) {  // a step size is input, checked before any work
     info->status = THETA_NONFINITE;
     return THETA_NONFINITE;
   }
   // contact rows at (t0, q0, v0)
-  mbs_rows_clear(ws->rows);
-  if (m->rows && (code = m->rows(t, ws->q0, ws->v0, ws->rows, m->ctx)))
-    st = ws->rows->overflow ? THETA_CAPACITY : callback_status(ws, "rows", code);
-  else if (ws->rows->overflow)
-    st = THETA_CAPACITY;
+  st = (theta_status)mbs_rows_evaluate(m, t, ws->q0, ws->v0, ws->rows, &info->callback,
+                                       &info->callback_code);
   info->rows = ws->rows->n;
   if (st == THETA_OK) st = free_motion(ws, t, h);
   if (st == THETA_OK) st = contact_stage(ws, h);
@@ -374,7 +386,7 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
     if (ps != THETA_OK) st = ps;
     memcpy(v1, ws->vnew, (size_t)ws->nv * sizeof(double));
   }
-  if ((st == THETA_OK || st == THETA_CONTACT_MAX_ITERATIONS) && !theta_all_finite(v1, ws->nv))
+  if ((st == THETA_OK || st == THETA_CONTACT_MAX_ITERATIONS) && !mbs_finite(v1, ws->nv))
     st = THETA_NONFINITE;
   if (st == THETA_OK && m->energy && m->energy(t + h, q1, v1, &info->energy, m->ctx))
     info->energy = NAN;

@@ -35,7 +35,7 @@ static void test_no_allocation_in_steps(void **state) {
   pendulum pd;
   pendulum_params p = pendulum_params_default();
   pendulum_init(&pd, &p);
-  mbs_workspace *ws = mbs_workspace_create(&pd.model, NULL, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&pd.model, NULL, NULL);
   assert_non_null(ws);
   double q[3], v[3];
   pendulum_initial_state(&pd, q, v);
@@ -53,7 +53,7 @@ static void test_no_allocation_in_steps(void **state) {
     rom_pendulum_init(&rp, &rpp);
     mbs_settings set = mbs_settings_default();
     set.solver = s ? MBS_SOLVER_QCP : MBS_SOLVER_DENSE;
-    ws = mbs_workspace_create(&rp.model, &set, NULL, 0);
+    ws = mbs_workspace_create(&rp.model, &set, NULL);
     double th, thd;
     assert_int_equal(ref_pendulum_exact(w0, M_PI / 2, t0, &th, &thd), 0);
     // the first active step sets up qcp's pattern (allocates once); count after it
@@ -81,7 +81,7 @@ static uint64_t run_hash(void) {
   pendulum pd;
   pendulum_params p = pendulum_params_default();
   pendulum_init(&pd, &p);
-  mbs_workspace *ws = mbs_workspace_create(&pd.model, NULL, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&pd.model, NULL, NULL);
   double q[3], v[3];
   pendulum_initial_state(&pd, q, v);
   for (int i = 0; i < 2000; i++) mbs_step(ws, i * 5e-4, 5e-4, q, v, q, v);
@@ -106,7 +106,7 @@ static void test_no_allocation_contact(void **state) {
       mbs_settings set = mbs_settings_default();
       set.formulation = (mbs_formulation)f;
       set.start = (mbs_start)st;
-      mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL, 0);
+      mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL);
       assert_non_null(ws);
       double q[7], v[6];
       incline_initial_state(&s, q, v);

@@ -95,7 +95,7 @@ static run_out run(incline *p, mbs_formulation f, double v0, int N) {
   mbs_model model = incline_model(p, blocks);
   mbs_settings set = mbs_settings_default();
   set.formulation = f;
-  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
   assert_non_null(ws);
   double q[3] = {0}, v[3] = {0};
   q[p->dim - 1] = -p->m * p->g * cos(p->theta) / p->kn;
@@ -164,7 +164,7 @@ static void test_relaxed_gliding(void **state) {
   mbs_model model = incline_model(&p, blocks);
   mbs_settings set = mbs_settings_default();
   set.formulation = MBS_RELAXED;
-  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
   assert_non_null(ws);
   double q[3] = {0, 0, -p.m * p.g * cos(p.theta) / p.kn}, v[3] = {0.5, 0, 0};
   assert_int_equal(mbs_step(ws, 0, H, q, v, q, v), MBS_OK);
@@ -191,7 +191,7 @@ static void test_paper_inflation(void **state) {
   mbs_model model = incline_model(&p, blocks);
   mbs_settings set = mbs_settings_default();
   set.formulation = MBS_PAPER;
-  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
   assert_non_null(ws);
   double q[3] = {0, 0, -p.m * p.g * cos(p.theta) / p.kn}, v[3] = {0.5, 0, 0};
   mbs_status st = mbs_step(ws, 0, H, q, v, q, v);
@@ -272,7 +272,7 @@ static void test_bad_mu(void **state) {
     incline p = paper_particle(3, cases[k].mu);
     const int blocks[1] = {3};
     mbs_model model = incline_model(&p, blocks);
-    mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
     assert_non_null(ws);
     double q[3] = {0, 0, -1e-5}, v[3] = {0.5, 0, 0};
     mbs_status st = mbs_step(ws, 0, H, q, v, q, v);
@@ -294,7 +294,7 @@ static void test_fixed_point_budget(void **state) {
   for (size_t k = 0; k < sizeof budgets / sizeof *budgets; k++) {
     mbs_settings set = mbs_settings_default();
     set.formulation = MBS_COULOMB, set.fp_max_iter = budgets[k];
-    mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
     assert_non_null(ws);
     double q[3] = {0, 0, -p.m * p.g * cos(p.theta) / p.kn}, v[3] = {0.5, 0, 0};
     mbs_status st = mbs_step(ws, 0, H, q, v, q, v);
@@ -315,7 +315,7 @@ static void test_explicit_normal(void **state) {
   p.kn = 0, p.bn = 0;
   const int blocks[1] = {3};
   mbs_model model = incline_model(&p, blocks);
-  mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
   assert_non_null(ws);
   double q[3] = {0, 0, 0}, v[3] = {0.5, 0, 0};  // φ = 0: the contact is active
   mbs_status st = mbs_step(ws, 0, H, q, v, q, v);
@@ -327,8 +327,8 @@ static void test_explicit_normal(void **state) {
   mbs_workspace_free(ws);
 }
 
-// settings.dump_path writes step dump_step's conic subproblem in the qcp problem format: reading
-// it back and solving it alone gives the step's forces
+// the step's conic subproblem (mbs_step_qcp_problem), written by the caller in the qcp problem
+// format (no solver writes files): reading it back and solving it alone gives the step's forces
 static void test_dump_subproblem(void **state) {
   (void)state;
 #ifdef MBS_TEST_QCP_IO
@@ -339,13 +339,15 @@ static void test_dump_subproblem(void **state) {
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   close(fd);
-  mbs_settings set = mbs_settings_default();
-  set.dump_path = path, set.dump_step = 0;  // relaxed glides off the plane after step 0
-  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL, 0);
+  mbs_settings set = mbs_settings_default();  // relaxed glides off the plane after step 0
+  mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
   assert_non_null(ws);
   double q[3] = {0, 0, -p.m * p.g * cos(p.theta) / p.kn}, v[3] = {0.5, 0, 0}, lam[3] = {0};
   assert_int_equal(mbs_step(ws, 0, H, q, v, q, v), MBS_OK);
-  assert_int_equal(mbs_step_info(ws)->dump_failed, 0);
+  const qcp_problem *step_prob = mbs_step_qcp_problem(ws);
+  assert_non_null(step_prob);
+  qcp_error werr;
+  assert_int_equal(qcp_io_problem_write(path, step_prob, &werr), QCP_OK);
   memcpy(lam, mbs_step_lambda(ws), sizeof lam);
   mbs_workspace_free(ws);
   qcp_io_problem prob;

@@ -35,7 +35,7 @@ static box_run box(double mu, mbs_formulation f) {
   incline_init(&s, &p);
   mbs_settings set = mbs_settings_default();
   set.formulation = f;
-  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL);
   assert_non_null(ws);
   double q[7], v[6];
   incline_initial_state(&s, q, v);
@@ -151,7 +151,7 @@ static void test_stack_statics(void **state) {
     assert_int_equal(stack_init(&s, &p), 0);
     mbs_settings set = mbs_settings_default();
     set.formulation = (mbs_formulation)f;
-    mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL);
     assert_non_null(ws);
     double q[70], v[60];
     stack_initial_state(&s, q, v);
@@ -235,7 +235,7 @@ static void test_mixed_rows(void **state) {
   for (int f = 0; f < MBS_FORMULATION_COUNT; f++) {
     mbs_settings set = mbs_settings_default();
     set.formulation = (mbs_formulation)f;
-    mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
     assert_non_null(ws);
     double q[2] = {0, 0}, v[2] = {0, 0};
     int bad = 0;

@@ -63,7 +63,7 @@ static void compare_solvers(mbs_model *model, const double *q, const double *v, 
       mbs_settings set = mbs_settings_default();
       set.formulation = f ? MBS_PAPER : MBS_RELAXED;
       set.solver = s ? MBS_SOLVER_QCP : MBS_SOLVER_DENSE;
-      mbs_workspace *ws = mbs_workspace_create(model, &set, NULL, 0);
+      mbs_workspace *ws = mbs_workspace_create(model, &set, NULL);
       assert_non_null(ws);
       double q1[3], v1[3];
       mbs_status st = mbs_step(ws, 0, h, q, v, q1, v1);
@@ -124,7 +124,7 @@ static void test_rom_window_qcp(void **state) {
     rom_pendulum_init(&rp, &p);
     mbs_settings set = mbs_settings_default();
     set.solver = s ? MBS_SOLVER_QCP : MBS_SOLVER_DENSE;
-    mbs_workspace *ws = mbs_workspace_create(&rp.model, &set, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&rp.model, &set, NULL);
     th[s] = th0, thd[s] = thd0;
     for (int i = 0; i < 1000; i++) {
       assert_int_equal(mbs_step(ws, t0 + i * 1e-8, 1e-8, &th[s], &thd[s], &th[s], &thd[s]), MBS_OK);
@@ -158,7 +158,7 @@ static void test_pendulum_sparse_bilateral(void **state) {
           pendulum_init(&pd, &p);
           mbs_settings set = mbs_settings_default();
           set.solver = s ? MBS_SOLVER_QCP : MBS_SOLVER_DENSE;
-          mbs_workspace *ws = mbs_workspace_create(&pd.model, &set, NULL, 0);
+          mbs_workspace *ws = mbs_workspace_create(&pd.model, &set, NULL);
           pendulum_initial_state(&pd, q[s], v[s]);
           int n = (int)lround(0.5 / hs[ih]);
           for (int i = 0; i < n; i++) {

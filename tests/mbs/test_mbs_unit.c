@@ -64,7 +64,7 @@ static void test_redundant_unilateral(void **state) {
         model.max_rows = 2, model.max_nnz = 2;
         mbs_settings s = mbs_settings_default();
         s.formulation = forms[f], s.solver = solvers[sv];
-        mbs_workspace *ws = mbs_workspace_create(&model, &s, NULL, 0);
+        mbs_workspace *ws = mbs_workspace_create(&model, &s, NULL);
         assert_non_null(ws);
         double q = 0, v = -0.5;
         mbs_status st = mbs_step(ws, 0, 0.01, &q, &v, &q, &v);
@@ -106,27 +106,28 @@ static void test_rows_api(void **state) {
 static void test_validation(void **state) {
   (void)state;
   particle p = {.m = 1, .k = 1, .kind = MBS_ROW_BILATERAL};
-  char msg[200];
+  sc_error serr = {0};
+  const char *msg = serr.message;
   mbs_model m = particle_model(&p);
-  assert_int_equal(mbs_model_validate(&m, msg, sizeof msg), 0);
+  assert_int_equal(mbs_model_validate(&m, &serr), 0);
   mbs_model bad = m;
   bad.nv = 0;
-  assert_int_equal(mbs_model_validate(&bad, msg, sizeof msg), -1);
+  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "nv = 0"));
   bad = m, bad.mass = NULL;
-  assert_int_equal(mbs_model_validate(&bad, msg, sizeof msg), -1);
+  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "mass"));
   const int blocks[2] = {1, 1};
   bad = m, bad.nblocks = 2, bad.block_size = blocks;
-  assert_int_equal(mbs_model_validate(&bad, msg, sizeof msg), -1);
+  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "sum to 2"));
   bad = m, bad.nq = 2;
-  assert_int_equal(mbs_model_validate(&bad, msg, sizeof msg), -1);
+  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "velocity_map"));
-  assert_null(mbs_workspace_create(&bad, NULL, msg, sizeof msg));
+  assert_null(mbs_workspace_create(&bad, NULL, &serr));
   mbs_settings s = mbs_settings_default();
   s.tol = 2;
-  assert_null(mbs_workspace_create(&m, &s, msg, sizeof msg));
+  assert_null(mbs_workspace_create(&m, &s, &serr));
   assert_non_null(strstr(msg, "tol"));
   mbs_formulation f;
   assert_int_equal(mbs_formulation_parse("paper", &f), 0);
@@ -157,7 +158,7 @@ static void test_status_paths(void **state) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     mbs_model m = particle_model(&cases[i].p);
-    mbs_workspace *ws = mbs_workspace_create(&m, NULL, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&m, NULL, NULL);
     assert_non_null(ws);
     double q = 0.5, v = 0;
     mbs_status st = mbs_step(ws, 0, cases[i].h, &q, &v, &q, &v);
@@ -178,7 +179,7 @@ static void test_bilateral_step_closed_form(void **state) {
       for (int ih = 0; ih < 3; ih++) {
         particle p = {.m = 2, .f = -3, .k = ks[ik], .b = bs[ib], .kind = MBS_ROW_BILATERAL};
         mbs_model m = particle_model(&p);
-        mbs_workspace *ws = mbs_workspace_create(&m, NULL, NULL, 0);
+        mbs_workspace *ws = mbs_workspace_create(&m, NULL, NULL);
         double h = hs[ih], x0 = 0.25, v0 = -1, x = x0, v = v0;
         assert_int_equal(mbs_step(ws, 0, h, &x, &v, &x, &v), MBS_OK);
         // (m + h b + h² k) v1 = m v0 + h (f − k x0)
@@ -266,7 +267,7 @@ static void test_coupled_unilateral_rows(void **state) {
   for (int f = 0; f < 2; f++) {
     mbs_settings s = mbs_settings_default();
     s.formulation = f ? MBS_PAPER : MBS_RELAXED;
-    mbs_workspace *ws = mbs_workspace_create(&model, &s, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&model, &s, NULL);
     double q[2], v[2];
     assert_int_equal(mbs_step(ws, 0, h, q0, v0, q, v), MBS_OK);
     const mbs_info *info = mbs_step_info(ws);
@@ -346,8 +347,8 @@ static void test_penalty_rhs(void **state) {
   mbs_model model = {.nq = 2, .nv = 2, .max_rows = 2, .max_nnz = 2, .nblocks = 1,
                      .block_size = blocks, .mass = sl_mass, .forces = sl_forces, .rows = sl_rows,
                      .ctx = &s};
-  mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL, 0);
-  assert_non_null(ws);
+  mbs_eval *ev = mbs_eval_create(&model, NULL, NULL);  // the model layer's evaluator alone
+  assert_non_null(ev);
   struct {
     double q[2], v[2];
   } cases[] = {
@@ -358,14 +359,14 @@ static void test_penalty_rhs(void **state) {
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     double qd[2], vd[2];
-    assert_int_equal(mbs_penalty_rhs(ws, 0, cases[c].q, cases[c].v, qd, vd), MBS_OK);
+    assert_int_equal(mbs_penalty_rhs(ev, 0, cases[c].q, cases[c].v, qd, vd), MBS_OK);
     double phi = cases[c].q[1], ln = 0, lt = 0;
     if (phi <= 0) {
       ln = fmax(0, -s.k * phi - s.b * cases[c].v[1]);
       lt = -s.bt * cases[c].v[0];
       if (fabs(lt) > s.mu * ln) lt = copysign(s.mu * ln, lt);
     }
-    const double *lam = mbs_step_lambda(ws);
+    const double *lam = ev->lambda;
     printf("case %zu: lambda_n %.9g (expect %.9g), lambda_t %.9g (expect %.9g)\n", c, lam[0], ln,
            lam[1], lt);
     assert_true(fabs(lam[0] - ln) <= 1e-12 * (1 + ln));
@@ -374,14 +375,46 @@ static void test_penalty_rhs(void **state) {
     assert_true(fabs(vd[1] - (ln / s.m - s.g)) <= 1e-12 * (1 + ln));
     assert_true(qd[0] == cases[c].v[0] && qd[1] == cases[c].v[1]);
   }
+  mbs_eval_free(ev);
   // the step takes contact rows through qcp (measured in test_mbs_contact.c)
+  mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
+  assert_non_null(ws);
   double q[2] = {0, -1e-3}, v[2] = {0.5, 0};
   assert_int_equal(mbs_step(ws, 0, 1e-3, q, v, q, v), MBS_OK);
   mbs_workspace_free(ws);
 }
 
+// statuses: names and numbers unchanged by the model-layer split (results files store both), the
+// common ones shared with the model layer, and the signed outcome
+static void test_status_severity(void **state) {
+  (void)state;
+  const char *names[MBS_STATUS_COUNT] = {"ok",
+                                         "callback-recoverable",
+                                         "callback-fatal",
+                                         "capacity",
+                                         "singular",
+                                         "max-iterations",
+                                         "inaccurate",
+                                         "solver-failed",
+                                         "nonfinite",
+                                         "bad-row",
+                                         "unsupported"};
+  for (int s = 0; s < MBS_STATUS_COUNT; s++)
+    assert_string_equal(mbs_status_name((mbs_status)s), names[s]);
+  assert_int_equal(MBS_NONFINITE, MBS_EVAL_NONFINITE);
+  assert_int_equal(mbs_status_severity(MBS_OK), 0);
+  assert_true(mbs_status_severity(MBS_MAX_ITERATIONS) > 0 &&
+              mbs_status_severity(MBS_INACCURATE) > 0);
+  assert_true(mbs_status_severity(MBS_SOLVER_FAILED) < 0 &&
+              mbs_status_severity(MBS_UNSUPPORTED) < 0);
+  assert_true(mbs_status_severity(MBS_CALLBACK_RECOVERABLE) < 0 &&
+              mbs_status_severity(MBS_NONFINITE) < 0);
+  assert_string_equal(mbs_status_name((mbs_status)11), "invalid");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_status_severity),
       cmocka_unit_test(test_rows_api),
       cmocka_unit_test(test_validation),
       cmocka_unit_test(test_status_paths),

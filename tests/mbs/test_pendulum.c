@@ -29,7 +29,7 @@ static run_result run_with(const pendulum_params *p, double h, double T, const m
   pendulum pd;
   pendulum_init(&pd, p);
   run_result r = {.finite = 1};
-  mbs_workspace *ws = mbs_workspace_create(&pd.model, s, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&pd.model, s, NULL);
   assert_non_null(ws);
   pendulum_initial_state(&pd, r.q, r.v);
   r.e0 = r.emax = r.emin = pendulum_energy(&pd, r.q, r.v);
@@ -149,7 +149,7 @@ static void test_stability_linear_joint(void **state) {
         mbs_model model = {.nq = 2, .nv = 2, .max_rows = 2, .max_nnz = 2, .nblocks = 1,
                            .block_size = block, .mass = lin_mass, .forces = lin_forces,
                            .rows = lin_rows, .ctx = &j};
-        mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL, 0);
+        mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
         assert_non_null(ws);
         double q[2] = {0, 0}, v[2] = {1, 1}, e = lin_energy(&j, q, v), rise = -INFINITY, qmax = 0;
         for (int n = 0; n < 2000; n++) {

@@ -52,10 +52,11 @@ static void test_ida_matches_elliptic(void **state) {
   ref_stats st;
   ref_ida_settings s = ref_ida_settings_default();
   ref_status rc = ref_ida_rigid(&pd.model, &s, 0, q0, v0, tout, NOUT, qo, vo, &st);
-  printf("IDA: status %s (%s), %ld steps, %ld residuals, %ld Jacobians, %ld Newton iterations, "
-         "%ld Newton failures, %ld error-test failures, %.3f s\n",
-         ref_status_name(rc), st.message, st.steps, st.rhs_evals, st.jac_evals, st.newton_iters,
-         st.newton_fails, st.err_fails, st.wall_time);
+  printf(
+      "IDA: status %s (%s), %ld steps, %ld residuals, %ld Jacobians, %ld Newton iterations, "
+      "%ld Newton failures, %ld error-test failures, %.3f s\n",
+      ref_status_name(rc), st.error.message, st.steps, st.rhs_evals, st.jac_evals, st.newton_iters,
+      st.newton_fails, st.err_fails, st.wall_time);
   assert_int_equal(rc, REF_OK);
   const double w0 = sqrt(p.m * p.g * p.l / pendulum_pivot_inertia(&p));
   double dmax = 0, dvmax = 0, phimax = 0;
@@ -90,14 +91,14 @@ static void test_ida_bad_input(void **state) {
   s.rtol = -1;
   ref_stats st;
   assert_int_equal(ref_ida_rigid(&pd.model, &s, 0, q0, v0, &t, 1, qo, vo, &st), REF_BAD_INPUT);
-  printf("bad rtol: %s\n", st.message);
+  printf("bad rtol: %s\n", st.error.message);
   assert_true(isnan(qo[0]));
   // redundant rows make G M^-1 G^T singular: reported, not aborted
   pendulum dup;
   p.copies = 2;
   pendulum_init(&dup, &p);
   assert_int_equal(ref_ida_rigid(&dup.model, NULL, 0, q0, v0, &t, 1, qo, vo, &st), REF_BAD_INPUT);
-  printf("redundant rows: %s\n", st.message);
+  printf("redundant rows: %s\n", st.error.message);
 }
 
 int main(void) {

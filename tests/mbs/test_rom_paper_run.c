@@ -20,7 +20,7 @@ static void test_paper_run(void **state) {
   for (int ih = 0; ih < 4; ih++) {
     rom_pendulum rp;
     rom_pendulum_init(&rp, &p);
-    mbs_workspace *ws = mbs_workspace_create(&rp.model, NULL, NULL, 0);
+    mbs_workspace *ws = mbs_workspace_create(&rp.model, NULL, NULL);
     double th, thd, lam_min = INFINITY, peak = 0;
     rom_pendulum_initial_state(&th, &thd);
     const double e0 = rom_pendulum_energy(&p, th, thd);

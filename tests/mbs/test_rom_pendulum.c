@@ -40,7 +40,7 @@ static window_run run_window(const rom_pendulum_params *p, mbs_formulation form,
   rom_pendulum_init(&rp, p);
   mbs_settings s = mbs_settings_default();
   s.formulation = form;
-  mbs_workspace *ws = mbs_workspace_create(&rp.model, &s, NULL, 0);
+  mbs_workspace *ws = mbs_workspace_create(&rp.model, &s, NULL);
   assert_non_null(ws);
   window_run r = {.theta = th0, .theta_dot = thd0, .lambda_min = INFINITY};
   for (long i = 0; i < n; i++) {
@@ -135,8 +135,8 @@ static void test_relaxed_equals_paper(void **state) {
   rom_pendulum_init(&b, &p);
   mbs_settings sa = mbs_settings_default(), sb = sa;
   sb.formulation = MBS_PAPER;
-  mbs_workspace *wa = mbs_workspace_create(&a.model, &sa, NULL, 0);
-  mbs_workspace *wb = mbs_workspace_create(&b.model, &sb, NULL, 0);
+  mbs_workspace *wa = mbs_workspace_create(&a.model, &sa, NULL);
+  mbs_workspace *wb = mbs_workspace_create(&b.model, &sb, NULL);
   double qa = th, va = thd, dmax = 0, dlam = 0;
   long active = 0;
   for (int i = 0; i < 1000; i++) {

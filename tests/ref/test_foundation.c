@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mbs/mbs.h"
 #include "ref/ref_ode.h"
 #include "ref/ref_penalty.h"
 #include "scenarios/foundation.h"
@@ -32,8 +33,10 @@ static mbs_settings no_bias(void) {
 static ref_status penalty_solve(const mbs_model *model, const mbs_settings *set, ref_method m,
                                 double tol, double T, const double *y0, double *y, ref_stats *st) {
   ref_penalty pen;
-  char msg[256];
-  assert_int_equal(ref_penalty_init(&pen, model, set, msg, sizeof msg), 0);
+  sc_error serr = {0};
+  mbs_eval_settings es = mbs_eval_settings_default();  // the step's bias settings
+  es.use_bias = set->use_bias, es.bias_reg = set->bias_reg;
+  assert_int_equal(ref_penalty_init(&pen, model, &es, &serr), 0);
   ref_ode_settings rs = ref_ode_settings_default();
   rs.rtol = rs.atol = tol;
   ref_status s = ref_ode_integrate(&pen.ode, m, &rs, 0, y0, &T, 1, y, st);
@@ -85,8 +88,8 @@ static void step_to(const foundation *fd, mbs_formulation form, double h, double
                     double *v) {
   mbs_settings set = no_bias();
   set.formulation = form;
-  char msg[256];
-  mbs_workspace *ws = mbs_workspace_create(&fd->model, &set, msg, sizeof msg);
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&fd->model, &set, &serr);
   assert_non_null(ws);
   foundation_initial_state(fd, q, v);
   long n = lround(T / h);
@@ -146,8 +149,8 @@ static compl_measure measure(mbs_formulation form) {
   const double h = 0.01;
   mbs_settings set = no_bias();
   set.formulation = form;
-  char msg[256];
-  mbs_workspace *ws = mbs_workspace_create(&fd.model, &set, msg, sizeof msg);
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&fd.model, &set, &serr);
   compl_measure m = {0};
   double v[6];
   foundation_initial_state(&fd, m.q, v);

@@ -118,7 +118,7 @@ static void test_budget_and_failure_are_statuses(void **state) {
   ref_stats st;
   assert_int_equal(ref_ode_integrate(&ode, REF_RK45, &set, 0, (double[]){1, 0}, t_out, 2, y_out, &st),
                    REF_DID_NOT_FINISH);
-  printf("did-not-finish: %s (t_reached %g)\n", st.message, st.t_reached);
+  printf("did-not-finish: %s (t_reached %g)\n", st.error.message, st.t_reached);
   assert_true(st.t_reached < 0.5 && isnan(y_out[0]) && isnan(y_out[3]));
   set.max_steps = 0;
   set.wall_budget = 1e-3;
@@ -137,15 +137,16 @@ static void test_budget_and_failure_are_statuses(void **state) {
     ref_status s =
         ref_ode_integrate(&nan_ode, (ref_method)m, NULL, 0, (double[]){1, 0}, t_out, 2, y_out, &st);
     printf("%s with a NaN right-hand side: %s (%s)\n", ref_method_name((ref_method)m),
-           ref_status_name(s), st.message);
+           ref_status_name(s), st.error.message);
     assert_int_equal(s, REF_SOLVER_FAILED);
-    assert_non_null(strstr(st.message, "not finite"));
+    assert_non_null(strstr(st.error.message, "not finite"));
     assert_true(isnan(y_out[3]));
   }
   ref_ode bad = {2, failing_rhs, NULL, NULL};
   for (int m = 0; m < REF_METHOD_COUNT; m++) {
     ref_status s = ref_ode_integrate(&bad, (ref_method)m, NULL, 0, (double[]){1, 0}, t_out, 2, y_out, &st);
-    printf("%s with a failing callback: %s (%s)\n", ref_method_name((ref_method)m), ref_status_name(s), st.message);
+    printf("%s with a failing callback: %s (%s)\n", ref_method_name((ref_method)m),
+           ref_status_name(s), st.error.message);
     assert_int_equal(s, REF_CALLBACK_FAILED);
     assert_true(isnan(y_out[3]));
   }

@@ -201,8 +201,9 @@ static void test_build_from_rows(void **state) {
   const double m = prm.m, I = 0.5 * m * prm.radius * prm.radius, h = 0.02;
   double L[9] = {sqrt(m), 0, 0, 0, sqrt(m), 0, 0, 0, sqrt(I)}, scratch[12];
   theta_contact_settings s = theta_contact_settings_default();
-  char msg[160];
-  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, msg, sizeof msg), 0);
+  sc_error serr = {0};
+  const char *msg = serr.message;
+  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, &serr), 0);
   assert_int_equal(p->nc, 1), assert_int_equal(p->nrows, 2);
   // W = diag(1/m + R²/I, 1/m) = diag(3/m, 1/m) for A = M
   const double w = sqrt(9 + 1) / m / 3, phi0 = q[1] - prm.radius;
@@ -214,19 +215,19 @@ static void test_build_from_rows(void **state) {
   assert_int_equal(p->source[0], 1), assert_int_equal(p->source[1], 0);
   // a near-rigid contact takes the β bound
   rows->K[0] = 1e12, rows->B[0] = 0;
-  theta_contact_problem_build(p, rows, h, &s, L, scratch, msg, sizeof msg);
+  theta_contact_problem_build(p, rows, h, &s, L, scratch, &serr);
   assert_close("near-rigid R_n = β²w/(4π²)", p->R[1], w / (4 * PI * PI), 1e-15);
   // error paths: negative stiffness, tangent row without its normal, column out of range
   rows->K[0] = -1;
-  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, msg, sizeof msg), -1);
+  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, &serr), -1);
   printf("negative K: %s\n", msg);
   assert_non_null(strstr(msg, "K = -1"));
   rows->K[0] = 1e4, rows->contact[0] = 5;
-  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, msg, sizeof msg), -1);
+  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, &serr), -1);
   printf("orphan tangent: %s\n", msg);
   assert_non_null(strstr(msg, "no normal row"));
   rows->contact[0] = 0, rows->col[0] = 7;
-  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, msg, sizeof msg), -1);
+  assert_int_equal(theta_contact_problem_build(p, rows, h, &s, L, scratch, &serr), -1);
   printf("bad column: %s\n", msg);
   assert_non_null(strstr(msg, "col 7"));
   theta_contact_problem_free(p);
@@ -244,7 +245,7 @@ static void test_free_flight(void **state) {
   for (int s = 0; s < THETA_SCHEME_COUNT; s++) {
     theta_settings set = theta_settings_default();
     theta_settings_set_scheme(&set, (theta_scheme)s);
-    theta_workspace *ws = theta_workspace_create(&sc.model, &set, NULL, 0);
+    theta_workspace *ws = theta_workspace_create(&sc.model, &set, NULL);
     assert_non_null(ws);
     double q[3] = {0, 1, 0}, v[3] = {0.5, 0, 2}, h = 0.01;
     for (int i = 0; i < 20; i++) {
@@ -275,21 +276,22 @@ static void test_errors_and_determinism(void **state) {
   spring_cylinder sc;
   spring_cylinder_params prm = spring_cylinder_params_default();
   spring_cylinder_init(&sc, &prm);
-  char msg[200];
+  sc_error serr = {0};
+  const char *msg = serr.message;
   theta_settings s = theta_settings_default();
   s.theta = 1.5;
-  assert_null(theta_workspace_create(&sc.model, &s, msg, sizeof msg));
+  assert_null(theta_workspace_create(&sc.model, &s, &serr));
   printf("theta = 1.5: %s\n", msg);
   assert_non_null(strstr(msg, "theta = 1.5"));
   s = theta_settings_default();
   s.contact.sigma = 0;
-  assert_null(theta_workspace_create(&sc.model, &s, msg, sizeof msg));
+  assert_null(theta_workspace_create(&sc.model, &s, &serr));
   printf("sigma = 0: %s\n", msg);
   assert_non_null(strstr(msg, "sigma"));
   // a recoverable callback failure is a status naming the callback
   mbs_model bad = sc.model;
   bad.forces = failing_forces;
-  theta_workspace *ws = theta_workspace_create(&bad, NULL, msg, sizeof msg);
+  theta_workspace *ws = theta_workspace_create(&bad, NULL, &serr);
   double q[3], v[3];
   spring_cylinder_initial_state(&sc, q, v);
   assert_int_equal(theta_step(ws, 0, 0.01, q, v, q, v), THETA_CALLBACK_RECOVERABLE);
@@ -300,7 +302,7 @@ static void test_errors_and_determinism(void **state) {
   // determinism: two runs give the same bits
   double qa[3], va[3], qb[3], vb[3];
   for (int run = 0; run < 2; run++) {
-    ws = theta_workspace_create(&sc.model, NULL, NULL, 0);
+    ws = theta_workspace_create(&sc.model, NULL, NULL);
     double *qq = run ? qb : qa, *vv = run ? vb : va;
     spring_cylinder_initial_state(&sc, qq, vv);
     for (int i = 0; i < 200; i++) theta_step(ws, i * 0.02, 0.02, qq, vv, qq, vv);
@@ -323,7 +325,7 @@ static void test_tiny_sigma(void **state) {
   for (double sigma = 1e-5; sigma > 1e-10; sigma /= 100) {
     theta_settings s = theta_settings_default();
     s.contact.sigma = sigma;
-    theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL, 0);
+    theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL);
     double q[3], v[3], slip = 0;
     spring_cylinder_initial_state(&sc, q, v);
     for (int i = 0; i < 250; i++) {
@@ -387,7 +389,7 @@ static void test_velocity_map(void **state) {
   double err[3], dts[3];
   for (int l = 0; l < 3; l++) {
     dts[l] = 0.01 / (1 << l);
-    theta_workspace *ws = theta_workspace_create(&model, NULL, NULL, 0);
+    theta_workspace *ws = theta_workspace_create(&model, NULL, NULL);
     double q = 0.3, v = 0, e = 0;
     const int n = (int)lround(T / dts[l]);
     for (int i = 0; i < n; i++) {
@@ -410,7 +412,7 @@ static void test_nonlinear_free_motion(void **state) {
   for (int jac = 1; jac >= 0; jac--) {
     dof1 d = {.m = 1, .k = 10, .c = 1e3, .jacobians = jac};
     mbs_model model = dof1_model(&d);
-    theta_workspace *ws = theta_workspace_create(&model, NULL, NULL, 0);
+    theta_workspace *ws = theta_workspace_create(&model, NULL, NULL);
     double q = 0.5, v = 0, e0 = 0.5 * d.k * q * q + 0.25 * d.c * q * q * q * q, emax = e0, emin = e0;
     int most = 0;
     for (int i = 0; i < 2000; i++) {
@@ -430,8 +432,30 @@ static void test_nonlinear_free_motion(void **state) {
   }
 }
 
+// statuses: names and numbers unchanged (the common ones come from the model layer), signed outcome
+static void test_status_severity(void **state) {
+  (void)state;
+  const char *names[THETA_STATUS_COUNT] = {"ok",
+                                           "callback-recoverable",
+                                           "callback-fatal",
+                                           "capacity",
+                                           "singular",
+                                           "free-max-iterations",
+                                           "contact-max-iterations",
+                                           "contact-failed",
+                                           "nonfinite",
+                                           "bad-row"};
+  for (int s = 0; s < THETA_STATUS_COUNT; s++)
+    assert_string_equal(theta_status_name((theta_status)s), names[s]);
+  assert_int_equal(theta_status_severity(THETA_OK), 0);
+  assert_true(theta_status_severity(THETA_CONTACT_MAX_ITERATIONS) > 0);
+  assert_true(theta_status_severity(THETA_FREE_MAX_ITERATIONS) < 0);
+  assert_true(theta_status_severity(THETA_SINGULAR) < 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_status_severity),
       cmocka_unit_test(test_particle_by_hand),
       cmocka_unit_test(test_random_problems_dual_optimality),
       cmocka_unit_test(test_build_from_rows),

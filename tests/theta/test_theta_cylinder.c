@@ -145,7 +145,7 @@ static void test_rest_impulse(void **state) {
   p.x0 = 0;
   spring_cylinder sc;
   spring_cylinder_init(&sc, &p);
-  theta_workspace *ws = theta_workspace_create(&sc.model, NULL, NULL, 0);
+  theta_workspace *ws = theta_workspace_create(&sc.model, NULL, NULL);
   double q[3] = {0, p.radius, 0}, v[3] = {0, 0, 0};
   for (int i = 0; i < 250; i++) assert_int_equal(theta_step(ws, i * DT_PAPER, DT_PAPER, q, v, q, v), THETA_OK);
   const double gn = theta_step_gamma(ws)[0], want = p.m * p.g * DT_PAPER;

@@ -98,9 +98,9 @@ static void test_cylinder_agrees(void **state) {
     prm.mu = mu;
     spring_cylinder_init(&sc, &prm);
     theta_settings s = theta_settings_default();
-    theta_workspace *a = theta_workspace_create(&sc.model, &s, NULL, 0);
+    theta_workspace *a = theta_workspace_create(&sc.model, &s, NULL);
     s.contact.solver = THETA_SOLVER_QCP;
-    theta_workspace *b = theta_workspace_create(&sc.model, &s, NULL, 0);
+    theta_workspace *b = theta_workspace_create(&sc.model, &s, NULL);
     assert_non_null(a), assert_non_null(b);
     double qa[3], va[3], qb[3], vb[3], dx = 0, dg = 0;
     spring_cylinder_initial_state(&sc, qa, va);
@@ -134,7 +134,7 @@ static void test_dual_tolerance_follows_settings(void **state) {
   theta_settings s = theta_settings_default();
   s.contact.solver = THETA_SOLVER_QCP;
   s.contact.dual_tol = 1e-12;
-  theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL, 0);
+  theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL);
   assert_non_null(ws);
   double q[3], v[3];
   spring_cylinder_initial_state(&sc, q, v);
@@ -142,7 +142,7 @@ static void test_dual_tolerance_follows_settings(void **state) {
   int iters[3];
   for (int k = 0; k < 3; k++) {
     s.contact.dual_tol = tols[k];
-    assert_int_equal(theta_workspace_set_settings(ws, &s, NULL, 0), 0);
+    assert_int_equal(theta_workspace_set_settings(ws, &s, NULL), 0);
     double qk[3], vk[3];
     memcpy(qk, q, sizeof q), memcpy(vk, v, sizeof v);
     theta_status st = theta_step(ws, 0, 0.02, qk, vk, qk, vk);
@@ -168,7 +168,7 @@ static void test_bad_mu(void **state) {
       spring_cylinder_init(&sc, &prm);
       theta_settings s = theta_settings_default();
       s.contact.solver = solver ? THETA_SOLVER_QCP : THETA_SOLVER_NEWTON;
-      theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL, 0);
+      theta_workspace *ws = theta_workspace_create(&sc.model, &s, NULL);
       assert_non_null(ws);
       double q[3], v[3];
       spring_cylinder_initial_state(&sc, q, v);

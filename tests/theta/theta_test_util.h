@@ -55,8 +55,9 @@ static inline cyl_run cyl_simulate_sigma(theta_scheme scheme, const spring_cylin
   theta_settings s = theta_settings_default();
   theta_settings_set_scheme(&s, scheme);
   s.contact.sigma = sigma;
-  char msg[200];
-  theta_workspace *ws = theta_workspace_create(&sc.model, &s, msg, sizeof msg);
+  sc_error serr = {0};
+  const char *msg = serr.message;
+  theta_workspace *ws = theta_workspace_create(&sc.model, &s, &serr);
   if (!ws) {
     printf("workspace: %s\n", msg);
     out.status = THETA_CALLBACK_FATAL;

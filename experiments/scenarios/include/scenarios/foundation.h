@@ -6,7 +6,8 @@
 #ifndef SCENARIOS_FOUNDATION_H
 #define SCENARIOS_FOUNDATION_H
 
-#include "mbs/mbs.h"
+#include "mbs/mbs_model.h"
+#include "mbs/mbs_rigid.h"
 
 // Parameters (SPEC §5; foundation_params_default gives the paper's values).
 typedef struct foundation_params {

@@ -5,7 +5,8 @@
 #ifndef SCENARIOS_INCLINE_H
 #define SCENARIOS_INCLINE_H
 
-#include "mbs/mbs.h"
+#include "mbs/mbs_model.h"
+#include "mbs/mbs_rigid.h"
 #include "scenarios/hertz.h"
 
 // Physical parameters (defaults from incline_params_default: paper A §6.4 values).

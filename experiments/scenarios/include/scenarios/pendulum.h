@@ -4,7 +4,8 @@
 #ifndef SCENARIOS_PENDULUM_H
 #define SCENARIOS_PENDULUM_H
 
-#include "mbs/mbs.h"
+#include "mbs/mbs_model.h"
+#include "mbs/mbs_rigid.h"
 
 // Physical parameters (SPEC §5; defaults from pendulum_params_default).
 typedef struct pendulum_params {

@@ -4,7 +4,8 @@
 #ifndef SCENARIOS_SPRING_CYLINDER_H
 #define SCENARIOS_SPRING_CYLINDER_H
 
-#include "mbs/mbs.h"
+#include "mbs/mbs_model.h"
+#include "mbs/mbs_rigid.h"
 
 // How the ground contact is reported to a step.
 typedef enum spring_cylinder_contact {

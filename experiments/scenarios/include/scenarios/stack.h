@@ -5,7 +5,8 @@
 #ifndef SCENARIOS_STACK_H
 #define SCENARIOS_STACK_H
 
-#include "mbs/mbs.h"
+#include "mbs/mbs_model.h"
+#include "mbs/mbs_rigid.h"
 #include "scenarios/hertz.h"
 
 // Parameters (defaults from stack_params_default).

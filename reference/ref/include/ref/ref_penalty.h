@@ -6,23 +6,24 @@
 
 #include <stddef.h>
 
-#include "mbs/mbs.h"
+#include "common/sc_error.h"
+#include "mbs/mbs_eval.h"
 #include "mbs/mbs_penalty.h"
 #include "ref/ref_ode.h"
 
 // State y = (q, v) with n = nq + nv entries; `ode` is ready after ref_penalty_init.
 typedef struct ref_penalty {
-  mbs_workspace *ws;  // evaluation buffers (owned)
+  mbs_eval *ev;  // the model layer's evaluator (owned): rows, M, f, bias
   int nq, nv;
   ref_ode ode;
 } ref_penalty;
 
-// Creates the evaluation workspace for model (borrowed; must outlive pen) with the given step
-// settings (NULL: defaults; use_bias and bias_reg decide the bias term, as in the step).
-// 0 ok, −1 with a message in msg.
-int ref_penalty_init(ref_penalty *pen, const mbs_model *model, const mbs_settings *settings,
-                     char *msg, size_t len);
-// Frees the workspace; safe on a zeroed struct.
+// Creates the model evaluator for model (borrowed; must outlive pen) with the given evaluation
+// settings (NULL: mbs_eval_settings_default(); use_bias and bias_reg decide the bias term as in
+// paper A's step). 0 ok, or a negative SC_ERR_* code with err (may be NULL) set.
+int ref_penalty_init(ref_penalty *pen, const mbs_model *model, const mbs_eval_settings *settings,
+                     sc_error *err);
+// Frees the evaluator; safe on a zeroed struct.
 void ref_penalty_free(ref_penalty *pen);
 
 #endif  // REF_REF_PENALTY_H

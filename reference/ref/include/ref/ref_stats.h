@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Integrator statistics and outcome shared by every reference integrator (IDA now; CVODE, RK45 next).
+// Integrator statistics and outcome shared by every reference integrator (IDA now; CVODE, RK45
+// next).
 #ifndef REF_REF_STATS_H
 #define REF_REF_STATS_H
 
+#include "common/sc_error.h"
+
 // Outcome of a reference integration (a numerical status, not an error).
-#define REF_STATUS_LIST(X)                                                      \
-  X(REF_OK, "ok")                                                               \
-  X(REF_BAD_INPUT, "bad-input")          /* model or settings rejected */       \
-  X(REF_SETUP_FAILED, "setup-failed")    /* allocation or solver setup */       \
-  X(REF_SOLVER_FAILED, "solver-failed")  /* the integrator returned an error */ \
-  X(REF_CALLBACK_FAILED, "callback-failed") /* a model callback returned < 0 */ \
+#define REF_STATUS_LIST(X)                                                         \
+  X(REF_OK, "ok")                                                                  \
+  X(REF_BAD_INPUT, "bad-input")             /* model or settings rejected */       \
+  X(REF_SETUP_FAILED, "setup-failed")       /* allocation or solver setup */       \
+  X(REF_SOLVER_FAILED, "solver-failed")     /* the integrator returned an error */ \
+  X(REF_CALLBACK_FAILED, "callback-failed") /* a model callback returned < 0 */    \
   X(REF_DID_NOT_FINISH, "did-not-finish")   /* wall-time or step budget spent */
 
 #define REF_ENUM_ITEM(name, str) name,
@@ -33,7 +36,8 @@ typedef struct ref_stats {
   long err_fails;      // local error test failures
   double t_reached;    // last time reached [s]
   double wall_time;    // seconds
-  char message[256];   // what failed, naming the flag or value ("" when ok)
+  sc_error error;      // what failed, naming the flag or value (code 0 and "" when ok; else
+                       // SC_ERR_INPUT for bad input, SC_ERR_SOLVER for the integrator's failures)
 } ref_stats;
 
 #endif  // REF_REF_STATS_H

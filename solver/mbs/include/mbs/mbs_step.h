@@ -3,43 +3,50 @@
 #ifndef MBS_MBS_STEP_H
 #define MBS_MBS_STEP_H
 
+#include "common/sc_error.h"
 #include "mbs/mbs_model.h"
+#include "mbs/mbs_status.h"
 
 // Formulation of the unilateral (and contact) rows, SPEC §1.3; recorded by every run.
-#define MBS_FORMULATION_LIST(X)                                                         \
+#define MBS_FORMULATION_LIST(X)                                                                              \
   X(MBS_RELAXED, "relaxed") /* min ½λᵀ(C+W)λ − ĉᵀλ: exact complementarity 0 ≤ λ ⊥ r ≥ 0 */ \
-  X(MBS_PAPER, "paper")     /* paper A eqs. 83–85: min ζ/2‖λ_u‖² s.t. r ≥ 0, λ ≥ 0 */       \
+  X(MBS_PAPER, "paper") /* paper A eqs. 83–85: min ζ/2‖λ_u‖² s.t. r ≥ 0, λ ≥ 0 */              \
   X(MBS_COULOMB, "coulomb") /* relaxed + De Saxcé fixed point: exact Coulomb friction */
 
-// Outcome of one step (a numerical status, not an error).
-#define MBS_STATUS_LIST(X)                                                          \
-  X(MBS_OK, "ok")                                                                    \
-  X(MBS_CALLBACK_RECOVERABLE, "callback-recoverable") /* a callback returned > 0 */  \
-  X(MBS_CALLBACK_FATAL, "callback-fatal")             /* a callback returned < 0 */  \
-  X(MBS_CAPACITY, "capacity")          /* the model reported more rows than max_rows */ \
-  X(MBS_SINGULAR, "singular")          /* a factorisation met a non-positive pivot */ \
-  X(MBS_MAX_ITERATIONS, "max-iterations") /* the unilateral solver hit its limit */  \
-  X(MBS_INACCURATE, "inaccurate")      /* qcp met only its inaccurate tolerance */    \
-  X(MBS_SOLVER_FAILED, "solver-failed") /* qcp failed (numerical error, setup) */      \
-  X(MBS_NONFINITE, "nonfinite")        /* NaN/Inf in the data or the new state */     \
-  X(MBS_BAD_ROW, "bad-row")            /* K or B < 0, or a column index out of range */ \
-  X(MBS_UNSUPPORTED, "unsupported")    /* row kind/formulation not available yet */
+// Outcome of one step (a numerical status, not an error): the common statuses of every stepper
+// (mbs/mbs_status.h: ok, callback-recoverable, callback-fatal, capacity, singular, nonfinite,
+// bad-row) plus paper A's own, X(SUFFIX, value, "name", severity) with severity as in
+// mbs_status_severity.
+#define MBS_STEP_STATUS_LIST(X)                                                                 \
+  X(MAX_ITERATIONS, 5, "max-iterations", 1) /* the unilateral solver hit its limit (taken) */   \
+  X(INACCURATE, 6, "inaccurate", 1)         /* qcp met only its inaccurate tolerance (taken) */ \
+  X(SOLVER_FAILED, 7, "solver-failed", -1)  /* qcp failed (numerical error, setup) */           \
+  X(UNSUPPORTED, 10, "unsupported", -1)     /* row kind/formulation not available in this build */
 
 #define MBS_ENUM_ITEM(name, str) name,
+#define MBS_STATUS_ENUM_ITEM(suffix, value, str, severity) MBS_##suffix = value,
 // Formulation selector.
 typedef enum mbs_formulation {
   MBS_FORMULATION_LIST(MBS_ENUM_ITEM) MBS_FORMULATION_COUNT
 } mbs_formulation;
 // Step status.
-typedef enum mbs_status { MBS_STATUS_LIST(MBS_ENUM_ITEM) MBS_STATUS_COUNT } mbs_status;
+typedef enum mbs_status {
+  MBS_COMMON_STATUS_LIST(MBS_STATUS_ENUM_ITEM) MBS_STEP_STATUS_LIST(MBS_STATUS_ENUM_ITEM)
+      MBS_STATUS_COUNT = 11  // values 0..10, all used
+} mbs_status;
 #undef MBS_ENUM_ITEM
+#undef MBS_STATUS_ENUM_ITEM
 
-// Static lowercase name of a formulation ("relaxed", "paper", "coulomb"); "invalid" if out of range.
+// Static lowercase name of a formulation ("relaxed", "paper", "coulomb"); "invalid" if out of
+// range.
 const char *mbs_formulation_name(mbs_formulation f);
 // Parses a formulation name; returns 0 and sets *f, or −1 if unknown.
 int mbs_formulation_parse(const char *name, mbs_formulation *f);
 // Static lowercase name of a status ("ok", …); "invalid" if out of range.
 const char *mbs_status_name(mbs_status s);
+// Signed outcome of a status (SPEC §7): < 0 the step was not taken (input or fatal), 0 ok, > 0
+// taken but degraded (max-iterations, inaccurate); −1 for a value out of range.
+int mbs_status_severity(mbs_status s);
 
 // Which solver handles steps with active unilateral rows (steps with active contact rows always
 // use qcp: the friction cones are second-order cones).
@@ -73,50 +80,46 @@ typedef struct mbs_settings {
   mbs_formulation formulation;  // default MBS_RELAXED
   mbs_solver solver;            // default MBS_SOLVER_AUTO
   int dense_max_rows;           // AUTO: largest compliant active row count for the dense solver
-  double zeta;       // weight ζ of ‖λ_u‖² in the paper objective; ≤ 0 means 1/h (paper A §6.1)
-  int use_bias;      // 1: include p = M̂_X Ġ_X v0 (eq. 53); 0: p = 0
+  double zeta;  // weight ζ of ‖λ_u‖² in the paper objective; ≤ 0 means 1/h (paper A §6.1)
+  int use_bias;        // 1: include p = M̂_X Ġ_X v0 (eq. 53); 0: p = 0
   double gdot_target;  // weight of h(Ġv0) in the velocity target φ̇1 = G v1 + h(Ġv0): 1 = paper
                        // eq. 50 (default); 0 = φ1 = φ0 + h G v1 as the position update makes it
-  double bias_reg;   // relative Tikhonov ε of the bias solve (W + ε·max diag W·I) p = Ġv0, > 0
-  int max_iter;      // pivots / active-set changes allowed per step (default 100)
-  double tol;        // relative tolerance of the active-set solvers' sign tests (default 1e-12)
-  int fp_max_iter;   // coulomb: most relaxed solves per step in the De Saxcé fixed point (50)
-  double fp_tol;     // coulomb: stop when max |Δs| ≤ fp_tol · max(max s, μ‖ĉ0‖∞ of the contact
-                     // rows) over the shifts s = μ‖ρ_t‖ (1e-10)
-  double qcp_eps;    // qcp's eps_abs = eps_rel for the sparse path; ≤ 0 keeps qcp's 1e-8 (1e-11)
-  mbs_start start;   // first solve of a step on the conic path (default MBS_START_COLD)
-  const char *dump_path;  // write step dump_step's qcp subproblem here (HDF5, qcp format); NULL
-                          // = never; borrowed string
-  long dump_step;         // 0-based index of the step (mbs_step call) to dump
+  double bias_reg;  // relative Tikhonov ε of the bias solve (W + ε·max diag W·I) p = Ġv0, > 0
+  int max_iter;     // pivots / active-set changes allowed per step (default 100)
+  double tol;       // relative tolerance of the active-set solvers' sign tests (default 1e-12)
+  int fp_max_iter;  // coulomb: most relaxed solves per step in the De Saxcé fixed point (50)
+  double fp_tol;  // coulomb: stop when max |Δs| ≤ fp_tol · max(max s, μ‖ĉ0‖∞ of the contact
+                  // rows) over the shifts s = μ‖ρ_t‖ (1e-10)
+  double qcp_eps;   // qcp's eps_abs = eps_rel for the sparse path; ≤ 0 keeps qcp's 1e-8 (1e-11)
+  mbs_start start;  // first solve of a step on the conic path (default MBS_START_COLD)
 } mbs_settings;
 
 // Default settings: relaxed, auto (dense up to 64 rows; steps with contact rows always use qcp),
 // ζ = 1/h, bias on with ε = 1e-8, gdot_target 1, 100 pivots, tol 1e-12, fixed point 50 solves to
-// 1e-10, qcp tolerance 1e-11, cold starts, no dump.
+// 1e-10, qcp tolerance 1e-11, cold starts.
 mbs_settings mbs_settings_default(void);
 
 // Per-step statistics of the last mbs_step.
 typedef struct mbs_info {
   mbs_status status;
-  int rows;              // rows reported by the model
-  int rows_active;       // rows that took part (bilateral + unilateral with φ ≤ 0)
-  int rows_bilateral;    // of which bilateral
-  int rows_unilateral;   // of which unilateral (active)
-  int rows_positive;     // active unilateral rows with λ > 0 after the solve
-  int iterations;        // dense: pivots (relaxed) or active-set iterations (paper); qcp:
-                         // interior-point iterations, summed over the coulomb fixed point's
-                         // solves; 0 for bilateral-only (linear) steps
-  double residual;       // max over active rows of the scaled row residual r̂ = r/D [m/s²]:
-                         // |r̂| (bilateral), max(0, −r̂) + max(0, −λ)/D (unilateral, normal);
-                         // tangent rows are judged by cone_residual instead
+  int rows;             // rows reported by the model
+  int rows_active;      // rows that took part (bilateral + unilateral with φ ≤ 0)
+  int rows_bilateral;   // of which bilateral
+  int rows_unilateral;  // of which unilateral (active)
+  int rows_positive;    // active unilateral rows with λ > 0 after the solve
+  int iterations;       // dense: pivots (relaxed) or active-set iterations (paper); qcp:
+                        // interior-point iterations, summed over the coulomb fixed point's
+                        // solves; 0 for bilateral-only (linear) steps
+  double residual;      // max over active rows of the scaled row residual r̂ = r/D [m/s²]:
+                        // |r̂| (bilateral), max(0, −r̂) + max(0, −λ)/D (unilateral, normal);
+                        // tangent rows are judged by cone_residual instead
   double complementarity;  // max over unilateral rows of |λ_i r_i| [N²]
-  double lambda_min;     // smallest unilateral λ (+INF if none) [N]
-  double energy;         // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
-  int contacts;          // active contacts with a friction cone (μ > 0) in the conic problem
-  int fp_iterations;     // relaxed solves of the step (coulomb: fixed-point iterations; 1 else)
+  double lambda_min;       // smallest unilateral λ (+INF if none) [N]
+  double energy;           // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
+  int contacts;            // active contacts with a friction cone (μ > 0) in the conic problem
+  int fp_iterations;       // relaxed solves of the step (coulomb: fixed-point iterations; 1 else)
   double fp_change;      // coulomb: last change max|Δs| / max(max s, μ‖ĉ0‖∞) of the shifts
   double cone_residual;  // max over contacts of max(0, ‖λ_t‖ − μλ_n) [N]
-  int dump_failed;       // 1 if the requested subproblem dump could not be written
   int callback_code;     // the offending callback's return value (0 if none)
   const char *callback;  // name of the offending callback (NULL if none)
 } mbs_info;
@@ -124,15 +127,16 @@ typedef struct mbs_info {
 // Opaque step workspace: every array a step needs is allocated by mbs_workspace_create.
 typedef struct mbs_workspace mbs_workspace;
 
-// Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL and a
-// message in msg (size len, may be NULL) on invalid input or out of memory. The model is borrowed
+// Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL with err
+// set (may be NULL; SC_ERR_INPUT naming the bad field, or SC_ERR_MEMORY). The model is borrowed
 // and must outlive the workspace.
-mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings, char *msg,
-                                    size_t len);
+mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings,
+                                    sc_error *err);
 // Frees the workspace; NULL is a no-op.
 void mbs_workspace_free(mbs_workspace *ws);
-// Replaces the settings (validated; returns 0, or −1 when a field is out of range).
-int mbs_workspace_set_settings(mbs_workspace *ws, const mbs_settings *settings);
+// Replaces the settings (validated; returns 0, or SC_ERR_INPUT with err naming the field; err may
+// be NULL). The bias settings (use_bias, bias_reg) and the dense/qcp choice take effect at once.
+int mbs_workspace_set_settings(mbs_workspace *ws, const mbs_settings *settings, sc_error *err);
 // The workspace's current settings.
 const mbs_settings *mbs_workspace_settings(const mbs_workspace *ws);
 
@@ -155,5 +159,13 @@ const double *mbs_step_lambda(const mbs_workspace *ws);
 const double *mbs_step_residual(const mbs_workspace *ws);
 // Activity flags of the last step's rows (1 took part, 0 not); workspace-owned.
 const int *mbs_step_active(const mbs_workspace *ws);
+
+struct qcp_problem;
+// The conic subproblem (qcp standard form, solver/qcp) of the last step's last conic solve
+// (for `coulomb`, the fixed point's last re-solve), or NULL if the last step made none (no
+// contact or unilateral rows on the sparse path, or a build without qcp). Workspace-owned, valid
+// until the next mbs_step; write it with qcp_io_problem_write (experiment layer: no solver writes
+// files).
+const struct qcp_problem *mbs_step_qcp_problem(const mbs_workspace *ws);
 
 #endif  // MBS_MBS_STEP_H

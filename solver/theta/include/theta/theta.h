@@ -5,36 +5,40 @@
 
 #include <stddef.h>
 
+#include "common/sc_error.h"
 #include "mbs/mbs_model.h"
+#include "mbs/mbs_status.h"
 #include "theta/theta_contact.h"
 
-// Outcome of one step (a numerical status, not an error); one X-macro list for enum and names.
-#define THETA_STATUS_LIST(X)                                                              \
-  X(THETA_OK, "ok")                                                                        \
-  X(THETA_CALLBACK_RECOVERABLE, "callback-recoverable") /* a callback returned > 0 */      \
-  X(THETA_CALLBACK_FATAL, "callback-fatal")             /* a callback returned < 0 */      \
-  X(THETA_CAPACITY, "capacity")           /* the model reported more rows than max_rows */ \
-  X(THETA_SINGULAR, "singular")           /* M, A or the Newton Hessian is not SPD */      \
-  X(THETA_FREE_MAX_ITERATIONS, "free-max-iterations") /* stage 1 Newton did not converge */ \
-  X(THETA_CONTACT_MAX_ITERATIONS, "contact-max-iterations") /* stage 2 did not converge */ \
-  X(THETA_CONTACT_FAILED, "contact-failed") /* the dual (qcp) solver failed to set up or solve */ \
-  X(THETA_NONFINITE, "nonfinite")         /* NaN/Inf in model data or the new state */     \
-  X(THETA_BAD_ROW, "bad-row")             /* K or B < 0, a bad column, an orphan tangent */
+// Outcome of one step (a numerical status, not an error): the common statuses of every stepper
+// (mbs/mbs_status.h: ok, callback-recoverable, callback-fatal, capacity, singular — M, A or the
+// Newton Hessian not SPD —, nonfinite, bad-row — also an orphan tangent) plus the θ-method's own,
+// X(SUFFIX, value, "name", severity) with severity as in theta_status_severity.
+#define THETA_STEP_STATUS_LIST(X)                                                                 \
+  X(FREE_MAX_ITERATIONS, 5, "free-max-iterations", -1)      /* stage 1 Newton did not converge */ \
+  X(CONTACT_MAX_ITERATIONS, 6, "contact-max-iterations", 1) /* stage 2 did not (taken) */         \
+  X(CONTACT_FAILED, 7, "contact-failed", -1) /* the dual (qcp) solver failed to set up or solve */
 
-#define THETA_ENUM_ITEM(name, str) name,
+#define THETA_ENUM_ITEM(suffix, value, str, severity) THETA_##suffix = value,
 // Step status.
-typedef enum theta_status { THETA_STATUS_LIST(THETA_ENUM_ITEM) THETA_STATUS_COUNT } theta_status;
+typedef enum theta_status {
+  MBS_COMMON_STATUS_LIST(THETA_ENUM_ITEM) THETA_STEP_STATUS_LIST(THETA_ENUM_ITEM)
+      THETA_STATUS_COUNT = 10  // values 0..9, all used
+} theta_status;
 #undef THETA_ENUM_ITEM
 
 // Static lowercase name of a status ("ok", …); "invalid" if out of range.
 const char *theta_status_name(theta_status s);
+// Signed outcome of a status (SPEC §7): < 0 the step was not taken, 0 ok, > 0 taken but degraded
+// (contact-max-iterations); −1 for a value out of range.
+int theta_status_severity(theta_status s);
 
 // The four named members of the family (SPEC §2.1 table); any other (θ, θvq) is also allowed.
-#define THETA_SCHEME_LIST(X)                                    \
-  X(THETA_EXPLICIT, "explicit", 0.0, 0.0)   /* explicit Euler */  \
+#define THETA_SCHEME_LIST(X)                                         \
+  X(THETA_EXPLICIT, "explicit", 0.0, 0.0)     /* explicit Euler */   \
   X(THETA_SYMPLECTIC, "symplectic", 0.0, 1.0) /* symplectic Euler */ \
-  X(THETA_IMPLICIT, "implicit", 1.0, 1.0)   /* implicit Euler */  \
-  X(THETA_MIDPOINT, "midpoint", 0.5, 0.5)   /* midpoint rule, order 2 */
+  X(THETA_IMPLICIT, "implicit", 1.0, 1.0)     /* implicit Euler */   \
+  X(THETA_MIDPOINT, "midpoint", 0.5, 0.5)     /* midpoint rule, order 2 */
 
 #define THETA_ENUM_ITEM(name, str, th, thvq) name,
 // Named scheme selector.
@@ -48,11 +52,11 @@ int theta_scheme_parse(const char *name, theta_scheme *s);
 
 // Step settings; obtain defaults from theta_settings_default() and change fields.
 typedef struct theta_settings {
-  double theta;      // θ = θq = θv ∈ [0, 1] (default ½)
-  double theta_vq;   // θvq ∈ [0, 1] (default ½)
-  int free_max_iter;     // stage-1 Newton iterations allowed (default 50)
-  double free_atol;      // stage-1 stop: ‖D m‖ ≤ atol + rtol·max(‖D M v‖, δt‖D k‖) (1e-14)
-  double free_rtol;      // (default 1e-12); D = diag(M)^{-1/2}
+  double theta;       // θ = θq = θv ∈ [0, 1] (default ½)
+  double theta_vq;    // θvq ∈ [0, 1] (default ½)
+  int free_max_iter;  // stage-1 Newton iterations allowed (default 50)
+  double free_atol;  // stage-1 stop: ‖D m‖ ≤ atol + rtol·max(‖D M v‖, δt‖D k‖) (1e-14)
+  double free_rtol;                // (default 1e-12); D = diag(M)^{-1/2}
   theta_contact_settings contact;  // stage-2 settings (β, σ, Newton tolerances)
 } theta_settings;
 
@@ -64,38 +68,38 @@ void theta_settings_set_scheme(theta_settings *settings, theta_scheme scheme);
 // Per-step statistics of the last theta_step.
 typedef struct theta_info {
   theta_status status;
-  int rows;               // rows reported by the model
-  int free_iterations;    // stage-1 Newton iterations (1 for θ = 0: one mass-matrix solve)
-  double free_residual;   // final ‖D m(v*)‖ [kg^½·m/s]
+  int rows;                    // rows reported by the model
+  int free_iterations;         // stage-1 Newton iterations (1 for θ = 0: one mass-matrix solve)
+  double free_residual;        // final ‖D m(v*)‖ [kg^½·m/s]
   theta_contact_info contact;  // stage-2 statistics
-  double energy;          // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
-  int callback_code;      // the offending callback's return value (0 if none)
-  const char *callback;   // name of the offending callback (NULL if none)
+  double energy;         // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
+  int callback_code;     // the offending callback's return value (0 if none)
+  const char *callback;  // name of the offending callback (NULL if none)
 } theta_info;
 
 // Opaque step workspace: every array a step needs is allocated by theta_workspace_create.
 typedef struct theta_workspace theta_workspace;
 
-// Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL and a
-// message in msg (size len, may be NULL) on invalid input or out of memory. The model is borrowed
+// Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL with err
+// set (may be NULL; SC_ERR_INPUT naming the bad field, or SC_ERR_MEMORY). The model is borrowed
 // and must outlive the workspace.
 theta_workspace *theta_workspace_create(const mbs_model *model, const theta_settings *settings,
-                                        char *msg, size_t len);
+                                        sc_error *err);
 // Frees the workspace; NULL is a no-op.
 void theta_workspace_free(theta_workspace *ws);
-// Replaces the settings (validated; returns 0, or −1 with a message when a field is out of range).
-int theta_workspace_set_settings(theta_workspace *ws, const theta_settings *settings, char *msg,
-                                 size_t len);
-// Checks every settings field; returns 0 or −1 with a message naming the field and its limit.
-int theta_settings_validate(const theta_settings *settings, char *msg, size_t len);
+// Replaces the settings (validated; returns 0, or SC_ERR_INPUT with err naming the field).
+int theta_workspace_set_settings(theta_workspace *ws, const theta_settings *settings,
+                                 sc_error *err);
+// Checks every settings field; returns 0 or SC_ERR_INPUT with err naming the field and its limit.
+int theta_settings_validate(const theta_settings *settings, sc_error *err);
 
 // One step of size h > 0 [s] from (t, q0, v0) to (q1, v1) (q nq, v nv entries; q1/v1 may alias
 // q0/v0). Allocates nothing on the Newton contact solver; the qcp (dual) solver allocates in
 // qcp's setup when the contact pattern changes (a contact appears or leaves), never otherwise.
 // Returns the status (also in theta_step_info); THETA_NONFINITE for h ≤ 0 or not finite. On a
 // status other than THETA_OK and THETA_CONTACT_MAX_ITERATIONS, q1 and v1 are unspecified.
-theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0,
-                        const double *v0, double *q1, double *v1);
+theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0, const double *v0,
+                        double *q1, double *v1);
 
 // Statistics of the last step (owned by the workspace).
 const theta_info *theta_step_info(const theta_workspace *ws);

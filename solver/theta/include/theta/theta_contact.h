@@ -4,6 +4,7 @@
 #ifndef THETA_THETA_CONTACT_H
 #define THETA_THETA_CONTACT_H
 
+#include "common/sc_error.h"
 #include "mbs/mbs_model.h"
 
 // Kind of one contact of the convex problem.
@@ -28,13 +29,13 @@ typedef enum theta_contact_solver {
 // Contact-stage settings; obtain defaults from theta_contact_settings_default().
 typedef struct theta_contact_settings {
   theta_contact_solver solver;  // default THETA_SOLVER_NEWTON
-  double dual_tol;  // qcp's eps_abs = eps_rel for THETA_SOLVER_QCP (default 1e-9)
-  double beta;     // near-rigid parameter β of R_n (default 1, paper B)
-  double sigma;    // tangential regularisation R_t = σ w_i (default 1e-3, paper B)
-  int max_iter;    // Newton iterations allowed (default 100)
-  double atol;     // ε_a of the stop ‖D∇ℓ‖ < ε_a + ε_r max(‖D M v‖, ‖D Jᵀγ‖) (default 1e-14)
-  double rtol;     // ε_r (default 1e-10: below the discretisation error of convergence studies);
-                   // raised to 10u/σ (u = unit roundoff), the rounding floor of γ_t ∝ 1/R_t
+  double dual_tol;              // qcp's eps_abs = eps_rel for THETA_SOLVER_QCP (default 1e-9)
+  double beta;                  // near-rigid parameter β of R_n (default 1, paper B)
+  double sigma;                 // tangential regularisation R_t = σ w_i (default 1e-3, paper B)
+  int max_iter;                 // Newton iterations allowed (default 100)
+  double atol;  // ε_a of the stop ‖D∇ℓ‖ < ε_a + ε_r max(‖D M v‖, ‖D Jᵀγ‖) (default 1e-14)
+  double rtol;      // ε_r (default 1e-10: below the discretisation error of convergence studies);
+                    // raised to 10u/σ (u = unit roundoff), the rounding floor of γ_t ∝ 1/R_t
   int ls_max_iter;  // exact line-search iterations allowed per Newton step (default 100)
   double ls_rtol;   // line-search stop |dℓ/dα| ≤ ls_rtol·|dℓ/dα(0)| (default 1e-10)
 } theta_contact_settings;
@@ -45,34 +46,34 @@ theta_contact_settings theta_contact_settings_default(void);
 
 // Statistics of one contact-stage solve.
 typedef struct theta_contact_info {
-  int contacts;       // contacts in the problem
-  int rows;           // rows in the problem
-  int iterations;     // Newton iterations (0: v* already optimal)
-  int ls_iterations;  // line-search iterations summed over the Newton iterations
-  int converged;      // 1 if the stopping rule held
-  double residual;    // final ‖D∇ℓ‖ [kg^½·m/s]
-  double tolerance;   // the stopping threshold it was compared with [kg^½·m/s]
-  double cost;        // final ℓ(v) [J·s²/kg… i.e. kg·m²/s²]
+  int contacts;                      // contacts in the problem
+  int rows;                          // rows in the problem
+  int iterations;                    // Newton iterations (0: v* already optimal)
+  int ls_iterations;                 // line-search iterations summed over the Newton iterations
+  int converged;                     // 1 if the stopping rule held
+  double residual;                   // final ‖D∇ℓ‖ [kg^½·m/s]
+  double tolerance;                  // the stopping threshold it was compared with [kg^½·m/s]
+  double cost;                       // final ℓ(v) [J·s²/kg… i.e. kg·m²/s²]
   int stiction, sliding, separated;  // cone contacts per region at the solution
 } theta_contact_info;
 
 // One convex contact problem (dual: min_{γ∈F} ½γᵀ(W+R)γ + (Jv* − v̂)ᵀγ; primal: min_v ℓ(v)).
 // All arrays are owned by the struct (theta_contact_problem_create); sizes in brackets.
 typedef struct theta_contact_problem {
-  int nv;                 // generalised velocities
-  int cap_rows, cap_nnz;  // capacities (rows = contacts at most)
-  int nc, nrows;          // contacts and rows in use
+  int nv;                    // generalised velocities
+  int cap_rows, cap_nnz;     // capacities (rows = contacts at most)
+  int nc, nrows;             // contacts and rows in use
   theta_contact_kind *kind;  // [cap_rows] per contact
   double *mu;                // [cap_rows] friction coefficient per contact
-  int *first;                // [cap_rows + 1] contact c owns rows first[c] .. first[c+1]), normal last
-  int *start, *col;          // J in CSR: [cap_rows + 1], [cap_nnz]
-  double *val;               // [cap_nnz]
-  double *vhat;              // [cap_rows] bias velocity v̂ per row [m/s]
-  double *R;                 // [cap_rows] regularisation per row [s/kg]
-  int *source;               // [cap_rows] model row each problem row came from (−1: none)
-  double *A;                 // [nv·nv] row-major SPD A = M + δt²θθvq K + δt θ D [kg]
-  double *M;                 // [nv·nv] row-major mass matrix (scales the stopping rule) [kg]
-  double *vstar;             // [nv] free-motion velocities v* [m/s]
+  int *first;        // [cap_rows + 1] contact c owns rows first[c] .. first[c+1]), normal last
+  int *start, *col;  // J in CSR: [cap_rows + 1], [cap_nnz]
+  double *val;       // [cap_nnz]
+  double *vhat;      // [cap_rows] bias velocity v̂ per row [m/s]
+  double *R;         // [cap_rows] regularisation per row [s/kg]
+  int *source;       // [cap_rows] model row each problem row came from (−1: none)
+  double *A;         // [nv·nv] row-major SPD A = M + δt²θθvq K + δt θ D [kg]
+  double *M;         // [nv·nv] row-major mass matrix (scales the stopping rule) [kg]
+  double *vstar;     // [nv] free-motion velocities v* [m/s]
 } theta_contact_problem;
 
 // Allocates an empty problem for nv velocities and at most max_rows rows and max_nnz Jacobian
@@ -93,11 +94,12 @@ int theta_contact_problem_add(theta_contact_problem *p, theta_contact_kind kind,
 // free rows; per contact v̂_n = −φ0 K/(Kh + B) (= −φ0/(h + τ_d), τ_d = B/K),
 // R_n = max(β²/(4π²) w, 1/(h(Kh + B))), R_t = σ w, w = ‖W_cc‖_F/3 with the exact block
 // W_cc = J_c A⁻¹ J_cᵀ. L is the row-major Cholesky factor of p->A (nv·nv), scratch holds 4·nv
-// doubles. Rows with K = B = 0 exert no force and are left out. Returns 0, or −1 with a message
-// for a bad row (K or B < 0, column out of range, tangent without its normal, > 2 tangents).
+// doubles. Rows with K = B = 0 exert no force and are left out. Returns 0, or SC_ERR_INPUT with
+// err (may be NULL) naming a bad row (K or B < 0, column out of range, tangent without its normal,
+// > 2 tangents) or the capacity exceeded.
 int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, double h,
                                 const theta_contact_settings *s, const double *L, double *scratch,
-                                char *msg, size_t len);
+                                sc_error *err);
 
 // Projects y (dim = 1, 2 or 3 entries: tangents then normal) onto the friction cone
 // {‖γ_t‖ ≤ μ γ_n} in the norm ‖·‖_R (R: dim positive entries), in closed form (paper B §IV):

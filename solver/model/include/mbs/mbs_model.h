@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
-// mbs model API: a multibody model is a struct of callbacks with a context pointer (SPEC §1.1).
+// mbs model API (model layer): a multibody model is a struct of callbacks with a context pointer
+// (SPEC §1.1).
 #ifndef MBS_MBS_MODEL_H
 #define MBS_MBS_MODEL_H
 
 #include <stddef.h>
 
+#include "common/sc_error.h"
+#include "mbs/mbs_status.h"
+
 // Kinds of constraint rows (SPEC §1.1). Unilateral and contact-normal rows take part in a step
 // only while φ ≤ 0; bilateral rows always do.
-#define MBS_ROW_KIND_LIST(X)                                          \
-  X(MBS_ROW_BILATERAL, "bilateral")   /* φ = 0 as a spring-damper */   \
+#define MBS_ROW_KIND_LIST(X)                                              \
+  X(MBS_ROW_BILATERAL, "bilateral")   /* φ = 0 as a spring-damper */     \
   X(MBS_ROW_UNILATERAL, "unilateral") /* λ ≥ 0, pushes only */         \
   X(MBS_ROW_NORMAL, "normal")         /* contact normal, owns tangents */ \
   X(MBS_ROW_TANGENT, "tangent")       /* contact tangent (r or s) */
@@ -26,9 +30,9 @@ const char *mbs_row_kind_name(mbs_row_kind kind);
 // (1×nv) is col/val[start[i] .. start[i+1]). Units are the model's: φ in m (or rad), force λ in N
 // (or N·m), K in N/m, B in N·s/m.
 typedef struct mbs_rows {
-  int capacity;      // rows the arrays can hold (= mbs_model.max_rows)
-  int nnz_capacity;  // Jacobian entries col/val can hold (= mbs_model.max_nnz)
-  int n;             // rows filled (0 ≤ n ≤ capacity)
+  int capacity;        // rows the arrays can hold (= mbs_model.max_rows)
+  int nnz_capacity;    // Jacobian entries col/val can hold (= mbs_model.max_nnz)
+  int n;               // rows filled (0 ≤ n ≤ capacity)
   mbs_row_kind *kind;  // [capacity]
   double *phi;         // [capacity] constraint value φ_i(q0)
   double *gdot_v;      // [capacity] bias (Ġ v0)_i, 0 if the row is linear in q
@@ -90,11 +94,19 @@ typedef struct mbs_model {
   void *ctx;  // passed to every callback, owned by the caller
 } mbs_model;
 
-// Checks sizes, the block structure and the mandatory callbacks; returns 0 or −1 with a message
-// naming the bad field in msg (msg may be NULL; len its size).
-int mbs_model_validate(const mbs_model *model, char *msg, size_t len);
+// Checks sizes, the block structure and the mandatory callbacks; returns 0, or SC_ERR_INPUT (< 0)
+// with a message naming the bad field and its limit in err (err may be NULL).
+int mbs_model_validate(const mbs_model *model, sc_error *err);
 
 // Number of entries of the concatenated M blocks (Σ block_size²).
 size_t mbs_model_mass_entries(const mbs_model *model);
+
+// Clears rows and calls the model's rows callback at (t, q, v) (none: no rows). Returns
+// MBS_EVAL_CAPACITY if a row did not fit (whatever the callback returned), the callback's status
+// if it failed (name and code in *callback, *callback_code; both may be NULL), else MBS_EVAL_OK.
+// Does not check the rows' values (mbs_eval_prepare does).
+mbs_eval_status mbs_rows_evaluate(const mbs_model *model, double t, const double *q,
+                                  const double *v, mbs_rows *rows, const char **callback,
+                                  int *callback_code);
 
 #endif  // MBS_MBS_MODEL_H

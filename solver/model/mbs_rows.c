@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Constraint-row sets: CSR storage of φ, G, Ġv, K, B per row, filled by model callbacks.
-#include "mbs/mbs_model.h"
-
+#include <stddef.h>
 #include <stdlib.h>
+
+#include "mbs/mbs_model.h"
 
 static const char *const row_kind_names[] = {
 #define MBS_NAME(id, str) str,
@@ -90,4 +91,14 @@ void mbs_rows_free(mbs_rows *r) {
   free(r->col);
   free(r->val);
   free(r);
+}
+
+mbs_eval_status mbs_rows_evaluate(const mbs_model *m, double t, const double *q, const double *v,
+                                  mbs_rows *rows, const char **callback, int *callback_code) {
+  mbs_rows_clear(rows);
+  int code = m->rows ? m->rows(t, q, v, rows, m->ctx) : 0;
+  // a row that did not fit is a capacity problem, whatever code the callback returned for it
+  if (rows->overflow) return MBS_EVAL_CAPACITY;
+  if (code) return mbs_callback_status("rows", code, callback, callback_code);
+  return MBS_EVAL_OK;
 }

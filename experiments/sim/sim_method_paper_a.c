@@ -56,7 +56,8 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
   return s;
 }
 
-static int degraded(mbs_status st) { return st == MBS_MAX_ITERATIONS || st == MBS_INACCURATE; }
+// taken but degraded (max-iterations, inaccurate): mbs's own signed classification
+static int degraded(mbs_status st) { return mbs_status_severity(st) > 0; }
 
 static int paper_a_step(void *state, double t, double t_next, double *q, double *v,
                         sim_step_report *rep) {
@@ -88,7 +89,7 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
   rep->cone_residual = info->cone_residual;
   rep->rows = mbs_step_rows(s->ws);
   rep->force = mbs_step_lambda(s->ws);
-  rep->outcome = st == MBS_OK ? 0 : degraded(st) ? 1 : -1;
+  rep->outcome = mbs_status_severity(st);
   return rep->outcome;
 }
 

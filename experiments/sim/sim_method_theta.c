@@ -61,8 +61,9 @@ static int theta_state_step(void *state, double t, double t_next, double *q, dou
   rep->retried = 0;
   rep->rows = rows;
   rep->force = s->force;
-  // the contact stage's last Newton iterate is a valid state (theta.h): taken but degraded
-  rep->outcome = st == THETA_OK ? 0 : st == THETA_CONTACT_MAX_ITERATIONS ? 1 : -1;
+  // theta's signed classification: the contact stage's last Newton iterate is a valid state
+  // (theta.h), so contact-max-iterations is taken but degraded
+  rep->outcome = theta_status_severity(st);
   return rep->outcome;
 }
 

@@ -206,7 +206,7 @@ static int parse_methods(const char *text, int *use, xp_error *err) {
       if (strcmp(tok, fd_method_names[m]) == 0) use[m] = found = 1;
     if (!found)
       return xp_fail(err, XP_ERR_USAGE,
-                     "parameter methods=%s: unknown method '%s' (constraint, constraint-paper, "
+                     "parameter method=%s: unknown method '%s' (constraint, constraint-paper, "
                      "cvode-bdf1, cvode-bdf, rk45)", text, tok);
   }
   return XP_OK;
@@ -214,7 +214,7 @@ static int parse_methods(const char *text, int *use, xp_error *err) {
 
 static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   int use[FD_METHOD_COUNT];
-  if (parse_methods(xp_params_string(prm, "methods"), use, err)) return XP_ERR_USAGE;
+  if (parse_methods(xp_params_string(prm, "method"), use, err)) return XP_ERR_USAGE;
   const double *ns, *Es, *Fs;
   size_t nn = xp_params_list(prm, "n", &ns), nE = xp_params_list(prm, "E", &Es),
          nF = xp_params_list(prm, "F", &Fs);
@@ -441,7 +441,7 @@ static const xp_param_def fd_params[] = {
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "constraint-solver step"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
     {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default; the paper only says the load acts in its direction)"},
-    {"methods", XP_STRING, "constraint,constraint-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
+    {"method", XP_STRING, "constraint,constraint-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
      "comma list of constraint, constraint-paper, cvode-bdf1, cvode-bdf, rk45"},
     {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL, "relative tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
     {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL, "absolute tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},

@@ -228,39 +228,40 @@ static int order_case(xp_results *out, const char *name, const char *scheme,
   return XP_OK;
 }
 
-// "explicit,midpoint" → scheme list; XP_ERR_USAGE on an unknown name
+// "theta-explicit,theta-midpoint" (sim method names) → scheme list; XP_ERR_USAGE otherwise
 static int parse_schemes(const char *text, theta_scheme *list, size_t *n, xp_error *err) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", text);
   *n = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (*n == THETA_SCHEME_COUNT || theta_scheme_parse(tok, &list[*n]))
+    if (*n == THETA_SCHEME_COUNT || strncmp(tok, "theta-", 6) != 0 ||
+        theta_scheme_parse(tok + 6, &list[*n]))
       return xp_fail(err, XP_ERR_USAGE,
-                     "parameter schemes=%s: '%s' is not one of "
-                     "explicit|symplectic|implicit|midpoint (each at most once)",
+                     "parameter method=%s: '%s' is not one of theta-explicit|theta-symplectic|"
+                     "theta-implicit|theta-midpoint (each at most once)",
                      text, tok);
     (*n)++;
   }
-  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter schemes: empty list");
+  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
 }
 
 static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *progress,
                            xp_error *err) {
   theta_scheme schemes[THETA_SCHEME_COUNT];
   size_t ns;
-  if (parse_schemes(xp_params_string(prm, "schemes"), schemes, &ns, err)) return XP_ERR_USAGE;
+  if (parse_schemes(xp_params_string(prm, "method"), schemes, &ns, err)) return XP_ERR_USAGE;
   const double *mus, *flo, *fhi;
   const size_t nmu = xp_params_list(prm, "mu", &mus);
-  const size_t nlo = xp_params_list(prm, "fit_dt_min", &flo),
-               nhi = xp_params_list(prm, "fit_dt_max", &fhi);
+  const size_t nlo = xp_params_list(prm, "fit_h_min", &flo),
+               nhi = xp_params_list(prm, "fit_h_max", &fhi);
   if (nlo != THETA_SCHEME_COUNT || nhi != THETA_SCHEME_COUNT)
     return xp_fail(err, XP_ERR_USAGE,
-                   "fit_dt_min and fit_dt_max need %d entries (explicit, "
+                   "fit_h_min and fit_h_max need %d entries (explicit, "
                    "symplectic, implicit, midpoint), got %zu and %zu",
                    THETA_SCHEME_COUNT, nlo, nhi);
-  const double dt = xp_params_real(prm, "dt"), T = xp_params_real(prm, "T");
-  const double dt0 = xp_params_real(prm, "dt_conv_max");
+  const double dt = xp_params_real(prm, "h"), T = xp_params_real(prm, "T");
+  const double dt0 = xp_params_real(prm, "h_conv_max");
   const long levels = xp_params_int(prm, "levels");
   if (levels < 2 || levels > 20)
     return xp_fail(err, XP_ERR_USAGE, "parameter levels=%ld: must be in [2, 20]", levels);
@@ -298,11 +299,11 @@ static int run_paper_a_cases(const xp_params *prm, xp_results *out, xp_progress 
                              xp_error *err) {
   const double *mus;
   const size_t nmu = xp_params_list(prm, "mu", &mus);
-  const double dt = xp_params_real(prm, "dt"), T = xp_params_real(prm, "T");
-  const double dt0 = xp_params_real(prm, "dt_conv_max");
+  const double dt = xp_params_real(prm, "h"), T = xp_params_real(prm, "T");
+  const double dt0 = xp_params_real(prm, "h_conv_max");
   const long levels = xp_params_int(prm, "levels");
   const double *flo, *fhi;
-  xp_params_list(prm, "fit_dt_min", &flo), xp_params_list(prm, "fit_dt_max", &fhi);
+  xp_params_list(prm, "fit_h_min", &flo), xp_params_list(prm, "fit_h_max", &fhi);
   for (size_t im = 0; im < nmu; im++) {
     spring_cylinder sc;
     spring_cylinder_params p = cyl_params(prm, mus[im]);
@@ -393,7 +394,7 @@ static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
           "regularised friction's slip (R_t = σ w): it scales with σ (`--set sigma=1e-4` "
           "lowers it tenfold), so the gap to paper B's 0.16 %% reflects its w_i estimate. "
           "The orders are fitted where each scheme is asymptotic "
-          "(`fit_dt_min`, `fit_dt_max` in the run's parameters); the midpoint fit stops above "
+          "(`fit_h_min`, `fit_h_max` in the run's parameters); the midpoint fit stops above "
           "the O(σδt) slip floor of the regularised friction.\n\n");
   xp_file_close(f);
   return XP_OK;
@@ -403,19 +404,21 @@ static const xp_param_def spring_cylinder_params_def[] = {
     SPRING_CYLINDER_PARAM_DEFS,
     {"mu", XP_REAL_LIST, "0,1", XP_NONNEGATIVE, "", NULL,
      "friction coefficients (paper B: 0 slides, 1 rolls)"},
-    {"schemes", XP_STRING, "explicit,symplectic,implicit,midpoint", XP_ANY, "", NULL,
-     "theta-schemes, comma-separated subset of explicit,symplectic,implicit,midpoint"},
-    {"dt", XP_REAL, "0.02", XP_POSITIVE, "s", NULL, "step of the energy runs (paper B)"},
+    {"method", XP_STRING, "theta-explicit,theta-symplectic,theta-implicit,theta-midpoint", XP_ANY,
+     "", NULL,
+     "theta-schemes, a comma-separated subset of the sim methods theta-explicit, -symplectic, "
+     "-implicit, -midpoint (paper A's step runs too with paper_a=1)"},
+    {"h", XP_REAL, "0.02", XP_POSITIVE, "s", NULL, "step δt of the energy runs (paper B)"},
     {"T", XP_REAL, "5", XP_POSITIVE, "s", NULL,
      "duration of every run and of the e_q integral (paper B)"},
-    {"dt_conv_max", XP_REAL, "0.02", XP_POSITIVE, "s", NULL,
+    {"h_conv_max", XP_REAL, "0.02", XP_POSITIVE, "s", NULL,
      "largest step of the halving sequence (default)"},
     {"levels", XP_INT, "10", XP_POSITIVE, "", NULL,
-     "steps in the halving sequence dt_conv_max*2^-k, k < levels (default)"},
-    {"fit_dt_min", XP_REAL_LIST, "0,0,0,6.25e-4", XP_NONNEGATIVE, "s", NULL,
+     "steps in the halving sequence h_conv_max*2^-k, k < levels (default)"},
+    {"fit_h_min", XP_REAL_LIST, "0,0,0,6.25e-4", XP_NONNEGATIVE, "s", NULL,
      "smallest step of the order fit per scheme (explicit,symplectic,implicit,midpoint); midpoint "
      "stops above the O(sigma dt) slip floor (default)"},
-    {"fit_dt_max", XP_REAL_LIST, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL,
+    {"fit_h_max", XP_REAL_LIST, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL,
      "largest step of the order fit per scheme: where each is asymptotic (default)"},
     {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "near-rigid parameter beta of R_n (paper B)"},
     {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,

@@ -202,7 +202,7 @@ static void test_budget_recorded(void **state) {
   xp_params p;
   xp_error err;
   assert_int_equal(xp_params_init(&p, x->params, x->n_params, &err), XP_OK);
-  const char *sets[] = {"n=3", "E=1e11", "F=5", "methods=constraint,rk45,cvode-bdf1", "budget=0.002",
+  const char *sets[] = {"n=3", "E=1e11", "F=5", "method=constraint,rk45,cvode-bdf1", "budget=0.002",
                         "repeats=1", "ref_tol=1e-8"};
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
     assert_int_equal(xp_params_set(&p, sets[i], &err), XP_OK);

@@ -23,7 +23,7 @@ static void test_driver_small_run(void **state) {
   xp_params prm;
   xp_error err;
   assert_int_equal(xp_params_init(&prm, x->params, x->n_params, &err), XP_OK);
-  const char *sets[] = {"levels=5", "dt_conv_max=0.01", "fit_dt_max=6.25e-4,5e-3,6.25e-4,0.01"};
+  const char *sets[] = {"levels=5", "h_conv_max=0.01", "fit_h_max=6.25e-4,5e-3,6.25e-4,0.01"};
   for (size_t i = 0; i < 3; i++) assert_int_equal(xp_params_set(&prm, sets[i], &err), XP_OK);
   char dir[] = "/tmp/theta_driver_XXXXXX", path[128];
   assert_non_null(mkdtemp(dir));
@@ -55,7 +55,7 @@ static void test_driver_small_run(void **state) {
   unlink(path);
   rmdir(dir);
   // a bad scheme name is a usage error naming the value
-  assert_int_equal(xp_params_set(&prm, "schemes=midpoint,rk4", &err), XP_OK);
+  assert_int_equal(xp_params_set(&prm, "method=theta-midpoint,rk4", &err), XP_OK);
   snprintf(path, sizeof path, "/tmp/theta_driver_bad_%d.h5", (int)getpid());
   out = xp_results_create(path, x, &prm, 1, argv, &err);
   assert_non_null(out);

@@ -151,7 +151,7 @@ static void test_every_experiment_sweeps_and_plots(void **state) {
       {"rom_pendulum", "h=1e-4,5e-5", "T=0.7", "r.h5", NULL},
       {"incline", "mu=0,0.25", "T=0.2", "i.h5", NULL},
       {"stack", "n=2,5", "T=0.1", "s.h5", NULL},
-      {"spring_cylinder", "dt=0.02,0.01", "levels=2", "c.h5", NULL},
+      {"spring_cylinder", "h=0.02,0.01", "levels=2", "c.h5", NULL},
       {"smd", "h=1e-3,1e-4", "T=0.1", "m.h5", NULL},
   };
   for (size_t i = 0; i < sizeof grids / sizeof *grids; i++) {

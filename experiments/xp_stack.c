@@ -133,6 +133,7 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
   const char *form = xp_params_string(prm, "formulation");
   double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
+  if (xp_step_count(T, h, &(size_t){0}, err)) return XP_ERR_USAGE;
   for (int rest = 0; rest < 2; rest++)
     for (size_t k = 0; k < nn; k++) {
       const int n = (int)llround(ns[k]);
@@ -179,7 +180,8 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   // the settled stack's statics
   const int n = (int)xp_params_int(prm, "settle_n");
   const double Ts = xp_params_real(prm, "settle_T");
-  const size_t steps = (size_t)llround(Ts / h);
+  size_t steps;
+  if (xp_step_count(Ts, h, &steps, err)) return XP_ERR_USAGE;
   const size_t nb = 3 * (size_t)n + 3 * (steps + 1) + (size_t)n;
   double *b = malloc(nb * sizeof *b);
   if (!b) return xp_fail(err, XP_ERR_RUN, "out of memory");

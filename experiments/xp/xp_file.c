@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NAME 256
+#define MAX_NAME XP_NAME_MAX
 #define MAX_SERIES 128
 
 struct xp_file {
@@ -20,7 +20,10 @@ struct xp_file {
 
 // ---- attributes as text -----------------------------------------------------
 
+// reads only what xp_h5_attr_shape accepts (one value): a scalar buffer never receives an array
 static int attr_to_text(hid_t attr, char *buf, size_t len) {
+  char why[128];
+  if (xp_h5_attr_shape(attr, why, sizeof why) != 0) return -1;
   hid_t type = H5Aget_type(attr);
   H5T_class_t cls = H5Tget_class(type);
   int rc = 0;
@@ -71,6 +74,12 @@ int xp_h5_attr_read_string(hid_t obj, const char *name, char *buf, size_t len) {
 static int attr_double_by_name(hid_t obj, const char *name, double *value) {
   if (H5Aexists(obj, name) <= 0) return -1;
   hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  if (attr < 0) return -1;
+  char why[128];
+  if (xp_h5_attr_shape(attr, why, sizeof why) != 0) {
+    H5Aclose(attr);
+    return -1;
+  }
   hid_t type = H5Aget_type(attr);
   H5T_class_t cls = H5Tget_class(type);
   int rc = (cls == H5T_FLOAT || cls == H5T_INTEGER)
@@ -154,6 +163,11 @@ xp_file *xp_file_open(const char *path, xp_error *err) {
     H5Fclose(file);
     return NULL;
   }
+  // every object the readers below touch is checked first: nothing unexpected is read
+  if (xp_file_check(file, path, err) != XP_OK) {
+    H5Fclose(file);
+    return NULL;
+  }
   xp_file *f = calloc(1, sizeof *f);
   f->file = file;
   hid_t cases = H5Gopen2(file, "cases", H5P_DEFAULT);
@@ -234,6 +248,11 @@ long xp_file_series_read(const xp_file *f, const char *case_name, const char *se
   hid_t space = H5Dget_space(ds);
   hssize_t n = H5Sget_simple_extent_npoints(space);
   H5Sclose(space);
+  // bounded when the file was opened (xp_file_check); checked again before allocating
+  if (n < 0 || n > XP_SERIES_MAX_POINTS) {
+    H5Oclose(ds);
+    return -1;
+  }
   double *buf = malloc(((size_t)n + 1) * sizeof *buf);
   if (!buf || (n > 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)) {
     free(buf);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int io_fail(qcp_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -117,7 +119,10 @@ static int write_csc(hid_t file, const char *name, const qcp_csc *M) {
 // creates path.partial; the caller renames it on success
 static hid_t create_partial(const char *path, char *tmp, size_t cap, qcp_error *err) {
   snprintf(tmp, cap, "%s.partial", path);
-  hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  // O_EXCL (H5F_ACC_EXCL) never follows a symlink planted at the temporary name
+  struct stat st;
+  if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
+  hid_t f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) io_fail(err, QCP_ERR_IO, "cannot create HDF5 file %s", tmp);
   return f;
 }

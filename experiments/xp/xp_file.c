@@ -438,6 +438,86 @@ int xp_file_export_case_csv(const xp_file *f, const char *case_name, size_t grou
   return ferror(out) ? xp_fail(err, XP_ERR_RUN, "write error while exporting") : XP_OK;
 }
 
+// ---- gnuplot datablocks (stabcon plot) -------------------------------------------
+
+void xp_plot_block_line(FILE *out, const char *const *fields, size_t n) {
+  fputc(':', out);
+  for (size_t i = 0; i < n; i++) {
+    if (i) fputc('\t', out);
+    for (const unsigned char *c = (const unsigned char *)fields[i]; *c; c++)
+      fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+  }
+  fputc('\n', out);
+}
+
+static void block_begin(FILE *out, const char *name) { fprintf(out, "$%s << EOD\n", name); }
+static void block_end(FILE *out) { fputs("EOD\n", out); }
+
+// the `method` parameter of every case, each distinct value once in order of appearance
+static void methods_block(const xp_file *f, FILE *out) {
+  name_list seen = {0};
+  int any = 0;
+  for (size_t i = 0; i < f->n_cases; i++) {
+    char value[MAX_NAME] = "nan";
+    hid_t g = case_open(f, f->case_names[i], "params");
+    if (g >= 0) {
+      any |= attr_text_by_name(g, "method", value, sizeof value) == 0;
+      H5Oclose(g);
+    }
+    name_list_add(&seen, value);
+  }
+  block_begin(out, "stabcon_methods");
+  for (size_t k = 0; any && k < seen.n; k++) {
+    const char *field[1] = {seen.names[k]};
+    xp_plot_block_line(out, field, 1);
+  }
+  block_end(out);
+  free(seen.names);
+}
+
+// status, then parameters not also a statistic, then statistics (summary.csv's last column wins)
+static void stats_lines(const xp_file *f, const char *case_name, const char *safe, FILE *out) {
+  char value[1024];
+  const char *field[3] = {safe, "status", value};
+  if (xp_file_case_status(f, case_name, value, sizeof value) == 0) xp_plot_block_line(out, field, 3);
+  hid_t params = case_open(f, case_name, "params"), stats = case_open(f, case_name, "stats");
+  name_list names[2] = {{0}, {0}};
+  if (params >= 0) list_attrs(params, &names[0]);
+  if (stats >= 0) list_attrs(stats, &names[1]);
+  for (int s = 0; s < 2; s++) {
+    hid_t g = s ? stats : params;
+    for (size_t j = 0; j < names[s].n; j++) {
+      if (s == 0 && stats >= 0 && H5Aexists(stats, names[s].names[j]) > 0) continue;
+      if (attr_text_by_name(g, names[s].names[j], value, sizeof value) != 0) continue;
+      field[1] = names[s].names[j];
+      xp_plot_block_line(out, field, 3);
+    }
+    free(names[s].names);
+  }
+  if (params >= 0) H5Oclose(params);
+  if (stats >= 0) H5Oclose(stats);
+}
+
+int xp_file_plot_blocks(const xp_file *f, FILE *out, int with_stats, xp_error *err) {
+  block_begin(out, "stabcon_cases");
+  for (size_t i = 0; i < f->n_cases; i++) {
+    char safe[MAX_NAME];
+    xp_plot_case_file_name(safe, sizeof safe, f->case_names[i]);
+    const char *field[1] = {safe};
+    xp_plot_block_line(out, field, 1);
+  }
+  block_end(out);
+  methods_block(f, out);
+  block_begin(out, "stabcon_stats");
+  for (size_t i = 0; with_stats && i < f->n_cases; i++) {
+    char safe[MAX_NAME];
+    xp_plot_case_file_name(safe, sizeof safe, f->case_names[i]);
+    stats_lines(f, f->case_names[i], safe, out);
+  }
+  block_end(out);
+  return ferror(out) ? xp_fail(err, XP_ERR_RUN, "write error on the figure data") : XP_OK;
+}
+
 // ---- comparison (sweeps: resume, determinism, MPI) -------------------------------------
 
 // compares the attributes of /cases/<case>/<sub> in two files; statistics named *time* skipped

@@ -78,8 +78,9 @@ static void print_experiment_help(const xp_experiment *x) {
 // runs one experiment into path; the file appears only if the run succeeds
 static int run_experiment(const xp_experiment *x, const xp_params *params, const char *path,
                           int argc, char **argv, xp_error *err) {
+  // the path passed xp_output_check: failing to create the file now is a run failure (disk full)
   xp_results *out = xp_results_create(path, x->name, params, argc, argv, err);
-  if (!out) return XP_ERR_USAGE;
+  if (!out) return XP_ERR_RUN;
   xp_progress progress;
   xp_progress_begin(&progress, x->name);
   double t0 = xp_now();

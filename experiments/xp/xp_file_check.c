@@ -38,7 +38,7 @@ int xp_h5_attr_shape(hid_t attr, char *why, size_t len) {
     if (cls == H5T_STRING && vlen < 0)
       snprintf(why, len, "a string of unknown kind");
     else if (cls == H5T_STRING && !vlen && (size < 1 || size > XP_ATTR_MAX_STRING))
-      snprintf(why, len, "a fixed string of %zu bytes (limit %d)", size, XP_ATTR_MAX_STRING);
+      snprintf(why, len, "a fixed string of %zu bytes (limit %d)", size, (int)XP_ATTR_MAX_STRING);
     else if (cls == H5T_INTEGER && (size < 1 || size > 8))
       snprintf(why, len, "an integer of %zu bytes", size);
     else if (cls == H5T_FLOAT && size != 4 && size != 8)

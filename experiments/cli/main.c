@@ -225,14 +225,16 @@ static int cmd_reproduce(int argc, char **argv) {
                            "(see `stabcon list`)", tok);
     }
   }
-  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
-    return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
   char report_path[1100], report_tmp[1200];
   snprintf(report_path, sizeof report_path, "%s/REPORT.md", results_dir);
   snprintf(report_tmp, sizeof report_tmp, "%s.partial", report_path);
+  // an existing results folder may hold links or directories where files will go: checked first
   xp_error check = {{0}};
-  if (reproduce_check_outputs(results_dir, report_path, only, &check))
+  struct stat rd;
+  if (stat(results_dir, &rd) == 0 && reproduce_check_outputs(results_dir, report_path, only, &check))
     return usage_error("reproduce", "%s", check.message);
+  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
+    return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
   int md_fd = xp_partial_create(report_tmp);
   FILE *md = md_fd >= 0 ? fdopen(md_fd, "w") : NULL;
   if (!md) return usage_error("reproduce", "cannot write '%s'", report_tmp);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,4 +143,36 @@ void hostile_first_case(hid_t file, char *buf, size_t len) {
   H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, &idx, first_name, name);
   H5Gclose(g);
   snprintf(buf, len, "%s", name);
+}
+
+int hostile_tmpfs_mount(const char *name, int kb) {
+  char path[600], opts[64];
+  test_path(path, sizeof path, name);
+  snprintf(opts, sizeof opts, "size=%dk", kb);
+  if (mkdir(path, 0755) != 0) return -1;
+  if (mount("tmpfs", path, "tmpfs", 0, opts) != 0) {
+    perror("mount tmpfs");
+    rmdir(path);
+    return -1;
+  }
+  return 0;
+}
+
+void hostile_tmpfs_umount(const char *name) {
+  char path[600];
+  test_path(path, sizeof path, name);
+  umount(path);
+  rmdir(path);
+}
+
+int hostile_filler(const char *name, long kb) {
+  char path[600];
+  test_path(path, sizeof path, name);
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  static const char zeros[1024];
+  for (long k = 0; k < kb; k++)
+    if (fwrite(zeros, 1, sizeof zeros, f) != sizeof zeros) break;  // the disk may fill first
+  fclose(f);
+  return 0;
 }

@@ -45,4 +45,12 @@ void hostile_dataset_unwritten(hid_t file, const char *path, hsize_t n);
 // Name of the first case of a results file (buf of len bytes).
 void hostile_first_case(hid_t file, char *buf, size_t len);
 
+// Mounts a tmpfs of kb kilobytes on <test_dir>/name (created): a disk that fills. 0 ok, -1 if
+// this environment cannot (not root, no mount permission); the caller then skips.
+int hostile_tmpfs_mount(const char *name, int kb);
+// Unmounts it (every test that mounts unmounts before it ends).
+void hostile_tmpfs_umount(const char *name);
+// Creates or resizes <test_dir>/name to kb kilobytes of zeros (filling a tmpfs); 0 ok.
+int hostile_filler(const char *name, long kb);
+
 #endif  // HOSTILE_UTIL_H

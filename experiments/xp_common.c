@@ -76,9 +76,10 @@ int xp_step_count(double T, double h, size_t *n, xp_error *err) {
   const double steps = T / h;
   // the comparison is written so that NaN is refused too
   if (!(steps <= XP_MAX_STEPS))
-    return xp_fail(err, XP_ERR_USAGE,
-                   "h = %g s over T = %g s is %.3g steps, more than the limit of %.0e steps per run",
-                   h, T, steps, XP_MAX_STEPS);
+    return xp_fail(
+        err, XP_ERR_USAGE,
+        "h = %g s over T = %g s is %.3g steps, more than the limit of %.0e steps per run", h, T,
+        steps, XP_MAX_STEPS);
   const long long rounded = llround(steps);
   *n = rounded < 1 ? 1 : (size_t)rounded;
   return XP_OK;

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // `stabcon qcp …` and `stabcon bench …`: the conic solver's problem files, generator and benchmark.
-#include "cli_commands.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_commands.h"
 #include "cmd_qcp.h"
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
@@ -15,7 +14,8 @@
 // stabcon qcp gen stack|foundation SIZE [MU] FILE: a seeded instance of the benchmark family
 static int qcp_gen_command(int argc, char **argv) {
   // SIZE [MU] FILE: a further argument is refused, not silently taken as the file
-  if (argc < 4 || argc > 5 || (strcmp(argv[1], "stack") != 0 && strcmp(argv[1], "foundation") != 0)) {
+  if (argc < 4 || argc > 5 ||
+      (strcmp(argv[1], "stack") != 0 && strcmp(argv[1], "foundation") != 0)) {
     fprintf(stderr, "usage: stabcon qcp gen stack|foundation SIZE [MU] FILE\n"
                     "  stack: SIZE contacts of a vertical sphere stack (friction MU, default 0.5);\n"
                     "  foundation: a 6-dof body on SIZE unilateral rows\n");

@@ -1,14 +1,5 @@
 // SPDX-License-Identifier: MIT
 // stabcon — command-line front end: list, run, reproduce, plot, info, export (and solver tools).
-#include "xp/xp.h"
-#include "xp/xp_file.h"
-#include "xp/xp_path.h"
-#include "xp/xp_sweep.h"
-#include "xp/xp_report.h"
-
-#include "stabcon_config.h"
-#include "stabcon_git.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +8,13 @@
 #include <unistd.h>
 
 #include "cli_commands.h"
+#include "stabcon_config.h"
+#include "stabcon_git.h"
+#include "xp/xp.h"
+#include "xp/xp_file.h"
+#include "xp/xp_path.h"
+#include "xp/xp_report.h"
+#include "xp/xp_sweep.h"
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "stabcon %s: ", cmd);
@@ -221,8 +219,10 @@ static int cmd_reproduce(int argc, char **argv) {
       if (!tok[0]) return usage_error("reproduce", "--only '%s': empty item", only);
       if (!x) return usage_error("reproduce", "unknown experiment '%s' in --only", tok);
       if (!x->in_reproduce)
-        return usage_error("reproduce", "'%s' in --only is not a reproduced experiment "
-                           "(see `stabcon list`)", tok);
+        return usage_error("reproduce",
+                           "'%s' in --only is not a reproduced experiment "
+                           "(see `stabcon list`)",
+                           tok);
     }
   }
   char report_path[1100], report_tmp[1200];
@@ -231,7 +231,8 @@ static int cmd_reproduce(int argc, char **argv) {
   // an existing results folder may hold links or directories where files will go: checked first
   xp_error check = {{0}};
   struct stat rd;
-  if (stat(results_dir, &rd) == 0 && reproduce_check_outputs(results_dir, report_path, only, &check))
+  if (stat(results_dir, &rd) == 0 &&
+      reproduce_check_outputs(results_dir, report_path, only, &check))
     return usage_error("reproduce", "%s", check.message);
   if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
     return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
@@ -521,7 +522,8 @@ int main(int argc, char **argv) {
     return XP_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (strcmp(argv[1], commands[i].name) == 0) return stdout_finish(commands[i].fn(argc - 1, argv + 1));
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return stdout_finish(commands[i].fn(argc - 1, argv + 1));
   fprintf(stderr, "stabcon: unknown command '%s' (see `stabcon --help`)\n", argv[1]);
   return XP_ERR_USAGE;
 }

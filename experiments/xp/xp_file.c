@@ -479,7 +479,8 @@ static void methods_block(const xp_file *f, FILE *out) {
 static void stats_lines(const xp_file *f, const char *case_name, const char *safe, FILE *out) {
   char value[1024];
   const char *field[3] = {safe, "status", value};
-  if (xp_file_case_status(f, case_name, value, sizeof value) == 0) xp_plot_block_line(out, field, 3);
+  if (xp_file_case_status(f, case_name, value, sizeof value) == 0)
+    xp_plot_block_line(out, field, 3);
   hid_t params = case_open(f, case_name, "params"), stats = case_open(f, case_name, "stats");
   name_list names[2] = {{0}, {0}};
   if (params >= 0) list_attrs(params, &names[0]);

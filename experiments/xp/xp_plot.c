@@ -118,16 +118,18 @@ static int write_meta(const xp_file *f, const char *path, const char *const valu
                       int with_stats, xp_error *err) {
   FILE *out = fopen(path, "w");
   if (!out) return xp_fail(err, XP_ERR_RUN, "cannot write '%s': %s", path, strerror(errno));
-  fputs("# written by stabcon plot: values as data (datablock lines), never as commands\n"
-        "$stabcon_meta << EOD\n",
-        out);
+  fputs(
+      "# written by stabcon plot: values as data (datablock lines), never as commands\n"
+      "$stabcon_meta << EOD\n",
+      out);
   for (int i = 0; i < 9; i++) xp_plot_block_line(out, &values[i], 1);
-  fputs("EOD\n"
-        "stabcon_meta(i) = $stabcon_meta[i][2:]\n"
-        "datadir = stabcon_meta(1); outdir = stabcon_meta(2); stem = stabcon_meta(3)\n"
-        "plotsdir = stabcon_meta(4); xcol = stabcon_meta(5); ycol = stabcon_meta(6)\n"
-        "gcol = stabcon_meta(7); xunit = stabcon_meta(8); yunit = stabcon_meta(9)\n",
-        out);
+  fputs(
+      "EOD\n"
+      "stabcon_meta(i) = $stabcon_meta[i][2:]\n"
+      "datadir = stabcon_meta(1); outdir = stabcon_meta(2); stem = stabcon_meta(3)\n"
+      "plotsdir = stabcon_meta(4); xcol = stabcon_meta(5); ycol = stabcon_meta(6)\n"
+      "gcol = stabcon_meta(7); xunit = stabcon_meta(8); yunit = stabcon_meta(9)\n",
+      out);
   int rc = xp_file_plot_blocks(f, out, with_stats, err);
   if (fclose(out) != 0 && rc == XP_OK) rc = xp_fail(err, XP_ERR_RUN, "cannot write '%s'", path);
   return rc;
@@ -208,7 +210,9 @@ int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_overri
       axes = strchr(axes + 1, ' ');
     }
     snprintf(ycol, sizeof ycol, "%s",
-             ycol_override ? ycol_override : xp->error_stat ? xp->error_stat : "error_final");
+             ycol_override    ? ycol_override
+             : xp->error_stat ? xp->error_stat
+                              : "error_final");
     // the y statistic must exist in some case (a reference case may lack it); its units come
     // from the first case that has it
     double probe;

@@ -8,16 +8,16 @@
 //          /cases/<c>/series/<s>                 1-D double datasets with a `unit` attribute
 // The file is written as "<path>.partial" and renamed on commit; each finished case is flushed,
 // so an interrupted run leaves every finished case readable in the partial file.
-#include "xp/xp.h"
-#include "xp_internal.h"
-
+#include <errno.h>
 #include <hdf5.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "xp/xp.h"
+#include "xp_internal.h"
 
 struct xp_case {
   xp_results *owner;

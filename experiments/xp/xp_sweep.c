@@ -6,8 +6,6 @@
 // the single output file; with MPI each rank runs every ranks-th point and rank 0 merges, which
 // gives the same file as a serial sweep.
 #include "xp/xp_sweep.h"
-#include "xp/xp_file.h"
-#include "xp_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +18,9 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+#include "xp/xp_file.h"
+#include "xp_internal.h"
 
 static volatile sig_atomic_t sweep_interrupted = 0;
 
@@ -199,8 +200,8 @@ static int part_check(const xp_sweep_spec *spec, size_t i, const char *path, cha
   if (!S_ISREG(st.st_mode)) {
     struct stat target;
     int dangling = S_ISLNK(st.st_mode) && stat(path, &target) != 0;
-    snprintf(why, len, "it is %s%s%s", part_kind(st.st_mode), dangling ? " whose target fails: " : "",
-             dangling ? strerror(errno) : "");
+    snprintf(why, len, "it is %s%s%s", part_kind(st.st_mode),
+             dangling ? " whose target fails: " : "", dangling ? strerror(errno) : "");
     return -1;
   }
   xp_error err = {{0}};
@@ -234,8 +235,10 @@ static int part_set_aside(const char *path, const char *why, xp_error *err) {
   char aside[1300];
   struct stat st;
   for (int k = 0; k < 1000; k++) {
-    if (k == 0) snprintf(aside, sizeof aside, "%s.rejected", path);
-    else snprintf(aside, sizeof aside, "%s.rejected%d", path, k);
+    if (k == 0)
+      snprintf(aside, sizeof aside, "%s.rejected", path);
+    else
+      snprintf(aside, sizeof aside, "%s.rejected%d", path, k);
     if (lstat(aside, &st) != 0 && errno == ENOENT) break;
   }
   if (rename(path, aside) != 0)

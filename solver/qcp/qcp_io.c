@@ -232,7 +232,8 @@ static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type,
                        long long max, int exact, void **out, long long *len, const char *path,
                        qcp_error *err) {
   if (!is_attr && H5Lexists(loc, name, H5P_DEFAULT) > 0 && !link_is_hard(loc, name))
-    return io_fail(err, QCP_ERR_INPUT, "%s: '%s' is a soft or external link (not read)", path, name);
+    return io_fail(err, QCP_ERR_INPUT, "%s: '%s' is a soft or external link (not read)", path,
+                   name);
   hid_t obj = is_attr ? H5Aopen(loc, name, H5P_DEFAULT) : H5Dopen2(loc, name, H5P_DEFAULT);
   if (obj < 0)
     return io_fail(err, QCP_ERR_INPUT, "%s: cannot open %s '%s'", path,
@@ -314,7 +315,8 @@ static int read_scalar_int(hid_t loc, const char *name, long long *v, const char
 static int read_csc(hid_t file, const char *name, int ncols, int *nrows, int **cp, int **ri,
                     double **v, const char *path, qcp_error *err) {
   if (H5Lexists(file, name, H5P_DEFAULT) > 0 && !link_is_hard(file, name))
-    return io_fail(err, QCP_ERR_INPUT, "%s: '%s' is a soft or external link (not read)", path, name);
+    return io_fail(err, QCP_ERR_INPUT, "%s: '%s' is a soft or external link (not read)", path,
+                   name);
   hid_t g = H5Gopen2(file, name, H5P_DEFAULT);
   if (g < 0) return io_fail(err, QCP_ERR_INPUT, "%s: missing group '%s'", path, name);
   long long *colptr = NULL, *rowind = NULL, ncp = 0, nri = 0, nr = 0;
@@ -407,8 +409,9 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
       out->q[k] = (int)q[k], m += q[k], sq += q[k] * q[k];
   }
   if (!rc && sq > QCP_IO_MAX_CONE_SQ)
-    rc = io_fail(err, QCP_ERR_INPUT, "%s: the cones couple %lld KKT entries (sum of q^2), limit %lld",
-                 path, sq, QCP_IO_MAX_CONE_SQ);
+    rc = io_fail(err, QCP_ERR_INPUT,
+                 "%s: the cones couple %lld KKT entries (sum of q^2), limit %lld", path, sq,
+                 QCP_IO_MAX_CONE_SQ);
   free(q);
   if (!rc && m > 100000000LL) rc = io_fail(err, QCP_ERR_INPUT, "%s: m = %lld too large", path, m);
   int nrP = 0, nrA = 0, nrG = 0, p = 0;

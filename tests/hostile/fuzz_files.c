@@ -63,32 +63,40 @@ static int file_write(const char *path, const unsigned char *buf, size_t len) {
 
 // one mutation of buf (length *len, capacity cap)
 static void mutate_once(unsigned char *buf, size_t *len) {
-  static const uint64_t big[] = {0, 1, 0x7f, 0xff, 0x7fffffffULL, 0x80000000ULL, 2000000000ULL,
-                                 0xffffffffULL, 0x7fffffffffffffffULL, 0xffffffffffffffffULL};
+  static const uint64_t big[] = {0,
+                                 1,
+                                 0x7f,
+                                 0xff,
+                                 0x7fffffffULL,
+                                 0x80000000ULL,
+                                 2000000000ULL,
+                                 0xffffffffULL,
+                                 0x7fffffffffffffffULL,
+                                 0xffffffffffffffffULL};
   size_t at = rng_below(*len);
   switch (rng_below(6)) {
-  case 0:
-  case 1:  // flip one bit
-    buf[at] ^= (unsigned char)(1u << rng_below(8));
-    break;
-  case 2:  // a boundary byte
-    buf[at] = (unsigned char)big[rng_below(4)];
-    break;
-  case 3:  // a huge little-endian count
-    if (at + 8 <= *len) {
-      uint64_t v = big[rng_below(sizeof big / sizeof *big)];
-      for (int k = 0; k < 8; k++) buf[at + k] = (unsigned char)(v >> (8 * k));
-    }
-    break;
-  case 4:  // copy a block over another place
-    if (*len > 64) {
-      size_t from = rng_below(*len - 32), n = 1 + rng_below(32);
-      if (at + n <= *len) memmove(buf + at, buf + from, n);
-    }
-    break;
-  default:  // truncate (rarely: most mutations keep the size)
-    if (rng_below(4) == 0) *len = at > 0 ? at : 1;
-    break;
+    case 0:
+    case 1:  // flip one bit
+      buf[at] ^= (unsigned char)(1u << rng_below(8));
+      break;
+    case 2:  // a boundary byte
+      buf[at] = (unsigned char)big[rng_below(4)];
+      break;
+    case 3:  // a huge little-endian count
+      if (at + 8 <= *len) {
+        uint64_t v = big[rng_below(sizeof big / sizeof *big)];
+        for (int k = 0; k < 8; k++) buf[at + k] = (unsigned char)(v >> (8 * k));
+      }
+      break;
+    case 4:  // copy a block over another place
+      if (*len > 64) {
+        size_t from = rng_below(*len - 32), n = 1 + rng_below(32);
+        if (at + n <= *len) memmove(buf + at, buf + from, n);
+      }
+      break;
+    default:  // truncate (rarely: most mutations keep the size)
+      if (rng_below(4) == 0) *len = at > 0 ? at : 1;
+      break;
   }
 }
 
@@ -168,7 +176,8 @@ static int make_bases(void) {
       {"qcp", "gen", "stack", "5", "0.5", "base-problem.h5", NULL},
   };
   for (int i = 0; i < 3; i++)
-    if (test_run(cmds[i]) != 0) return fprintf(stderr, "cannot build base %d:\n%s", i, test_output), -1;
+    if (test_run(cmds[i]) != 0)
+      return fprintf(stderr, "cannot build base %d:\n%s", i, test_output), -1;
   return 0;
 }
 
@@ -176,8 +185,10 @@ int main(int argc, char **argv) {
   double seconds = 60;
   unsigned long long seed = 1;
   for (int i = 2; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--seconds") == 0) seconds = atof(argv[i + 1]);
-    else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 10);
+    if (strcmp(argv[i], "--seconds") == 0)
+      seconds = atof(argv[i + 1]);
+    else if (strcmp(argv[i], "--seed") == 0)
+      seed = strtoull(argv[i + 1], NULL, 10);
   }
   if (argc < 2 || test_stabcon_set(argv[1]) != 0 || !(seconds > 0)) {
     fprintf(stderr, "usage: fuzz_files STABCON [--seconds N] [--seed S]\n");
@@ -224,13 +235,15 @@ int main(int argc, char **argv) {
       hit |= run_one((const char *[]){"info", "m.h5", NULL}, &c);
       hit |= run_one((const char *[]){"export", "m.h5", NULL}, &c);
       hit |= run_one((const char *[]){"compare", "m.h5", bases[b], NULL}, &c);
-      if (c.inputs % 16 == 0) hit |= run_one((const char *[]){"plot", "m.h5", "-d", "figs", NULL}, &c);
+      if (c.inputs % 16 == 0)
+        hit |= run_one((const char *[]){"plot", "m.h5", "-d", "figs", NULL}, &c);
     }
     if (hit) keep("m.h5", c.inputs, findings), kept++;
   }
-  printf("fuzz: seed %llu, %.0f s: %ld inputs, %ld runs; sanitizer reports in stabcon's own code: "
-         "%ld, inside libhdf5: %ld; signals without a report: %ld; hangs (> 20 s): %ld\n",
-         seed, seconds, c.inputs, c.runs, c.own, c.library, c.signals, c.hangs);
+  printf(
+      "fuzz: seed %llu, %.0f s: %ld inputs, %ld runs; sanitizer reports in stabcon's own code: "
+      "%ld, inside libhdf5: %ld; signals without a report: %ld; hangs (> 20 s): %ld\n",
+      seed, seconds, c.inputs, c.runs, c.own, c.library, c.signals, c.hangs);
   for (int b = 0; b < 3; b++) free(data[b]);
   if (kept) {
     printf("kept %ld inputs in %s\n", kept, findings);

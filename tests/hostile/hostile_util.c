@@ -43,9 +43,8 @@ int hostile_unchanged(const char *name, const file_state *s) {
              now.hash == s->hash;
   if (!same)
     printf("'%s' changed: exists %d→%d, inode %lu→%lu, size %lld→%lld, hash %llx→%llx\n", name,
-           s->exists, now.exists, (unsigned long)s->ino, (unsigned long)now.ino,
-           (long long)s->size, (long long)now.size, (unsigned long long)s->hash,
-           (unsigned long long)now.hash);
+           s->exists, now.exists, (unsigned long)s->ino, (unsigned long)now.ino, (long long)s->size,
+           (long long)now.size, (unsigned long long)s->hash, (unsigned long long)now.hash);
   return same;
 }
 

@@ -3,13 +3,12 @@
 // symlinks or directories; step counts and model sizes beyond what can run; list and argument
 // gaps; a full standard output. Each is refused with its exit code and message, before any
 // computation, and no file is created, replaced or truncated.
+#include <cmocka.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +55,8 @@ static int make_dir(const char *path) { return mkdir(path, 0755); }
 // defect 3: an output that is the input, under its own or its temporary name
 static void test_output_is_input(void **state) {
   (void)state;
-  assert_int_equal(test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o",
-                                             "r.h5", NULL}),
-                   0);
+  assert_int_equal(
+      test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o", "r.h5", NULL}), 0);
   char a[600], b[600];
   test_path(a, sizeof a, "r.h5");
   test_path(b, sizeof b, "r.h5.partial");
@@ -83,8 +81,8 @@ static void test_output_is_input(void **state) {
   test_path(a, sizeof a, "p.h5");
   test_path(b, sizeof b, "q.h5.partial");
   assert_int_equal(link(a, b), 0);
-  expect(2, (const char *[]){"qcp", "solve", "q.h5.partial", "-o", "q.h5", NULL},
-         "temporary file", NULL);
+  expect(2, (const char *[]){"qcp", "solve", "q.h5.partial", "-o", "q.h5", NULL}, "temporary file",
+         NULL);
   assert_true(hostile_unchanged("p.h5", &p));
   assert_true(hostile_absent("q.h5"));
 }
@@ -102,18 +100,24 @@ static void test_output_not_a_file(void **state) {
   test_path(dev, sizeof dev, "null.dev");
   int have_dev = mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0;  // root only: a /dev/null twin
   if (!have_dev) printf("(not root: no device node case)\n");
-  assert_int_equal(test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o",
-                                             "r.h5", NULL}),
-                   0);
+  assert_int_equal(
+      test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o", "r.h5", NULL}), 0);
   assert_int_equal(test_run((const char *[]){"qcp", "gen", "stack", "5", "0.5", "p.h5", NULL}), 0);
   const char *targets[][2] = {
-      {"link.h5", "symbolic link"},  {"dangling.h5", "symbolic link"}, {"fifo.h5", "fifo"},
-      {"dir.h5", "directory"},       {"planted.h5", "symbolic link"},  {"null.dev", "device"},
-      {"", "empty file name"},       {".", "names a directory"},       {"dir.h5/", "directory"},
-      {"..", "names a directory"},   {"no/such/dir/x.h5", "does not exist"},
+      {"link.h5", "symbolic link"},
+      {"dangling.h5", "symbolic link"},
+      {"fifo.h5", "fifo"},
+      {"dir.h5", "directory"},
+      {"planted.h5", "symbolic link"},
+      {"null.dev", "device"},
+      {"", "empty file name"},
+      {".", "names a directory"},
+      {"dir.h5/", "directory"},
+      {"..", "names a directory"},
+      {"no/such/dir/x.h5", "does not exist"},
   };
-  const char *watched[] = {"victim.txt", "link.h5", "dangling.h5", "fifo.h5",
-                           "dir.h5",     "planted.h5.partial", "null.dev", "r.h5", "p.h5"};
+  const char *watched[] = {"victim.txt",         "link.h5",  "dangling.h5", "fifo.h5", "dir.h5",
+                           "planted.h5.partial", "null.dev", "r.h5",        "p.h5"};
   file_state before[9];
   for (int k = 0; k < 9; k++) before[k] = hostile_state(watched[k]);
   for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
@@ -135,8 +139,9 @@ static void test_output_not_a_file(void **state) {
   assert_int_equal(mkdir(res, 0755), 0);
   test_path(res, sizeof res, "res/REPORT.md");
   assert_int_equal(symlink("../victim.txt", res), 0);
-  expect(2, (const char *[]){"reproduce", "--only", "smd_explicit", "--results", "res", "--figures",
-                             "rfigs", NULL},
+  expect(2,
+         (const char *[]){"reproduce", "--only", "smd_explicit", "--results", "res", "--figures",
+                          "rfigs", NULL},
          "REPORT.md", "symbolic link");
   assert_true(hostile_unchanged("victim.txt", &before[0]));
   assert_true(hostile_absent("res/smd_explicit.h5"));
@@ -151,8 +156,8 @@ static void test_step_budget(void **state) {
          "limit of 1e+09 steps");
   expect(2, (const char *[]){"run", "rom_pendulum", "--set", "h=1e-12", "-o", "s.h5", NULL},
          "h = 1e-12", "limit of 1e+09 steps");
-  expect(2, (const char *[]){"run", "pendulum", "--set", "h=1e-300", "-o", "s.h5", NULL},
-         "steps", "limit of 1e+09 steps");
+  expect(2, (const char *[]){"run", "pendulum", "--set", "h=1e-300", "-o", "s.h5", NULL}, "steps",
+         "limit of 1e+09 steps");
   expect(2, (const char *[]){"run", "incline", "--set", "h=1e-300", "-o", "s.h5", NULL}, "steps",
          "limit of 1e+09 steps");
   assert_true(hostile_absent("s.h5") && hostile_absent("s.h5.partial"));
@@ -179,11 +184,11 @@ static void test_validation_gaps(void **state) {
          "empty list item");
   expect(2, (const char *[]){"run", "smd_explicit", "--set", "b=1,2,1", "-o", "v.h5", NULL},
          "'1' is listed twice", NULL);
-  expect(2, (const char *[]){"run", "foundation", "--set", "methods=rk45,,constraint", "-o",
-                             "v.h5", NULL},
+  expect(2,
+         (const char *[]){"run", "foundation", "--set", "methods=rk45,,constraint", "-o", "v.h5",
+                          NULL},
          "empty list item", NULL);
-  expect(2, (const char *[]){"run", "foundation", "--set", "methods=rk45,rk45", "-o", "v.h5",
-                             NULL},
+  expect(2, (const char *[]){"run", "foundation", "--set", "methods=rk45,rk45", "-o", "v.h5", NULL},
          "'rk45' is listed twice", NULL);
   expect(2, (const char *[]){"qcp", "gen", "stack", "5", "0.5", "x.h5", "y.h5", NULL}, "usage",
          NULL);
@@ -191,8 +196,9 @@ static void test_validation_gaps(void **state) {
   const char *only[] = {",,", "", ",smd_explicit", "smd"};
   const char *why[] = {"empty item", "empty item", "empty item", "not a reproduced experiment"};
   for (int i = 0; i < 4; i++)
-    expect(2, (const char *[]){"reproduce", "--only", only[i], "--results", "rres", "--figures",
-                               "rfigs", NULL},
+    expect(2,
+           (const char *[]){"reproduce", "--only", only[i], "--results", "rres", "--figures",
+                            "rfigs", NULL},
            why[i], NULL);
   assert_true(hostile_absent("rres") && hostile_absent("rfigs"));
 }
@@ -200,9 +206,8 @@ static void test_validation_gaps(void **state) {
 // defect 10: output lost on a full standard output is a failure
 static void test_full_stdout(void **state) {
   (void)state;
-  assert_int_equal(test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o",
-                                             "o.h5", NULL}),
-                   0);
+  assert_int_equal(
+      test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o", "o.h5", NULL}), 0);
   assert_int_equal(test_run((const char *[]){"qcp", "gen", "stack", "5", "0.5", "op.h5", NULL}), 0);
   const char *const cmds[][4] = {{"info", "o.h5", NULL},
                                  {"list", NULL},

@@ -3,13 +3,12 @@
 // reader, to run commands through gnuplot, to make the reader allocate what they merely declare,
 // or to lead it through links. Each must be refused with exit 2 and a message naming the object
 // (or, for stabcon plot, drawn without running anything), leaving every file as it was.
+#include <cmocka.h>
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +21,8 @@ static const char *plots_dir;
 
 // a small valid results file (smd_explicit, 4 cases of 100 steps) named name
 static void make_results(const char *name) {
-  assert_int_equal(test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o", name,
-                                             NULL}),
-                   0);
+  assert_int_equal(
+      test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o", name, NULL}), 0);
 }
 
 // every reading command refuses name with exit 2 and a message holding `what`; nothing changes
@@ -130,14 +128,15 @@ static void test_plot_runs_no_command(void **state) {
   assert_true(rc == 0 || (rc == 1 && hostile_says("gnuplot failed", NULL)));
   assert_true(hostile_absent("PWNED_SWEEP") && hostile_absent("figs2/PWNED_SWEEP"));
   // a case name that broke out of common.gp's system("echo '…' | sed …")
-  assert_int_equal(test_run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o",
-                                             "imp.h5", NULL}),
-                   0);
+  assert_int_equal(
+      test_run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o", "imp.h5", NULL}),
+      0);
   f = hostile_h5_open("imp.h5");
   char c[256];
   hostile_first_case(f, c, sizeof c);
   hid_t cases = H5Gopen2(f, "cases", H5P_DEFAULT);
-  assert_true(H5Lmove(cases, c, cases, "x';touch${IFS}PWNED_CASE;'", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+  assert_true(H5Lmove(cases, c, cases, "x';touch${IFS}PWNED_CASE;'", H5P_DEFAULT, H5P_DEFAULT) >=
+              0);
   H5Gclose(cases);
   H5Fclose(f);
   rc = test_run((const char *[]){"plot", "imp.h5", "-d", "figs3", NULL});

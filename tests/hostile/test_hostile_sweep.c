@@ -3,12 +3,11 @@
 // another grid point, single-run files and dangling links are set aside and recomputed; a merge
 // without room exits 1 and keeps every part; a full disk leaves no empty or temporary file. The
 // full-disk cases need a tmpfs (root): without one they are skipped and say so.
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +21,9 @@
 
 // sweep smd over GRID (T = 0.01 s) into out, with --resume if resume; returns the exit code
 static int sweep(const char *out, int resume) {
-  const char *args[] = {"sweep", "smd", "--set", GRID, "--set", "T=0.01", "-o", out,
-                        resume ? "--resume" : NULL, NULL};
+  const char *args[] = {
+      "sweep", "smd", "--set", GRID, "--set", "T=0.01", "-o", out, resume ? "--resume" : NULL,
+      NULL};
   return test_run(args);
 }
 
@@ -123,8 +123,8 @@ static void test_dangling_part(void **state) {
   int rc = sweep("d.h5", 1);
   printf("resume over a dangling link -> exit %d\n%s", rc, test_output);
   assert_int_equal(rc, 0);
-  assert_true(hostile_says("g00001.h5' set aside", "symbolic link", "No such file or directory",
-                           NULL));
+  assert_true(
+      hostile_says("g00001.h5' set aside", "symbolic link", "No such file or directory", NULL));
   assert_false(strstr(test_output, "disk full"));
   file_state aside = hostile_state("d.h5.parts/g00001.h5.rejected");
   assert_true(aside.exists && S_ISLNK(aside.mode));

@@ -3,12 +3,13 @@
 // symlinks or directories; step counts and model sizes beyond what can run; list and argument
 // gaps; a full standard output. Each is refused with its exit code and message, before any
 // computation, and no file is created, replaced or truncated.
-#include <cmocka.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+// cmocka.h needs the four headers above first
+#include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,12 +3,13 @@
 // reader, to run commands through gnuplot, to make the reader allocate what they merely declare,
 // or to lead it through links. Each must be refused with exit 2 and a message naming the object
 // (or, for stabcon plot, drawn without running anything), leaving every file as it was.
-#include <cmocka.h>
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+// cmocka.h needs the four headers above first
+#include <cmocka.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

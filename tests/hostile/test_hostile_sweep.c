@@ -3,11 +3,12 @@
 // another grid point, single-run files and dangling links are set aside and recomputed; a merge
 // without room exits 1 and keeps every part; a full disk leaves no empty or temporary file. The
 // full-disk cases need a tmpfs (root): without one they are skipped and say so.
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+// cmocka.h needs the four headers above first
+#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

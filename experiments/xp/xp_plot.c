@@ -165,13 +165,20 @@ int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_overri
   if (dot) *dot = '\0';
   char datadir[1400], script[1400], meta[1500], dir[1024];
   snprintf(datadir, sizeof datadir, "%s/data/%s", outdir, stem);
+  plots_dir(dir, sizeof dir);
+  // paths reach gnuplot as datablock lines: one line each, so no control characters
+  const char *paths[] = {datadir, dir};
+  for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
+    if (has_control(paths[k])) {
+      xp_file_close(f);
+      return xp_fail(err, XP_ERR_USAGE, "path '%s' contains a control character", paths[k]);
+    }
   int rc = xp_file_export_for_plot(f, datadir, err);
   char units[2][64] = {"", ""};  // of x and y in a sweep figure, read before closing
   if (rc != XP_OK) {
     xp_file_close(f);
     return rc;
   }
-  plots_dir(dir, sizeof dir);
   // a sweep over both h and k is drawn as a stability map, any other sweep as y against x
   int is_map = is_sweep && strstr(sweep, " h=") && strstr(sweep, " k=");
   snprintf(script, sizeof script, "%s/%s", dir,
@@ -180,13 +187,6 @@ int xp_plot_file_y(const char *path, const char *outdir, const char *ycol_overri
     xp_file_close(f);
     return xp_fail(err, XP_ERR_RUN, "figure script '%s' not found (set STABCON_PLOTS_DIR)", script);
   }
-  // paths reach gnuplot as datablock lines: one line each, so no control characters
-  const char *paths[] = {datadir, dir};
-  for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
-    if (has_control(paths[k])) {
-      xp_file_close(f);
-      return xp_fail(err, XP_ERR_USAGE, "path '%s' contains a control character", paths[k]);
-    }
   char xcol[64] = "", ycol[64] = "", gcol[64] = "";
   if (is_sweep) {
     // x: the first numeric axis; groups: the method axis if swept; y: the experiment's error

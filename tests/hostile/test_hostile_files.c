@@ -128,6 +128,11 @@ static void test_plot_runs_no_command(void **state) {
   printf("plot of a sweep with a command in its description -> exit %d\n", rc);
   assert_true(rc == 0 || (rc == 1 && hostile_says("gnuplot failed", NULL)));
   assert_true(hostile_absent("PWNED_SWEEP") && hostile_absent("figs2/PWNED_SWEEP"));
+  // a figure folder whose name would split a datablock line
+  rc = test_run((const char *[]){"plot", "sw.h5", "-d", "bad\nname", NULL});
+  assert_int_equal(rc, 2);
+  assert_true(hostile_says("control character", NULL));
+  assert_true(hostile_absent("bad\nname"));
   // a case name that broke out of common.gp's system("echo '…' | sed …")
   assert_int_equal(
       test_run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o", "imp.h5", NULL}),

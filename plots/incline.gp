@@ -4,16 +4,13 @@
 # μ = 0.125: the height of the box above its resting height, the normal force per foot and the
 # friction force (‖Σλ_t‖ over the feet). Log axes where the values span decades.
 load plotsdir.'/common.gp'
-stat(c, key) = system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") k=i; next} $1==\"%s\" && k {print $k}' '%s/summary.csv'", key, c, datadir))
-has(c) = system(sprintf("grep -qx '%s' '%s/cases.txt' && echo 1 || echo 0", c, datadir)) + 0
 forms = "coulomb relaxed paper"
 colour(i) = word("#1f77b4 #2ca02c #c0392b", i)
 label(i) = (i == 1) ? 'coulomb (exact Coulomb)' : (i == 2) ? 'relaxed (Anitescu, gliding)' : 'paper (paper A objective, ζ = 1/h)'
 mus = "0 0.125 0.25 0.375"
 fig_mu = '0.125'
-# distance table: one row per μ from summary.csv, columns per formulation (tiny floor for log axes)
-dfile = datadir.'/incline_distance.dat'
-system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i==\"mu\")m=i; if($i==\"distance\")d=i; if($i==\"distance_rigid\")r=i; if($i==\"formulation\")f=i}; print \"formulation,mu,distance,distance_rigid\"; next} {print $f \",\" $m \",\" $d \",\" $r}' '%s/summary.csv' > '%s'", datadir, dfile))
+# distances: one row per case of summary.csv, by column name (tiny floor for log axes)
+summary = datadir.'/summary.csv'
 floor = 1e-10
 do for [fmt in "png svg"] {
   eval setterm(fmt, 1300, 1000)
@@ -26,9 +23,9 @@ do for [fmt in "png svg"] {
   set yrange [1e-11:5]
   set xrange [-0.02:0.4]
   set key bottom left font ',9'
-  plot for [i = 1:3] dfile using ((strcol(1) eq word(forms, i)) ? $2 : NaN):(($3 > floor) ? $3 : floor) \
+  plot for [i = 1:3] summary using ((strcol("formulation") eq word(forms, i)) ? column("mu") : NaN):((column("distance") > floor) ? column("distance") : floor) \
          with linespoints lw 2 pt (4 + 2 * i) ps 1.2 lc rgb colour(i) title label(i), \
-       dfile using ((strcol(1) eq 'coulomb') ? $2 : NaN):(($4 > 0) ? $4 : floor) with points pt 3 ps 2 lc rgb 'black' \
+       summary using ((strcol("formulation") eq 'coulomb') ? column("mu") : NaN):((column("distance_rigid") > 0) ? column("distance_rigid") : floor) with points pt 3 ps 2 lc rgb 'black' \
          title 'rigid box sliding flat, discrete exact (0 → 10^{-10})'
   unset xrange
   set title sprintf('height of the box above its resting height, μ = %s (|Δz|)', fig_mu)

@@ -6,8 +6,6 @@
 # (fitted only inside each scheme's window, drawn with filled markers).
 load plotsdir.'/common.gp'
 # a stored statistic or parameter of case c from summary.csv ("nan" if absent)
-stat(c, key) = system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") k=i; next} $1==\"%s\" && k {print $k}' '%s/summary.csv'", key, c, datadir))
-has(c) = system(sprintf("grep -qx '%s' '%s/cases.txt' && echo 1 || echo 0", c, datadir)) + 0
 ok(c) = has(c) && stat(c, 'status') eq 'ok'
 num(s) = (s eq 'nan' || s eq '') ? NaN : real(s)
 schemes = "explicit symplectic implicit midpoint"

@@ -4,9 +4,10 @@
 # stack (load per contact against the weight above it), and the largest speed over time in the
 # statics run (the stack settles).
 load plotsdir.'/common.gp'
-stat(c, key) = system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") k=i; next} $1==\"%s\" && k {print $k}' '%s/summary.csv'", key, c, datadir))
 num(s) = (s eq 'nan' || s eq '') ? NaN : real(s)
-settle = system(sprintf("grep '^settle_' '%s/cases.txt' | head -1", datadir))
+# the first case named settle_…
+settle = ''
+do for [i = 1:|$stabcon_cases|] { if (settle eq '' && strstrt($stabcon_cases[i], ':settle_') == 1) { settle = $stabcon_cases[i][2:] } }
 expo = num(stat('scaling', 'fitted_exponent'))
 expor = num(stat('scaling', 'fitted_exponent_rest'))
 settle_n = num(stat(settle, 'N'))

@@ -6,10 +6,10 @@
 load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'
 # cases that record a method are grouped by it even when the method was not swept
-if (gcol eq '' && int(system(sprintf("head -1 '%s' | tr , '\\n' | grep -cx method", summary))) > 0) { gcol = 'method' }
-# distinct values of the group column, in order of appearance
-groups = (gcol eq '') ? 'all' : system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") c=i; next} c && !seen[$c]++ {printf \"%%s \", $c}' '%s'", gcol, summary))
-ngroups = words(groups)
+if (gcol eq '' && nmethods > 0) { gcol = 'method' }
+# distinct values of the group column (the method), in order of appearance
+ngroups = (gcol eq '') ? 1 : nmethods
+group(i) = (gcol eq '') ? 'all' : method(i)
 ingroup(g) = (gcol eq '') ? 1 : (strcol(gcol) eq g)
 # each group's drawable points (positive x and y; a reference case or a failed point has none)
 # into a datablock: the fit and the curve both read it, and rows in between break no curve.
@@ -17,7 +17,7 @@ ingroup(g) = (gcol eq '') ? 1 : (strcol(gcol) eq g)
 array npts[ngroups]
 nonempty = ''
 do for [i = 1:ngroups] {
-  g = word(groups, i)
+  g = group(i)
   eval sprintf('set print $grp%d', i)  # an empty block to append to
   unset print
   eval sprintf('set table $grp%d append', i)
@@ -51,5 +51,5 @@ do for [fmt in "png svg"] {
   set xlabel (xunit eq '' ? xcol : sprintf('%s [%s]', xcol, xunit)) noenhanced
   set ylabel (yunit eq '' ? ycol : sprintf('%s [%s]', ycol, yunit)) noenhanced
   plot for [k = 1:nshow] sprintf('$grp%d', gi(k)) using 1:2 smooth unique with linespoints \
-       lw 1.5 pt 7 lc k title sprintf("%s (slope %.2f)", word(groups, gi(k)), slope[gi(k)]) noenhanced
+       lw 1.5 pt 7 lc k title sprintf("%s (slope %.2f)", group(gi(k)), slope[gi(k)]) noenhanced
 }

@@ -5,8 +5,9 @@
 # stores (statistic stability_boundary_h), where one exists.
 load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'
-groups = (gcol eq '') ? 'all' : system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"%s\") c=i; next} c && !seen[$c]++ {printf \"%%s \", $c}' '%s'", gcol, summary))
-ng = words(groups)
+# one panel per method when the method was swept
+ng = (gcol eq '') ? 1 : nmethods
+group(i) = (gcol eq '') ? 'all' : method(i)
 ingroup(g) = (gcol eq '') ? 1 : (strcol(gcol) eq g)
 symlog(v) = (v != v) ? NaN : (abs(v) < 1e-5 ? 0 : sgn(v) * (abs(v) > 1 ? 1 : (log10(abs(v)) + 5) / 5))
 set palette defined (-1 '#2166ac', -0.001 '#d1e5f0', 0 '#f7f7f7', 0.001 '#fddbc7', 1 '#b2182b')
@@ -20,7 +21,7 @@ do for [fmt in "png svg"] {
   eval setterm(fmt, 520 * ng, 480)
   set multiplot layout 1, ng title sprintf('%s: observed growth per step over (h, k)', stem) noenhanced
   do for [i = 1:ng] {
-    g = word(groups, i)
+    g = group(i)
     set title g noenhanced
     set cblabel (i == ng ? 'log_{10} growth per step (symlog)' : '')
     plot summary using (ingroup(g) ? log10(column("h")) : NaN):(log10(column("k"))):(symlog(log10(column("growth_observed")))) \

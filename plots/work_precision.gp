@@ -5,8 +5,7 @@
 # error floor are drawn hollow.
 load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'
-methods = system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i==\"method\") c=i; next} c && !seen[$c]++ {printf \"%%s \", $c}' '%s'", summary))
-nm = words(methods)
+nm = nmethods
 stats summary using "floor_abs" nooutput
 floorv = STATS_min
 set logscale xy
@@ -18,7 +17,7 @@ do for [fmt in "png svg"] {
   set title 'Work-precision: cube on elastic foundation (error of q at T vs reference)' noenhanced
   set xlabel 'median wall time [s]'
   set ylabel 'error ‖q - q_{ref}‖ [m, 1]'
-  plot for [i = 1:nm] summary using (strcol("method") eq word(methods, i) && strcol("status") eq "ok" ? column("wall_time") : NaN):(column("error_abs")) \
-         with linespoints lw 1.5 pt 7 title word(methods, i) noenhanced, \
+  plot for [i = 1:nm] summary using (strcol("method") eq method(i) && strcol("status") eq "ok" ? column("wall_time") : NaN):(column("error_abs")) \
+         with linespoints lw 1.5 pt 7 title method(i) noenhanced, \
        floorv with lines dt 3 lc rgb 'gray' title 'reference floor'
 }

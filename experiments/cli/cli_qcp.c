@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: MIT
 // `stabcon qcp …` and `stabcon bench …`: the conic solver's problem files, generator and benchmark.
-#include "cli_commands.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_commands.h"
 #include "cmd_qcp.h"
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
+#include "xp/xp_path.h"
 
 // stabcon qcp gen stack|foundation SIZE [MU] FILE: a seeded instance of the benchmark family
 static int qcp_gen_command(int argc, char **argv) {
-  if (argc < 4 || (strcmp(argv[1], "stack") != 0 && strcmp(argv[1], "foundation") != 0)) {
+  // SIZE [MU] FILE: a further argument is refused, not silently taken as the file
+  if (argc < 4 || argc > 5 ||
+      (strcmp(argv[1], "stack") != 0 && strcmp(argv[1], "foundation") != 0)) {
     fprintf(stderr, "usage: stabcon qcp gen stack|foundation SIZE [MU] FILE\n"
                     "  stack: SIZE contacts of a vertical sphere stack (friction MU, default 0.5);\n"
                     "  foundation: a 6-dof body on SIZE unilateral rows\n");
@@ -34,6 +36,11 @@ static int qcp_gen_command(int argc, char **argv) {
       return 2;
     }
   }
+  xp_error xerr = {.code = 0};
+  if (xp_output_check("FILE", argv[argc - 1], NULL, 0, &xerr)) {
+    fprintf(stderr, "stabcon qcp gen: %s\n", xerr.message);
+    return 2;
+  }
   qcp_gen g;
   int rc = strcmp(argv[1], "stack") == 0 ? qcp_gen_stack(&g, (int)size, mu, 1, 0)
                                         : qcp_gen_foundation(&g, (int)size, 1, 0);
@@ -48,8 +55,30 @@ static int qcp_gen_command(int argc, char **argv) {
   return rc ? 1 : 0;
 }
 
+// `qcp solve PROBLEM -o SOLUTION`: the solution must not replace the problem, a device, a
+// directory or a symlink; checked here, before the problem is read (cmd_qcp.c parses the rest)
+static int qcp_solve_output_check(int argc, char **argv) {
+  const char *in = NULL, *out = NULL;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
+      out = argv[++i];
+    else if ((!strcmp(a, "--max-iter") || !strcmp(a, "--eps")) && i + 1 < argc)
+      i++;
+    else if (a[0] != '-' && !in)
+      in = a;
+  }
+  xp_error err = {.code = 0};
+  const char *inputs[1] = {in};
+  if (!out || xp_output_check("-o", out, inputs, 1, &err) == XP_OK) return XP_OK;
+  fprintf(stderr, "qcp solve: %s\n", err.message);
+  return XP_ERR_USAGE;
+}
+
 int cli_cmd_qcp(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "gen") == 0) return qcp_gen_command(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "solve") == 0 && qcp_solve_output_check(argc, argv))
+    return XP_ERR_USAGE;
   const int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
   int rc = xp_cmd_qcp(argc, argv);
   if (help)  // the solve help, then the generator this file adds

@@ -13,6 +13,7 @@
 #include "stabcon_git.h"
 #include "xp/xp.h"
 #include "xp/xp_file.h"
+#include "xp/xp_path.h"
 #include "xp/xp_report.h"
 #include "xp/xp_sweep.h"
 
@@ -115,8 +116,9 @@ static void print_experiment_help(const xp_experiment *x) {
 // runs one experiment into path; the file appears only if the run succeeds
 static int run_experiment(const xp_experiment *x, const xp_params *params, const char *path,
                           int argc, char **argv, xp_error *err) {
+  // the path passed xp_output_check: failing to create the file now is a run failure (disk full)
   xp_results *out = xp_results_create(path, x, params, argc, argv, err);
-  if (!out) return XP_ERR_USAGE;
+  if (!out) return XP_ERR_RUN;
   xp_progress progress;
   xp_progress_begin(&progress, x->name);
   double t0 = xp_now();
@@ -175,6 +177,7 @@ static int cmd_run(int argc, char **argv) {
   }
   if (!explicit_output && xp_mkdir_p("results") != 0)
     return usage_error("run", "cannot create directory 'results': %s", strerror(errno));
+  if (xp_output_check("-o", path, NULL, 0, &err)) return usage_error("run", "%s", err.message);
   int rc = run_experiment(x, &params, path, argc, argv, &err);
   if (rc == XP_OK && plot_dir) rc = xp_plot_file(path, x, plot_dir, &err);
   if (rc != XP_OK) fprintf(stderr, "stabcon run: %s\n", err.message);
@@ -208,6 +211,20 @@ static int in_list(const char *list, const char *name) {
   return strstr(haystack, pattern) != NULL;
 }
 
+// every file reproduce will write is checked before the first experiment runs
+static int reproduce_check_outputs(const char *results_dir, const char *report_path,
+                                   const char *only, xp_error *err) {
+  if (xp_output_check("--results", report_path, NULL, 0, err)) return XP_ERR_USAGE;
+  for (size_t i = 0; xp_experiments[i]; i++) {
+    const xp_experiment *x = xp_experiments[i];
+    if (!x->in_reproduce || (only && !in_list(only, x->name))) continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.h5", results_dir, x->name);
+    if (xp_output_check("--results", path, NULL, 0, err)) return XP_ERR_USAGE;
+  }
+  return XP_OK;
+}
+
 static int cmd_reproduce(int argc, char **argv) {
   const char *results_dir = "results", *figures_dir = "plots/out", *gallery_dir = "plots/gallery";
   const char *only = NULL;
@@ -238,17 +255,35 @@ static int cmd_reproduce(int argc, char **argv) {
   if (only) {
     char list[1024];
     snprintf(list, sizeof list, "%s", only);
-    char *save = NULL;
-    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-      if (!xp_experiment_find(tok))
-        return usage_error("reproduce", "unknown experiment '%s' in --only", tok);
+    if (strlen(only) >= sizeof list)
+      return usage_error("reproduce", "--only '%.60s…' is too long", only);
+    // every item must name a reproduced experiment: "a,,b", "," or "" select nothing
+    for (char *tok = list, *next; tok; tok = next) {
+      next = strchr(tok, ',');
+      if (next) *next++ = '\0';
+      const xp_experiment *x = xp_experiment_find(tok);
+      if (!tok[0]) return usage_error("reproduce", "--only '%s': empty item", only);
+      if (!x) return usage_error("reproduce", "unknown experiment '%s' in --only", tok);
+      if (!x->in_reproduce)
+        return usage_error("reproduce",
+                           "'%s' in --only is not a reproduced experiment "
+                           "(see `stabcon list`)",
+                           tok);
+    }
   }
-  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
-    return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
   char report_path[1100], report_tmp[1200];
   snprintf(report_path, sizeof report_path, "%s/REPORT.md", results_dir);
   snprintf(report_tmp, sizeof report_tmp, "%s.partial", report_path);
-  FILE *md = fopen(report_tmp, "w");
+  // an existing results folder may hold links or directories where files will go: checked first
+  xp_error check = {.code = 0};
+  struct stat rd;
+  if (stat(results_dir, &rd) == 0 &&
+      reproduce_check_outputs(results_dir, report_path, only, &check))
+    return usage_error("reproduce", "%s", check.message);
+  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
+    return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
+  int md_fd = xp_partial_create(report_tmp);
+  FILE *md = md_fd >= 0 ? fdopen(md_fd, "w") : NULL;
   if (!md) return usage_error("reproduce", "cannot write '%s'", report_tmp);
   xp_report_begin(md, full);
   int failures = 0;
@@ -381,22 +416,21 @@ static int cmd_export(int argc, char **argv) {
   }
   if (!file) return usage_error("export", "%s", "missing FILE");
   if (strcmp(format, "csv") != 0) return usage_error("export", "unknown format '%s' (csv)", format);
-  // never write over the results file being read (same device and inode)
-  struct stat sin, sout;
-  if (output && stat(file, &sin) == 0 && stat(output, &sout) == 0 && sin.st_dev == sout.st_dev &&
-      sin.st_ino == sout.st_ino)
-    return usage_error("export", "-o '%s' is the input file", output);
-  char partial[4096];
-  if (output && snprintf(partial, sizeof partial, "%s.partial", output) >= (int)sizeof partial)
-    return usage_error("export", "output path too long: '%.60s…'", output);
+  // never write over the results file being read, under either name the output will have
   xp_error err = {.code = 0};
+  const char *inputs[1] = {file};
+  if (output && xp_output_check("-o", output, inputs, 1, &err))
+    return usage_error("export", "%s", err.message);
+  char partial[4200];
+  if (output) snprintf(partial, sizeof partial, "%s.partial", output);
   xp_file *f = xp_file_open(file, &err);
   if (!f) {
     fprintf(stderr, "stabcon export: %s\n", err.message);
     return XP_ERR_USAGE;
   }
   // written as OUT.partial and renamed into place: a failure never touches an existing OUT
-  FILE *out = output ? fopen(partial, "w") : stdout;
+  int fd = output ? xp_partial_create(partial) : -1;
+  FILE *out = output ? (fd >= 0 ? fdopen(fd, "w") : NULL) : stdout;
   if (!out) {
     xp_file_close(f);
     return usage_error("export", "cannot write '%s'", partial);
@@ -474,8 +508,9 @@ static int cmd_sweep(int argc, char **argv) {
   }
   if (!explicit_output && xp_mkdir_p("results") != 0)
     return usage_error("sweep", "cannot create directory 'results': %s", strerror(errno));
-  xp_sweep_options opt = {
-      .output = output, .resume = resume, .rank = 0, .ranks = 1, .argc = argc, .argv = argv};
+  if (xp_output_check("-o", output, NULL, 0, &err)) return usage_error("sweep", "%s", err.message);
+  xp_sweep_options opt = {.output = output, .resume = resume, .rank = 0, .ranks = 1,
+                          .argc = argc, .argv = argv};
   double t0 = xp_now();
   int rc = cli_sweep_execute(&spec, &opt, &err);
   if (rc != XP_OK) {
@@ -537,6 +572,15 @@ static void print_help(void) {
   puts("\nExit status: 0 success, 1 run failure, 2 bad usage or input.");
 }
 
+// output lost on a full or closed stdout is a run failure, not a success (`info > /dev/full`)
+static int stdout_finish(int rc) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "stabcon: cannot write to standard output: %s\n", strerror(errno));
+    return rc == XP_OK ? XP_ERR_RUN : rc;
+  }
+  return rc;
+}
+
 int main(int argc, char **argv) {
   xp_library_init();
   if (argc < 2) {
@@ -552,7 +596,8 @@ int main(int argc, char **argv) {
     return XP_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return stdout_finish(commands[i].fn(argc - 1, argv + 1));
   fprintf(stderr, "stabcon: unknown command '%s' (see `stabcon --help`)\n", argv[1]);
   return XP_ERR_USAGE;
 }

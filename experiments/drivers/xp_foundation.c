@@ -236,6 +236,7 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         if (p.n < 1 || (double)p.n != ns[in])
           return xp_fail(err, XP_ERR_USAGE, "parameter n=%g: must be a positive integer", ns[in]);
         foundation fd;
+        if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
         foundation_init(&fd, &p);
         const int ne = p.n * p.n;
         double *pressure = malloc((size_t)ne * sizeof *pressure);
@@ -477,6 +478,7 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   p.E = xp_params_real(prm, "E");
   p.load = xp_params_real(prm, "F");
   foundation fd;
+  if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
   foundation_init(&fd, &p);
   const double *hs, *tols;
   size_t nh = xp_params_list(prm, "h", &hs), nt = xp_params_list(prm, "tol", &tols);

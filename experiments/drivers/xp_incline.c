@@ -138,7 +138,8 @@ static void in_write(xp_case *c, const in_probe *pr, const incline_params *p, do
 static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_results *out,
                    xp_error *err) {
   const double h = xp_params_real(prm, "h"), T = xp_params_real(prm, "T");
-  const size_t n = (size_t)llround(T / h);
+  size_t n;
+  if (xp_step_count(T, h, &n, err)) return XP_ERR_USAGE;
   incline s;
   incline_params p = in_params(prm, mu, h);
   incline_init(&s, &p);

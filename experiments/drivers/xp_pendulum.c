@@ -91,7 +91,9 @@ static int run_case(const xp_params *prm, double h, double k, const case_opts *o
   mbs_workspace *ws = mbs_workspace_create(&pd.model, &s, &serr);
   if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", serr.message);
   char msg[256];
-  const long n = lround(T / h) > 0 ? lround(T / h) : 1;
+  size_t n_steps;
+  if (xp_step_count(T, h, &n_steps, err)) return mbs_workspace_free(ws), XP_ERR_USAGE;
+  const long n = (long)n_steps;
   const long stride = n / (long)max_points + 1;
   xp_series ser;
   if (xp_series_init(&ser, C_COUNT, (size_t)(n / stride + 3))) {

@@ -59,7 +59,9 @@ static int run_case(const xp_params *prm, double h, xp_results *out, xp_error *e
   mbs_workspace *ws = mbs_workspace_create(&rp.model, &s, &serr);
   if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", serr.message);
   char msg[256];
-  const long n = lround((T - t0) / h) > 0 ? lround((T - t0) / h) : 1;
+  size_t n_steps;
+  if (xp_step_count(T - t0, h, &n_steps, err)) return mbs_workspace_free(ws), XP_ERR_USAGE;
+  const long n = (long)n_steps;
   const long stride = n / (long)max_points + 1;
   const long nz = (long)((z_hi - z_lo) / h) + 2, zstride = nz / (long)max_points + 1;
   xp_series ser, zoom;

@@ -46,8 +46,8 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
       for (size_t ib = 0; ib < nb; ib++) {
         const double h = hs[ih];
         smd_params p = {.m = m, .k = ks[ik], .b = bs[ib], .f = 0};
-        size_t n = (size_t)llround(T / h);
-        if (n < 1) n = 1;
+        size_t n;
+        if (xp_step_count(T, h, &n, err)) return XP_ERR_USAGE;
         size_t stride = n / max_points + 1;
         char name[128];
         xp_case_name(name, sizeof name, 3, (const char *[]){"h", "k", "b"},

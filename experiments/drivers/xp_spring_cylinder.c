@@ -89,7 +89,8 @@ static void cyl_sample(void *ctx, size_t i, double t, const double *q, const dou
 // filling tr (allocated here); XP_OK or an XP_ERR_* code
 static int cyl_run(const sim_method *method, const sim_method_options *opt0,
                    const spring_cylinder *sc, double h, double T, cyl_trace *tr, xp_error *err) {
-  const size_t n = (size_t)llround(T / h);
+  size_t n;
+  if (xp_step_count(T, h, &n, err)) return XP_ERR_USAGE;
   if (trace_alloc(tr, n)) return xp_fail(err, XP_ERR_RUN, "out of memory");
   double q[3], v[3];
   spring_cylinder_initial_state(sc, q, v);
@@ -415,10 +416,10 @@ static const xp_param_def spring_cylinder_params_def[] = {
      "largest step of the halving sequence (default)"},
     {"levels", XP_INT, "10", XP_POSITIVE, "", NULL,
      "steps in the halving sequence h_conv_max*2^-k, k < levels (default)"},
-    {"fit_h_min", XP_REAL_LIST, "0,0,0,6.25e-4", XP_NONNEGATIVE, "s", NULL,
+    {"fit_h_min", XP_REAL_TUPLE, "0,0,0,6.25e-4", XP_NONNEGATIVE, "s", NULL,
      "smallest step of the order fit per scheme (explicit,symplectic,implicit,midpoint); midpoint "
      "stops above the O(sigma dt) slip floor (default)"},
-    {"fit_h_max", XP_REAL_LIST, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL,
+    {"fit_h_max", XP_REAL_TUPLE, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL,
      "largest step of the order fit per scheme: where each is asymptotic (default)"},
     {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "near-rigid parameter beta of R_n (paper B)"},
     {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,

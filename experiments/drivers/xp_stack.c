@@ -166,7 +166,8 @@ static int cost_case(const xp_params *prm, int n, int rest, xp_results *out, dou
 static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   const int n = (int)xp_params_int(prm, "settle_n");
   const double Ts = xp_params_real(prm, "settle_T");
-  const size_t steps = (size_t)llround(Ts / xp_params_real(prm, "h"));
+  size_t steps;
+  if (xp_step_count(Ts, xp_params_real(prm, "h"), &steps, err)) return XP_ERR_USAGE;
   const size_t nb = 3 * (size_t)n + 3 * (steps + 1) + (size_t)n;
   double *b = malloc(nb * sizeof *b);
   if (!b) return xp_fail(err, XP_ERR_RUN, "out of memory");
@@ -207,6 +208,8 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   const double *ns;
   const size_t nn = xp_params_list(prm, "n", &ns);
   double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
+  const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
+  if (xp_step_count(T, h, &(size_t){0}, err)) return XP_ERR_USAGE;
   for (int rest = 0; rest < 2; rest++)
     for (size_t k = 0; k < nn; k++) {
       const int n = (int)llround(ns[k]);

@@ -10,7 +10,9 @@
 // q̇ = ½ (0, ω) ⊗ q and is re-normalised after every position update.
 #include "scenarios/foundation.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/sim.h"
@@ -121,7 +123,15 @@ static int fd_normalise(double *q, void *ctx) {
   return 0;
 }
 
+int foundation_params_check(const foundation_params *p, char *msg, size_t len) {
+  if (p->n >= 1 && p->n <= FOUNDATION_MAX_N) return 0;
+  snprintf(msg, len, "n = %d elements per side is outside 1..%d (the model indexes 4 n^2 entries)",
+           p->n, FOUNDATION_MAX_N);
+  return -1;
+}
+
 void foundation_init(foundation *fd, const foundation_params *p) {
+  assert(p->n >= 1 && p->n <= FOUNDATION_MAX_N && "foundation_params_check first");
   memset(fd, 0, sizeof *fd);
   fd->p = *p;
   const double s = p->side;

@@ -54,7 +54,8 @@ static const char *family_name(unsigned family) {
                                       : "rigid DAE";
 }
 
-// splits the method list into known, applicable methods; XP_ERR_USAGE naming the bad entry
+// splits the method list (repeats are refused when the parameter is set) into known, applicable
+// methods; XP_ERR_USAGE naming the bad entry
 static int parse_methods(const sim_scenario *sc, const char *text, const sim_method **list,
                          size_t *n, xp_error *err) {
   *n = 0;
@@ -78,9 +79,6 @@ static int parse_methods(const sim_scenario *sc, const char *text, const sim_met
                      "parameter method=%s: %s does not apply to scenario %s "
                      "(%s)",
                      text, tok, sc->name, sc->not_applicable ? sc->not_applicable : "");
-    for (size_t k = 0; k < *n; k++)
-      if (list[k] == m)
-        return xp_fail(err, XP_ERR_USAGE, "parameter method=%s: '%s' listed twice", text, tok);
     list[(*n)++] = m;
   }
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
@@ -175,6 +173,7 @@ static const xp_experiment *build_experiment(size_t i) {
                        .params = d,
                        .n_params = k,
                        .run = matrix_run,
+                       .plot_script = "methods.gp",
                        .error_stat = "penetration_max"};
   return x;
 }

@@ -13,6 +13,7 @@
 
 #include "mbs/mbs.h"
 #include "sim/sim.h"
+#include "xp/xp_common.h"
 
 // wall_step: the method's wall time of the recorded step; cpu_step: the mean CPU time per step
 // over the interval since the previous sample (observers included)
@@ -21,17 +22,6 @@ static const char *const series_names[S_N] = {"t",           "energy",    "devia
                                               "penetration", "load",      "iterations",
                                               "outcome",     "wall_step", "cpu_step"};
 static const char *const series_units[S_N] = {"s", "J", "m", "m", "N", "", "", "s", "s"};
-
-// steps of h in T, refused past SIM_MAX_STEPS (a tiny h would otherwise run for hours)
-#define SIM_MAX_STEPS 100000000L
-static int step_count(double T, double h, size_t *n, xp_error *err) {
-  const double steps = round(T / h);
-  if (!(steps >= 1) || steps > (double)SIM_MAX_STEPS)
-    return xp_fail(err, XP_ERR_USAGE, "T/h = %g/%g = %.3g steps: must be 1 … %ld", T, h, T / h,
-                   SIM_MAX_STEPS);
-  *n = (size_t)steps;
-  return XP_OK;
-}
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -200,7 +190,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   if (!(h > 0) || !(T > 0) || !isfinite(T / h))
     return xp_fail(err, XP_ERR_USAGE, "h = %g and T = %g must be > 0 with a finite T/h", h, T);
   size_t n = 0;
-  if (step_count(T, h, &n, err)) return XP_ERR_USAGE;
+  if (xp_step_count(T, h, &n, err)) return XP_ERR_USAGE;
   if (max_points < 2) max_points = 2;
   const size_t stride = n + 1 <= max_points ? 1 : (n + max_points - 2) / (max_points - 1);
   const size_t samples = 1 + (n + stride - 1) / stride;

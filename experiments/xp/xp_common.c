@@ -3,6 +3,7 @@
 #include "xp/xp_common.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,17 @@ void xp_case_name(char *buf, size_t len, size_t n, const char *const *keys, cons
     xp_format_compact(num, sizeof num, values[i]);
     used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? "_" : "", keys[i], num);
   }
+}
+
+int xp_step_count(double T, double h, size_t *n, xp_error *err) {
+  const double steps = T / h;
+  // the comparison is written so that NaN is refused too
+  if (!(steps <= XP_MAX_STEPS))
+    return xp_fail(
+        err, XP_ERR_USAGE,
+        "h = %g s over T = %g s is %.3g steps, more than the limit of %.0e steps per run", h, T,
+        steps, XP_MAX_STEPS);
+  const long long rounded = llround(steps);
+  *n = rounded < 1 ? 1 : (size_t)rounded;
+  return XP_OK;
 }

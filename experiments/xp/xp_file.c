@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NAME 256
+#define MAX_NAME XP_NAME_MAX
 #define MAX_SERIES 128
 
 struct xp_file {
@@ -20,7 +20,10 @@ struct xp_file {
 
 // ---- attributes as text -----------------------------------------------------
 
+// reads only what xp_h5_attr_shape accepts (one value): a scalar buffer never receives an array
 static int attr_to_text(hid_t attr, char *buf, size_t len) {
+  char why[128];
+  if (xp_h5_attr_shape(attr, why, sizeof why) != 0) return -1;
   hid_t type = H5Aget_type(attr);
   H5T_class_t cls = H5Tget_class(type);
   int rc = 0;
@@ -71,6 +74,12 @@ int xp_h5_attr_read_string(hid_t obj, const char *name, char *buf, size_t len) {
 static int attr_double_by_name(hid_t obj, const char *name, double *value) {
   if (H5Aexists(obj, name) <= 0) return -1;
   hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  if (attr < 0) return -1;
+  char why[128];
+  if (xp_h5_attr_shape(attr, why, sizeof why) != 0) {
+    H5Aclose(attr);
+    return -1;
+  }
   hid_t type = H5Aget_type(attr);
   H5T_class_t cls = H5Tget_class(type);
   int rc = (cls == H5T_FLOAT || cls == H5T_INTEGER)
@@ -154,6 +163,11 @@ xp_file *xp_file_open(const char *path, xp_error *err) {
     H5Fclose(file);
     return NULL;
   }
+  // every object the readers below touch is checked first: nothing unexpected is read
+  if (xp_file_check(file, path, err) != XP_OK) {
+    H5Fclose(file);
+    return NULL;
+  }
   xp_file *f = calloc(1, sizeof *f);
   f->file = file;
   hid_t cases = H5Gopen2(file, "cases", H5P_DEFAULT);
@@ -234,6 +248,11 @@ long xp_file_series_read(const xp_file *f, const char *case_name, const char *se
   hid_t space = H5Dget_space(ds);
   hssize_t n = H5Sget_simple_extent_npoints(space);
   H5Sclose(space);
+  // bounded when the file was opened (xp_file_check); checked again before allocating
+  if (n < 0 || n > XP_SERIES_MAX_POINTS) {
+    H5Oclose(ds);
+    return -1;
+  }
   double *buf = malloc(((size_t)n + 1) * sizeof *buf);
   if (!buf || (n > 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)) {
     free(buf);
@@ -417,6 +436,87 @@ int xp_file_export_case_csv(const xp_file *f, const char *case_name, size_t grou
   for (size_t c = 0; c < ncols; c++) free(cols[c]);
   free(sg.names.names);
   return ferror(out) ? xp_fail(err, XP_ERR_RUN, "write error while exporting") : XP_OK;
+}
+
+// ---- gnuplot datablocks (stabcon plot) -------------------------------------------
+
+void xp_plot_block_line(FILE *out, const char *const *fields, size_t n) {
+  fputc(':', out);
+  for (size_t i = 0; i < n; i++) {
+    if (i) fputc('\t', out);
+    for (const unsigned char *c = (const unsigned char *)fields[i]; *c; c++)
+      fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+  }
+  fputc('\n', out);
+}
+
+static void block_begin(FILE *out, const char *name) { fprintf(out, "$%s << EOD\n", name); }
+static void block_end(FILE *out) { fputs("EOD\n", out); }
+
+// the `method` parameter of every case, each distinct value once in order of appearance
+static void methods_block(const xp_file *f, FILE *out) {
+  name_list seen = {0};
+  int any = 0;
+  for (size_t i = 0; i < f->n_cases; i++) {
+    char value[MAX_NAME] = "nan";
+    hid_t g = case_open(f, f->case_names[i], "params");
+    if (g >= 0) {
+      any |= attr_text_by_name(g, "method", value, sizeof value) == 0;
+      H5Oclose(g);
+    }
+    name_list_add(&seen, value);
+  }
+  block_begin(out, "stabcon_methods");
+  for (size_t k = 0; any && k < seen.n; k++) {
+    const char *field[1] = {seen.names[k]};
+    xp_plot_block_line(out, field, 1);
+  }
+  block_end(out);
+  free(seen.names);
+}
+
+// status, then parameters not also a statistic, then statistics (summary.csv's last column wins)
+static void stats_lines(const xp_file *f, const char *case_name, const char *safe, FILE *out) {
+  char value[1024];
+  const char *field[3] = {safe, "status", value};
+  if (xp_file_case_status(f, case_name, value, sizeof value) == 0)
+    xp_plot_block_line(out, field, 3);
+  hid_t params = case_open(f, case_name, "params"), stats = case_open(f, case_name, "stats");
+  name_list names[2] = {{0}, {0}};
+  if (params >= 0) list_attrs(params, &names[0]);
+  if (stats >= 0) list_attrs(stats, &names[1]);
+  for (int s = 0; s < 2; s++) {
+    hid_t g = s ? stats : params;
+    for (size_t j = 0; j < names[s].n; j++) {
+      if (s == 0 && stats >= 0 && H5Aexists(stats, names[s].names[j]) > 0) continue;
+      if (attr_text_by_name(g, names[s].names[j], value, sizeof value) != 0) continue;
+      field[1] = names[s].names[j];
+      xp_plot_block_line(out, field, 3);
+    }
+    free(names[s].names);
+  }
+  if (params >= 0) H5Oclose(params);
+  if (stats >= 0) H5Oclose(stats);
+}
+
+int xp_file_plot_blocks(const xp_file *f, FILE *out, int with_stats, xp_error *err) {
+  block_begin(out, "stabcon_cases");
+  for (size_t i = 0; i < f->n_cases; i++) {
+    char safe[MAX_NAME];
+    xp_plot_case_file_name(safe, sizeof safe, f->case_names[i]);
+    const char *field[1] = {safe};
+    xp_plot_block_line(out, field, 1);
+  }
+  block_end(out);
+  methods_block(f, out);
+  block_begin(out, "stabcon_stats");
+  for (size_t i = 0; with_stats && i < f->n_cases; i++) {
+    char safe[MAX_NAME];
+    xp_plot_case_file_name(safe, sizeof safe, f->case_names[i]);
+    stats_lines(f, f->case_names[i], safe, out);
+  }
+  block_end(out);
+  return ferror(out) ? xp_fail(err, XP_ERR_RUN, "write error on the figure data") : XP_OK;
 }
 
 // ---- comparison (sweeps: resume, determinism, MPI) -------------------------------------

@@ -24,6 +24,18 @@ struct xp_results;
 hid_t xp_results_file_id(struct xp_results *r);
 hid_t xp_results_cases_id(struct xp_results *r);
 
+// Limits of what a results file may hold (checked by xp_file_check before anything is read):
+// names of cases, series and attributes, fixed-length string attributes, series entries.
+#define XP_NAME_MAX 256
+#define XP_ATTR_MAX_STRING (1 << 20)
+#define XP_SERIES_MAX_POINTS 100000000
+// 0 if attr is one number or one string of a sane size; else -1 with the reason in why.
+int xp_h5_attr_shape(hid_t attr, char *why, size_t len);
+// Walks an open results file and checks every object the readers touch (xp_file_check.c);
+// XP_OK, or XP_ERR_USAGE with a message naming path and the offending object.
+struct xp_error;
+int xp_file_check(hid_t file, const char *path, struct xp_error *err);
+
 // Version of the results-file format written by this build.
 #define XP_FORMAT_VERSION 1
 

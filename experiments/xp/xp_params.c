@@ -66,6 +66,43 @@ static int check_choice(const xp_param_def *d, const char *value, xp_error *err)
   return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be one of %s", d->key, value, d->choices);
 }
 
+// cuts the list item at tok at its comma; returns the next item or NULL after the last
+static char *list_item_cut(char *tok) {
+  char *comma = strchr(tok, ',');
+  if (!comma) return NULL;
+  *comma = '\0';
+  return comma + 1;
+}
+
+static int empty_item(const xp_param_def *d, const char *value, xp_error *err) {
+  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: empty list item", d->key, value);
+}
+
+// a repeated value would run the same case twice under one name
+static int duplicate_item(const xp_param_def *d, const char *value, const char *item,
+                          xp_error *err) {
+  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: '%s' is listed twice", d->key, value, item);
+}
+
+// comma-separated words (methods, formulations): no empty and no repeated item
+static int check_word_list(const xp_param_def *d, const char *value, xp_error *err) {
+  if (!strchr(value, ',')) return XP_OK;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", value);
+  char *items[XP_MAX_LIST];
+  size_t n = 0;
+  for (char *tok = buf, *next; tok; tok = next) {
+    next = list_item_cut(tok);
+    if (!tok[0]) return empty_item(d, value, err);
+    if (n == XP_MAX_LIST)
+      return xp_fail(err, XP_ERR_USAGE, "parameter %s: more than %d values", d->key, XP_MAX_LIST);
+    for (size_t k = 0; k < n; k++)
+      if (strcmp(items[k], tok) == 0) return duplicate_item(d, value, tok, err);
+    items[n++] = tok;
+  }
+  return XP_OK;
+}
+
 // parses and validates value into slot i
 static int param_assign(xp_params *p, size_t i, const char *value, xp_error *err) {
   const xp_param_def *d = &p->defs[i];
@@ -78,6 +115,7 @@ static int param_assign(xp_params *p, size_t i, const char *value, xp_error *err
   case XP_STRING:
     if (value[0] == '\0') return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
     if (check_choice(d, value, err)) return XP_ERR_USAGE;
+    if (check_word_list(d, value, err)) return XP_ERR_USAGE;
     break;
   case XP_INT: {
     char *end = NULL;
@@ -94,17 +132,22 @@ static int param_assign(xp_params *p, size_t i, const char *value, xp_error *err
     break;
   }
   case XP_REAL:
-  case XP_REAL_LIST: {
+  case XP_REAL_LIST:
+  case XP_REAL_TUPLE: {
     char buf[256];
     strcpy(buf, value);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *tok = buf, *next; tok; tok = next) {
+      next = list_item_cut(tok);
+      if (!tok[0] && value[0]) return empty_item(d, value, err);
+      if (!tok[0]) break;
       if (n == XP_MAX_LIST)
         return xp_fail(err, XP_ERR_USAGE, "parameter %s: more than %d values", d->key, XP_MAX_LIST);
       if (parse_real(tok, &list[n]))
         return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: '%s' is not a finite number", d->key,
                        value, tok);
       if (check_range(d, list[n], value, tok, err)) return XP_ERR_USAGE;
+      for (size_t k = 0; k < n && d->kind == XP_REAL_LIST; k++)
+        if (list[k] == list[n]) return duplicate_item(d, value, tok, err);
       n++;
     }
     if (n == 0) return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);

@@ -26,11 +26,11 @@ int xp_mkdir_p(const char *path) {
   return 0;
 }
 
-// case names are made filesystem-safe by construction; guard against '/' anyway
-static void safe_name(char *out, size_t len, const char *name) {
+// case names are made filesystem-safe by construction; a file from elsewhere may hold anything
+void xp_plot_case_file_name(char *out, size_t len, const char *name) {
   snprintf(out, len, "%s", name);
   for (char *c = out; *c; c++)
-    if (*c == '/' || *c == ' ') *c = '_';
+    if (*c == '/' || (unsigned char)*c <= ' ' || *c == 0x7f) *c = '_';
 }
 
 static FILE *open_in(const char *dir, const char *name, char *path, size_t len) {
@@ -53,7 +53,7 @@ int xp_file_export_for_plot(const xp_file *f, const char *datadir, xp_error *err
   for (size_t i = 0; rc == XP_OK && i < xp_file_case_count(f); i++) {
     const char *name = xp_file_case_name(f, i);
     char safe[300];
-    safe_name(safe, sizeof safe, name);
+    xp_plot_case_file_name(safe, sizeof safe, name);
     fprintf(list, "%s\n", safe);
     size_t groups = 1;
     for (size_t g = 0; rc == XP_OK && g < groups; g++) {
@@ -87,17 +87,52 @@ static void plots_dir(char *buf, size_t len) {
     snprintf(buf, len, "%s/plots", STABCON_SOURCE_DIR);
 }
 
-// runs gnuplot -e "<defs>" script; returns its exit status or -1 if it could not start
-static int run_gnuplot(const char *defs, const char *script) {
+// runs `gnuplot META SCRIPT`: both are file names in argv, never parsed as commands (a name
+// starting with '-' gets "./" so gnuplot cannot take it for an option); returns gnuplot's exit
+// status or -1 if it could not start
+static int run_gnuplot(const char *meta, const char *script) {
+  char a[2100], b[2100];
+  snprintf(a, sizeof a, "%s%s", meta[0] == '-' ? "./" : "", meta);
+  snprintf(b, sizeof b, "%s%s", script[0] == '-' ? "./" : "", script);
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    execlp("gnuplot", "gnuplot", "-e", defs, script, (char *)NULL);
+    execlp("gnuplot", "gnuplot", a, b, (char *)NULL);
     _exit(127);
   }
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int has_control(const char *s) {
+  for (; *s; s++)
+    if ((unsigned char)*s < 0x20 || *s == 0x7f) return 1;
+  return 0;
+}
+
+// meta.gp: the figure's settings and the file's case list, methods and (unless a sweep, whose
+// figures need none and may hold 1e5 cases) every status, parameter and statistic, as datablocks;
+// the only commands in it are fixed text that copy block lines into variables
+static int write_meta(const xp_file *f, const char *path, const char *const values[9],
+                      int with_stats, xp_error *err) {
+  FILE *out = fopen(path, "w");
+  if (!out) return xp_fail(err, XP_ERR_RUN, "cannot write '%s': %s", path, strerror(errno));
+  fputs(
+      "# written by stabcon plot: values as data (datablock lines), never as commands\n"
+      "$stabcon_meta << EOD\n",
+      out);
+  for (int i = 0; i < 9; i++) xp_plot_block_line(out, &values[i], 1);
+  fputs(
+      "EOD\n"
+      "stabcon_meta(i) = $stabcon_meta[i][2:]\n"
+      "datadir = stabcon_meta(1); outdir = stabcon_meta(2); stem = stabcon_meta(3)\n"
+      "plotsdir = stabcon_meta(4); xcol = stabcon_meta(5); ycol = stabcon_meta(6)\n"
+      "gcol = stabcon_meta(7); xunit = stabcon_meta(8); yunit = stabcon_meta(9)\n",
+      out);
+  int rc = xp_file_plot_blocks(f, out, with_stats, err);
+  if (fclose(out) != 0 && rc == XP_OK) rc = xp_fail(err, XP_ERR_RUN, "cannot write '%s'", path);
+  return rc;
 }
 
 int xp_plot_file(const char *path, const xp_experiment *xp, const char *outdir, xp_error *err) {
@@ -128,15 +163,22 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
   snprintf(stem, sizeof stem, "%s", base);
   char *dot = strstr(stem, ".h5");
   if (dot) *dot = '\0';
-  char datadir[1400], script[1400], defs[4096], dir[1024];
+  char datadir[1400], script[1400], meta[1500], dir[1024];
   snprintf(datadir, sizeof datadir, "%s/data/%s", outdir, stem);
+  plots_dir(dir, sizeof dir);
+  // paths reach gnuplot as datablock lines: one line each, so no control characters
+  const char *paths[] = {datadir, dir};
+  for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
+    if (has_control(paths[k])) {
+      xp_file_close(f);
+      return xp_fail(err, XP_ERR_USAGE, "path '%s' contains a control character", paths[k]);
+    }
   int rc = xp_file_export_for_plot(f, datadir, err);
   char units[2][64] = {"", ""};  // of x and y in a sweep figure, read before closing
   if (rc != XP_OK) {
     xp_file_close(f);
     return rc;
   }
-  plots_dir(dir, sizeof dir);
   // a sweep over both h and k is drawn as a stability map, any other sweep as y against x
   int is_map = is_sweep && strstr(sweep, " h=") && strstr(sweep, " k=");
   snprintf(script, sizeof script, "%s/%s", dir,
@@ -145,19 +187,10 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
     xp_file_close(f);
     return xp_fail(err, XP_ERR_RUN, "figure script '%s' not found (set STABCON_PLOTS_DIR)", script);
   }
-  // the values reach gnuplot inside single quotes: refuse a quote rather than break the command
-  const char *quoted[] = {datadir, outdir, stem, dir, ycol_override ? ycol_override : ""};
-  for (size_t k = 0; k < sizeof quoted / sizeof *quoted; k++)
-    if (strchr(quoted[k], '\'')) {
-      xp_file_close(f);
-      return xp_fail(err, XP_ERR_USAGE, "'%s' contains a single quote, which gnuplot cannot take",
-                     quoted[k]);
-    }
-  int used = snprintf(defs, sizeof defs, "datadir='%s'; outdir='%s'; stem='%s'; plotsdir='%s'",
-                      datadir, outdir, stem, dir);
+  char xcol[64] = "", ycol[64] = "", gcol[64] = "";
   if (is_sweep) {
     // x: the first numeric axis; groups: the method axis if swept; y: the experiment's error
-    char xcol[64] = "h", gcol[64] = "";
+    snprintf(xcol, sizeof xcol, "h");
     // the description is "EXP [key=value]… key=v1,v2,… …": skip the bracketed fixed settings
     const char *axes = strchr(sweep, ' ');
     while (axes) {
@@ -176,7 +209,10 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
       }
       axes = strchr(axes + 1, ' ');
     }
-    const char *ycol = ycol_override ? ycol_override : xp->error_stat ? xp->error_stat : "error_final";
+    snprintf(ycol, sizeof ycol, "%s",
+             ycol_override    ? ycol_override
+             : xp->error_stat ? xp->error_stat
+                              : "error_final");
     // the y statistic must exist in some case (a reference case may lack it); its units come
     // from the first case that has it
     double probe;
@@ -193,12 +229,14 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
     }
     xp_file_case_unit(f, xp_file_case_name(f, with_y), xcol, units[0], sizeof units[0]);
     xp_file_case_unit(f, xp_file_case_name(f, with_y), ycol, units[1], sizeof units[1]);
-    snprintf(defs + used, sizeof defs - (size_t)used,
-             "; xcol='%s'; ycol='%s'; gcol='%s'; xunit='%s'; yunit='%s'", xcol, ycol, gcol,
-             units[0], units[1]);
   }
+  // every value from the file or the command line goes to gnuplot as data (meta.gp)
+  snprintf(meta, sizeof meta, "%s/meta.gp", datadir);
+  const char *values[] = {datadir, outdir, stem, dir, xcol, ycol, gcol, units[0], units[1]};
+  rc = write_meta(f, meta, values, !is_sweep, err);
   xp_file_close(f);
-  int status = run_gnuplot(defs, script);
+  if (rc != XP_OK) return rc;
+  int status = run_gnuplot(meta, script);
   if (status == 127)
     return xp_fail(err, XP_ERR_RUN, "gnuplot not found on PATH (install gnuplot-nox)");
   if (status != 0)

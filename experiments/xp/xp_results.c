@@ -8,14 +8,16 @@
 //          /cases/<c>/series/<s>                 1-D double datasets with a `unit` attribute
 // The file is written as "<path>.partial" and renamed on commit; each finished case is flushed,
 // so an interrupted run leaves every finished case readable in the partial file.
-#include "xp/xp.h"
-#include "xp_internal.h"
-
+#include <errno.h>
 #include <hdf5.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "xp/xp.h"
+#include "xp_internal.h"
 
 struct xp_case {
   xp_results *owner;
@@ -92,6 +94,21 @@ static int write_params(hid_t file, const xp_params *p) {
   return rc;
 }
 
+// H5F_ACC_EXCL creates with O_EXCL, which never follows a symlink planted at the partial name; a
+// stale regular partial file is removed first, and a file the library could not initialise (a
+// full disk) is not left behind empty
+static hid_t partial_create(const char *partial) {
+  struct stat st;
+  if (lstat(partial, &st) == 0 && S_ISREG(st.st_mode)) unlink(partial);
+  errno = 0;
+  hid_t file = H5Fcreate(partial, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  int saved = errno;
+  if (file < 0 && lstat(partial, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+    unlink(partial);
+  errno = saved;
+  return file;
+}
+
 xp_results *xp_results_create(const char *path, const xp_experiment *x, const xp_params *params,
                               int argc, char *const *argv, xp_error *err) {
   xp_h5_quiet();
@@ -107,10 +124,11 @@ xp_results *xp_results_create(const char *path, const xp_experiment *x, const xp
   }
   strcpy(r->path, path);
   snprintf(r->partial, sizeof r->partial, "%s.partial", path);
-  r->file = H5Fcreate(r->partial, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  r->file = partial_create(r->partial);
   if (r->file < 0) {
-    xp_fail(err, XP_ERR_USAGE, "cannot create results file '%s' (is the directory writable?)",
-            r->partial);
+    int full = errno == ENOSPC || errno == EDQUOT;
+    xp_fail(err, full ? XP_ERR_RUN : XP_ERR_USAGE, "cannot create results file '%s': %s",
+            r->partial, full ? strerror(errno) : "is the directory writable?");
     free(r);
     return NULL;
   }

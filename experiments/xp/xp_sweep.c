@@ -6,8 +6,6 @@
 // the single output file; with MPI each rank runs every ranks-th point and rank 0 merges, which
 // gives the same file as a serial sweep.
 #include "xp/xp_sweep.h"
-#include "xp/xp_file.h"
-#include "xp_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,7 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
+
+#include "xp/xp_file.h"
+#include "xp_internal.h"
 
 static volatile sig_atomic_t sweep_interrupted = 0;
 
@@ -169,11 +172,92 @@ static void part_path(const xp_sweep_options *opt, size_t i, char *buf, size_t l
   snprintf(buf, len, "%s.parts/g%05zu.h5", opt->output, i);
 }
 
+// every part records the sweep it belongs to and its grid point, so --resume and the merge can
+// tell a part of this sweep from a file of another sweep, another point or a single run
+static int part_mark(xp_results *r, const xp_sweep_spec *spec, size_t i) {
+  char *text = malloc(XP_SWEEP_DESCRIBE_MAX);
+  int rc = text ? 0 : -1;
+  if (text) xp_sweep_describe(spec, text, XP_SWEEP_DESCRIBE_MAX);
+  if (!rc) rc = xp_h5_attr_string(xp_results_file_id(r), "sweep_part", text);
+  if (!rc) rc = xp_h5_attr_int(xp_results_file_id(r), "grid_index", (long)i);
+  free(text);
+  return rc;
+}
+
+static const char *part_kind(mode_t mode) {
+  return S_ISLNK(mode) ? "a symbolic link" : S_ISDIR(mode) ? "a directory" : "not a regular file";
+}
+
+// 1: no part for point i; 0: a valid part of this sweep; -1: something else (why says what)
+static int part_check(const xp_sweep_spec *spec, size_t i, const char *path, char *why,
+                      size_t len) {
+  struct stat st;
+  if (lstat(path, &st) != 0) {
+    if (errno == ENOENT) return 1;
+    snprintf(why, len, "cannot inspect it: %s", strerror(errno));
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    struct stat target;
+    int dangling = S_ISLNK(st.st_mode) && stat(path, &target) != 0;
+    snprintf(why, len, "it is %s%s%s", part_kind(st.st_mode),
+             dangling ? " whose target fails: " : "", dangling ? strerror(errno) : "");
+    return -1;
+  }
+  xp_error err = {.code = 0};
+  xp_file *f = xp_file_open(path, &err);
+  if (!f) {
+    snprintf(why, len, "%s", err.message);
+    return -1;
+  }
+  char *text = malloc(XP_SWEEP_DESCRIBE_MAX), *mine = malloc(XP_SWEEP_DESCRIBE_MAX), index[64] = "";
+  int rc = -1;
+  if (!text || !mine) {
+    snprintf(why, len, "out of memory");
+  } else if (xp_file_attr(f, "sweep_part", text, XP_SWEEP_DESCRIBE_MAX) != 0) {
+    snprintf(why, len, "it is not a sweep part (no sweep_part attribute)");
+  } else if (xp_sweep_describe(spec, mine, XP_SWEEP_DESCRIBE_MAX), strcmp(text, mine) != 0) {
+    snprintf(why, len, "it belongs to another sweep (%.200s)", text);
+  } else if (xp_file_attr(f, "grid_index", index, sizeof index) != 0 ||
+             strtol(index, NULL, 10) != (long)i) {
+    snprintf(why, len, "it holds grid point %s, not %zu", index[0] ? index : "?", i);
+  } else {
+    rc = 0;
+  }
+  free(text);
+  free(mine);
+  xp_file_close(f);
+  return rc;
+}
+
+// renames a rejected part to <part>.rejected[N] (kept for inspection, never deleted)
+static int part_set_aside(const char *path, const char *why, xp_error *err) {
+  char aside[1300];
+  struct stat st;
+  for (int k = 0; k < 1000; k++) {
+    if (k == 0)
+      snprintf(aside, sizeof aside, "%s.rejected", path);
+    else
+      snprintf(aside, sizeof aside, "%s.rejected%d", path, k);
+    if (lstat(aside, &st) != 0 && errno == ENOENT) break;
+  }
+  if (rename(path, aside) != 0)
+    return xp_fail(err, XP_ERR_RUN, "sweep part '%s' is unusable (%s) and cannot be set aside: %s",
+                   path, why, strerror(errno));
+  fprintf(stderr, "sweep: part '%s' set aside as '%s' and recomputed: %s\n", path, aside, why);
+  return XP_OK;
+}
+
 // records a point whose run failed as one case with status "failed"
-static int write_failed_part(const xp_sweep_spec *spec, const xp_params *p, const char *path,
-                             const char *message, const xp_sweep_options *opt, xp_error *err) {
+static int write_failed_part(const xp_sweep_spec *spec, size_t i, const xp_params *p,
+                             const char *path, const char *message, const xp_sweep_options *opt,
+                             xp_error *err) {
   xp_results *r = xp_results_create(path, spec->experiment, p, opt->argc, opt->argv, err);
   if (!r) return XP_ERR_RUN;
+  if (part_mark(r, spec, i)) {
+    xp_results_abort(r);
+    return xp_fail(err, XP_ERR_RUN, "cannot write sweep part '%s'", path);
+  }
   xp_case *c = xp_case_begin(r, "failed");
   xp_case_status(c, "failed", message);
   xp_case_end(c);
@@ -211,8 +295,15 @@ int xp_sweep_prepare(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_
   char tmp[1300];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   f = fopen(tmp, "w");
-  if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0 || rename(tmp, path) != 0)
-    return xp_fail(err, XP_ERR_RUN, "cannot write '%s'", path);
+  int bad = !f || fprintf(f, "%s\n", text) < 0;
+  int saved = errno;
+  if (f && fclose(f) != 0 && !bad) bad = 1, saved = errno;
+  if (!bad && rename(tmp, path) != 0) bad = 1, saved = errno;
+  if (bad) {
+    unlink(tmp);  // a full disk leaves no half-written description (nor an empty folder) behind
+    rmdir(dir);
+    return xp_fail(err, XP_ERR_RUN, "cannot write '%s': %s", path, strerror(saved));
+  }
   return XP_OK;
 }
 
@@ -230,14 +321,22 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
   for (size_t i = (size_t)opt->rank; i < total && rc == XP_OK; i += (size_t)opt->ranks) {
     char path[1200];
     part_path(opt, i, path, sizeof path);
-    if (access(path, F_OK) == 0) {  // finished by an earlier run
+    char why[512] = "";
+    const int found = part_check(spec, i, path, why, sizeof why);
+    if (found == 0) {  // finished by an earlier run
       skipped++;
     } else {
       xp_params p;
+      if (found < 0 && (rc = part_set_aside(path, why, err))) break;
       if ((rc = grid_params(spec, i, &p, err))) break;
       xp_results *r = xp_results_create(path, spec->experiment, &p, opt->argc, opt->argv, err);
       if (!r) {
         rc = XP_ERR_RUN;
+        break;
+      }
+      if (part_mark(r, spec, i)) {
+        xp_results_abort(r);
+        rc = xp_fail(err, XP_ERR_RUN, "cannot write sweep part '%s': %s", path, strerror(errno));
         break;
       }
       xp_error run_err = {.code = 0};
@@ -253,7 +352,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
                      i, run_err.message, opt->output);
       } else {  // the point's parameters cannot run: recorded as a failed case, the sweep goes on
         xp_results_abort(r);
-        rc = write_failed_part(spec, &p, path, run_err.message, opt, err);
+        rc = write_failed_part(spec, i, &p, path, run_err.message, opt, err);
       }
     }
     done++;
@@ -303,17 +402,48 @@ static int annotate_case(hid_t group, const xp_sweep_spec *spec, size_t i) {
   return rc;
 }
 
+// libhdf5 (1.10) crashes inside H5Ocopy when the disk fills mid-copy, so the merge starts only
+// when the output's file system has room for every part (the merged file is smaller: the parts'
+// provenance is not copied) plus a margin
+static int merge_space_check(const xp_sweep_options *opt, size_t total, xp_error *err) {
+  double need = 65536;
+  char path[1200];
+  for (size_t i = 0; i < total; i++) {
+    struct stat st;
+    part_path(opt, i, path, sizeof path);
+    if (stat(path, &st) == 0) need += 1.1 * (double)st.st_size;
+  }
+  snprintf(path, sizeof path, "%s.parts", opt->output);
+  struct statvfs fs;
+  if (statvfs(path, &fs) != 0) return XP_OK;  // unknown: let the writes tell
+  const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
+  if (avail >= need) return XP_OK;
+  return xp_fail(err, XP_ERR_RUN,
+                 "not enough free space to merge the sweep into '%s': about %.0f kB needed, %.0f "
+                 "kB free; the parts are kept in '%s': run the same command with --resume once "
+                 "there is room",
+                 opt->output, need / 1024, avail / 1024, path);
+}
+
 int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
   size_t total = xp_sweep_size(spec);
   char path[1200];
   for (size_t i = 0; i < total; i++) {
     part_path(opt, i, path, sizeof path);
-    if (access(path, R_OK) != 0)
+    char why[512] = "";
+    const int found = part_check(spec, i, path, why, sizeof why);
+    if (found > 0)
       return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)", path);
+    if (found < 0)
+      return xp_fail(err, XP_ERR_RUN,
+                     "sweep part '%s' is unusable: %s; run with --resume to set it aside and "
+                     "recompute it",
+                     path, why);
   }
+  if (merge_space_check(opt, total, err)) return XP_ERR_RUN;
   xp_results *r = xp_results_create(opt->output, spec->experiment, &spec->base, opt->argc,
                                     opt->argv, err);
-  if (!r) return XP_ERR_USAGE;
+  if (!r) return XP_ERR_RUN;
   static char text[XP_SWEEP_DESCRIBE_MAX];
   xp_sweep_describe(spec, text, sizeof text);  // fits: checked by xp_sweep_prepare
   int rc = xp_h5_attr_string(xp_results_file_id(r), "sweep", text) < 0 ? XP_ERR_RUN : XP_OK;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int io_fail(qcp_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -117,7 +119,10 @@ static int write_csc(hid_t file, const char *name, const qcp_csc *M) {
 // creates path.partial; the caller renames it on success
 static hid_t create_partial(const char *path, char *tmp, size_t cap, qcp_error *err) {
   snprintf(tmp, cap, "%s.partial", path);
-  hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  // O_EXCL (H5F_ACC_EXCL) never follows a symlink planted at the temporary name
+  struct stat st;
+  if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
+  hid_t f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) io_fail(err, QCP_ERR_IO, "cannot create HDF5 file %s", tmp);
   return f;
 }
@@ -192,6 +197,33 @@ static int solution_write(const char *path, const qcp_problem *prob, const doubl
 }
 
 // ---- reading ----------------------------------------------------------------------
+//
+// A problem file may come from anyone. Before libhdf5 is asked to open, convert or read an item,
+// the reader checks that it is reached by a hard link (a soft or external link could point into
+// another file), that its type is a plain integer or float, and that a dataset's declared length
+// is backed by bytes the file really stores: a chunked dataset that was never written declares
+// any size in a few bytes, and reading it would allocate what the file merely claims.
+
+// Limits of a problem file (documented in solver/qcp/README.md). A second-order cone of dimension
+// d couples d² KKT entries, so one huge cone exhausts memory in the ordering (AMD).
+#define QCP_IO_MAX_CONE 2000
+#define QCP_IO_MAX_CONE_SQ 20000000LL  // Σ q_k²
+// deflate compresses at most about 1000:1; more declared bytes than this per stored byte is a lie
+#define QCP_IO_MAX_RATIO 1100.0
+
+// 1 if name is a hard link in loc, 0 if absent or another kind of link
+static int link_is_hard(hid_t loc, const char *name) {
+  H5L_info_t info;
+  return H5Lexists(loc, name, H5P_DEFAULT) > 0 && H5Lget_info(loc, name, &info, H5P_DEFAULT) >= 0 &&
+         info.type == H5L_TYPE_HARD;
+}
+
+// the declared entries of a dataset must be stored (allowing for compression)
+static int storage_backs(hid_t ds, hssize_t np, size_t elsize) {
+  if (np <= 0) return 1;
+  hsize_t stored = H5Dget_storage_size(ds);
+  return (double)np * (double)elsize <= QCP_IO_MAX_RATIO * (double)stored + 65536.0;
+}
 
 // reads a 1-D numeric dataset or attribute into a fresh array of doubles or int64; *len = size.
 // A size above max is refused before anything is allocated ("expected max" when exact, else "at
@@ -199,6 +231,9 @@ static int solution_write(const char *path, const qcp_problem *prob, const doubl
 static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type, size_t elsize,
                        long long max, int exact, void **out, long long *len, const char *path,
                        qcp_error *err) {
+  if (!is_attr && H5Lexists(loc, name, H5P_DEFAULT) > 0 && !link_is_hard(loc, name))
+    return io_fail(err, QCP_ERR_INPUT, "%s: '%s' is a soft or external link (not read)", path,
+                   name);
   hid_t obj = is_attr ? H5Aopen(loc, name, H5P_DEFAULT) : H5Dopen2(loc, name, H5P_DEFAULT);
   if (obj < 0)
     return io_fail(err, QCP_ERR_INPUT, "%s: cannot open %s '%s'", path,
@@ -209,6 +244,7 @@ static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type,
   H5S_class_t cls = H5Sget_simple_extent_type(space);
   hid_t ftype = is_attr ? H5Aget_type(obj) : H5Dget_type(obj);
   H5T_class_t tcls = H5Tget_class(ftype);
+  size_t fsize = H5Tget_size(ftype);
   H5Tclose(ftype);
   H5Sclose(space);
   int rc = QCP_OK;
@@ -216,10 +252,17 @@ static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type,
     rc = io_fail(err, QCP_ERR_INPUT, "%s: '%s' must be one-dimensional", path, name);
   } else if (tcls != H5T_INTEGER && tcls != H5T_FLOAT) {
     rc = io_fail(err, QCP_ERR_INPUT, "%s: '%s' is not numeric", path, name);
+  } else if (fsize < 1 || fsize > 8 || (tcls == H5T_FLOAT && fsize != 4 && fsize != 8)) {
+    rc = io_fail(err, QCP_ERR_INPUT, "%s: '%s' has %zu-byte elements (expected 1..8)", path, name,
+                 fsize);
   } else if (cls != H5S_NULL && np > max) {
     rc = io_fail(err, QCP_ERR_INPUT, "%s: %s '%s' has %lld entries, expected %s%lld", path,
                  is_attr ? "attribute" : "dataset", name, (long long)np, exact ? "" : "at most ",
                  max);
+  } else if (!is_attr && !storage_backs(obj, np, fsize)) {
+    rc = io_fail(err, QCP_ERR_INPUT,
+                 "%s: dataset '%s' declares %lld entries but the file stores only %llu bytes of it",
+                 path, name, (long long)np, (unsigned long long)H5Dget_storage_size(obj));
   } else {
     if (cls == H5S_NULL) np = 0;
     void *buf = malloc(((size_t)np + 1) * elsize);
@@ -271,6 +314,9 @@ static int read_scalar_int(hid_t loc, const char *name, long long *v, const char
 // reads one CSC group with ncols columns into int arrays; checks lengths and index ranges fit int
 static int read_csc(hid_t file, const char *name, int ncols, int *nrows, int **cp, int **ri,
                     double **v, const char *path, qcp_error *err) {
+  if (H5Lexists(file, name, H5P_DEFAULT) > 0 && !link_is_hard(file, name))
+    return io_fail(err, QCP_ERR_INPUT, "%s: '%s' is a soft or external link (not read)", path,
+                   name);
   hid_t g = H5Gopen2(file, name, H5P_DEFAULT);
   if (g < 0) return io_fail(err, QCP_ERR_INPUT, "%s: missing group '%s'", path, name);
   long long *colptr = NULL, *rowind = NULL, ncp = 0, nri = 0, nr = 0;
@@ -354,13 +400,18 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
     out->q = malloc(((size_t)nq + 1) * sizeof *out->q);
     if (!out->q) rc = io_fail(err, QCP_ERR_ALLOC, "%s: out of memory", path);
   }
+  long long sq = 0;
   for (long long k = 0; !rc && k < nq; k++) {
-    if (q[k] < 1 || q[k] > 100000000LL)
-      rc = io_fail(err, QCP_ERR_INPUT, "%s: cone dimension q[%lld] = %lld must be >= 1", path, k,
-                   q[k]);
+    if (q[k] < 1 || q[k] > QCP_IO_MAX_CONE)
+      rc = io_fail(err, QCP_ERR_INPUT, "%s: cone dimension q[%lld] = %lld outside 1..%d", path, k,
+                   q[k], QCP_IO_MAX_CONE);
     else
-      out->q[k] = (int)q[k], m += q[k];
+      out->q[k] = (int)q[k], m += q[k], sq += q[k] * q[k];
   }
+  if (!rc && sq > QCP_IO_MAX_CONE_SQ)
+    rc = io_fail(err, QCP_ERR_INPUT,
+                 "%s: the cones couple %lld KKT entries (sum of q^2), limit %lld", path, sq,
+                 QCP_IO_MAX_CONE_SQ);
   free(q);
   if (!rc && m > 100000000LL) rc = io_fail(err, QCP_ERR_INPUT, "%s: m = %lld too large", path, m);
   int nrP = 0, nrA = 0, nrG = 0, p = 0;

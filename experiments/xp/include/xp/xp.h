@@ -27,10 +27,13 @@ int xp_fail(xp_error *err, int code, const char *fmt, ...)
 // ---- parameters -----------------------------------------------------------
 
 typedef enum xp_param_kind {
-  XP_REAL,       // one finite real number
-  XP_INT,        // one integer
-  XP_STRING,     // one word; `choices` lists the allowed values ("a|b|c") or NULL for any
-  XP_REAL_LIST,  // comma-separated finite reals, e.g. "1e-5,1e-2"; every entry checked
+  XP_REAL,        // one finite real number
+  XP_INT,         // one integer
+  XP_STRING,      // one word; `choices` lists the allowed values ("a|b|c") or NULL for any
+  XP_REAL_LIST,   // comma-separated finite reals, e.g. "1e-5,1e-2"; every entry checked, none
+                  // repeated (each names cases: a repeat would run one case twice)
+  XP_REAL_TUPLE,  // as XP_REAL_LIST, one value per item of something else (per scheme): entries
+                  // may repeat
 } xp_param_kind;
 
 // Allowed range of a numeric parameter (each list entry is checked).

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "xp/xp.h"
+
 #define XP_SERIES_MAX_COLS 16
 
 // Columns of doubles that grow together (time, state, …); capacity chosen at init.
@@ -24,5 +26,14 @@ void xp_series_free(xp_series *s);
 void xp_case_name(char *buf, size_t len, size_t n, const char *const *keys, const double *values);
 // Compact %g formatting of v into buf (no '+', no leading exponent zeros).
 void xp_format_compact(char *buf, size_t len, double v);
+
+// Largest number of steps of one time-stepped run (T/h): rom_pendulum's paper run, h = 1e-8 over
+// 1 s, is 1e8 steps; beyond 1e9 a run takes hours and h = 1e-251 would overflow the count.
+#define XP_MAX_STEPS 1000000000.0
+
+// Number of steps round(T/h), at least 1, of a run of duration T [s] with step h [s] into *n;
+// XP_OK, or XP_ERR_USAGE (message naming h, T, the count and XP_MAX_STEPS) when the count is not
+// finite or exceeds the cap.
+int xp_step_count(double T, double h, size_t *n, xp_error *err);
 
 #endif  // XP_COMMON_H

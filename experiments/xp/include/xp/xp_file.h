@@ -63,6 +63,18 @@ int xp_plot_file(const char *path, const xp_experiment *x, const char *outdir, x
 int xp_plot_file_y(const char *path, const xp_experiment *x, const char *outdir, const char *ycol,
                    xp_error *err);
 
+// File-name-safe form of a case name (the <case> of <case>.csv): '/', whitespace and control
+// characters become '_'.
+void xp_plot_case_file_name(char *out, size_t len, const char *name);
+// Writes gnuplot datablocks into out: $stabcon_cases (file-safe case names), $stabcon_methods
+// (distinct values of the cases' `method` parameter, "nan" for a case without one) and, if
+// with_stats, $stabcon_stats (one line "<case>\t<key>\t<value>" per status, parameter and
+// statistic). Every line starts with ':' and control characters are written as '?', so no value
+// can end a block early: plots/common.gp reads them as data, never as commands.
+int xp_file_plot_blocks(const xp_file *f, FILE *out, int with_stats, xp_error *err);
+// One datablock line of the fields (tab-separated), as described above.
+void xp_plot_block_line(FILE *out, const char *const *fields, size_t n);
+
 // Creates a directory and its parents (like mkdir -p); 0 ok, -1 with errno set.
 int xp_mkdir_p(const char *path);
 

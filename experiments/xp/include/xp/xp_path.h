@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// Output paths: every command that writes a file checks its output here first, before any
+// computation, so a hostile or mistaken -o can never destroy an input, a device or a directory.
+#ifndef XP_XP_PATH_H
+#define XP_XP_PATH_H
+
+#include <stddef.h>
+
+#include "xp/xp.h"
+
+// Checks that `output` may be written as "<output>.partial" renamed onto "<output>": refuses
+// (XP_ERR_USAGE, message naming the path) an empty name, ".", "..", a name ending in '/', an
+// output or partial name that exists and is not a regular file (directory, symlink, device
+// node, fifo, socket), a missing parent directory, and an output or partial name that is the
+// same file (device + inode) as one of the n_inputs files in `inputs` (NULL entries skipped).
+// `what` names the option in messages ("-o"). XP_OK when the output may be written.
+int xp_output_check(const char *what, const char *output, const char *const *inputs,
+                    size_t n_inputs, xp_error *err);
+
+// Creates "<output>.partial" for writing without following a symlink (O_CREAT | O_EXCL |
+// O_NOFOLLOW after removing a stale regular partial file); returns the descriptor or -1 with
+// errno set. The caller closes it and renames or unlinks the partial file.
+int xp_partial_create(const char *partial);
+
+#endif  // XP_XP_PATH_H

@@ -33,6 +33,10 @@ static const char *const zoom_names[Z_COUNT] = {"t_zoom",         "dt_impact_zoo
                                                 "lambda_zoom",    "theta_elastic_zoom"};
 static const char *const zoom_units[Z_COUNT] = {"s", "us", "rad", "rad/s", "N*m", "rad"};
 
+// One run at step h. The step loop stays here, not in sim_simulate, on purpose: Fig 6 takes up to
+// 1e8 steps of a one-dof model at ~100 ns each, and the simulate loop's per-step timing, report
+// and dispatch measured 1.22 s against 0.78 s of CPU per 1e7 steps (+55 %); the loop, the sampled
+// and the zoomed series are one pass, hence the length.
 static int run_case(const xp_params *prm, double h, xp_results *out, xp_error *err) {
   rom_pendulum_params p = rom_pendulum_params_default();
   p.m = xp_params_real(prm, "m"), p.l = xp_params_real(prm, "l"), p.g = xp_params_real(prm, "g");

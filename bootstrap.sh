@@ -11,7 +11,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 
 PACKAGES="meson ninja-build pkg-config gcc libc6-dev git
   libsundials-dev libgsl-dev libhdf5-dev libsuitesparse-dev liblapack-dev libblas-dev
-  libcmocka-dev gnuplot-nox python3-cvxopt libopenmpi-dev openmpi-bin"
+  libcmocka-dev gnuplot-nox python3-cvxopt libopenmpi-dev openmpi-bin
+  libmatio-dev"
 
 install_missing() {
   missing=""

@@ -650,6 +650,10 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       final = QCP_MAX_ITERATIONS;
       break;
     }
+    if (set->time_limit > 0.0 && qcp_clock() - t0 > set->time_limit) {
+      final = QCP_TIME_LIMIT;
+      break;
+    }
     // scaling and factorisation
     if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) {
       final = QCP_NUMERICAL_ERROR;

@@ -39,6 +39,7 @@ enum { CMD_OK = 0, CMD_RUN = 1, CMD_USAGE = 2 };
   X(KIND_NUMERICAL, "numerical_error", "numerical error or stall, fails the check")        \
   X(KIND_INFEAS, "infeasible", "certificate of infeasibility (all problems are feasible)") \
   X(KIND_TIME, "time_limit", "time limit")                                                 \
+  X(KIND_STALLED, "stalled", "stall detected, fails the check")                            \
   X(KIND_ERROR, "error", "file or setup error")
 #define KIND_ENUM(id, name, help) id,
 typedef enum maros_kind { KIND_LIST(KIND_ENUM) KIND_COUNT } maros_kind;
@@ -77,6 +78,8 @@ static maros_kind classify(qcp_status st, int pass) {
       return KIND_INFEAS;
     case QCP_TIME_LIMIT:
       return KIND_TIME;
+    case QCP_STALLED:
+      return KIND_STALLED;
     default:
       return KIND_NUMERICAL;
   }

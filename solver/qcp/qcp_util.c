@@ -104,6 +104,8 @@ qcp_settings qcp_settings_default(void) {
       .polish = 1,
       .verbose = 0,
       .allocator = {NULL, NULL, NULL},
+      .equilibrate = 10,
+      .stall_window = 25,
       .time_limit = 0.0,
   };
   return s;
@@ -147,6 +149,12 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting max_stall = %d must be >= 1", s->max_stall);
   if (s->polish != 0 && s->polish != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting polish = %d must be 0 or 1", s->polish);
+  if (s->equilibrate < 0 || s->equilibrate > 50)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting equilibrate = %d must be in 0..50",
+                    s->equilibrate);
+  if (s->stall_window < 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting stall_window = %d must be >= 1",
+                    s->stall_window);
   if (!(s->time_limit >= 0.0) || !isfinite(s->time_limit))
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting time_limit = %g must be finite and >= 0",
                     s->time_limit);

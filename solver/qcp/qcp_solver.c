@@ -524,9 +524,8 @@ static void shift_start(qcp_workspace *ws) {
   if (!(qcp_cone_min_eig(K, ws->z) > floor_z)) qcp_cone_add_identity(K, ws->z, 1.0);
 }
 
-static int start_cold(qcp_workspace *ws) {
+static int start_cold_rho(qcp_workspace *ws, double rho) {
   int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, N = ws->kkt.N;
-  double rho = ws->set.cold_rho;
   qcp_kkt_set_w(&ws->kkt, &ws->K, NULL, rho);
   if (qcp_kkt_factor(&ws->kkt, ws->set.dyn_reg_eps, ws->set.dyn_reg_delta) < 0) return -1;
   // x minimises ½xᵀPx + cᵀx + ‖Gx − h‖²/(2ρ) s.t. Ax = b (CVXOPT's coneqp start has ρ = 1):
@@ -550,6 +549,24 @@ static int start_cold(qcp_workspace *ws) {
     if (!isfinite(ws->sol[j])) return -1;
   for (int j = 0; j < n; j++)
     if (!isfinite(ws->x[j])) return -1;
+  return 0;
+}
+
+// The cold start with settings.cold_rho; when that KKT solve is not finite (a nearly singular
+// matrix whose dynamically regularised pivots blow up, as QPILOTNO's did), CVXOPT's ρ = 1, and
+// as the last resort the trivially centred point x = 0, y = 0, s = z = e. Returns 0 (always
+// finite) or -1 only if even the factorisation of the ρ = 1 matrix produced NaN.
+static int start_cold(qcp_workspace *ws) {
+  if (!start_cold_rho(ws, ws->set.cold_rho)) return 0;
+  ws->info.factorizations++;
+  if (!start_cold_rho(ws, 1.0)) return 0;
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  memset(ws->x, 0, (size_t)n * sizeof *ws->x);
+  if (p > 0) memset(ws->y, 0, (size_t)p * sizeof *ws->y);
+  memset(ws->s, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->s);
+  memset(ws->z, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->z);
+  qcp_cone_add_identity(&ws->K, ws->s, 1.0);
+  qcp_cone_add_identity(&ws->K, ws->z, 1.0);
   return 0;
 }
 

@@ -3,8 +3,10 @@
 # independent check) against the time budget, and the iterations per problem.
 # Variables from the caller: csv (name,iterations,time,pass), out (file stem), tol (label).
 set datafile separator ','
-set terminal svg size 900,420 dynamic font 'Helvetica,12'
-set output out.'_solved_vs_time.svg'
+stats csv skip 1 using 2 nooutput
+N = STATS_records
+set terminal pngcairo size 900,420 font 'Sans,10' enhanced
+set output out.'_solved_vs_time.png'
 set title 'qcp on Maros-Meszaros, tol '.tol.': fraction solved within a time budget'
 set xlabel 'time budget per problem (s)'
 set ylabel 'fraction of problems solved'
@@ -12,12 +14,15 @@ set logscale x
 set yrange [0:1]
 set key off
 set grid
-stats csv skip 1 using 2 nooutput
-N = STATS_records
-plot '< tail -n +2 '.csv.' | awk -F, ''$4 == 1 {print $3}'' | sort -g' using 1:($0 + 1) / N with steps lw 2
-set output out.'_iterations.svg'
+set xrange [1e-4:*]
+# smooth cumulative sorts by time and sums 1/N over the solved problems
+plot csv skip 1 using (column(3) < 1e-4 ? 1e-4 : column(3)):(column(4) == 1 ? 1.0 / N : 0) \
+     smooth cumulative with steps lw 2
+set output out.'_iterations.png'
 set title 'qcp on Maros-Meszaros, tol '.tol.': iterations per problem (red: fails)'
 unset logscale x
+set xrange [-1:N]
+set boxwidth 0.8 absolute
 set xlabel 'problem (alphabetical)'
 set ylabel 'iterations'
 set autoscale y

@@ -115,6 +115,7 @@ typedef struct qcp_scaling {
   int passes;           // Ruiz passes (0: all scales 1)
   double *D, *Ey, *Ez;  // n, p, m
   double cost;          // cost scale κ
+  int applied;          // 1 if the data was scaled (0: norms spread ≤ 1e4, or passes = 0)
   double *work;         // n + p + m scratch
 } qcp_scaling;
 

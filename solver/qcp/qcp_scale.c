@@ -131,6 +131,7 @@ void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones 
     scale_matrices(src, cn, rp, rm, Pv, Av, Gv);
   }
   for (int j = 0; j < n; j++) c[j] = sc->D[j] * src->c[j];
+  sc->applied = pass > 0;
   sc->cost = pass > 0 ? cost_scale(src, Pv, c, cn) : 1.0;
   for (int k = 0; k < src->P.colptr[n]; k++) Pv[k] *= sc->cost;
   for (int j = 0; j < n; j++) c[j] *= sc->cost;

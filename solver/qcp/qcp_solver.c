@@ -287,10 +287,12 @@ typedef struct ipm_stats {
   double pres, dres;                          // relative: abs / max(1, scale)
   double gap, mu, pobj, dobj;                 // gap = sᵀz
   double pdgap;  // |pobj − dobj| = |xᵀPx + cᵀx + bᵀy + hᵀz|; exact only after accurate_stats
+  double terms;  // largest |term| of that sum: rounding in pdgap is ~1e-16 of it
 } ipm_stats;
 
-// ‖v ./ (k·d)‖∞ (NaN-propagating like qcp_vec_norm_inf)
+// ‖v ./ (k·d)‖∞ (NaN-propagating like qcp_vec_norm_inf); d = NULL: ‖v‖∞/k
 static double norm_inf_div(const double *v, const double *d, double k, int n) {
+  if (!d) return qcp_vec_norm_inf(v, n) / k;
   double r = 0.0;
   int nan = 0;
   for (int i = 0; i < n; i++) {
@@ -305,6 +307,9 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   const qcp_problem *pr = &ws->prob;
   const qcp_scaling *sc = &ws->scl;
   int n = pr->n, p = pr->p, m = ws->K.m;
+  // unit scales (data not equilibrated): plain norms, no divisions
+  const double *D = sc->applied ? sc->D : NULL, *Ey = sc->applied ? sc->Ey : NULL;
+  const double *Ez = sc->applied ? sc->Ez : NULL;
   // Px, then r_x = Px + c + Aᵀy + Gᵀz, keeping the norms of each part for the scale
   memset(ws->Px, 0, (size_t)n * sizeof *ws->Px);
   sym_mv(&pr->P, ws->x, ws->Px);
@@ -316,28 +321,30 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   // r_y = Ax − b, r_z = Gx + s − h
   memset(ws->ry, 0, (size_t)(p > 0 ? p : 1) * sizeof *ws->ry);
   if (p > 0) csc_mv(&pr->A, ws->x, ws->ry);
-  double n_ax = norm_inf_div(ws->ry, sc->Ey, 1.0, p);
+  double n_ax = norm_inf_div(ws->ry, Ey, 1.0, p);
   for (int i = 0; i < p; i++) ws->ry[i] -= ws->b[i];
   memset(ws->rz, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->rz);
   csc_mv(&pr->G, ws->x, ws->rz);
-  double n_gx = norm_inf_div(ws->rz, sc->Ez, 1.0, m);
+  double n_gx = norm_inf_div(ws->rz, Ez, 1.0, m);
   for (int i = 0; i < m; i++) ws->rz[i] += ws->s[i] - ws->h[i];
 
   // objective and gap of the original problem: the scaled ones divided by the cost scale
   double xpx = qcp_vec_dot(ws->x, ws->Px, n), kinv = 1.0 / sc->cost;
-  double szs = qcp_vec_dot(ws->s, ws->z, m);
-  st->pobj = (0.5 * xpx + qcp_vec_dot(ws->c, ws->x, n)) * kinv;
-  st->dobj = (-0.5 * xpx - qcp_vec_dot(ws->b, ws->y, p) - qcp_vec_dot(ws->h, ws->z, m)) * kinv;
+  double szs = qcp_vec_dot(ws->s, ws->z, m), cx = qcp_vec_dot(ws->c, ws->x, n);
+  double by = qcp_vec_dot(ws->b, ws->y, p), hz = qcp_vec_dot(ws->h, ws->z, m);
+  st->pobj = (0.5 * xpx + cx) * kinv;
+  st->dobj = (-0.5 * xpx - by - hz) * kinv;
+  st->terms = fmax(fmax(fabs(xpx), fabs(cx)), fmax(fabs(by), fabs(hz))) * kinv;
   st->gap = szs * kinv;
   st->mu = ws->K.deg > 0 ? szs / ws->K.deg : 0.0;
   // residuals of the original problem: r_x = r̄_x/(κD), r_y = r̄_y/E_y, r_z = r̄_z/E_z
-  st->pres_abs = fmax(norm_inf_div(ws->ry, sc->Ey, 1.0, p), norm_inf_div(ws->rz, sc->Ez, 1.0, m));
-  st->dres_abs = norm_inf_div(ws->rx, sc->D, sc->cost, n);
+  st->pres_abs = fmax(norm_inf_div(ws->ry, Ey, 1.0, p), norm_inf_div(ws->rz, Ez, 1.0, m));
+  st->dres_abs = norm_inf_div(ws->rx, D, sc->cost, n);
   st->pscale = fmax(fmax(qcp_vec_norm_inf(ws->ob, p), qcp_vec_norm_inf(ws->oh, m)),
-                    fmax(fmax(n_ax, n_gx), norm_inf_div(ws->s, sc->Ez, 1.0, m)));
-  st->dscale = fmax(
-      fmax(qcp_vec_norm_inf(ws->oc, n), norm_inf_div(ws->Px, sc->D, sc->cost, n)),
-      fmax(norm_inf_div(ws->Atz, sc->D, sc->cost, n), norm_inf_div(ws->tn, sc->D, sc->cost, n)));
+                    fmax(fmax(n_ax, n_gx), norm_inf_div(ws->s, Ez, 1.0, m)));
+  st->dscale =
+      fmax(fmax(qcp_vec_norm_inf(ws->oc, n), norm_inf_div(ws->Px, D, sc->cost, n)),
+           fmax(norm_inf_div(ws->Atz, D, sc->cost, n), norm_inf_div(ws->tn, D, sc->cost, n)));
   st->pres = st->pres_abs / fmax(1.0, st->pscale);
   st->dres = st->dres_abs / fmax(1.0, st->dscale);
   st->pdgap = fabs(st->pobj - st->dobj);
@@ -419,11 +426,36 @@ static int converged(const ipm_stats *st, double eps_abs, double eps_rel) {
 
 // The solved test: the double-precision measures first (cheap), then the same test on the
 // long-double recomputation (accurate_stats); st takes the accurate values when it passes.
+// 1 if the double-precision measures cannot be spoiled by rounding at these tolerances: a
+// generous rounding bound (1e-13 of the largest magnitude involved, ~500 ulps) is below 1 % of
+// every threshold. Then the long-double recomputation would not change the verdict (the contact
+// problems with eps_rel = 1e-8 never need it; absolute 1e-9 on a 1e6 objective always does).
+static int double_reliable(const ipm_stats *st, double eps_abs, double eps_rel) {
+  double thr_p = fmax(eps_abs, eps_rel * st->pscale), thr_d = fmax(eps_abs, eps_rel * st->dscale);
+  double thr_g = fmax(eps_abs, eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
+  double big = fmax(fmax(st->pscale, st->dscale), st->terms);
+  return 1e-13 * big <= 1e-2 * fmin(fmin(thr_p, thr_d), thr_g);
+}
+
+// the full test on the original data: in double when that is reliable, else in long double
+static int converged_verified(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_settings *set = &ws->set;
+  if (double_reliable(st, set->eps_abs, set->eps_rel))
+    return converged(st, set->eps_abs, set->eps_rel);
+  ipm_stats acc = *st;
+  accurate_stats(ws, &acc);
+  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  *st = acc;
+  return 1;
+}
+
 static int converged_checked(qcp_workspace *ws, ipm_stats *st) {
   const qcp_settings *set = &ws->set;
   ipm_stats acc = *st;
   acc.pdgap = 0.0;  // the double |pobj − dobj| may be pure rounding: judged accurately below
   if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (double_reliable(st, set->eps_abs, set->eps_rel))
+    return converged(st, set->eps_abs, set->eps_rel);
   accurate_stats(ws, &acc);
   if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
   *st = acc;
@@ -471,9 +503,11 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
 // minimiser of f when the full step would raise the gap.
 static double gap_safeguard(const qcp_workspace *ws, const ipm_stats *st, double alpha) {
   if (!(st->pres <= 1e-4 && st->dres <= 1e-4) || ws->K.m == 0) return alpha;
-  int m = ws->K.m;
-  double dsdz = qcp_vec_dot(ws->ds, ws->dz, m);
-  double lin = qcp_vec_dot(ws->s, ws->dz, m) + qcp_vec_dot(ws->ds, ws->z, m);
+  double dsdz = 0.0, lin = 0.0;
+  for (int i = 0; i < ws->K.m; i++) {  // one pass: this runs in every late iteration
+    dsdz += ws->ds[i] * ws->dz[i];
+    lin += ws->s[i] * ws->dz[i] + ws->ds[i] * ws->z[i];
+  }
   if (!(dsdz > 0.0) || !(lin < 0.0) || alpha * (lin + alpha * dsdz) <= 0.0) return alpha;
   return fmin(alpha, -lin / (2.0 * dsdz));
 }
@@ -769,8 +803,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
     }
   }
   ipm_stats polished;
-  if (ok) compute_residuals(ws, &polished), accurate_stats(ws, &polished);
-  if (!ok || !converged(&polished, set->eps_abs, set->eps_rel)) {
+  if (!ok || (compute_residuals(ws, &polished), !converged_verified(ws, &polished))) {
     restore_best(ws);
     return 0;
   }

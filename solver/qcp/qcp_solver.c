@@ -8,11 +8,17 @@
 //  1. predictor: Newton step with right-hand side (−r_x, −r_y, −r_z) and λ∘(W dz + W⁻¹ds) = −λ∘λ;
 //     α_a = largest step keeping s, z in K; μ_a = (s + α_a ds)ᵀ(z + α_a dz)/deg, σ = (μ_a/μ)³;
 //  2. corrector: same residuals with λ∘(W dz + W⁻¹ds) = −λ∘λ − (W⁻¹ds_a)∘(W dz_a) + σμe;
-//  3. step α = min(1, 0.99·α_max) on (x, s, y, z) (one step length: P couples primal and dual).
-// Both solves share one LDLᵀ of the KKT matrix (qcp_kkt.c). Termination, best-iterate keeping and
+//  3. step α = min(1, 0.99·α_max) on (x, s, y, z) (one step length: P couples primal and dual),
+//     cut to the minimiser of the gap sᵀz(α) once nearly feasible (gap_safeguard).
+// Both solves share one LDLᵀ of the KKT matrix (qcp_kkt.c). The iteration runs on the
+// Ruiz-equilibrated data (qcp_scale.c) when the data is badly scaled; every test is on the
+// caller's problem: residuals unscaled, and "solved" only when the residuals and the gap
+// pobj − dobj, recomputed from the original data in long double whenever double rounding could
+// change the verdict, meet the tolerance (converged_checked). Termination, best-iterate keeping and
 // infeasibility certificates follow SPEC §3 item 4: a primal-infeasibility certificate is
 // (y, z) with z ∈ K, Aᵀy + Gᵀz = 0, bᵀy + hᵀz < 0; a dual one is x with Px = 0, Ax = 0,
-// −Gx ∈ K, cᵀx < 0 (both checked relative to the violated inner product).
+// −Gx ∈ K, cᵀx < 0 (both checked relative to the violated inner product). A solve with no better
+// iterate for settings.stall_window iterations ends as `stalled` (honest, and early).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

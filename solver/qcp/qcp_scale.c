@@ -141,6 +141,7 @@ void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones 
 
 void qcp_scale_unscale(const qcp_scaling *sc, int n, int p, int m, double *x, double *s, double *y,
                        double *z) {
+  if (!sc->applied) return;  // unit scales: nothing to do (and no divisions)
   for (int j = 0; j < n; j++) x[j] *= sc->D[j];
   for (int i = 0; i < p; i++) y[i] *= sc->Ey[i] / sc->cost;
   for (int i = 0; i < m; i++) s[i] /= sc->Ez[i], z[i] *= sc->Ez[i] / sc->cost;
@@ -148,6 +149,7 @@ void qcp_scale_unscale(const qcp_scaling *sc, int n, int p, int m, double *x, do
 
 void qcp_scale_scale(const qcp_scaling *sc, int n, int p, int m, double *x, double *s, double *y,
                      double *z) {
+  if (!sc->applied) return;
   for (int j = 0; j < n; j++) x[j] /= sc->D[j];
   for (int i = 0; y && i < p; i++) y[i] *= sc->cost / sc->Ey[i];
   for (int i = 0; s && i < m; i++) s[i] *= sc->Ez[i];

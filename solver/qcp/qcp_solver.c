@@ -432,15 +432,16 @@ static int converged(const ipm_stats *st, double eps_abs, double eps_rel) {
 
 // The solved test: the double-precision measures first (cheap), then the same test on the
 // long-double recomputation (accurate_stats); st takes the accurate values when it passes.
-// 1 if the double-precision measures cannot be spoiled by rounding at these tolerances: a
-// generous rounding bound (1e-13 of the largest magnitude involved, ~500 ulps) is below 1 % of
-// every threshold. Then the long-double recomputation would not change the verdict (the contact
-// problems with eps_rel = 1e-8 never need it; absolute 1e-9 on a 1e6 objective always does).
+// 1 if the double-precision measures cannot be spoiled by rounding at these tolerances: for each
+// measure a generous rounding bound (1e-13, ~500 ulps, of the magnitudes it is computed from:
+// pscale, dscale, the largest term of pobj − dobj) is below 1 % of its threshold. Then the
+// long-double recomputation would not change the verdict (the contact problems with
+// eps_rel = 1e-8 never need it; absolute 1e-9 on a 1e6 objective always does).
 static int double_reliable(const ipm_stats *st, double eps_abs, double eps_rel) {
   double thr_p = fmax(eps_abs, eps_rel * st->pscale), thr_d = fmax(eps_abs, eps_rel * st->dscale);
   double thr_g = fmax(eps_abs, eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
-  double big = fmax(fmax(st->pscale, st->dscale), st->terms);
-  return 1e-13 * big <= 1e-2 * fmin(fmin(thr_p, thr_d), thr_g);
+  return 1e-13 * st->pscale <= 1e-2 * thr_p && 1e-13 * st->dscale <= 1e-2 * thr_d &&
+         1e-13 * st->terms <= 1e-2 * thr_g;
 }
 
 // the full test on the original data: in double when that is reliable, else in long double
@@ -980,7 +981,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   if (info->polished) final = QCP_SOLVED;
   // back to the caller's variables; a certificate normalised in the scaled problem has its
   // violated inner product at −1/κ in the original one
-  qcp_scale_unscale(&ws->scl, n, p, m, ws->x, ws->s, ws->y, ws->z);
+  if (ws->scl.applied) qcp_scale_unscale(&ws->scl, n, p, m, ws->x, ws->s, ws->y, ws->z);
   if (final == QCP_PRIMAL_INFEASIBLE) {
     for (int i = 0; i < p; i++) ws->y[i] *= ws->scl.cost;
     for (int i = 0; i < m; i++) ws->z[i] *= ws->scl.cost;

@@ -469,7 +469,9 @@ static mbs_status solve_once(mbs_workspace *ws, int start) {
   switch (qi->status) {
   case QCP_SOLVED: return MBS_OK;
   case QCP_SOLVED_INACCURATE: return MBS_INACCURATE;
-  case QCP_MAX_ITERATIONS: return MBS_MAX_ITERATIONS;
+  case QCP_MAX_ITERATIONS:
+  case QCP_STALLED:     // ended early without progress: as the iteration limit before issue 15
+  case QCP_TIME_LIMIT: return MBS_MAX_ITERATIONS;
   default: return MBS_SOLVER_FAILED;
   }
 }

@@ -9,9 +9,12 @@ set -eu
 cd "$(dirname "$0")"
 BUILD_DIR=${BUILD_DIR:-build}
 
+# libmatio-dev is optional for the build (meson: dependency('matio', required: false)); it gives
+# `stabcon qcp solve NAME.mat` and `stabcon bench maros` their MATLAB reader.
 PACKAGES="meson ninja-build pkg-config gcc libc6-dev git
   libsundials-dev libgsl-dev libhdf5-dev libsuitesparse-dev liblapack-dev libblas-dev
-  libcmocka-dev gnuplot-nox python3-cvxopt libopenmpi-dev openmpi-bin"
+  libcmocka-dev gnuplot-nox python3-cvxopt libopenmpi-dev openmpi-bin
+  libmatio-dev"
 
 install_missing() {
   missing=""

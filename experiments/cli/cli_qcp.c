@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_commands.h"
+#include "cmd_maros.h"
 #include "cmd_qcp.h"
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
@@ -43,7 +44,7 @@ static int qcp_gen_command(int argc, char **argv) {
   }
   qcp_gen g;
   int rc = strcmp(argv[1], "stack") == 0 ? qcp_gen_stack(&g, (int)size, mu, 1, 0)
-                                        : qcp_gen_foundation(&g, (int)size, 1, 0);
+                                         : qcp_gen_foundation(&g, (int)size, 1, 0);
   if (rc) {
     fprintf(stderr, "stabcon qcp gen: generation failed\n");
     return 1;
@@ -79,19 +80,29 @@ int cli_cmd_qcp(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "gen") == 0) return qcp_gen_command(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "solve") == 0 && qcp_solve_output_check(argc, argv))
     return XP_ERR_USAGE;
+  for (int i = 2; argc >= 3 && !strcmp(argv[1], "solve") && i < argc; i++) {
+    size_t len = strlen(argv[i]);  // a Maros-Meszaros MATLAB file (cmd_maros.c)
+    if (len > 4 && !strcmp(argv[i] + len - 4, ".mat"))
+      return xp_cmd_qcp_solve_mat(argc - 2, argv + 2);
+  }
   const int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
   int rc = xp_cmd_qcp(argc, argv);
   if (help)  // the solve help, then the generator this file adds
-    fputs("\nstabcon qcp gen stack|foundation SIZE [MU] FILE\n"
-          "  writes one seeded instance of the benchmark family (MU > 0, default 0.5) to FILE\n",
-          argc < 2 ? stderr : stdout);
+    fputs(
+        "\nstabcon qcp gen stack|foundation SIZE [MU] FILE\n"
+        "  writes one seeded instance of the benchmark family (MU > 0, default 0.5) to FILE\n",
+        argc < 2 ? stderr : stdout);
   return rc;
 }
 
 int cli_cmd_bench(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "qcp") == 0) return xp_cmd_bench_qcp(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "foundation") == 0) return cli_bench_foundation(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "foundation") == 0)
+    return cli_bench_foundation(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "stack") == 0) return cli_bench_stack(argc - 1, argv + 1);
-  fprintf(stderr, "usage: stabcon bench qcp|foundation|stack [options]   (see stabcon bench NAME --help)\n");
+  if (argc >= 2 && strcmp(argv[1], "maros") == 0) return xp_cmd_bench_maros(argc - 1, argv + 1);
+  fprintf(stderr,
+          "usage: stabcon bench qcp|foundation|stack|maros [options]   (see stabcon bench NAME "
+          "--help)\n");
   return argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) ? 0 : 2;
 }

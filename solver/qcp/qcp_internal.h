@@ -77,20 +77,20 @@ void qcp_cone_inverse(const qcp_cones *K, const double *v, double mu, double *ou
 // stored as an upper triangle, with maps from the problem's entries to the permuted storage.
 typedef struct qcp_kkt {
   int n, p, m, N;
-  int *perm, *pinv;           // N: new index → old and inverse
-  int *Kp, *Ki;               // permuted upper CSC pattern
-  double *Kx;                 // values (with static regularisation)
-  int *mapP, *mapA, *mapG;    // problem entry → Kx index
-  int *mapW;                  // W-block entries: orthant diagonals then per-SOC upper columns
-  int *mapD;                  // N: diagonal entry of each original row
+  int *perm, *pinv;         // N: new index → old and inverse
+  int *Kp, *Ki;             // permuted upper CSC pattern
+  double *Kx;               // values (with static regularisation)
+  int *mapP, *mapA, *mapG;  // problem entry → Kx index
+  int *mapW;                // W-block entries: orthant diagonals then per-SOC upper columns
+  int *mapD;                // N: diagonal entry of each original row
   int nW;
-  signed char *sign;          // N (permuted order): +1 x block, −1 y and z blocks
-  int *etree, *Lnz, *Lp, *Li; // symbolic factor
+  signed char *sign;           // N (permuted order): +1 x block, −1 y and z blocks
+  int *etree, *Lnz, *Lp, *Li;  // symbolic factor
   double *Lx, *D, *Dinv;
   int *iwork;
   double *fwork, *rhs, *sol, *res, *cor;  // N each (permuted order)
   long nnzK, nnzL;
-  double delta;               // static regularisation used in Kx
+  double delta;  // static regularisation used in Kx
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.
@@ -108,14 +108,40 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta);
 // static regularisation; returns the final ‖residual‖∞.
 double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol);
 
+// ---- Ruiz equilibration (qcp_scale.c) ------------------------------------------------------
+
+// x = D x̄, s = E_z⁻¹ s̄, y = E_y ȳ / cost, z = E_z z̄ / cost (one E_z value per second-order cone).
+typedef struct qcp_scaling {
+  int passes;           // Ruiz passes (0: all scales 1)
+  double *D, *Ey, *Ez;  // n, p, m
+  double cost;          // cost scale κ
+  int applied;          // 1 if the data was scaled (0: norms spread ≤ 1e4, or passes = 0)
+  double *work;         // n + p + m scratch
+} qcp_scaling;
+
+// Computes the scaling of src (passes from sc->passes) and writes the scaled values into dst,
+// which shares src's sizes and patterns and owns its value arrays.
+void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones *K,
+                       qcp_problem *dst);
+// Scaled iterate → original variables, in place.
+void qcp_scale_unscale(const qcp_scaling *sc, int n, int p, int m, double *x, double *s, double *y,
+                       double *z);
+// Original variables → scaled iterate, in place (NULL s, y, z skipped).
+void qcp_scale_scale(const qcp_scaling *sc, int n, int p, int m, double *x, double *s, double *y,
+                     double *z);
+
 // ---- workspace ----------------------------------------------------------------------------
 
 struct qcp_workspace {
   qcp_settings set;
   qcp_allocator al;
-  qcp_problem prob;   // points into the owned copies below
+  qcp_problem prob;  // the EQUILIBRATED problem the iteration works on (values below)
   int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *q;
   double *Pv, *Av, *Gv, *c, *b, *h;
+  qcp_problem oprob;  // the caller's problem (same patterns, original values below)
+  double *oPv, *oAv, *oGv, *oc, *ob, *oh;
+  qcp_scaling scl;
+  double *ux, *us, *uy, *uz;  // unscaled copy of a candidate point (termination check)
   qcp_cones K;
   qcp_kkt kkt;
   qcp_nt nt;
@@ -128,6 +154,7 @@ struct qcp_workspace {
   double *Px, *Atz, *tn;      // n-vectors of scratch
   // best iterate
   double *bx, *bsv, *by, *bz;
+  long double *ldn, *ldm;  // n and max(p, m) extended-precision scratch (termination check)
   qcp_iter_record *rec;
   int rec_cap;
   qcp_info info;

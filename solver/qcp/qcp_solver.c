@@ -8,11 +8,17 @@
 //  1. predictor: Newton step with right-hand side (−r_x, −r_y, −r_z) and λ∘(W dz + W⁻¹ds) = −λ∘λ;
 //     α_a = largest step keeping s, z in K; μ_a = (s + α_a ds)ᵀ(z + α_a dz)/deg, σ = (μ_a/μ)³;
 //  2. corrector: same residuals with λ∘(W dz + W⁻¹ds) = −λ∘λ − (W⁻¹ds_a)∘(W dz_a) + σμe;
-//  3. step α = min(1, 0.99·α_max) on (x, s, y, z) (one step length: P couples primal and dual).
-// Both solves share one LDLᵀ of the KKT matrix (qcp_kkt.c). Termination, best-iterate keeping and
+//  3. step α = min(1, 0.99·α_max) on (x, s, y, z) (one step length: P couples primal and dual),
+//     cut to the minimiser of the gap sᵀz(α) once nearly feasible (gap_safeguard).
+// Both solves share one LDLᵀ of the KKT matrix (qcp_kkt.c). The iteration runs on the
+// Ruiz-equilibrated data (qcp_scale.c) when the data is badly scaled; every test is on the
+// caller's problem: residuals unscaled, and "solved" only when the residuals and the gap
+// pobj − dobj, recomputed from the original data in long double whenever double rounding could
+// change the verdict, meet the tolerance (converged_checked). Termination, best-iterate keeping and
 // infeasibility certificates follow SPEC §3 item 4: a primal-infeasibility certificate is
 // (y, z) with z ∈ K, Aᵀy + Gᵀz = 0, bᵀy + hᵀz < 0; a dual one is x with Px = 0, Ax = 0,
-// −Gx ∈ K, cᵀx < 0 (both checked relative to the violated inner product).
+// −Gx ∈ K, cᵀx < 0 (both checked relative to the violated inner product). A solve with no better
+// iterate for settings.stall_window iterations ends as `stalled` (honest, and early).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,8 +59,10 @@ static void sym_mv(const qcp_csc *P, const double *x, double *y) {
 
 // ---- setup / update / teardown --------------------------------------------------------
 
-#define WS_ALLOC(ptr, count) \
-  do { if (!((ptr) = qcp_calloc(&ws->al, (size_t)(count), sizeof *(ptr)))) goto oom; } while (0)
+#define WS_ALLOC(ptr, count)                                                      \
+  do {                                                                            \
+    if (!((ptr) = qcp_calloc(&ws->al, (size_t)(count), sizeof *(ptr)))) goto oom; \
+  } while (0)
 
 static int *copy_int(const qcp_allocator *al, const int *src, int n) {
   int *d = qcp_calloc(al, (size_t)n, sizeof *d);
@@ -72,11 +80,15 @@ void qcp_workspace_free(qcp_workspace *ws) {
   if (!ws) return;
   qcp_allocator al = ws->al;
   qcp_kkt_free(&ws->kkt, &al);
-  void *ptrs[] = {ws->Pp, ws->Pi, ws->Ap, ws->Ai, ws->Gp,  ws->Gi,  ws->q,    ws->Pv, ws->Av,
-                  ws->Gv, ws->c,  ws->b,  ws->h,  ws->K.off, ws->nt.w, ws->nt.eta, ws->x, ws->s,
-                  ws->y,  ws->z,  ws->lambda, ws->rx, ws->ry, ws->rz, ws->dx, ws->ds, ws->dy,
-                  ws->dz, ws->dsa, ws->dza, ws->bs, ws->t1, ws->t2, ws->t3, ws->rhs, ws->sol,
-                  ws->Px, ws->Atz, ws->tn, ws->bx, ws->bsv, ws->by, ws->bz, ws->rec};
+  void *ptrs[] = {ws->Pp,   ws->Pi,     ws->Ap,  ws->Ai,    ws->Gp,     ws->Gi,     ws->q,
+                  ws->Pv,   ws->Av,     ws->Gv,  ws->c,     ws->b,      ws->h,      ws->K.off,
+                  ws->nt.w, ws->nt.eta, ws->x,   ws->s,     ws->y,      ws->z,      ws->lambda,
+                  ws->rx,   ws->ry,     ws->rz,  ws->dx,    ws->ds,     ws->dy,     ws->dz,
+                  ws->dsa,  ws->dza,    ws->bs,  ws->t1,    ws->t2,     ws->t3,     ws->rhs,
+                  ws->sol,  ws->Px,     ws->Atz, ws->tn,    ws->bx,     ws->bsv,    ws->by,
+                  ws->bz,   ws->rec,    ws->ldn, ws->ldm,   ws->oPv,    ws->oAv,    ws->oGv,
+                  ws->oc,   ws->ob,     ws->oh,  ws->scl.D, ws->scl.Ey, ws->scl.Ez, ws->scl.work,
+                  ws->ux,   ws->us,     ws->uy,  ws->uz};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(&al, ptrs[i]);
   qcp_release(&al, ws);
 }
@@ -112,12 +124,35 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   if (!(ws->b = copy_dbl(al, prob->b, p))) goto oom;
   if (!(ws->h = copy_dbl(al, prob->h, m))) goto oom;
   if (!(ws->q = copy_int(al, prob->q, prob->nsoc))) goto oom;
-  ws->prob = (qcp_problem){
-      .n = n, .p = p, .l = prob->l, .nsoc = prob->nsoc, .q = ws->q,
-      .P = {n, n, ws->Pp, ws->Pi, ws->Pv},
-      .A = {p, n, ws->Ap, ws->Ai, ws->Av},
-      .G = {m, n, ws->Gp, ws->Gi, ws->Gv},
-      .c = ws->c, .b = ws->b, .h = ws->h};
+  // the original values; ws->Pv … ws->h become the equilibrated ones (qcp_scale_compute)
+  if (!(ws->oPv = copy_dbl(al, prob->P.values, nnzP))) goto oom;
+  if (!(ws->oAv = copy_dbl(al, p > 0 ? prob->A.values : NULL, nnzA))) goto oom;
+  if (!(ws->oGv = copy_dbl(al, prob->G.values, nnzG))) goto oom;
+  if (!(ws->oc = copy_dbl(al, prob->c, n))) goto oom;
+  if (!(ws->ob = copy_dbl(al, prob->b, p))) goto oom;
+  if (!(ws->oh = copy_dbl(al, prob->h, m))) goto oom;
+  ws->oprob = (qcp_problem){.n = n,
+                            .p = p,
+                            .l = prob->l,
+                            .nsoc = prob->nsoc,
+                            .q = ws->q,
+                            .P = {n, n, ws->Pp, ws->Pi, ws->oPv},
+                            .A = {p, n, ws->Ap, ws->Ai, ws->oAv},
+                            .G = {m, n, ws->Gp, ws->Gi, ws->oGv},
+                            .c = ws->oc,
+                            .b = ws->ob,
+                            .h = ws->oh};
+  ws->prob = (qcp_problem){.n = n,
+                           .p = p,
+                           .l = prob->l,
+                           .nsoc = prob->nsoc,
+                           .q = ws->q,
+                           .P = {n, n, ws->Pp, ws->Pi, ws->Pv},
+                           .A = {p, n, ws->Ap, ws->Ai, ws->Av},
+                           .G = {m, n, ws->Gp, ws->Gi, ws->Gv},
+                           .c = ws->c,
+                           .b = ws->b,
+                           .h = ws->h};
 
   // cones
   ws->K.l = prob->l;
@@ -138,15 +173,45 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
     return rc;
   }
   int N = ws->kkt.N;
-  WS_ALLOC(ws->x, n); WS_ALLOC(ws->s, m); WS_ALLOC(ws->y, p); WS_ALLOC(ws->z, m);
+  WS_ALLOC(ws->x, n);
+  WS_ALLOC(ws->s, m);
+  WS_ALLOC(ws->y, p);
+  WS_ALLOC(ws->z, m);
   WS_ALLOC(ws->lambda, m);
-  WS_ALLOC(ws->rx, n); WS_ALLOC(ws->ry, p); WS_ALLOC(ws->rz, m);
-  WS_ALLOC(ws->dx, n); WS_ALLOC(ws->ds, m); WS_ALLOC(ws->dy, p); WS_ALLOC(ws->dz, m);
-  WS_ALLOC(ws->dsa, m); WS_ALLOC(ws->dza, m);
-  WS_ALLOC(ws->bs, m); WS_ALLOC(ws->t1, m); WS_ALLOC(ws->t2, m); WS_ALLOC(ws->t3, m);
-  WS_ALLOC(ws->rhs, N); WS_ALLOC(ws->sol, N);
-  WS_ALLOC(ws->Px, n); WS_ALLOC(ws->Atz, n); WS_ALLOC(ws->tn, n);
-  WS_ALLOC(ws->bx, n); WS_ALLOC(ws->bsv, m); WS_ALLOC(ws->by, p); WS_ALLOC(ws->bz, m);
+  WS_ALLOC(ws->rx, n);
+  WS_ALLOC(ws->ry, p);
+  WS_ALLOC(ws->rz, m);
+  WS_ALLOC(ws->dx, n);
+  WS_ALLOC(ws->ds, m);
+  WS_ALLOC(ws->dy, p);
+  WS_ALLOC(ws->dz, m);
+  WS_ALLOC(ws->dsa, m);
+  WS_ALLOC(ws->dza, m);
+  WS_ALLOC(ws->bs, m);
+  WS_ALLOC(ws->t1, m);
+  WS_ALLOC(ws->t2, m);
+  WS_ALLOC(ws->t3, m);
+  WS_ALLOC(ws->rhs, N);
+  WS_ALLOC(ws->sol, N);
+  WS_ALLOC(ws->Px, n);
+  WS_ALLOC(ws->Atz, n);
+  WS_ALLOC(ws->tn, n);
+  WS_ALLOC(ws->bx, n);
+  WS_ALLOC(ws->bsv, m);
+  WS_ALLOC(ws->by, p);
+  WS_ALLOC(ws->bz, m);
+  WS_ALLOC(ws->ldn, n);
+  WS_ALLOC(ws->ldm, p > m ? p : m);
+  WS_ALLOC(ws->ux, n);
+  WS_ALLOC(ws->us, m);
+  WS_ALLOC(ws->uy, p);
+  WS_ALLOC(ws->uz, m);
+  WS_ALLOC(ws->scl.D, n);
+  WS_ALLOC(ws->scl.Ey, p);
+  WS_ALLOC(ws->scl.Ez, m);
+  WS_ALLOC(ws->scl.work, (size_t)n + p + m);
+  ws->scl.passes = set.equilibrate;
+  qcp_scale_compute(&ws->scl, &ws->oprob, &ws->K, &ws->prob);
   ws->rec_cap = set.max_iter + 1;
   ws->max_iter_setup = set.max_iter;
   WS_ALLOC(ws->rec, ws->rec_cap);
@@ -179,12 +244,13 @@ int qcp_update(qcp_workspace *ws, const double *Pv, const double *Av, const doub
   if (c && (rc = check_finite(c, n, "c", err))) return rc;
   if (b && (rc = check_finite(b, p, "b", err))) return rc;
   if (h && (rc = check_finite(h, m, "h", err))) return rc;
-  if (Pv) memcpy(ws->Pv, Pv, (size_t)nnzP * sizeof *Pv);
-  if (Av && nnzA) memcpy(ws->Av, Av, (size_t)nnzA * sizeof *Av);
-  if (Gv) memcpy(ws->Gv, Gv, (size_t)nnzG * sizeof *Gv);
-  if (c) memcpy(ws->c, c, (size_t)n * sizeof *c);
-  if (b && p) memcpy(ws->b, b, (size_t)p * sizeof *b);
-  if (h && m) memcpy(ws->h, h, (size_t)m * sizeof *h);
+  if (Pv) memcpy(ws->oPv, Pv, (size_t)nnzP * sizeof *Pv);
+  if (Av && nnzA) memcpy(ws->oAv, Av, (size_t)nnzA * sizeof *Av);
+  if (Gv) memcpy(ws->oGv, Gv, (size_t)nnzG * sizeof *Gv);
+  if (c) memcpy(ws->oc, c, (size_t)n * sizeof *c);
+  if (b && p) memcpy(ws->ob, b, (size_t)p * sizeof *b);
+  if (h && m) memcpy(ws->oh, h, (size_t)m * sizeof *h);
+  qcp_scale_compute(&ws->scl, &ws->oprob, &ws->K, &ws->prob);
   ws->info.status = QCP_UNSOLVED;
   return QCP_OK;
 }
@@ -199,6 +265,10 @@ int qcp_settings_set(qcp_workspace *ws, const qcp_settings *settings, qcp_error 
   qcp_allocator keep = ws->set.allocator;
   ws->set = *settings;
   ws->set.allocator = keep;  // memory already allocated belongs to the setup allocator
+  if (ws->scl.passes != settings->equilibrate) {
+    ws->scl.passes = settings->equilibrate;
+    qcp_scale_compute(&ws->scl, &ws->oprob, &ws->K, &ws->prob);
+  }
   return QCP_OK;
 }
 
@@ -207,7 +277,7 @@ const double *qcp_solution_s(const qcp_workspace *ws) { return ws->s; }
 const double *qcp_solution_y(const qcp_workspace *ws) { return ws->y; }
 const double *qcp_solution_z(const qcp_workspace *ws) { return ws->z; }
 const qcp_info *qcp_info_get(const qcp_workspace *ws) { return &ws->info; }
-const qcp_problem *qcp_problem_get(const qcp_workspace *ws) { return &ws->prob; }
+const qcp_problem *qcp_problem_get(const qcp_workspace *ws) { return &ws->oprob; }
 
 const qcp_iter_record *qcp_records_get(const qcp_workspace *ws, int *count) {
   *count = ws->info.status == QCP_UNSOLVED ? 0 : ws->info.iterations + 1;
@@ -216,15 +286,36 @@ const qcp_iter_record *qcp_records_get(const qcp_workspace *ws, int *count) {
 
 // ---- residuals and termination ------------------------------------------------------------
 
+// Every measure is of the ORIGINAL problem (the iterate unscaled) except mu, the scaled
+// complementarity the iteration itself uses.
 typedef struct ipm_stats {
   double pres_abs, dres_abs, pscale, dscale;  // ‖residual‖∞ and the scales they are relative to
   double pres, dres;                          // relative: abs / max(1, scale)
-  double gap, mu, pobj, dobj;
+  double gap, mu, pobj, dobj;                 // gap = sᵀz
+  double pdgap;  // |pobj − dobj| = |xᵀPx + cᵀx + bᵀy + hᵀz|; exact only after accurate_stats
+  double terms;  // largest |term| of that sum: rounding in pdgap is ~1e-16 of it
 } ipm_stats;
+
+// ‖v ./ (k·d)‖∞ (NaN-propagating like qcp_vec_norm_inf); d = NULL: ‖v‖∞/k
+static double norm_inf_div(const double *v, const double *d, double k, int n) {
+  if (!d) return qcp_vec_norm_inf(v, n) / k;
+  double r = 0.0;
+  int nan = 0;
+  for (int i = 0; i < n; i++) {
+    double a = fabs(v[i] / (k * d[i]));
+    r = a > r ? a : r;
+    nan |= a != a;
+  }
+  return nan ? NAN : r;
+}
 
 static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   const qcp_problem *pr = &ws->prob;
+  const qcp_scaling *sc = &ws->scl;
   int n = pr->n, p = pr->p, m = ws->K.m;
+  // unit scales (data not equilibrated): plain norms, no divisions
+  const double *D = sc->applied ? sc->D : NULL, *Ey = sc->applied ? sc->Ey : NULL;
+  const double *Ez = sc->applied ? sc->Ez : NULL;
   // Px, then r_x = Px + c + Aᵀy + Gᵀz, keeping the norms of each part for the scale
   memset(ws->Px, 0, (size_t)n * sizeof *ws->Px);
   sym_mv(&pr->P, ws->x, ws->Px);
@@ -232,38 +323,106 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   memset(ws->tn, 0, (size_t)n * sizeof *ws->tn);
   if (p > 0) csc_mtv(&pr->A, ws->y, ws->Atz);
   csc_mtv(&pr->G, ws->z, ws->tn);
-  double n_aty = qcp_vec_norm_inf(ws->Atz, n), n_gtz = qcp_vec_norm_inf(ws->tn, n);
   for (int j = 0; j < n; j++) ws->rx[j] = ws->Px[j] + ws->c[j] + ws->Atz[j] + ws->tn[j];
   // r_y = Ax − b, r_z = Gx + s − h
   memset(ws->ry, 0, (size_t)(p > 0 ? p : 1) * sizeof *ws->ry);
   if (p > 0) csc_mv(&pr->A, ws->x, ws->ry);
-  double n_ax = qcp_vec_norm_inf(ws->ry, p);
+  double n_ax = norm_inf_div(ws->ry, Ey, 1.0, p);
   for (int i = 0; i < p; i++) ws->ry[i] -= ws->b[i];
   memset(ws->rz, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->rz);
   csc_mv(&pr->G, ws->x, ws->rz);
-  double n_gx = qcp_vec_norm_inf(ws->rz, m);
+  double n_gx = norm_inf_div(ws->rz, Ez, 1.0, m);
   for (int i = 0; i < m; i++) ws->rz[i] += ws->s[i] - ws->h[i];
 
-  double xpx = qcp_vec_dot(ws->x, ws->Px, n);
-  st->pobj = 0.5 * xpx + qcp_vec_dot(ws->c, ws->x, n);
-  st->dobj = -0.5 * xpx - qcp_vec_dot(ws->b, ws->y, p) - qcp_vec_dot(ws->h, ws->z, m);
-  st->gap = qcp_vec_dot(ws->s, ws->z, m);
-  st->mu = ws->K.deg > 0 ? st->gap / ws->K.deg : 0.0;
-  st->pres_abs = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
-  st->dres_abs = qcp_vec_norm_inf(ws->rx, n);
-  st->pscale = fmax(fmax(qcp_vec_norm_inf(ws->b, p), qcp_vec_norm_inf(ws->h, m)),
-                    fmax(fmax(n_ax, n_gx), qcp_vec_norm_inf(ws->s, m)));
-  st->dscale = fmax(fmax(qcp_vec_norm_inf(ws->c, n), qcp_vec_norm_inf(ws->Px, n)),
-                    fmax(n_aty, n_gtz));
+  // objective and gap of the original problem: the scaled ones divided by the cost scale
+  double xpx = qcp_vec_dot(ws->x, ws->Px, n), kinv = 1.0 / sc->cost;
+  double szs = qcp_vec_dot(ws->s, ws->z, m), cx = qcp_vec_dot(ws->c, ws->x, n);
+  double by = qcp_vec_dot(ws->b, ws->y, p), hz = qcp_vec_dot(ws->h, ws->z, m);
+  st->pobj = (0.5 * xpx + cx) * kinv;
+  st->dobj = (-0.5 * xpx - by - hz) * kinv;
+  st->terms = fmax(fmax(fabs(xpx), fabs(cx)), fmax(fabs(by), fabs(hz))) * kinv;
+  st->gap = szs * kinv;
+  st->mu = ws->K.deg > 0 ? szs / ws->K.deg : 0.0;
+  // residuals of the original problem: r_x = r̄_x/(κD), r_y = r̄_y/E_y, r_z = r̄_z/E_z
+  st->pres_abs = fmax(norm_inf_div(ws->ry, Ey, 1.0, p), norm_inf_div(ws->rz, Ez, 1.0, m));
+  st->dres_abs = norm_inf_div(ws->rx, D, sc->cost, n);
+  st->pscale = fmax(fmax(qcp_vec_norm_inf(ws->ob, p), qcp_vec_norm_inf(ws->oh, m)),
+                    fmax(fmax(n_ax, n_gx), norm_inf_div(ws->s, Ez, 1.0, m)));
+  st->dscale =
+      fmax(fmax(qcp_vec_norm_inf(ws->oc, n), norm_inf_div(ws->Px, D, sc->cost, n)),
+           fmax(norm_inf_div(ws->Atz, D, sc->cost, n), norm_inf_div(ws->tn, D, sc->cost, n)));
   st->pres = st->pres_abs / fmax(1.0, st->pscale);
   st->dres = st->dres_abs / fmax(1.0, st->dscale);
+  st->pdgap = fabs(st->pobj - st->dobj);
+}
+
+// Sparse products accumulated in long double (64-bit mantissa) into out: out = M v (scatter)
+static void csc_mv_ld(const qcp_csc *M, const double *v, long double *out) {
+  for (int j = 0; j < M->ncols; j++)
+    for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++)
+      out[M->rowind[k]] += (long double)M->values[k] * v[j];
+}
+
+// ‖M v − rhs‖∞ (sign = −1: ‖M v + s − rhs‖∞ with s given) accumulated in long double
+static double row_residual_ld(const qcp_csc *M, const double *v, const double *s, const double *rhs,
+                              long double *acc) {
+  int rows = M->nrows;
+  for (int i = 0; i < rows; i++) acc[i] = s ? (long double)s[i] - rhs[i] : -(long double)rhs[i];
+  csc_mv_ld(M, v, acc);
+  double r = 0.0;
+  for (int i = 0; i < rows; i++) r = fmax(r, fabs((double)acc[i]));
+  return r;
+}
+
+// Termination check on the ORIGINAL data that cannot be fooled by cancellation (issue 15: AUG2D's
+// |pobj − dobj| is 1e-10 in exact arithmetic but ~1e-8 in double with |pobj| = 1.7e6; HUESTIS's
+// was 4.7e-4 though the double test said 1e-9). The residual norms and the gap pobj − dobj = xᵀPx +
+// cᵀx + bᵀy + hᵀz are recomputed from the data with every sum in long double, as an independent
+// checker would; only done once the cheap double-precision tests pass, so it costs one pass at the
+// end.
+static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_problem *pr = &ws->oprob;
+  int n = pr->n, p = pr->p, m = ws->K.m;
+  const double *x = ws->ux, *s = ws->us, *y = ws->uy, *z = ws->uz;
+  memcpy(ws->ux, ws->x, (size_t)n * sizeof *x);
+  if (p > 0) memcpy(ws->uy, ws->y, (size_t)p * sizeof *y);
+  if (m > 0) memcpy(ws->us, ws->s, (size_t)m * sizeof *s);
+  if (m > 0) memcpy(ws->uz, ws->z, (size_t)m * sizeof *z);
+  qcp_scale_unscale(&ws->scl, n, p, m, ws->ux, ws->us, ws->uy, ws->uz);
+  long double *px = ws->ldn, gap = 0.0L;
+  for (int j = 0; j < n; j++) px[j] = 0.0L;
+  for (int j = 0; j < n; j++)  // P x from the upper triangle
+    for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
+      int i = pr->P.rowind[k];
+      px[i] += (long double)pr->P.values[k] * x[j];
+      if (i != j) px[j] += (long double)pr->P.values[k] * x[i];
+    }
+  double dres = 0.0;
+  for (int j = 0; j < n; j++) {
+    long double r = px[j] + pr->c[j];
+    gap += (px[j] + pr->c[j]) * x[j];
+    for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++)
+      r += (long double)pr->A.values[k] * y[pr->A.rowind[k]];
+    for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++)
+      r += (long double)pr->G.values[k] * z[pr->G.rowind[k]];
+    dres = fmax(dres, fabs((double)r));
+  }
+  for (int i = 0; i < p; i++) gap += (long double)pr->b[i] * y[i];
+  for (int i = 0; i < m; i++) gap += (long double)pr->h[i] * z[i];
+  double pres = p > 0 ? row_residual_ld(&pr->A, x, NULL, pr->b, ws->ldm) : 0.0;
+  if (m > 0) pres = fmax(pres, row_residual_ld(&pr->G, x, s, pr->h, ws->ldm));
+  st->pres_abs = pres;
+  st->dres_abs = dres;
+  st->pres = pres / fmax(1.0, st->pscale);
+  st->dres = dres / fmax(1.0, st->dscale);
+  st->pdgap = fabs((double)gap);
 }
 
 // 1 if residuals and gap meet max(eps_abs, eps_rel·scale)
 static int converged(const ipm_stats *st, double eps_abs, double eps_rel) {
   // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z)
   double objscale = fmin(fabs(st->pobj), fabs(st->dobj));
-  double gap = fmax(fabs(st->gap), fabs(st->pobj - st->dobj));
+  double gap = fmax(fabs(st->gap), st->pdgap);
   // max(abs, rel·scale) rather than the sum, so that the checker's relative measures
   // (abs / max(1, scale)) are below eps whenever eps_abs = eps_rel = eps
   return st->pres_abs <= fmax(eps_abs, eps_rel * st->pscale) &&
@@ -271,10 +430,48 @@ static int converged(const ipm_stats *st, double eps_abs, double eps_rel) {
          gap <= fmax(eps_abs, eps_rel * objscale);
 }
 
+// The solved test: the double-precision measures first (cheap), then the same test on the
+// long-double recomputation (accurate_stats); st takes the accurate values when it passes.
+// 1 if the double-precision measures cannot be spoiled by rounding at these tolerances: for each
+// measure a generous rounding bound (1e-13, ~500 ulps, of the magnitudes it is computed from:
+// pscale, dscale, the largest term of pobj − dobj) is below 1 % of its threshold. Then the
+// long-double recomputation would not change the verdict (the contact problems with
+// eps_rel = 1e-8 never need it; absolute 1e-9 on a 1e6 objective always does).
+static int double_reliable(const ipm_stats *st, double eps_abs, double eps_rel) {
+  double thr_p = fmax(eps_abs, eps_rel * st->pscale), thr_d = fmax(eps_abs, eps_rel * st->dscale);
+  double thr_g = fmax(eps_abs, eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
+  return 1e-13 * st->pscale <= 1e-2 * thr_p && 1e-13 * st->dscale <= 1e-2 * thr_d &&
+         1e-13 * st->terms <= 1e-2 * thr_g;
+}
+
+// the full test on the original data: in double when that is reliable, else in long double
+static int converged_verified(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_settings *set = &ws->set;
+  if (double_reliable(st, set->eps_abs, set->eps_rel))
+    return converged(st, set->eps_abs, set->eps_rel);
+  ipm_stats acc = *st;
+  accurate_stats(ws, &acc);
+  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  *st = acc;
+  return 1;
+}
+
+static int converged_checked(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_settings *set = &ws->set;
+  ipm_stats acc = *st;
+  acc.pdgap = 0.0;  // the double |pobj − dobj| may be pure rounding: judged accurately below
+  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (double_reliable(st, set->eps_abs, set->eps_rel))
+    return converged(st, set->eps_abs, set->eps_rel);
+  accurate_stats(ws, &acc);
+  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  *st = acc;
+  return 1;
+}
+
 // a single number for best-iterate keeping
 static double merit(const ipm_stats *st) {
-  double g = fmax(fabs(st->gap), fabs(st->pobj - st->dobj)) /
-             fmax(1.0, fmin(fabs(st->pobj), fabs(st->dobj)));
+  double g = fmax(fabs(st->gap), st->pdgap) / fmax(1.0, fmin(fabs(st->pobj), fabs(st->dobj)));
   return fmax(fmax(st->pres, st->dres), g);
 }
 
@@ -301,6 +498,25 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   for (int j = 0; j < ws->kkt.N; j++)
     if (!isfinite(ws->sol[j])) return -1;
   return 0;
+}
+
+// Step-length safeguard against Mehrotra cycling. Along the step the gap is the quadratic
+// f(α) = sᵀz + α(sᵀdz + dsᵀz) + α² dsᵀdz, and dsᵀdz = dxᵀP dx ≥ 0 on a feasible QP, so a long
+// step can raise the gap: on an open-rows contact problem (λ → 0 from a start with λ ~ 1e4) the
+// iterates cycled with period 4, the gap growing 6× in every other step while the residuals
+// were already 1e-7 (Cartis, "Some disadvantages of a Mehrotra-type primal-dual corrector
+// interior point algorithm", Appl. Numer. Math. 59 (2009), shows such failures). Once the
+// iterate is nearly feasible (residuals no longer need the long step), the step is cut to the
+// minimiser of f when the full step would raise the gap.
+static double gap_safeguard(const qcp_workspace *ws, const ipm_stats *st, double alpha) {
+  if (!(st->pres <= 1e-4 && st->dres <= 1e-4) || ws->K.m == 0) return alpha;
+  double dsdz = 0.0, lin = 0.0;
+  for (int i = 0; i < ws->K.m; i++) {  // one pass: this runs in every late iteration
+    dsdz += ws->ds[i] * ws->dz[i];
+    lin += ws->s[i] * ws->dz[i] + ws->ds[i] * ws->z[i];
+  }
+  if (!(dsdz > 0.0) || !(lin < 0.0) || alpha * (lin + alpha * dsdz) <= 0.0) return alpha;
+  return fmin(alpha, -lin / (2.0 * dsdz));
 }
 
 // ---- starting points -----------------------------------------------------------------------
@@ -349,9 +565,8 @@ static void shift_start(qcp_workspace *ws) {
   if (!(qcp_cone_min_eig(K, ws->z) > floor_z)) qcp_cone_add_identity(K, ws->z, 1.0);
 }
 
-static int start_cold(qcp_workspace *ws) {
+static int start_cold_rho(qcp_workspace *ws, double rho) {
   int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, N = ws->kkt.N;
-  double rho = ws->set.cold_rho;
   qcp_kkt_set_w(&ws->kkt, &ws->K, NULL, rho);
   if (qcp_kkt_factor(&ws->kkt, ws->set.dyn_reg_eps, ws->set.dyn_reg_delta) < 0) return -1;
   // x minimises ½xᵀPx + cᵀx + ‖Gx − h‖²/(2ρ) s.t. Ax = b (CVXOPT's coneqp start has ρ = 1):
@@ -375,6 +590,24 @@ static int start_cold(qcp_workspace *ws) {
     if (!isfinite(ws->sol[j])) return -1;
   for (int j = 0; j < n; j++)
     if (!isfinite(ws->x[j])) return -1;
+  return 0;
+}
+
+// The cold start with settings.cold_rho; when that KKT solve is not finite (a nearly singular
+// matrix whose dynamically regularised pivots blow up, as QPILOTNO's did), CVXOPT's ρ = 1, and
+// as the last resort the trivially centred point x = 0, y = 0, s = z = e. Returns 0 (always
+// finite) or -1 only if even the factorisation of the ρ = 1 matrix produced NaN.
+static int start_cold(qcp_workspace *ws) {
+  if (!start_cold_rho(ws, ws->set.cold_rho)) return 0;
+  ws->info.factorizations++;
+  if (!start_cold_rho(ws, 1.0)) return 0;
+  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  memset(ws->x, 0, (size_t)n * sizeof *ws->x);
+  if (p > 0) memset(ws->y, 0, (size_t)p * sizeof *ws->y);
+  memset(ws->s, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->s);
+  memset(ws->z, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->z);
+  qcp_cone_add_identity(&ws->K, ws->s, 1.0);
+  qcp_cone_add_identity(&ws->K, ws->z, 1.0);
   return 0;
 }
 
@@ -412,7 +645,8 @@ static int start_feasible(qcp_workspace *ws, const double *x0, const double *y0,
     else
       memset(ws->y, 0, (size_t)p * sizeof *ws->y);
   }
-  // s = h − G x must be interior
+  qcp_scale_scale(&ws->scl, n, p, 0, ws->x, NULL, ws->y, NULL);
+  // s = h − G x must be interior (a positive scale per cone keeps interior points interior)
   for (int i = 0; i < m; i++) ws->s[i] = ws->h[i];
   for (int i = 0; i < m; i++) ws->t1[i] = 0.0;
   csc_mv(&ws->prob.G, ws->x, ws->t1);
@@ -435,8 +669,10 @@ static void start_warm(qcp_workspace *ws, const double *x0, const double *s0, co
     else
       memset(ws->y, 0, (size_t)p * sizeof *ws->y);
   }
+  qcp_scale_scale(&ws->scl, n, p, 0, ws->x, NULL, ws->y, NULL);
   if (s0) {
     memcpy(ws->s, s0, (size_t)m * sizeof *ws->s);
+    qcp_scale_scale(&ws->scl, 0, 0, m, ws->x, ws->s, NULL, NULL);
   } else {
     for (int i = 0; i < m; i++) ws->t1[i] = 0.0;
     csc_mv(&ws->prob.G, ws->x, ws->t1);
@@ -446,6 +682,7 @@ static void start_warm(qcp_workspace *ws, const double *x0, const double *s0, co
   push_interior(&ws->K, ws->s, ws->set.warm_push * (1.0 + qcp_vec_norm_inf(ws->s, m)));
   if (z0) {
     memcpy(ws->z, z0, (size_t)m * sizeof *ws->z);
+    qcp_scale_scale(&ws->scl, 0, 0, m, ws->x, NULL, NULL, ws->z);
     push_interior(&ws->K, ws->z, ws->set.warm_push * (1.0 + qcp_vec_norm_inf(ws->z, m)));
   } else {
     centre_dual(ws);
@@ -573,8 +810,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
     }
   }
   ipm_stats polished;
-  if (ok) compute_residuals(ws, &polished);
-  if (!ok || !converged(&polished, set->eps_abs, set->eps_rel)) {
+  if (!ok || (compute_residuals(ws, &polished), !converged_verified(ws, &polished))) {
     restore_best(ws);
     return 0;
   }
@@ -635,9 +871,9 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       save_best(ws);
     }
     if (set->verbose)
-      fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
-              st.pobj, st.pres, st.dres, st.gap, st.mu);
-    if (converged(&st, set->eps_abs, set->eps_rel)) {
+      fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it, st.pobj,
+              st.pres, st.dres, st.gap, st.mu);
+    if (converged_checked(ws, &st)) {
       final = QCP_SOLVED;
       break;
     }
@@ -648,6 +884,16 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     }
     if (it >= set->max_iter) {
       final = QCP_MAX_ITERATIONS;
+      break;
+    }
+    if (set->time_limit > 0.0 && qcp_clock() - t0 > set->time_limit) {
+      final = QCP_TIME_LIMIT;
+      break;
+    }
+    // no better iterate for a whole window (e.g. μ collapsing to 1e-261 while the primal
+    // residual stays at 5e-8 on LISWET): more iterations will not help, say so now
+    if (it - best_it >= set->stall_window) {
+      final = QCP_STALLED;
       break;
     }
     // scaling and factorisation
@@ -676,7 +922,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     double sigma = 0.0;
     if (m > 0) {
       double mua = 0.0;
-      for (int i = 0; i < m; i++) mua += (ws->s[i] + aa * ws->dsa[i]) * (ws->z[i] + aa * ws->dza[i]);
+      for (int i = 0; i < m; i++)
+        mua += (ws->s[i] + aa * ws->dsa[i]) * (ws->z[i] + aa * ws->dza[i]);
       mua /= ws->K.deg;
       sigma = fmin(1.0, fmax(0.0, mua / st.mu));
       sigma = sigma * sigma * sigma;
@@ -694,7 +941,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     }
     double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
                        qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
-    double alpha = fmin(1.0, set->step_fraction * amax);
+    double alpha = gap_safeguard(ws, &st, fmin(1.0, set->step_fraction * amax));
     ws->rec[it].sigma = sigma;
     ws->rec[it].step = alpha;
     for (int j = 0; j < n; j++) ws->x[j] += alpha * ws->dx[j];
@@ -723,9 +970,25 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       restore_best(ws);
       compute_residuals(ws, &st);
     }
-    if (best_it >= 0 && converged(&st, set->eps_inacc, set->eps_inacc)) final = QCP_SOLVED_INACCURATE;
+    if (best_it >= 0 && converged(&st, set->eps_inacc, set->eps_inacc))
+      final = QCP_SOLVED_INACCURATE;
   }
-  info->polished = final == QCP_SOLVED && set->polish ? polish(ws, &st) : 0;
+  // polish a solved point; also an inaccurate one, which becomes solved when the polished point
+  // passes the full check on the original data (large objectives: the interior-point gap stalls
+  // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
+  int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
+  info->polished = try_polish && set->polish ? polish(ws, &st) : 0;
+  if (info->polished) final = QCP_SOLVED;
+  // back to the caller's variables; a certificate normalised in the scaled problem has its
+  // violated inner product at −1/κ in the original one
+  if (ws->scl.applied) qcp_scale_unscale(&ws->scl, n, p, m, ws->x, ws->s, ws->y, ws->z);
+  if (final == QCP_PRIMAL_INFEASIBLE) {
+    for (int i = 0; i < p; i++) ws->y[i] *= ws->scl.cost;
+    for (int i = 0; i < m; i++) ws->z[i] *= ws->scl.cost;
+  } else if (final == QCP_DUAL_INFEASIBLE) {
+    for (int j = 0; j < n; j++) ws->x[j] *= ws->scl.cost;
+    for (int i = 0; i < m; i++) ws->s[i] *= ws->scl.cost;
+  }
   info->status = final;
   info->pobj = st.pobj;
   info->dobj = st.dobj;

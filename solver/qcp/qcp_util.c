@@ -104,6 +104,9 @@ qcp_settings qcp_settings_default(void) {
       .polish = 1,
       .verbose = 0,
       .allocator = {NULL, NULL, NULL},
+      .equilibrate = 10,
+      .stall_window = 25,
+      .time_limit = 0.0,
   };
   return s;
 }
@@ -146,8 +149,18 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting max_stall = %d must be >= 1", s->max_stall);
   if (s->polish != 0 && s->polish != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting polish = %d must be 0 or 1", s->polish);
+  if (s->equilibrate < 0 || s->equilibrate > 50)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting equilibrate = %d must be in 0..50",
+                    s->equilibrate);
+  if (s->stall_window < 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting stall_window = %d must be >= 1",
+                    s->stall_window);
+  if (!(s->time_limit >= 0.0) || !isfinite(s->time_limit))
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting time_limit = %g must be finite and >= 0",
+                    s->time_limit);
   if ((s->allocator.alloc == NULL) != (s->allocator.release == NULL))
-    return qcp_fail(err, QCP_ERR_SETTINGS, "setting allocator needs both alloc and release or neither");
+    return qcp_fail(err, QCP_ERR_SETTINGS,
+                    "setting allocator needs both alloc and release or neither");
   return QCP_OK;
 }
 
@@ -226,8 +239,8 @@ int qcp_problem_validate(const qcp_problem *prob, qcp_error *err) {
   if ((rc = check_vec(prob->h, (int)m, "h", err))) return rc;
   // the KKT matrix (dense q(q+1)/2 block per cone) must be indexable by int, with room for fill
   long long N = (long long)prob->n + prob->p + m, nnzK = (long long)prob->P.colptr[prob->n] +
-                                                        prob->n + prob->G.colptr[prob->n] +
-                                                        prob->p + prob->l;
+                                                         prob->n + prob->G.colptr[prob->n] +
+                                                         prob->p + prob->l;
   if (prob->p > 0) nnzK += prob->A.colptr[prob->n];
   int big = -1;
   for (int k = 0; k < prob->nsoc; k++) {

@@ -19,7 +19,9 @@
   X(QCP_MAX_ITERATIONS, "max_iterations")      /* iteration limit, best iterate kept */ \
   X(QCP_NUMERICAL_ERROR, "numerical_error")    /* factorisation/step failed */        \
   X(QCP_PRIMAL_INFEASIBLE, "primal_infeasible") /* certificate (y, z) in the solution */ \
-  X(QCP_DUAL_INFEASIBLE, "dual_infeasible")    /* certificate x in the solution */
+  X(QCP_DUAL_INFEASIBLE, "dual_infeasible")    /* certificate x in the solution */ \
+  X(QCP_TIME_LIMIT, "time_limit")              /* settings.time_limit, best iterate kept */ \
+  X(QCP_STALLED, "stalled")  /* no progress in stall_window iterations, best iterate kept */
 
 // Error codes returned by functions that take user input (0 = ok).
 #define QCP_ERROR_LIST(X)                                                  \
@@ -110,6 +112,13 @@ typedef struct qcp_settings {
                          // feasible: exact complementarity s∘z = 0 (default 1; 0 off)
   int verbose;           // 0 silent, 1 one line per iteration to stderr
   qcp_allocator allocator;  // NULL functions = malloc/free
+  int equilibrate;          // Ruiz equilibration passes on the data, 0..50 (default 10; 0 off);
+                            // the iteration runs on the scaled problem, every test on the
+                            // original one
+  int stall_window;         // stop (status stalled) when the best iterate has not improved for
+                            // this many iterations, >= 1 (default 25)
+  double time_limit;        // wall-clock limit of one qcp_solve in seconds, checked once per
+                            // iteration (status time_limit); 0 = none (default), >= 0
 } qcp_settings;
 
 // Returns the default settings (all tolerances 1e-8, 0.99 step fraction, 50 iterations).

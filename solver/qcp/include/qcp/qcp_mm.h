@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// qcp_mm — QPs in the two-sided form of the Maros–Mészáros set (min ½xᵀPx + qᵀx + r,
+// l ≤ Ax ≤ u): conversion to a qcp_problem, the row multipliers of a qcp solution, and the
+// benchmark's independent score (qpbenchmark's absolute residuals, in long double).
+#ifndef QCP_QCP_MM_H
+#define QCP_QCP_MM_H
+
+#include "qcp/qcp.h"
+
+// Bounds with |value| >= QCP_MM_INF are infinite (the set stores them as ±1e20).
+#define QCP_MM_INF 1e19
+
+// A QP  min ½xᵀPx + qᵀx + r  s.t.  l ≤ Ax ≤ u. P is n×n with BOTH triangles stored; A is m×n.
+// Infinite bounds are stored as ±INFINITY. All arrays owned by the struct (qcp_mm_free).
+typedef struct qcp_mm {
+  int n, m;
+  double r;
+  int *Pp, *Pi, *Ap, *Ai;  // CSC column pointers (n+1) and sorted row indices
+  double *Pv, *Av;
+  double *q, *l, *u;  // n, m, m
+} qcp_mm;
+
+// The conic form of a qcp_mm: rows with l = u become equalities (A x = b), each finite side of
+// the other rows one orthant row (a x ≤ u: G row a, h = u; a x ≥ l: G row −a, h = −l); rows with
+// both bounds infinite are dropped. prob points into the owned arrays below.
+typedef struct qcp_mm_conic {
+  qcp_problem prob;
+  int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi;
+  double *Pv, *Av, *Gv, *c, *b, *h;
+  int *eq_row;          // p: original row of each equality
+  int *g_row;           // l: original row of each orthant row
+  signed char *g_sign;  // l: +1 for an upper side, −1 for a lower side
+} qcp_mm_conic;
+
+// Independent optimality measures of a point (x, y) of a qcp_mm, absolute, accumulated in long
+// double from the original data (qpbenchmark's definitions, y the multipliers of the rows of A
+// with the sign convention Px + q + Aᵀy = 0, y > 0 on an active upper bound).
+typedef struct qcp_mm_score {
+  double pres;  // max_i of the violation of l_i ≤ a_i x ≤ u_i (0 if none)
+  double dres;  // ‖Px + q + Aᵀy‖∞
+  double gap;   // |xᵀPx + qᵀx + Σ u_i max(y_i, 0) + l_i min(y_i, 0)| (inf if an infinite bound
+                // carries a multiplier)
+  double obj;   // ½xᵀPx + qᵀx + r
+} qcp_mm_score;
+
+// Reads a MATLAB v5 file of the set (variables n, m, P, q, r, A, l, u; format in the data's
+// README) into *out. Returns QCP_OK, QCP_ERR_IO (file, or the library was built without libmatio)
+// or QCP_ERR_INPUT naming the bad variable; on error *out is empty.
+int qcp_mm_read_mat(const char *path, qcp_mm *out, qcp_error *err);
+
+// Frees the arrays of a qcp_mm (not the struct).
+void qcp_mm_free(qcp_mm *mm);
+
+// Builds the conic form of mm into *out (caller frees with qcp_mm_conic_free). Returns QCP_OK or
+// QCP_ERR_ALLOC.
+int qcp_mm_to_conic(const qcp_mm *mm, qcp_mm_conic *out, qcp_error *err);
+
+// Frees the arrays of a conic form.
+void qcp_mm_conic_free(qcp_mm_conic *c);
+
+// Row multipliers yrow (m = mm->m) of a conic solution (y p, z l): equality rows take y, an upper
+// side adds z, a lower side subtracts z; dropped rows get 0.
+void qcp_mm_row_duals(const qcp_mm_conic *c, int m, const double *y, const double *z,
+                      double *yrow);
+
+// Scores the point (x n, yrow m) of mm (see qcp_mm_score).
+void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out);
+
+#endif  // QCP_QCP_MM_H

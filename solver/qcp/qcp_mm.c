@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// Two-sided QPs (l ≤ Ax ≤ u, the Maros–Mészáros / OSQP form) in qcp's conic form, and the
+// benchmark's independent score.
+//
+// Conversion. Row i with l_i = u_i is the equality a_i x = l_i (multiplier y_eq, free). Otherwise
+// each finite side is one orthant row of Gx + s = h, s ≥ 0: a_i x ≤ u_i gives (a_i, u_i) and
+// a_i x ≥ l_i gives (−a_i, −l_i); a row with both sides infinite is dropped (it constrains
+// nothing). The bounds on x are rows of A in this set (A = [A_general; I]) and are converted the
+// same way. The Lagrangian Px + q + A_eqᵀy + Gᵀz = 0 then gives the row multipliers of the
+// two-sided form as y_i = y_eq (equality), z_upper − z_lower (inequality).
+//
+// Score (qpbenchmark, S. Caron et al., "qpbenchmark: benchmark for quadratic programming solvers",
+// 2024; qpsolvers' Problem.primal_residual / dual_residual / duality_gap): at (x, y)
+//   pres = max_i max(a_i x − u_i, l_i − a_i x, 0),   dres = ‖Px + q + Aᵀy‖∞,
+//   gap  = |xᵀPx + qᵀx + Σ_i (u_i y_i⁺ + l_i y_i⁻)|,
+// all absolute. The gap is the difference of the primal and the dual objective; at an optimum it
+// is a difference of numbers as large as the objective, so every sum is accumulated in long
+// double (64-bit mantissa) from the original data, independently of the solver's arithmetic.
+#include "qcp/qcp_mm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qcp_internal.h"
+
+void qcp_mm_free(qcp_mm *mm) {
+  free(mm->Pp), free(mm->Pi), free(mm->Pv), free(mm->Ap), free(mm->Ai), free(mm->Av);
+  free(mm->q), free(mm->l), free(mm->u);
+  memset(mm, 0, sizeof *mm);
+}
+
+void qcp_mm_conic_free(qcp_mm_conic *c) {
+  free(c->Pp), free(c->Pi), free(c->Pv), free(c->Ap), free(c->Ai), free(c->Av);
+  free(c->Gp), free(c->Gi), free(c->Gv), free(c->c), free(c->b), free(c->h);
+  free(c->eq_row), free(c->g_row), free(c->g_sign);
+  memset(c, 0, sizeof *c);
+}
+
+#ifndef QCP_HAVE_MATIO
+int qcp_mm_read_mat(const char *path, qcp_mm *out, qcp_error *err) {
+  memset(out, 0, sizeof *out);
+  return qcp_fail(err, QCP_ERR_IO,
+                  "%s: stabcon was built without libmatio (apt-get install "
+                  "libmatio-dev, then rebuild)",
+                  path);
+}
+#endif
+
+static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+
+// The upper triangle of the full symmetric P (entries with row ≤ column).
+static int upper_triangle(const qcp_mm *mm, qcp_mm_conic *c) {
+  int n = mm->n, k = 0;
+  c->Pp = zalloc((size_t)n + 1, sizeof *c->Pp);
+  c->Pi = zalloc((size_t)mm->Pp[n], sizeof *c->Pi);
+  c->Pv = zalloc((size_t)mm->Pp[n], sizeof *c->Pv);
+  if (!c->Pp || !c->Pi || !c->Pv) return -1;
+  for (int j = 0; j < n; j++) {
+    for (int t = mm->Pp[j]; t < mm->Pp[j + 1]; t++)
+      if (mm->Pi[t] <= j && mm->Pv[t] != 0.0) c->Pi[k] = mm->Pi[t], c->Pv[k++] = mm->Pv[t];
+    c->Pp[j + 1] = k;
+  }
+  return 0;
+}
+
+// Row roles: eq[i] = equality index or −1; up[i], lo[i] = orthant row index or −1.
+static void classify_rows(const qcp_mm *mm, int *eq, int *up, int *lo, int *neq, int *nin) {
+  *neq = *nin = 0;
+  for (int i = 0; i < mm->m; i++) {
+    eq[i] = up[i] = lo[i] = -1;
+    if (mm->l[i] == mm->u[i]) {
+      eq[i] = (*neq)++;
+      continue;
+    }
+    if (isfinite(mm->u[i])) up[i] = (*nin)++;
+    if (isfinite(mm->l[i])) lo[i] = (*nin)++;
+  }
+}
+
+// A_eq and G column by column; new row indices grow with the original ones, so they stay sorted
+static int split_rows(const qcp_mm *mm, const int *eq, const int *up, const int *lo,
+                      qcp_mm_conic *c) {
+  int n = mm->n, nnz = mm->Ap[n];
+  c->Ap = zalloc((size_t)n + 1, sizeof *c->Ap);
+  c->Gp = zalloc((size_t)n + 1, sizeof *c->Gp);
+  c->Ai = zalloc((size_t)nnz, sizeof *c->Ai);
+  c->Av = zalloc((size_t)nnz, sizeof *c->Av);
+  c->Gi = zalloc(2 * (size_t)nnz, sizeof *c->Gi);
+  c->Gv = zalloc(2 * (size_t)nnz, sizeof *c->Gv);
+  if (!c->Ap || !c->Gp || !c->Ai || !c->Av || !c->Gi || !c->Gv) return -1;
+  int na = 0, ng = 0;
+  for (int j = 0; j < n; j++) {
+    for (int t = mm->Ap[j]; t < mm->Ap[j + 1]; t++) {
+      int i = mm->Ai[t];
+      double v = mm->Av[t];
+      if (eq[i] >= 0) c->Ai[na] = eq[i], c->Av[na++] = v;
+      if (up[i] >= 0) c->Gi[ng] = up[i], c->Gv[ng++] = v;
+      if (lo[i] >= 0) c->Gi[ng] = lo[i], c->Gv[ng++] = -v;
+    }
+    c->Ap[j + 1] = na;
+    c->Gp[j + 1] = ng;
+  }
+  return 0;
+}
+
+static int fill_vectors(const qcp_mm *mm, const int *eq, const int *up, const int *lo, int neq,
+                        int nin, qcp_mm_conic *c) {
+  int n = mm->n;
+  c->c = zalloc((size_t)n, sizeof *c->c);
+  c->b = zalloc((size_t)neq, sizeof *c->b);
+  c->h = zalloc((size_t)nin, sizeof *c->h);
+  c->eq_row = zalloc((size_t)neq, sizeof *c->eq_row);
+  c->g_row = zalloc((size_t)nin, sizeof *c->g_row);
+  c->g_sign = zalloc((size_t)nin, sizeof *c->g_sign);
+  if (!c->c || !c->b || !c->h || !c->eq_row || !c->g_row || !c->g_sign) return -1;
+  memcpy(c->c, mm->q, (size_t)n * sizeof *c->c);
+  for (int i = 0; i < mm->m; i++) {
+    if (eq[i] >= 0) c->b[eq[i]] = mm->l[i], c->eq_row[eq[i]] = i;
+    if (up[i] >= 0) c->h[up[i]] = mm->u[i], c->g_row[up[i]] = i, c->g_sign[up[i]] = 1;
+    if (lo[i] >= 0) c->h[lo[i]] = -mm->l[i], c->g_row[lo[i]] = i, c->g_sign[lo[i]] = -1;
+  }
+  return 0;
+}
+
+int qcp_mm_to_conic(const qcp_mm *mm, qcp_mm_conic *out, qcp_error *err) {
+  memset(out, 0, sizeof *out);
+  int m = mm->m, n = mm->n, neq, nin, rc = -1;
+  int *eq = zalloc((size_t)m, sizeof *eq), *up = zalloc((size_t)m, sizeof *up);
+  int *lo = zalloc((size_t)m, sizeof *lo);
+  if (eq && up && lo) {
+    classify_rows(mm, eq, up, lo, &neq, &nin);
+    rc = upper_triangle(mm, out);
+    rc = rc ? rc : split_rows(mm, eq, up, lo, out);
+    rc = rc ? rc : fill_vectors(mm, eq, up, lo, neq, nin, out);
+  }
+  free(eq), free(up), free(lo);
+  if (rc) {
+    qcp_mm_conic_free(out);
+    return qcp_fail(err, QCP_ERR_ALLOC, "out of memory converting a %dx%d QP", m, n);
+  }
+  out->prob = (qcp_problem){.n = n,
+                            .p = neq,
+                            .l = nin,
+                            .nsoc = 0,
+                            .q = NULL,
+                            .P = {n, n, out->Pp, out->Pi, out->Pv},
+                            .A = {neq, n, out->Ap, out->Ai, out->Av},
+                            .G = {nin, n, out->Gp, out->Gi, out->Gv},
+                            .c = out->c,
+                            .b = out->b,
+                            .h = out->h};
+  return QCP_OK;
+}
+
+void qcp_mm_row_duals(const qcp_mm_conic *c, int m, const double *y, const double *z,
+                      double *yrow) {
+  memset(yrow, 0, (size_t)m * sizeof *yrow);
+  for (int k = 0; k < c->prob.p; k++) yrow[c->eq_row[k]] = y[k];
+  for (int k = 0; k < c->prob.l; k++) yrow[c->g_row[k]] += c->g_sign[k] * z[k];
+}
+
+void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out) {
+  int n = mm->n, m = mm->m;
+  long double *ax = calloc((size_t)m + 1, sizeof *ax), *rd = calloc((size_t)n + 1, sizeof *rd);
+  if (!ax || !rd) {
+    free(ax), free(rd);
+    *out = (qcp_mm_score){NAN, NAN, NAN, NAN};
+    return;
+  }
+  long double xpx = 0.0L, qx = 0.0L, dual = 0.0L;
+  for (int j = 0; j < n; j++) {
+    long double px = 0.0L, aty = 0.0L;
+    for (int t = mm->Pp[j]; t < mm->Pp[j + 1]; t++) px += (long double)mm->Pv[t] * x[mm->Pi[t]];
+    for (int t = mm->Ap[j]; t < mm->Ap[j + 1]; t++) {
+      ax[mm->Ai[t]] += (long double)mm->Av[t] * x[j];
+      aty += (long double)mm->Av[t] * yrow[mm->Ai[t]];
+    }
+    // P is symmetric: (Px)_j is column j's dot product with x
+    xpx += px * x[j];
+    qx += (long double)mm->q[j] * x[j];
+    rd[j] = px + mm->q[j] + aty;
+  }
+  double pres = 0.0, dres = 0.0;
+  for (int i = 0; i < m; i++) {
+    if (isfinite(mm->u[i])) pres = fmax(pres, (double)(ax[i] - mm->u[i]));
+    if (isfinite(mm->l[i])) pres = fmax(pres, (double)(mm->l[i] - ax[i]));
+    double yi = yrow[i];
+    if (yi > 0.0) dual += isfinite(mm->u[i]) ? (long double)mm->u[i] * yi : INFINITY;
+    if (yi < 0.0) dual += isfinite(mm->l[i]) ? (long double)mm->l[i] * yi : -INFINITY;
+  }
+  for (int j = 0; j < n; j++) dres = fmax(dres, fabs((double)rd[j]));
+  int finite = 1;  // fmax drops NaN: a non-finite point must not score well
+  for (int j = 0; j < n; j++) finite &= isfinite(x[j]) != 0;
+  for (int i = 0; i < m; i++) finite &= isfinite(yrow[i]) != 0;
+  out->pres = finite ? pres : INFINITY;
+  out->dres = finite ? dres : INFINITY;
+  out->gap = finite ? fabs((double)(xpx + qx + dual)) : INFINITY;
+  out->obj = (double)(0.5L * xpx + qx + mm->r);
+  free(ax), free(rd);
+}

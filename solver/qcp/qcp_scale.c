@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Ruiz equilibration of the problem data, keeping cones intact.
+//
+// Derivation (D. Ruiz, "A scaling algorithm to equilibrate both rows and columns norms in
+// matrices", RAL-TR-2001-034; used on the KKT matrix by OSQP, Stellato et al. 2020 §5.1, and by
+// Clarabel/QOCO). With diagonal D > 0 (variables), E > 0 (rows of A and G) and a cost scale κ > 0
+// the problem  min ½x̄ᵀ(κDPD)x̄ + κ(Dc)ᵀx̄,  (E_A A D)x̄ = E_A b,  (E_G G D)x̄ + s̄ = E_G h
+// has the solution x = D x̄, s = E_G⁻¹ s̄, y = E_A ȳ/κ, z = E_G z̄/κ, and s̄ ∈ K ⇔ s ∈ K as long as
+// E_G is a positive multiple of the identity on each second-order cone (one scale per cone
+// block; orthant rows scale individually). Each pass divides every column j of the symmetric
+// matrix [P Aᵀ Gᵀ; A 0 0; G 0 0] by √‖col_j‖∞ and every row by √‖row_i‖∞ (for a cone block,
+// the largest row norm of the block); ten passes bring all norms near 1. κ then scales the cost
+// so that max(mean ‖P̄ col‖∞, ‖c̄‖∞) ≈ 1. Factors are clipped to [1e-4, 1e4] per pass
+// (OSQP's limits) so that empty or tiny rows and columns are not blown up.
+#include <math.h>
+#include <string.h>
+
+#include "qcp_internal.h"
+
+#define SCALE_MIN 1e-4
+#define SCALE_MAX 1e4
+// Data whose KKT row and column norms all lie within this factor of each other is left as it is:
+// equilibration would only perturb the iterates of an already well-scaled problem (the contact
+// and foundation families have spreads of 1e3 and need 3–8 iterations unscaled), while the badly
+// scaled Maros–Mészáros problems have spreads of 1e5 … 1e12.
+#define SCALE_SPREAD 1e4
+
+// max/min over the nonzero norms (1 if there are none)
+static double norm_spread(const double *v, int n) {
+  double lo = INFINITY, hi = 0.0;
+  for (int i = 0; i < n; i++)
+    if (v[i] > 0.0) lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+  return hi > 0.0 ? hi / lo : 1.0;
+}
+
+static double clip_inv_sqrt(double norm) {
+  if (!(norm > 0.0)) return 1.0;  // an empty row or column keeps its scale
+  double f = 1.0 / sqrt(norm);
+  return f < SCALE_MIN ? SCALE_MIN : (f > SCALE_MAX ? SCALE_MAX : f);
+}
+
+// ∞-norms of the KKT columns of x (cn, n) and of the rows of A (rp, p) and G (rm, m)
+static void kkt_norms(const qcp_problem *pr, const double *Pv, const double *Av, const double *Gv,
+                      double *cn, double *rp, double *rm) {
+  int n = pr->n, p = pr->p, m = pr->G.nrows;
+  memset(cn, 0, (size_t)n * sizeof *cn);
+  memset(rp, 0, (size_t)p * sizeof *rp);
+  memset(rm, 0, (size_t)m * sizeof *rm);
+  for (int j = 0; j < n; j++) {
+    for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
+      double a = fabs(Pv[k]);
+      int i = pr->P.rowind[k];
+      cn[j] = fmax(cn[j], a);
+      cn[i] = fmax(cn[i], a);  // the lower triangle's entry (i, j) lies in column i
+    }
+    for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++) {
+      double a = fabs(Av[k]);
+      cn[j] = fmax(cn[j], a);
+      rp[pr->A.rowind[k]] = fmax(rp[pr->A.rowind[k]], a);
+    }
+    for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++) {
+      double a = fabs(Gv[k]);
+      cn[j] = fmax(cn[j], a);
+      rm[pr->G.rowind[k]] = fmax(rm[pr->G.rowind[k]], a);
+    }
+  }
+}
+
+// one factor per second-order cone: the largest row norm of its block
+static void cone_blocks(const qcp_cones *K, double *rm) {
+  for (int k = 0; k < K->nsoc; k++) {
+    int o = K->off[k], q = K->q[k];
+    double mx = 0.0;
+    for (int i = 0; i < q; i++) mx = fmax(mx, rm[o + i]);
+    for (int i = 0; i < q; i++) rm[o + i] = mx;
+  }
+}
+
+// multiplies the matrices by diag(e)·M·diag(d) (P by diag(d)·P·diag(d))
+static void scale_matrices(const qcp_problem *pr, const double *d, const double *ep,
+                           const double *em, double *Pv, double *Av, double *Gv) {
+  int n = pr->n, p = pr->p;
+  for (int j = 0; j < n; j++) {
+    for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) Pv[k] *= d[pr->P.rowind[k]] * d[j];
+    for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++)
+      Av[k] *= ep[pr->A.rowind[k]] * d[j];
+    for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++) Gv[k] *= em[pr->G.rowind[k]] * d[j];
+  }
+}
+
+// the cost scale κ: 1 / max(mean column norm of P̄, ‖c̄‖∞), clipped
+static double cost_scale(const qcp_problem *pr, const double *Pv, const double *c, double *cn) {
+  int n = pr->n;
+  memset(cn, 0, (size_t)n * sizeof *cn);
+  for (int j = 0; j < n; j++)
+    for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
+      double a = fabs(Pv[k]);
+      cn[j] = fmax(cn[j], a);
+      cn[pr->P.rowind[k]] = fmax(cn[pr->P.rowind[k]], a);
+    }
+  double mean = 0.0;
+  for (int j = 0; j < n; j++) mean += cn[j];
+  mean /= n;
+  double s = fmax(mean, qcp_vec_norm_inf(c, n));
+  if (!(s > 0.0)) return 1.0;
+  s = 1.0 / s;
+  return s < SCALE_MIN ? SCALE_MIN : (s > SCALE_MAX ? SCALE_MAX : s);
+}
+
+void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones *K,
+                       qcp_problem *dst) {
+  int n = src->n, p = src->p, m = K->m;
+  double *Pv = (double *)dst->P.values, *Av = (double *)dst->A.values;
+  double *Gv = (double *)dst->G.values;
+  double *c = (double *)dst->c, *b = (double *)dst->b, *h = (double *)dst->h;
+  memcpy(Pv, src->P.values, (size_t)src->P.colptr[n] * sizeof *Pv);
+  if (p > 0) memcpy(Av, src->A.values, (size_t)src->A.colptr[n] * sizeof *Av);
+  memcpy(Gv, src->G.values, (size_t)src->G.colptr[n] * sizeof *Gv);
+  for (int j = 0; j < n; j++) sc->D[j] = 1.0;
+  for (int i = 0; i < p; i++) sc->Ey[i] = 1.0;
+  for (int i = 0; i < m; i++) sc->Ez[i] = 1.0;
+  double *cn = sc->work, *rp = sc->work + n, *rm = sc->work + n + p;
+  int pass = 0;
+  for (; pass < sc->passes; pass++) {
+    kkt_norms(src, Pv, Av, Gv, cn, rp, rm);
+    if (pass == 0 && norm_spread(sc->work, n + p + m) <= SCALE_SPREAD) break;
+    cone_blocks(K, rm);
+    for (int j = 0; j < n; j++) cn[j] = clip_inv_sqrt(cn[j]), sc->D[j] *= cn[j];
+    for (int i = 0; i < p; i++) rp[i] = clip_inv_sqrt(rp[i]), sc->Ey[i] *= rp[i];
+    for (int i = 0; i < m; i++) rm[i] = clip_inv_sqrt(rm[i]), sc->Ez[i] *= rm[i];
+    scale_matrices(src, cn, rp, rm, Pv, Av, Gv);
+  }
+  for (int j = 0; j < n; j++) c[j] = sc->D[j] * src->c[j];
+  sc->applied = pass > 0;
+  sc->cost = pass > 0 ? cost_scale(src, Pv, c, cn) : 1.0;
+  for (int k = 0; k < src->P.colptr[n]; k++) Pv[k] *= sc->cost;
+  for (int j = 0; j < n; j++) c[j] *= sc->cost;
+  for (int i = 0; i < p; i++) b[i] = sc->Ey[i] * src->b[i];
+  for (int i = 0; i < m; i++) h[i] = sc->Ez[i] * src->h[i];
+}
+
+void qcp_scale_unscale(const qcp_scaling *sc, int n, int p, int m, double *x, double *s, double *y,
+                       double *z) {
+  if (!sc->applied) return;  // unit scales: nothing to do (and no divisions)
+  for (int j = 0; j < n; j++) x[j] *= sc->D[j];
+  for (int i = 0; i < p; i++) y[i] *= sc->Ey[i] / sc->cost;
+  for (int i = 0; i < m; i++) s[i] /= sc->Ez[i], z[i] *= sc->Ez[i] / sc->cost;
+}
+
+void qcp_scale_scale(const qcp_scaling *sc, int n, int p, int m, double *x, double *s, double *y,
+                     double *z) {
+  if (!sc->applied) return;
+  for (int j = 0; j < n; j++) x[j] /= sc->D[j];
+  for (int i = 0; y && i < p; i++) y[i] *= sc->cost / sc->Ey[i];
+  for (int i = 0; s && i < m; i++) s[i] *= sc->Ez[i];
+  for (int i = 0; z && i < m; i++) z[i] *= sc->cost / sc->Ez[i];
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// Two-sided QPs (qcp_mm.h): conversion of l ≤ Ax ≤ u to qcp's form, the row multipliers, and the
+// benchmark's independent score on a problem with a known solution; the .mat reader when libmatio
+// and the data are present (skipped otherwise).
+//
+//   min ½(x1² + x2²) − x1 − x2   s.t.  x1 + x2 = 1 (equality), −5 ≤ x1 − x2 ≤ 0.5 (two-sided),
+//   x1 ≥ −1e20 (free row, dropped), x2 ≥ 0.6 (one-sided), x1 ≤ 1e20.
+// Unconstrained optimum (1, 1) violates x1 + x2 = 1; on the line x1 + x2 = 1 the optimum is
+// (0.5, 0.5) but x2 ≥ 0.6 is active: x = (0.4, 0.6), and Px + q + Aᵀy = 0 gives the row
+// multipliers y = (0.6, 0, 0, −0.2) (negative: an active lower bound).
+// clang-format off
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+// clang-format on
+
+#include "qcp/qcp.h"
+#include "qcp/qcp_mm.h"
+
+static void build(qcp_mm *mm) {
+  static int Pp[] = {0, 1, 2}, Pi[] = {0, 1}, Ap[] = {0, 3, 6}, Ai[] = {0, 1, 2, 0, 1, 3};
+  static double Pv[] = {1, 1}, Av[] = {1, 1, 1, 1, -1, 1}, q[] = {-1, -1};
+  static double l[] = {1, -5, -INFINITY, 0.6}, u[] = {1, 0.5, INFINITY, INFINITY};
+  *mm = (qcp_mm){.n = 2,
+                 .m = 4,
+                 .r = 0.25,
+                 .Pp = Pp,
+                 .Pi = Pi,
+                 .Ap = Ap,
+                 .Ai = Ai,
+                 .Pv = Pv,
+                 .Av = Av,
+                 .q = q,
+                 .l = l,
+                 .u = u};
+}
+
+static void test_convert_solve_score(void **state) {
+  (void)state;
+  qcp_mm mm;
+  build(&mm);
+  qcp_mm_conic cf;
+  qcp_error err;
+  assert_int_equal(qcp_mm_to_conic(&mm, &cf, &err), QCP_OK);
+  assert_int_equal(cf.prob.p, 1);  // the equality row
+  assert_int_equal(cf.prob.l, 3);  // two sides of row 1, the lower side of row 3; row 2 dropped
+  qcp_settings set = qcp_settings_default();
+  set.eps_abs = 1e-10;
+  set.eps_rel = 1e-300;  // relative tolerance off, as the benchmark
+  qcp_workspace *ws = NULL;
+  assert_int_equal(qcp_setup(&ws, &cf.prob, &set, &err), QCP_OK);
+  assert_int_equal(qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
+  assert_int_equal(qcp_info_get(ws)->status, QCP_SOLVED);
+  const double *x = qcp_solution_x(ws);
+  assert_true(fabs(x[0] - 0.4) < 1e-8 && fabs(x[1] - 0.6) < 1e-8);
+  double yrow[4];
+  qcp_mm_row_duals(&cf, 4, qcp_solution_y(ws), qcp_solution_z(ws), yrow);
+  assert_true(yrow[2] == 0.0);  // the dropped free row
+  assert_true(fabs(yrow[0] - 0.6) < 1e-8 && fabs(yrow[1]) < 1e-8 && fabs(yrow[3] + 0.2) < 1e-8);
+  qcp_mm_score sc;
+  qcp_mm_score_point(&mm, x, yrow, &sc);
+  assert_true(sc.pres <= 1e-10 && sc.dres <= 1e-10 && sc.gap <= 1e-10);
+  assert_true(fabs(sc.obj - (0.5 * (0.16 + 0.36) - 1.0 + 0.25)) < 1e-9);
+  // a perturbed point must fail: primal (x2 < 0.6) and dual residual both show it
+  double xb[2] = {0.41, 0.59};
+  qcp_mm_score_point(&mm, xb, yrow, &sc);
+  assert_true(sc.pres > 5e-3 && sc.dres > 5e-3);
+  // a multiplier on an infinite bound makes the gap infinite
+  double ybad[4] = {yrow[0], yrow[1], 1.0, yrow[3]};
+  qcp_mm_score_point(&mm, x, ybad, &sc);
+  assert_true(isinf(sc.gap));
+  qcp_workspace_free(ws);
+  qcp_mm_conic_free(&cf);
+}
+
+static void test_read_mat(void **state) {
+  (void)state;
+  const char *dir = getenv("QCP_MAROS_FULL_DIR");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/HS21.mat", dir ? dir : ".");
+  qcp_mm mm;
+  qcp_error err;
+  int rc = qcp_mm_read_mat(path, &mm, &err);
+  if (rc == QCP_ERR_IO) skip();  // no libmatio, or no data
+  assert_int_equal(rc, QCP_OK);
+  assert_int_equal(mm.n, 2);
+  assert_int_equal(mm.m, 3);  // one general row and the two bounds
+  qcp_mm_free(&mm);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_convert_solve_score),
+      cmocka_unit_test(test_read_mat),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

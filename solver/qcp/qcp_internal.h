@@ -12,7 +12,8 @@ void *qcp_calloc(const qcp_allocator *al, size_t n, size_t size);
 // Releases memory obtained from qcp_calloc.
 void qcp_release(const qcp_allocator *al, void *ptr);
 // Formats a message into err (may be NULL) and returns code.
-int qcp_fail(qcp_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// qcp's errors are sc_errors (common/sc_error.h): one formatting helper for every library
+#define qcp_fail sc_error_set
 // Wall-clock seconds from a monotonic clock.
 double qcp_clock(void);
 

@@ -12,19 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int io_fail(qcp_error *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int io_fail(qcp_error *err, int code, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    err->code = code;
-  }
-  return code;
-}
+// errors are sc_errors (common/sc_error.h)
+#define io_fail sc_error_set
 
 // HDF5 prints its own error stacks by default; the library reports errors through qcp_error, so
 // each public call silences HDF5 and restores the caller's handler on the way out
@@ -169,8 +158,8 @@ static int problem_write(const char *path, const qcp_problem *prob, qcp_error *e
 }
 
 static int solution_write(const char *path, const qcp_problem *prob, const double *x,
-                          const double *s, const double *y, const double *z,
-                          const qcp_info *info, const qcp_check_result *chk, qcp_error *err) {
+                          const double *s, const double *y, const double *z, const qcp_info *info,
+                          const qcp_check_result *chk, qcp_error *err) {
   char tmp[4096];
   hid_t f = create_partial(path, tmp, sizeof tmp, err);
   if (f < 0) return QCP_ERR_IO;
@@ -189,7 +178,7 @@ static int solution_write(const char *path, const qcp_problem *prob, const doubl
     rc |= write_dbl_attr(f, "check_gap_rel", chk->gap_rel);
     rc |= write_dbl_attr(f, "check_s_cone", chk->s_cone);
     rc |= write_dbl_attr(f, "check_z_cone", chk->z_cone);
-    rc |= write_dbl_attr(f, "check_compl", chk->compl);
+    rc |= write_dbl_attr(f, "check_compl", chk->compl );
     rc |= write_dbl_attr(f, "check_pobj", chk->pobj);
     rc |= write_dbl_attr(f, "check_dobj", chk->dobj);
   }
@@ -270,7 +259,9 @@ static int read_object(hid_t loc, const char *name, int is_attr, hid_t mem_type,
     if (!buf) {
       rc = io_fail(err, QCP_ERR_ALLOC, "%s: out of memory reading '%s'", path, name);
     } else {
-      if (np > 0) st = is_attr ? H5Aread(obj, mem_type, buf) : H5Dread(obj, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+      if (np > 0)
+        st = is_attr ? H5Aread(obj, mem_type, buf)
+                     : H5Dread(obj, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
       if (st < 0) {
         free(buf);
         rc = io_fail(err, QCP_ERR_INPUT, "%s: reading '%s' failed", path, name);
@@ -302,11 +293,13 @@ static int read_dvec(hid_t loc, const char *name, double **out, long long want, 
 static int read_scalar_int(hid_t loc, const char *name, long long *v, const char *path,
                            qcp_error *err) {
   long long *buf = NULL, len = 0;
-  int rc = read_object(loc, name, 1, H5T_NATIVE_LLONG, sizeof(long long), 1, 1, (void **)&buf,
-                       &len, path, err);
+  int rc = read_object(loc, name, 1, H5T_NATIVE_LLONG, sizeof(long long), 1, 1, (void **)&buf, &len,
+                       path, err);
   if (rc) return rc;
-  if (len != 1) rc = io_fail(err, QCP_ERR_INPUT, "%s: attribute '%s' must be one integer", path, name);
-  else *v = buf[0];
+  if (len != 1)
+    rc = io_fail(err, QCP_ERR_INPUT, "%s: attribute '%s' must be one integer", path, name);
+  else
+    *v = buf[0];
   free(buf);
   return rc;
 }
@@ -381,8 +374,7 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
   FILE *probe = fopen(path, "rb");
   if (!probe) return io_fail(err, QCP_ERR_IO, "cannot open problem file %s", path);
   fclose(probe);
-  if (H5Fis_hdf5(path) <= 0)
-    return io_fail(err, QCP_ERR_INPUT, "%s is not an HDF5 file", path);
+  if (H5Fis_hdf5(path) <= 0) return io_fail(err, QCP_ERR_INPUT, "%s is not an HDF5 file", path);
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return io_fail(err, QCP_ERR_IO, "cannot open HDF5 file %s", path);
   long long n = 0, l = 0, nq = 0, *q = NULL;
@@ -446,11 +438,17 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
   H5Fclose(f);
   if (!rc) {
     if (!out->Ap) out->Ap = calloc((size_t)n + 1, sizeof *out->Ap);
-    out->prob = (qcp_problem){.n = (int)n, .p = p, .l = (int)l, .nsoc = (int)nq, .q = out->q,
+    out->prob = (qcp_problem){.n = (int)n,
+                              .p = p,
+                              .l = (int)l,
+                              .nsoc = (int)nq,
+                              .q = out->q,
                               .P = {(int)n, (int)n, out->Pp, out->Pi, out->Pv},
                               .A = {p, (int)n, out->Ap, out->Ai, out->Av},
                               .G = {(int)m, (int)n, out->Gp, out->Gi, out->Gv},
-                              .c = out->c, .b = out->b, .h = out->h};
+                              .c = out->c,
+                              .b = out->b,
+                              .h = out->h};
     rc = qcp_problem_validate(&out->prob, err);
     if (rc && err) {
       char msg[sizeof err->message];
@@ -472,8 +470,8 @@ int qcp_io_problem_write(const char *path, const qcp_problem *prob, qcp_error *e
 }
 
 int qcp_io_solution_write(const char *path, const qcp_problem *prob, const double *x,
-                          const double *s, const double *y, const double *z,
-                          const qcp_info *info, const qcp_check_result *chk, qcp_error *err) {
+                          const double *s, const double *y, const double *z, const qcp_info *info,
+                          const qcp_check_result *chk, qcp_error *err) {
   hdf5_handler h = hdf5_quiet();
   int rc = solution_write(path, prob, x, s, y, z, info, chk, err);
   hdf5_restore(h);

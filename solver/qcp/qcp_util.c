@@ -26,17 +26,6 @@ const char *qcp_error_string(int code) {
   return error_names[code];
 }
 
-int qcp_fail(qcp_error *err, int code, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    err->code = code;
-  }
-  return code;
-}
-
 double qcp_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "common/sc_error.h"
+
 // Problem:  min ½xᵀPx + cᵀx  s.t.  A x = b,  G x + s = h,  s ∈ K = R₊^l × Q^{q1} × … × Q^{qk}.
 // Q^q = {(s0, s1) ∈ R × R^{q-1} : s0 ≥ ‖s1‖}. A friction cone ‖(λ_r, λ_s)‖ ≤ μ λ_n is one Q³ after
 // the row scaling diag(μ, 1, 1). Sizes: x ∈ R^n, y ∈ R^p (A rows), s, z ∈ R^m with m = l + Σ q_i.
@@ -45,10 +47,7 @@ const char *qcp_status_string(qcp_status status);
 const char *qcp_error_string(int code);
 
 // Message buffer filled by functions that reject user input; names the bad value and the limit.
-typedef struct qcp_error {
-  int code;           // a qcp_errcode
-  char message[256];  // human-readable, NUL-terminated
-} qcp_error;
+typedef sc_error qcp_error;  // code: a qcp_errcode; message: names the bad value and the limit
 
 // ---- data ---------------------------------------------------------------------
 

@@ -528,8 +528,8 @@ static int cmd_compare(int argc, char **argv) {
     puts(
         "usage: stabcon compare A.h5 B.h5\n\nCompares two results files case by case (names, "
         "status, parameters, statistics,\nseries bit for bit) and prints every difference, one a "
-        "line: changed (A → B),\nonly in A, only in B. Statistics named *time* and per-step "
-        "timing series are\nignored. Exit 0 if equal, 1 if not.");
+        "line: changed (A → B),\nonly in A, only in B. Timings (statistics and series whose "
+        "names hold time,\nwall, cpu or us_per_step) are ignored. Exit 0 if equal, 1 if not.");
     return argc == 2 && is_help(argv[1]) ? XP_OK : XP_ERR_USAGE;
   }
   xp_error err = {.code = 0};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A full comparison of two results files (`stabcon compare`): every difference, not only the
-// first, so a change of behaviour can be explained line by line. Timings (statistics whose name
-// contains "time") are left out: they differ between any two runs.
+// first, so a change of behaviour can be explained line by line. Timings (is_timing) are left
+// out: they differ between any two runs.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,13 @@ static void differ(compare_ctx *c, const char *fmt, const char *case_name, const
   if (c->out) fprintf(c->out, fmt, case_name, what);
 }
 
+// a timing (differs between any two runs): statistics and series named *time*, *wall*, *cpu*
+// or us_per_step
+static int is_timing(const char *name) {
+  return strstr(name, "time") || strstr(name, "wall") || strstr(name, "cpu") ||
+         strstr(name, "us_per_step");
+}
+
 static int in_list(char (*names)[256], size_t n, const char *name) {
   for (size_t i = 0; i < n; i++)
     if (strcmp(names[i], name) == 0) return 1;
@@ -35,7 +42,7 @@ static void compare_group(compare_ctx *c, const char *case_name, const char *gro
   const size_t kb = xp_file_case_entries(c->b, case_name, group, nb, MAX_ENTRIES);
   const int stats = strcmp(group, "stats") == 0;
   for (size_t i = 0; i < ka; i++) {
-    if (stats && strstr(na[i], "time")) continue;
+    if (stats && is_timing(na[i])) continue;
     if (!in_list(nb, kb, na[i])) {
       c->diffs++;
       if (c->out) fprintf(c->out, "only in A  %s: %s %s\n", case_name, group, na[i]);
@@ -49,7 +56,7 @@ static void compare_group(compare_ctx *c, const char *case_name, const char *gro
     if (c->out) fprintf(c->out, "changed    %s: %s %s: %s → %s\n", case_name, group, na[i], va, vb);
   }
   for (size_t i = 0; i < kb; i++)
-    if (!(stats && strstr(nb[i], "time")) && !in_list(na, ka, nb[i])) {
+    if (!(stats && is_timing(nb[i])) && !in_list(na, ka, nb[i])) {
       c->diffs++;
       if (c->out) fprintf(c->out, "only in B  %s: %s %s\n", case_name, group, nb[i]);
     }
@@ -71,7 +78,7 @@ static void compare_series(compare_ctx *c, const char *case_name) {
   const size_t ka = xp_file_case_entries(c->a, case_name, "series", na, MAX_ENTRIES);
   const size_t kb = xp_file_case_entries(c->b, case_name, "series", nb, MAX_ENTRIES);
   for (size_t i = 0; i < ka; i++) {
-    if (strstr(na[i], "time") || strstr(na[i], "wall") || strstr(na[i], "cpu")) continue;
+    if (is_timing(na[i])) continue;
     if (!in_list(nb, kb, na[i])) {
       differ(c, "only in A  %s: series %s\n", case_name, na[i]);
       continue;
@@ -96,8 +103,7 @@ static void compare_series(compare_ctx *c, const char *case_name) {
     free(y);
   }
   for (size_t i = 0; i < kb; i++)
-    if (!(strstr(nb[i], "time") || strstr(nb[i], "wall") || strstr(nb[i], "cpu")) &&
-        !in_list(na, ka, nb[i]))
+    if (!is_timing(nb[i]) && !in_list(na, ka, nb[i]))
       differ(c, "only in B  %s: series %s\n", case_name, nb[i]);
 }
 

@@ -818,16 +818,10 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   return 1;
 }
 
-int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
-              const double *y0, const double *z0, qcp_error *err) {
-  double t0 = qcp_clock();
-  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, rc;
-  const qcp_settings *set = &ws->set;
-  qcp_info *info = &ws->info;
-  info->status = QCP_UNSOLVED;
-  info->iterations = 0;
-  info->factorizations = 0;
-  info->dyn_reg_count = 0;
+// the caller's starting values: finite where given, x0 present for feasible and warm starts
+static int check_start(const qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
+                       const double *y0, const double *z0, qcp_error *err) {
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   if (start != QCP_START_COLD && !x0)
     return qcp_fail(err, QCP_ERR_START, "feasible and warm starts need x0");
   if (x0 && start != QCP_START_COLD)
@@ -842,6 +836,125 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         if (!isfinite(v[k][i]))
           return qcp_fail(err, QCP_ERR_START, "%s[%d] is not finite", name[k], i);
   }
+  return QCP_OK;
+}
+
+// why the iteration stops at iterate it (QCP_UNSOLVED: it goes on)
+static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best_it, double t0) {
+  const qcp_settings *set = &ws->set;
+  if (converged_checked(ws, st)) return QCP_SOLVED;
+  qcp_status cert = it > 0 ? certify(ws) : QCP_UNSOLVED;  // not from the starting point
+  if (cert != QCP_UNSOLVED) return cert;
+  if (it >= set->max_iter) return QCP_MAX_ITERATIONS;
+  if (set->time_limit > 0.0 && qcp_clock() - t0 > set->time_limit) return QCP_TIME_LIMIT;
+  // no better iterate for a whole window (e.g. μ collapsing to 1e-261 while the primal
+  // residual stays at 5e-8 on LISWET): more iterations will not help, say so now
+  if (it - best_it >= set->stall_window) return QCP_STALLED;
+  return QCP_UNSOLVED;
+}
+
+// one Mehrotra predictor-corrector iteration from iterate it (SPEC §3 items 1–3): NT scaling,
+// factorisation, affine predictor, corrector with σ = (μ_a/μ)³, step to the boundary (safeguarded)
+// and the update. Returns 0, or −1 on a numerical failure.
+static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *alpha_out) {
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  const qcp_settings *set = &ws->set;
+  if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
+  qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
+  int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
+  ws->info.factorizations++;
+  if (nreg < 0) return -1;
+  ws->info.dyn_reg_count += nreg;
+
+  // predictor: bs = −λ∘λ
+  qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
+  for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i];
+  if (newton_solve(ws, ws->dx, ws->dy, ws->dza, ws->dsa)) return -1;
+  double aa =
+      fmin(qcp_cone_step(&ws->K, ws->s, ws->dsa, 1.0), qcp_cone_step(&ws->K, ws->z, ws->dza, 1.0));
+  double sigma = 0.0;
+  if (m > 0) {
+    double mua = 0.0;
+    for (int i = 0; i < m; i++) mua += (ws->s[i] + aa * ws->dsa[i]) * (ws->z[i] + aa * ws->dza[i]);
+    mua /= ws->K.deg;
+    sigma = fmin(1.0, fmax(0.0, mua / st->mu));
+    sigma = sigma * sigma * sigma;
+  }
+  // corrector: bs = −λ∘λ − (W⁻¹ds_a)∘(W dz_a) + σμe
+  qcp_cone_scale(&ws->K, &ws->nt, 1, ws->dsa, ws->t2);
+  qcp_cone_scale(&ws->K, &ws->nt, 0, ws->dza, ws->t3);
+  qcp_cone_prod(&ws->K, ws->t2, ws->t3, ws->t1);
+  qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
+  for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i] - ws->t1[i];
+  qcp_cone_add_identity(&ws->K, ws->bs, sigma * st->mu);
+  if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) return -1;
+  double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
+                     qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
+  double alpha = gap_safeguard(ws, st, fmin(1.0, set->step_fraction * amax));
+  ws->rec[it].sigma = sigma;
+  ws->rec[it].step = alpha;
+  for (int j = 0; j < n; j++) ws->x[j] += alpha * ws->dx[j];
+  for (int i = 0; i < p; i++) ws->y[i] += alpha * ws->dy[i];
+  for (int i = 0; i < m; i++) {
+    ws->s[i] += alpha * ws->ds[i];
+    ws->z[i] += alpha * ws->dz[i];
+  }
+  *alpha_out = alpha;
+  return 0;
+}
+
+// the outcome: the returned point is the best iterate unless solved or certified; polish; back to
+// the caller's variables; the statistics into info
+static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_it, double t0) {
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  const qcp_settings *set = &ws->set;
+  qcp_info *info = &ws->info;
+  if (final == QCP_PRIMAL_INFEASIBLE || final == QCP_DUAL_INFEASIBLE) {
+    normalise_certificate(ws, final);
+  } else if (final != QCP_SOLVED) {
+    if (best_it >= 0) {
+      restore_best(ws);
+      compute_residuals(ws, st);
+    }
+    if (best_it >= 0 && converged(st, set->eps_inacc, set->eps_inacc))
+      final = QCP_SOLVED_INACCURATE;
+  }
+  // polish a solved point; also an inaccurate one, which becomes solved when the polished point
+  // passes the full check on the original data (large objectives: the interior-point gap stalls
+  // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
+  int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
+  info->polished = try_polish && set->polish ? polish(ws, st) : 0;
+  if (info->polished) final = QCP_SOLVED;
+  // back to the caller's variables; a certificate normalised in the scaled problem has its
+  // violated inner product at −1/κ in the original one
+  if (ws->scl.applied) qcp_scale_unscale(&ws->scl, n, p, m, ws->x, ws->s, ws->y, ws->z);
+  if (final == QCP_PRIMAL_INFEASIBLE) {
+    for (int i = 0; i < p; i++) ws->y[i] *= ws->scl.cost;
+    for (int i = 0; i < m; i++) ws->z[i] *= ws->scl.cost;
+  } else if (final == QCP_DUAL_INFEASIBLE) {
+    for (int j = 0; j < n; j++) ws->x[j] *= ws->scl.cost;
+    for (int i = 0; i < m; i++) ws->s[i] *= ws->scl.cost;
+  }
+  info->status = final;
+  info->pobj = st->pobj;
+  info->dobj = st->dobj;
+  info->pres = st->pres;
+  info->dres = st->dres;
+  info->gap = st->gap;
+  info->solve_time = qcp_clock() - t0;
+}
+
+int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
+              const double *y0, const double *z0, qcp_error *err) {
+  double t0 = qcp_clock();
+  int rc;
+  const qcp_settings *set = &ws->set;
+  qcp_info *info = &ws->info;
+  info->status = QCP_UNSOLVED;
+  info->iterations = 0;
+  info->factorizations = 0;
+  info->dyn_reg_count = 0;
+  if ((rc = check_start(ws, start, x0, s0, y0, z0, err))) return rc;
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
 
   // ---- starting point ----
@@ -873,82 +986,11 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     if (set->verbose)
       fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it, st.pobj,
               st.pres, st.dres, st.gap, st.mu);
-    if (converged_checked(ws, &st)) {
-      final = QCP_SOLVED;
-      break;
-    }
-    qcp_status cert = it > 0 ? certify(ws) : QCP_UNSOLVED;  // not from the starting point
-    if (cert != QCP_UNSOLVED) {
-      final = cert;
-      break;
-    }
-    if (it >= set->max_iter) {
-      final = QCP_MAX_ITERATIONS;
-      break;
-    }
-    if (set->time_limit > 0.0 && qcp_clock() - t0 > set->time_limit) {
-      final = QCP_TIME_LIMIT;
-      break;
-    }
-    // no better iterate for a whole window (e.g. μ collapsing to 1e-261 while the primal
-    // residual stays at 5e-8 on LISWET): more iterations will not help, say so now
-    if (it - best_it >= set->stall_window) {
-      final = QCP_STALLED;
-      break;
-    }
-    // scaling and factorisation
-    if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) {
+    if ((final = stop_reason(ws, &st, it, best_it, t0)) != QCP_UNSOLVED) break;
+    double alpha = 0;
+    if (ipm_iterate(ws, &st, it, &alpha)) {
       final = QCP_NUMERICAL_ERROR;
       break;
-    }
-    qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
-    int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
-    info->factorizations++;
-    if (nreg < 0) {
-      final = QCP_NUMERICAL_ERROR;
-      break;
-    }
-    info->dyn_reg_count += nreg;
-
-    // predictor: bs = −λ∘λ
-    qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
-    for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i];
-    if (newton_solve(ws, ws->dx, ws->dy, ws->dza, ws->dsa)) {
-      final = QCP_NUMERICAL_ERROR;
-      break;
-    }
-    double aa = fmin(qcp_cone_step(&ws->K, ws->s, ws->dsa, 1.0),
-                     qcp_cone_step(&ws->K, ws->z, ws->dza, 1.0));
-    double sigma = 0.0;
-    if (m > 0) {
-      double mua = 0.0;
-      for (int i = 0; i < m; i++)
-        mua += (ws->s[i] + aa * ws->dsa[i]) * (ws->z[i] + aa * ws->dza[i]);
-      mua /= ws->K.deg;
-      sigma = fmin(1.0, fmax(0.0, mua / st.mu));
-      sigma = sigma * sigma * sigma;
-    }
-    // corrector: bs = −λ∘λ − (W⁻¹ds_a)∘(W dz_a) + σμe
-    qcp_cone_scale(&ws->K, &ws->nt, 1, ws->dsa, ws->t2);
-    qcp_cone_scale(&ws->K, &ws->nt, 0, ws->dza, ws->t3);
-    qcp_cone_prod(&ws->K, ws->t2, ws->t3, ws->t1);
-    qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
-    for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i] - ws->t1[i];
-    qcp_cone_add_identity(&ws->K, ws->bs, sigma * st.mu);
-    if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) {
-      final = QCP_NUMERICAL_ERROR;
-      break;
-    }
-    double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
-                       qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
-    double alpha = gap_safeguard(ws, &st, fmin(1.0, set->step_fraction * amax));
-    ws->rec[it].sigma = sigma;
-    ws->rec[it].step = alpha;
-    for (int j = 0; j < n; j++) ws->x[j] += alpha * ws->dx[j];
-    for (int i = 0; i < p; i++) ws->y[i] += alpha * ws->dy[i];
-    for (int i = 0; i < m; i++) {
-      ws->s[i] += alpha * ws->ds[i];
-      ws->z[i] += alpha * ws->dz[i];
     }
     // no progress for several iterations: give up and fall back to the best iterate
     stall = alpha < set->min_step ? stall + 1 : 0;
@@ -961,40 +1003,6 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     }
   }
   info->iterations = it;
-
-  // ---- outcome: the returned point is the best iterate unless solved or certified ----
-  if (final == QCP_PRIMAL_INFEASIBLE || final == QCP_DUAL_INFEASIBLE) {
-    normalise_certificate(ws, final);
-  } else if (final != QCP_SOLVED) {
-    if (best_it >= 0) {
-      restore_best(ws);
-      compute_residuals(ws, &st);
-    }
-    if (best_it >= 0 && converged(&st, set->eps_inacc, set->eps_inacc))
-      final = QCP_SOLVED_INACCURATE;
-  }
-  // polish a solved point; also an inaccurate one, which becomes solved when the polished point
-  // passes the full check on the original data (large objectives: the interior-point gap stalls
-  // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
-  int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
-  info->polished = try_polish && set->polish ? polish(ws, &st) : 0;
-  if (info->polished) final = QCP_SOLVED;
-  // back to the caller's variables; a certificate normalised in the scaled problem has its
-  // violated inner product at −1/κ in the original one
-  if (ws->scl.applied) qcp_scale_unscale(&ws->scl, n, p, m, ws->x, ws->s, ws->y, ws->z);
-  if (final == QCP_PRIMAL_INFEASIBLE) {
-    for (int i = 0; i < p; i++) ws->y[i] *= ws->scl.cost;
-    for (int i = 0; i < m; i++) ws->z[i] *= ws->scl.cost;
-  } else if (final == QCP_DUAL_INFEASIBLE) {
-    for (int j = 0; j < n; j++) ws->x[j] *= ws->scl.cost;
-    for (int i = 0; i < m; i++) ws->s[i] *= ws->scl.cost;
-  }
-  info->status = final;
-  info->pobj = st.pobj;
-  info->dobj = st.dobj;
-  info->pres = st.pres;
-  info->dres = st.dres;
-  info->gap = st.gap;
-  info->solve_time = qcp_clock() - t0;
+  finish(ws, final, &st, best_it, t0);
   return QCP_OK;
 }

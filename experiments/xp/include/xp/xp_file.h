@@ -86,8 +86,8 @@ size_t xp_file_case_entries(const xp_file *f, const char *case_name, const char 
 int xp_file_case_text(const xp_file *f, const char *case_name, const char *group, const char *key,
                       char *buf, size_t len);
 // Writes every difference between two results files to report (one line each: cases, statuses,
-// case parameters, statistics — those named *time* aside — and series bit for bit, with the
-// largest difference; per-step timing series aside), classed as changed, only in A, only in B.
+// case parameters, statistics and series bit for bit, with the largest difference; timings —
+// names with time, wall, cpu or us_per_step — aside), classed as changed, only in A, only in B.
 // Returns the
 // number of differences, or −1 (message in err) if a file cannot be read.
 long xp_results_compare_report(const char *path_a, const char *path_b, FILE *report,

@@ -168,6 +168,8 @@ static void feasible_w(qcp_gen *g, int nrow, int ndof, const trip *J, const doub
   for (int d = 0; d < ndof; d++) w[d] /= Md[d];
 }
 
+// One instance of the stack family, assembled row by row (long on purpose: the bodies, the
+// contact frames, the lifted rows and the feasible point are built in one pass).
 int qcp_gen_stack(qcp_gen *g, int N, double mu, unsigned seed, int variant) {
   memset(g, 0, sizeof *g);
   if (N < 1 || !(mu > 0.0)) return -1;

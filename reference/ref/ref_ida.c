@@ -254,6 +254,8 @@ static void ida_read_stats(void *mem, ref_stats *st) {
   if (IDAGetNumErrTestFails(mem, &netf) == IDA_SUCCESS) st->err_fails = netf;
 }
 
+// Long on purpose: the SUNDIALS object set-up, its flag checks and the output loop are one
+// sequence with one cleanup path (every flag checked and converted at the border, STYLE.md).
 ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *settings, double t0,
                          const double *q0, const double *v0, const double *tout, int nout,
                          double *qout, double *vout, ref_stats *stats) {

@@ -55,6 +55,8 @@ static ld dmax_abs(const double *v, int n) {
   return r;
 }
 
+// One pass over the problem's rows in extended precision (long on purpose: the residuals,
+// the objectives and the complementarity are accumulated together).
 void qcp_check(const qcp_problem *pr, const double *x, const double *s, const double *y,
                const double *z, qcp_check_result *out) {
   int n = pr->n, p = pr->p, m = pr->G.nrows;

@@ -369,6 +369,8 @@ void qcp_io_problem_free(qcp_io_problem *p) {
   memset(p, 0, sizeof *p);
 }
 
+// Long on purpose: each dataset is checked (type, shape, size against the stored bytes) before
+// it is read, in the file format's order, with one cleanup path.
 static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
   memset(out, 0, sizeof *out);
   FILE *probe = fopen(path, "rb");

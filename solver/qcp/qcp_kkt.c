@@ -29,6 +29,9 @@ void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
   memset(kkt, 0, sizeof *kkt);
 }
 
+// The symbolic phase in one pass (long on purpose: one allocation sequence with one cleanup
+// path): the upper-triangular pattern column by column, AMD, the permuted pattern and the value
+// maps, the elimination tree and the column counts of L. Called once per pattern.
 int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
                   const qcp_allocator *al, qcp_error *err) {
   int n = prob->n, p = prob->p, m = K->m, N = n + p + m;

@@ -93,6 +93,8 @@ void qcp_workspace_free(qcp_workspace *ws) {
   qcp_release(&al, ws);
 }
 
+// Long on purpose: validation, equilibration and every allocation of the workspace in one
+// sequence with one cleanup path (SPEC §3 item 6: setup is the only function that allocates).
 int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *settings,
               qcp_error *err) {
   double t0 = qcp_clock();

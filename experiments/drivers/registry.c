@@ -17,21 +17,15 @@ extern const xp_experiment xp_experiment_foundation_wp;
 extern const xp_experiment xp_experiment_spring_cylinder;
 extern const xp_experiment xp_experiment_incline;
 extern const xp_experiment xp_experiment_stack;
+extern const xp_experiment xp_experiment_stiffness;
+extern const xp_experiment xp_experiment_scaling;
 
 const xp_experiment *const xp_experiments[] = {
-    &xp_experiment_smd_explicit,
-    &xp_experiment_smd_semi,
-    &xp_experiment_smd_implicit,
-    &xp_experiment_smd_map,
-    &xp_experiment_smd,
-    &xp_experiment_pendulum,
-    &xp_experiment_rom_pendulum,
-    &xp_experiment_foundation,
-    &xp_experiment_foundation_wp,
-    &xp_experiment_spring_cylinder,
-    &xp_experiment_incline,
-    &xp_experiment_stack,
-    NULL,
+    &xp_experiment_smd_explicit,    &xp_experiment_smd_semi,   &xp_experiment_smd_implicit,
+    &xp_experiment_smd_map,         &xp_experiment_smd,        &xp_experiment_pendulum,
+    &xp_experiment_rom_pendulum,    &xp_experiment_foundation, &xp_experiment_foundation_wp,
+    &xp_experiment_spring_cylinder, &xp_experiment_incline,    &xp_experiment_stack,
+    &xp_experiment_stiffness,       &xp_experiment_scaling,    NULL,
 };
 
 const xp_experiment *xp_experiment_find(const char *name) {

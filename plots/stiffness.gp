@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+# Cost across stiffness regimes (issue 13): one row per scenario; columns: wall time against the
+# contact stiffness at paper A's settings (a), at matched accuracy (b), and the error at T of the
+# paper-setting runs. One curve per method; runs over the budget or missing the target are left
+# out (the REPORT tables name them). Each curve's points go to a datablock first so that the
+# rows of other cases do not break its line.
+load plotsdir.'/common.gp'
+summary = datadir.'/summary.csv'
+distinct(name, filter) = system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i==\"%s\") c=i; if($i==\"protocol\") p=i}; next} $p %s && $c!=\"\" && !seen[$c]++ {printf \"%%s \", $c}' '%s'", name, filter, summary))
+scen = distinct("scenario", "!=\"\"")
+methods = distinct("method", "==\"paper\"")
+ns = words(scen)
+nm = words(methods)
+okst(s) = (s eq "ok" || s eq "degraded")
+sel(sc, m, p) = strcol("scenario") eq sc && strcol("method") eq m && strcol("protocol") eq p && okst(strcol("status"))
+# panel k: protocol and statistic
+pp(k) = (k == 2) ? "matched" : "paper"
+yy(k) = (k == 1) ? "wall_min" : (k == 2) ? "wall_time" : "error_abs"
+do for [i = 1:ns] {
+  do for [j = 1:nm] {
+    do for [k = 1:3] {
+      s = word(scen, i); m = word(methods, j); p = pp(k); y = yy(k)
+      eval sprintf('set print $d_%d_%d_%d', i, j, k)  # a block to append to (one missing point)
+      print 'nan nan'
+      unset print
+      eval sprintf('set table $d_%d_%d_%d append', i, j, k)
+      plot summary using (column("E")):(column(y)) with table if (sel(s, m, p) && column(y) > 0)
+      unset table
+    }
+  }
+}
+set datafile separator whitespace
+set datafile nocolumnheaders
+set logscale xy
+set format x '10^{%T}'
+set format y '10^{%T}'
+set xlabel 'contact stiffness E [Pa]'
+blk(i, j, k) = sprintf('$d_%d_%d_%d', i, j, k)
+do for [fmt in "png svg"] {
+  eval setterm(fmt, 1500, 380 * ns + 40)
+  set multiplot layout ns, 3 title 'Cost and error against contact stiffness (error = ‖q(T) − q_{ref}(T)‖ at T)'
+  do for [i = 1:ns] {
+    s = word(scen, i)
+    unset key
+    set ylabel 'wall time [s]'
+    set title sprintf('%s: (a) paper settings (h = 0.01 s; rtol 1e-3, atol 1e-6)', s) noenhanced
+    plot for [j = 1:nm] blk(i, j, 1) using 1:2 with linespoints lw 1.5 pt (j % 7 + 1) lc j title word(methods, j) noenhanced
+    set title sprintf('%s: (b) matched accuracy (cheapest run under the error target)', s) noenhanced
+    plot for [j = 1:nm] blk(i, j, 2) using 1:2 with linespoints lw 1.5 pt (j % 7 + 1) lc j title word(methods, j) noenhanced
+    set title sprintf('%s: error at T, paper settings', s) noenhanced
+    set ylabel 'error ‖q − q_{ref}‖ [m, 1]'
+    set key outside right top vertical font ',8'
+    plot for [j = 1:nm] blk(i, j, 3) using 1:2 with linespoints lw 1.5 pt (j % 7 + 1) lc j title word(methods, j) noenhanced
+  }
+  unset multiplot
+}

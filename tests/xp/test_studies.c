@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The timing studies of issue 13 at tiny sizes through the CLI: `stiffness` (paper and matched
-// accuracy protocols, the reference floor measured first) and `scaling` (repeated runs, min ≤
-// median), their figures, and their REPORT sections. The full-size studies run in `reproduce`.
+// The studies of issue 13 at tiny sizes through the CLI: `stiffness` (paper and matched accuracy
+// protocols, the reference floor measured first), `scaling` (repeated runs, min ≤ median) and
+// `claims` (the verdict measurements), their figures, and their REPORT sections. The full-size
+// studies run in `reproduce`.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,6 +132,50 @@ static void test_scaling_tiny(void **state) {
   free(md);
 }
 
+// the verdict measurements, and a verdict line for every claim even without the
+// other studies' results files (their numbers are then NaN and the header says which files are
+// absent)
+static void test_claims_tiny(void **state) {
+  (void)state;
+  const char *args[] = {"run", "claims", "--set", "fig6_h=1e-5,1.05e-5", "--set", "hessian_N=3",
+                        "-o",  "cl.h5",  NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300];
+  test_path(path, sizeof path, "cl.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  // the resting stack of 3 spheres: 3 contacts × 3 rows, a sparse assembled Hessian
+  const double nnz = stat_of(f, "hessian_N=3", "hessian_nnz");
+  printf("hessian nonzeros (N = 3): %g, n = %g\n", nnz, stat_of(f, "hessian_N=3", "hessian_n"));
+  assert_true(nnz > 0);
+  // the impact keeps a fraction of the energy that depends on the step grid
+  const double e1 = stat_of(f, "fig6_h=1e-5", "energy_ratio_T");
+  const double e2 = stat_of(f, "fig6_h=1.05e-5", "energy_ratio_T");
+  printf("energy kept: %.3g (h = 1e-5), %.3g (h = 1.05e-5)\n", e1, e2);
+  assert_true(e1 > 0 && e1 < 1 && e2 > 0 && e2 < 1);
+  // BDF1 keeps the cube seated where the variable-order BDF lifts it
+  assert_true(stat_of(f, "cvode-bdf1_atol=1e-6", "height_gain_max") <=
+              stat_of(f, "cvode-bdf_atol=1e-6", "height_gain_max"));
+  xp_file_close(f);
+  char *md = report_of("claims", path);
+  static const char *const claims[] = {"Table 1: ode15s is much slower",
+                                       "Table 2: errors",
+                                       "Fig 6: a dead",
+                                       "§6.4: deformation",
+                                       "§6.4: B_t",
+                                       "§6.4: distances",
+                                       "§6.5: at most 18m",
+                                       "(oddity) CVODE BDF",
+                                       "foundation (absent)"};
+  for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
+    if (!strstr(md, claims[i])) fail_msg("REPORT of claims lacks '%s'", claims[i]);
+  }
+  free(md);
+}
+
 // bad input is refused with the value named
 static void test_bad_input(void **state) {
   (void)state;
@@ -164,6 +209,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stiffness_tiny),
       cmocka_unit_test(test_scaling_tiny),
+      cmocka_unit_test(test_claims_tiny),
       cmocka_unit_test(test_bad_input),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

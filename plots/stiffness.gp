@@ -36,21 +36,39 @@ set format x '10^{%T}'
 set format y '10^{%T}'
 set xlabel 'contact stiffness E [Pa]'
 blk(i, j, k) = sprintf('$d_%d_%d_%d', i, j, k)
+# the methods with points in panel (i, k): empty curves are left out
+array shown[ns * 3]
+do for [i = 1:ns] {
+  do for [k = 1:3] {
+    list = ''
+    do for [j = 1:nm] {
+      eval sprintf('npts = |$d_%d_%d_%d|', i, j, k)
+      if (npts > 1) { list = list.sprintf(' %d', j) }
+    }
+    shown[(i - 1) * 3 + k] = list
+  }
+}
 do for [fmt in "png svg"] {
   eval setterm(fmt, 1500, 380 * ns + 40)
   set multiplot layout ns, 3 title 'Cost and error against contact stiffness (error = ‖q(T) − q_{ref}(T)‖ at T)'
   do for [i = 1:ns] {
     s = word(scen, i)
-    unset key
-    set ylabel 'wall time [s]'
-    set title sprintf('%s: (a) paper settings (h = 0.01 s; rtol 1e-3, atol 1e-6)', s) noenhanced
-    plot for [j = 1:nm] blk(i, j, 1) using 1:2 with linespoints lw 1.5 pt (j % 7 + 1) lc j title word(methods, j) noenhanced
-    set title sprintf('%s: (b) matched accuracy (cheapest run under the error target)', s) noenhanced
-    plot for [j = 1:nm] blk(i, j, 2) using 1:2 with linespoints lw 1.5 pt (j % 7 + 1) lc j title word(methods, j) noenhanced
-    set title sprintf('%s: error at T, paper settings', s) noenhanced
-    set ylabel 'error ‖q − q_{ref}‖ [m, 1]'
-    set key outside right top vertical font ',8'
-    plot for [j = 1:nm] blk(i, j, 3) using 1:2 with linespoints lw 1.5 pt (j % 7 + 1) lc j title word(methods, j) noenhanced
+    do for [k = 1:3] {
+      L = shown[(i - 1) * 3 + k]
+      if (k < 3) { unset key } else { set key outside right top vertical font ',8' }
+      set ylabel (k < 3 ? 'wall time [s]' : 'error ‖q − q_{ref}‖ [m, 1]')
+      set title (k == 1 ? sprintf('%s: (a) paper settings (h = 0.01 s; rtol 1e-3, atol 1e-6)', s) : \
+                 k == 2 ? sprintf('%s: (b) matched accuracy (cheapest run under the error target)', s) : \
+                          sprintf('%s: error at T, paper settings', s)) noenhanced
+      if (words(L) > 0) {
+        plot for [jj in L] blk(i, int(jj), k) using 1:2 with linespoints lw 1.5 pt (int(jj) % 7 + 1) \
+          lc int(jj) title word(methods, int(jj)) noenhanced
+      } else {
+        set label 99 'no run met its settings' at graph 0.5, 0.5 center
+        plot NaN notitle
+        unset label 99
+      }
+    }
   }
   unset multiplot
 }

@@ -352,8 +352,12 @@ static void claims_foundation(FILE *md, const xp_file *me, const xp_file *fd, co
            "CVODE BDF1, 100 elements, `foundation`: %.3g s (5 N) vs %.3g s (50 N) at E = 1e7; "
            "%.3g s vs %.3g s at E = 1e11 (paper: 0.302 vs 9.55; 0.189 vs 5550)",
            b5, b50, b5h, b50h);
+  const int slow_lo = b50 > 2 * b5, slow_hi = b50h > 2 * b5h;
   verdict(md, "Table 1: ode15s is much slower on the rocking 50 N runs",
-          isfinite(b5) && b50 > 2 * b5 ? "reproduced" : "measured different", ev);
+          slow_lo && slow_hi   ? "reproduced"
+          : slow_lo || slow_hi ? "measured different (at one stiffness only)"
+                               : "measured different",
+          ev);
   const double s1 = stat(me, "steady_F=5_T=1", "wall_time"),
                s3 = stat(me, "steady_F=5_T=3", "wall_time");
   const double r1 = stat(me, "steady_F=50_T=1", "wall_time"),
@@ -363,7 +367,10 @@ static void claims_foundation(FILE *md, const xp_file *me, const xp_file *fd, co
            "and %.3g s to T = 3 (×%.2g for 3× the time); 50 N: %.3g s and %.3g s (×%.2g)",
            s1, s3, s3 / s1, r1, r3, r3 / r1);
   verdict(md, "Table 1: ode15s exploits the 5 N steady state (cost nearly independent of T)",
-          s3 / s1 < 1.5 ? "reproduced" : "measured different", ev);
+          s3 / s1 >= 1.5  ? "measured different"
+          : r3 / r1 < 1.5 ? "reproduced (but the 50 N run's cost is as flat in T)"
+                          : "reproduced",
+          ev);
   const double p = scaling_exponent(sc, "foundation", "paperA-relaxed");
   const double pp = scaling_exponent(sc, "foundation", "paperA-paper");
   snprintf(ev, sizeof ev,
@@ -373,22 +380,25 @@ static void claims_foundation(FILE *md, const xp_file *me, const xp_file *fd, co
   verdict(md, "§5.5: the constraint-based approach scales cubically with the number of elements",
           "measured different", ev);
   // Table 2
-  snprintf(ev, sizeof ev,
-           "`foundation` (g = 9.81): 100 el. E = 1e7 5 N %.2g, 50 N %.2g; E = 1e11 5 N %.2g, 50 N "
-           "%.2g (paper 2.96e-5, 0.813; 2.91e-7, 0.814). Protocol search (claims, E = 1e7, "
-           "h = 0.01): against ode45-at-defaults instead of a tight reference 5 N %.2g, 50 N %.2g; "
-           "without gravity (tight ref.) 5 N %.2g, 50 N %.2g; ode45-at-defaults' own error 5 N "
-           "%.2g, 50 N %.2g",
-           stat(fd, "elements=100_E=1e7_F=5_constraint", "error_abs"),
-           stat(fd, "elements=100_E=1e7_F=50_constraint", "error_abs"),
-           stat(fd, "elements=100_E=1e11_F=5_constraint", "error_abs"),
-           stat(fd, "elements=100_E=1e11_F=50_constraint", "error_abs"),
-           stat(me, "table2_F=5_g=9.81_h=0.01", "error_vs_ode45_default"),
-           stat(me, "table2_F=50_g=9.81_h=0.01", "error_vs_ode45_default"),
-           stat(me, "table2_F=5_g=0_h=0.01", "error_vs_tight"),
-           stat(me, "table2_F=50_g=0_h=0.01", "error_vs_tight"),
-           stat(me, "table2_F=5_g=9.81_h=0.01", "ode45_default_error"),
-           stat(me, "table2_F=50_g=9.81_h=0.01", "ode45_default_error"));
+  snprintf(
+      ev, sizeof ev,
+      "`foundation` (g = 9.81): 100 el. E = 1e7 5 N %.2g, 50 N %.2g; E = 1e11 5 N %.2g, 50 N "
+      "%.2g (paper 2.96e-5, 0.813; 2.91e-7, 0.814). Protocol search (claims, E = 1e7, "
+      "h = 0.01): against ode45-at-defaults instead of a tight reference 5 N %.2g, 50 N %.2g; "
+      "without gravity (tight ref.) 5 N %.2g, 50 N %.2g; ode45-at-defaults' own error 5 N "
+      "%.2g, 50 N %.2g. No protocol tried gives the paper's rows: with gravity the cube stays "
+      "seated and every error is 1e-11 … 1e-6, without it the cube lifts off and the errors are "
+      "1e-2 … 1e-1; the paper's 5 N rows (2.96e-5, 2.91e-7) lie between",
+      stat(fd, "elements=100_E=1e7_F=5_constraint", "error_abs"),
+      stat(fd, "elements=100_E=1e7_F=50_constraint", "error_abs"),
+      stat(fd, "elements=100_E=1e11_F=5_constraint", "error_abs"),
+      stat(fd, "elements=100_E=1e11_F=50_constraint", "error_abs"),
+      stat(me, "table2_F=5_g=9.81_h=0.01", "error_vs_ode45_default"),
+      stat(me, "table2_F=50_g=9.81_h=0.01", "error_vs_ode45_default"),
+      stat(me, "table2_F=5_g=0_h=0.01", "error_vs_tight"),
+      stat(me, "table2_F=50_g=0_h=0.01", "error_vs_tight"),
+      stat(me, "table2_F=5_g=9.81_h=0.01", "ode45_default_error"),
+      stat(me, "table2_F=50_g=9.81_h=0.01", "ode45_default_error"));
   verdict(md, "Table 2: errors of the constraint solver at h = 0.01 (2.7e-9 … 0.81)",
           "not reproduced", ev);
   snprintf(ev, sizeof ev,
@@ -558,7 +568,8 @@ static int cl_report(const char *path, FILE *md, xp_error *err) {
 }
 
 static const xp_param_def cl_params[] = {
-    {"fig6_h", XP_REAL_LIST, "9e-6,9.5e-6,1e-5,1.05e-5,1.1e-5", XP_POSITIVE, "s", NULL,
+    {"fig6_h", XP_REAL_LIST, "9e-6,9.25e-6,9.5e-6,9.75e-6,1e-5,1.025e-5,1.05e-5,1.075e-5,1.1e-5",
+     XP_POSITIVE, "s", NULL,
      "steps near 1e-5 for the impact's grid phase (rom_pendulum, k = 1e12)"},
     {"hessian_N", XP_REAL_LIST, "10,100", XP_POSITIVE, "", NULL,
      "stack sizes whose assembled Hessian is counted"},
@@ -571,7 +582,7 @@ const xp_experiment xp_experiment_claims = {
     .params = cl_params,
     .n_params = sizeof cl_params / sizeof cl_params[0],
     .run = cl_run_all,
-    .plot_script = NULL,
+    .plot_script = "claims.gp",
     .error_stat = "energy_ratio_T",
     .report = cl_report,
     .in_reproduce = 1,

@@ -281,8 +281,8 @@ static int sc_report(const char *path, FILE *md, xp_error *err) {
 static const xp_param_def sc_params[] = {
     {"foundation_n", XP_REAL_LIST, "2,4,8,16,32", XP_POSITIVE, "", NULL,
      "foundation elements per side (n² elements; --full adds 48)"},
-    {"stack_n", XP_REAL_LIST, "1,3,10,30,100", XP_POSITIVE, "", NULL,
-     "spheres in the resting stack (--full adds 300, 1000)"},
+    {"stack_n", XP_REAL_LIST, "1,3,10,30", XP_POSITIVE, "", NULL,
+     "spheres in the resting stack (--full adds 100, 300, 1000)"},
     {"methods", XP_STRING, "applicable", XP_ANY, "", NULL,
      "comma list of methods (stabcon list --methods) or 'applicable'"},
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "step; output interval of the integrators"},

@@ -137,8 +137,9 @@ static void test_scaling_tiny(void **state) {
 // absent)
 static void test_claims_tiny(void **state) {
   (void)state;
-  const char *args[] = {"run", "claims", "--set", "fig6_h=1e-5,1.05e-5", "--set", "hessian_N=3",
-                        "-o",  "cl.h5",  NULL};
+  const char *args[] = {"run",    "claims",      "--set", "fig6_h=1e-5,1.05e-5",
+                        "--set",  "hessian_N=3", "-o",    "cl.h5",
+                        "--plot", "figs",        NULL};
   int rc = test_run(args);
   printf("%.400s\n", test_output);
   assert_int_equal(rc, 0);

@@ -11,37 +11,39 @@ colour(i) = word("#1f77b4 #2ca02c #c0392b", i)
 label(i) = (i == 1) ? 'coulomb (exact Coulomb)' : (i == 2) ? 'relaxed (Anitescu, gliding)' : 'paper (paper A objective, ζ = 1/h)'
 mus = "0 0.125 0.25 0.375"
 fig_mu = '0.125'
-# distance table: one row per μ from summary.csv, columns per formulation (tiny floor for log axes)
+# distance table: one row per μ from summary.csv, columns per formulation
 dfile = datadir.'/incline_distance.dat'
 system(sprintf("awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i==\"mu\")m=i; if($i==\"distance\")d=i; if($i==\"distance_rigid\")r=i; if($i==\"formulation\")f=i}; print \"formulation,mu,distance,distance_rigid\"; next} {print $f \",\" $m \",\" $d \",\" $r}' '%s/summary.csv' > '%s'", datadir, dfile))
-floor = 1e-10
 do for [fmt in "png svg"] {
   eval setterm(fmt, 1300, 1000)
   set multiplot layout 2, 2 title "Box on a 15° ramp (paper A §6.4, Fig 9): h = 0.01 s, T = 1 s, Hertz feet, B_t = 10^6/h" font ',13'
   set title 'distance slid in 1 s against μ'
   set xlabel 'friction coefficient μ'
   set ylabel 'distance down the slope [m]'
+  # a linear axis: the stiction distances (≈ 1e-8 m creep) and the exact zeros sit at 0
+  unset logscale y
+  set format y '% h'
+  set yrange [0:*]
+  set xrange [-0.02:0.4]
+  set key inside top right font ',9'
+  plot for [i = 1:3] dfile using ((strcol(1) eq word(forms, i)) ? $2 : NaN):3 \
+         with linespoints lw 2 pt (4 + 2 * i) ps 1.2 lc rgb colour(i) title label(i), \
+       dfile using ((strcol(1) eq 'coulomb') ? $2 : NaN):4 with points pt 3 ps 2 lc rgb 'black' \
+         title 'rigid box sliding flat, discrete exact'
+  unset xrange
   set logscale y
   set format y '10^{%T}'
-  set yrange [1e-11:5]
-  set xrange [-0.02:0.4]
-  set key bottom left font ',9'
-  plot for [i = 1:3] dfile using ((strcol(1) eq word(forms, i)) ? $2 : NaN):(($3 > floor) ? $3 : floor) \
-         with linespoints lw 2 pt (4 + 2 * i) ps 1.2 lc rgb colour(i) title label(i), \
-       dfile using ((strcol(1) eq 'coulomb') ? $2 : NaN):(($4 > 0) ? $4 : floor) with points pt 3 ps 2 lc rgb 'black' \
-         title 'rigid box sliding flat, discrete exact (0 → 10^{-10})'
-  unset xrange
   set title sprintf('height of the box above its resting height, μ = %s (|Δz|)', fig_mu)
   set xlabel 't [s]'
   set ylabel '|z − z_0| [m]'
   set yrange [1e-12:10]
-  set key top left font ',9'
+  set key inside top left font ',9'
   plot for [i = 1:3] (has(word(forms, i).'_mu='.fig_mu) ? csv(word(forms, i).'_mu='.fig_mu) : '/dev/null') \
          using "t":((abs(column("height")) > 1e-12) ? abs(column("height")) : 1e-12) with lines lw 1.8 lc rgb colour(i) title label(i)
   set title sprintf('normal force per foot, μ = %s', fig_mu)
   set ylabel 'λ_n [N]'
   set yrange [1e-2:1e3]
-  set key top right font ',8'
+  set key inside bottom right font ',8'  # (top right covered the paper formulation's points)
   plot for [k = 0:3] (has('coulomb_mu='.fig_mu) ? csv('coulomb_mu='.fig_mu) : '/dev/null') \
          using "t":(column(sprintf("lambda_n%d", k)) > 0 ? column(sprintf("lambda_n%d", k)) : NaN) with lines lw 1.5 lc rgb word("#1f77b4 #17becf #9467bd #8c564b", k + 1) \
          title sprintf('coulomb, foot %d', k), \

@@ -544,6 +544,9 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
     xp_case *c = xp_case_begin(out, name);
     xp_case_param_string(c, "method", fd_method_names[m]);
     xp_case_param_real(c, is_step ? "h" : "tol", knob, is_step ? "s" : "");
+    xp_case_param_real(c, "elements", (double)(p.n * p.n), "");  // the case, for the figure's title
+    xp_case_param_real(c, "E", p.E, "N/m^2");
+    xp_case_param_real(c, "F", p.load, "N");
     xp_case_stat_real(c, "wall_time", median, "s");
     double e = run.ok ? q_distance(run.q, ref_a.q) : NAN;
     xp_case_stat_real(c, "error_abs", e, "");

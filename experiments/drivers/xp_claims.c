@@ -470,11 +470,20 @@ static void claims_contact(FILE *md, const xp_file *me, const xp_file *rp, const
   const double np = stat(in, "paper_mu=0.25", "steps_not_ok");
   snprintf(ev, sizeof ev,
            "steps where qcp met only its inaccurate tolerance at μ = 0.25 (`incline`, B_t = "
-           "1e6/h): relaxed %.0f, coulomb %.0f, paper %.0f of 100 (the steps are taken; none "
-           "failed)",
-           nr, nc, np);
+           "1e6/h): relaxed %.0f, coulomb %.0f, paper %.0f of 100, after the simulate loop's "
+           "retry from the feasible start, which re-solved relaxed %.0f, coulomb %.0f, paper %.0f "
+           "steps (none failed)",
+           nr, nc, np, stat(in, "relaxed_mu=0.25", "steps_retried"),
+           stat(in, "coulomb_mu=0.25", "steps_retried"),
+           stat(in, "paper_mu=0.25", "steps_retried"));
+  const double retried = stat(in, "relaxed_mu=0.25", "steps_retried") +
+                         stat(in, "coulomb_mu=0.25", "steps_retried") +
+                         stat(in, "paper_mu=0.25", "steps_retried");
   verdict(md, "§6.4: B_t = 1e6/h gives no creep and no failed solves",
-          nr + nc + np > 0 ? "measured different" : "reproduced", ev);
+          nr + nc + np > 0 ? "measured different"
+          : retried > 0    ? "measured different (inaccurate first solves, recovered by the retry)"
+                           : "reproduced",
+          ev);
   // distances against μ: linear in tan θ − μ, or ∝ 1/μ?
   static const char *const mus[] = {"0", "0.125", "0.25", "0.375"};
   static const double muv[] = {0, 0.125, 0.25, 0.375};

@@ -23,7 +23,7 @@ do for [fmt in "png svg"] {
     set title pretty(c) noenhanced
     set xlabel 't [s]'
     set ylabel '|{/Symbol f}| [m]'
-    set format y '%.1te%T'
+    set format y '%.2g'  # (%.1te%T drew a zero tick as "0.0e0")
     unset key
     plot csv(c) using "t":"phi_abs" with linespoints lw 1.5 pt 7 ps 0.4 lc rgb '#1f77b4' notitle
   }

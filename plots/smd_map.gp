@@ -16,7 +16,7 @@ stats datadir.'/summary.csv' using "m" nooutput
 mval = STATS_min
 do for [fmt in "png svg"] {
   eval setterm(fmt, 1500, 520)
-  set multiplot layout 1, ncases title sprintf("Observed growth per step of the Euler schemes on m x'' + b x' + k x = 0 (b = %g N s/m, m = %g kg); white: |L| unresolved", bval, mval) font ',12' noenhanced margins 0.05, 0.95, 0.12, 0.86 spacing 0.11
+  set multiplot layout 1, ncases title sprintf("Observed growth per step of the Euler schemes on m x'' + b x' + k x = 0 (b = %g N s/m, m = %g kg); white: |L| unresolved", bval, mval) font ',12' noenhanced margins 0.05, 0.92, 0.12, 0.86 spacing 0.11
   do for [i = 1:ncases] {
     c = word(cases, i)
     set title sprintf('%s Euler', c)

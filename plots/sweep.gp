@@ -41,15 +41,18 @@ do for [i = 1:ngroups] {
     if (STATS_stddev_x > 0) { slope[i] = STATS_slope }
   }
 }
+# a statistic's name in words: "wall_time" → "wall time", "us_per_step" → "µs per step"
+unders(s) = strstrt(s, '_') ? s[1:strstrt(s, '_') - 1].' '.unders(s[strstrt(s, '_') + 1:]) : s
+words_of(s) = unders((s[1:3] eq 'us_') ? 'µs_'.s[4:] : s)
 set logscale xy
 set format x '10^{%T}'
 set format y '10^{%T}'
 set key top left
 do for [fmt in "png svg"] {
   eval setterm(fmt, 900, 620)
-  set title sprintf("%s: %s against %s", stem, ycol, xcol) noenhanced
-  set xlabel (xunit eq '' ? xcol : sprintf('%s [%s]', xcol, xunit)) noenhanced
-  set ylabel (yunit eq '' ? ycol : sprintf('%s [%s]', ycol, yunit)) noenhanced
+  set title sprintf("%s against %s (sweep %s)", words_of(ycol), words_of(xcol), stem) noenhanced
+  set xlabel (xunit eq '' ? words_of(xcol) : sprintf('%s [%s]', words_of(xcol), xunit)) noenhanced
+  set ylabel (yunit eq '' ? words_of(ycol) : sprintf('%s [%s]', words_of(ycol), yunit)) noenhanced
   plot for [k = 1:nshow] sprintf('$grp%d', gi(k)) using 1:2 smooth unique with linespoints \
        lw 1.5 pt 7 lc k title sprintf("%s (slope %.2f)", group(gi(k)), slope[gi(k)]) noenhanced
 }

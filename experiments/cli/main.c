@@ -236,7 +236,8 @@ static int cmd_reproduce(int argc, char **argv) {
           "DIR]\n\n"
           "Runs every registered paper experiment (`stabcon list`, marked '*') at its default\n"
           "size, writes results/NAME.h5, draws each figure into plots/out/ (PNG and SVG), copies\n"
-          "the main PNG into plots/gallery/ and ends by writing results/REPORT.md: each figure\n"
+          "the main PNG into plots/gallery/ (default directories only) and ends by writing\n"
+          "results/REPORT.md: each figure\n"
           "and table beside what the paper reports, with an environment footer.\n"
           "--full uses the paper's exact sizes where the default is reduced (slower).");
       return XP_OK;
@@ -271,6 +272,10 @@ static int cmd_reproduce(int argc, char **argv) {
                            tok);
     }
   }
+  // the committed gallery is refreshed only by a default run: with --results or --figures every
+  // output stays under the directories given
+  if (strcmp(results_dir, "results") != 0 || strcmp(figures_dir, "plots/out") != 0)
+    gallery_dir = NULL;
   char report_path[1100], report_tmp[1200];
   snprintf(report_path, sizeof report_path, "%s/REPORT.md", results_dir);
   snprintf(report_tmp, sizeof report_tmp, "%s.partial", report_path);
@@ -280,7 +285,7 @@ static int cmd_reproduce(int argc, char **argv) {
   if (stat(results_dir, &rd) == 0 &&
       reproduce_check_outputs(results_dir, report_path, only, &check))
     return usage_error("reproduce", "%s", check.message);
-  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || xp_mkdir_p(gallery_dir))
+  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || (gallery_dir && xp_mkdir_p(gallery_dir)))
     return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
   int md_fd = xp_partial_create(report_tmp);
   FILE *md = md_fd >= 0 ? fdopen(md_fd, "w") : NULL;
@@ -310,8 +315,8 @@ static int cmd_reproduce(int argc, char **argv) {
     }
     char from[1200], to[1200], rel[1300];
     snprintf(from, sizeof from, "%s/%s.png", figures_dir, x->name);
-    snprintf(to, sizeof to, "%s/%s.png", gallery_dir, x->name);
-    if (access(from, R_OK) == 0 && copy_file(from, to) != 0)
+    snprintf(to, sizeof to, "%s/%s.png", gallery_dir ? gallery_dir : "", x->name);
+    if (gallery_dir && access(from, R_OK) == 0 && copy_file(from, to) != 0)
       fprintf(stderr, "stabcon reproduce: cannot copy %s to %s\n", from, to);
     // the report lives in results_dir: link figures relative to it when both are relative
     if (figures_dir[0] != '/' && results_dir[0] != '/')

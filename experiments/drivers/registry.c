@@ -17,7 +17,12 @@ extern const xp_experiment xp_experiment_foundation_wp;
 extern const xp_experiment xp_experiment_spring_cylinder;
 extern const xp_experiment xp_experiment_incline;
 extern const xp_experiment xp_experiment_stack;
+extern const xp_experiment xp_experiment_stiffness;
+extern const xp_experiment xp_experiment_scaling;
+extern const xp_experiment xp_experiment_claims;
 
+// one per line, in reproduce order (claims last: its report reads the others' results)
+// clang-format off
 const xp_experiment *const xp_experiments[] = {
     &xp_experiment_smd_explicit,
     &xp_experiment_smd_semi,
@@ -31,8 +36,12 @@ const xp_experiment *const xp_experiments[] = {
     &xp_experiment_spring_cylinder,
     &xp_experiment_incline,
     &xp_experiment_stack,
+    &xp_experiment_stiffness,
+    &xp_experiment_scaling,
+    &xp_experiment_claims,
     NULL,
 };
+// clang-format on
 
 const xp_experiment *xp_experiment_find(const char *name) {
   for (size_t i = 0; xp_experiments[i]; i++)

@@ -32,7 +32,9 @@ static void *ode_state_create(const sim_method *type, const mbs_model *model,
   ode_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
   sc_error serr = {0};
-  if (ref_penalty_init(&s->pen, model, NULL, &serr)) {
+  mbs_eval_settings pen_set = mbs_eval_settings_default();
+  pen_set.use_bias = !opt->no_bias;
+  if (ref_penalty_init(&s->pen, model, &pen_set, &serr)) {
     xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, serr.message);
     return ode_state_free(s), NULL;
   }

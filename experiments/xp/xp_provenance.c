@@ -54,6 +54,17 @@ void xp_environment_describe(char *buf, size_t len) {
            STABCON_BUILD_OPTIONS, SUNDIALS_VERSION, GSL_VERSION, h5);
 }
 
+// the 1, 5 and 15 minute load averages from /proc/loadavg ("unknown" elsewhere): timings on a
+// shared machine are read against it
+static void load_average(char *buf, size_t len) {
+  snprintf(buf, len, "unknown");
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (!f) return;
+  double a = 0, b = 0, c = 0;
+  if (fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3) snprintf(buf, len, "%.2f %.2f %.2f", a, b, c);
+  fclose(f);
+}
+
 int xp_provenance_write(hid_t file, int argc, char *const *argv) {
   char host[256] = "unknown", cpu[256], h5[32], when[64], cmd[4096] = "";
   gethostname(host, sizeof host - 1);
@@ -82,5 +93,9 @@ int xp_provenance_write(hid_t file, int argc, char *const *argv) {
   rc |= xp_h5_attr_string(file, "cpu", cpu);
   rc |= xp_h5_attr_string(file, "utc_time", when);
   rc |= xp_h5_attr_string(file, "command_line", cmd);
+  char load[64];
+  load_average(load, sizeof load);
+  rc |= xp_h5_attr_string(file, "load_average", load);
+  rc |= xp_h5_attr_int(file, "cpus_online", (int)sysconf(_SC_NPROCESSORS_ONLN));
   return rc ? -1 : 0;
 }

@@ -16,8 +16,9 @@ void xp_report_begin(FILE *md, int full) {
   fprintf(md, "# stabcon — regenerated figures and tables\n\n");
   fprintf(md, "Written by `stabcon reproduce%s` on %s. Each section names the paper figure or "
               "table it regenerates, links the figure, and sets the measured numbers beside what "
-              "the paper reports. Results files are in `results/`; `stabcon info FILE` shows the "
-              "provenance of each.\n\n",
+              "the paper reports. The results files are in the directory of this report; `stabcon "
+              "info FILE` shows the provenance of each (with the machine's load average when the "
+              "file was written).\n\n",
           full ? " --full" : "", when);
 }
 
@@ -86,5 +87,18 @@ void xp_report_experiment(FILE *md, const xp_experiment *x, const char *results_
 void xp_report_end(FILE *md, double total_seconds) {
   char env[2048];
   xp_environment_describe(env, sizeof env);
-  fprintf(md, "---\n\n### Environment\n\nTotal time %.1f s, single thread.\n\n%s", total_seconds, env);
+  char load[64] = "unknown";
+  FILE *f = fopen("/proc/loadavg", "r");
+  double a = 0, b = 0, c = 0;
+  if (f && fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3)
+    snprintf(load, sizeof load, "%.2f %.2f %.2f", a, b, c);
+  if (f) fclose(f);
+  fprintf(md,
+          "---\n\n### Environment\n\nTotal time %.1f s, single thread. Timing protocol: every "
+          "time in the `stiffness` and `scaling` sections is the minimum (median beside it in the "
+          "results files) over repeated runs, wall and CPU time both recorded; the build type is "
+          "in the build options below (time with `meson setup -Dbuildtype=release`); the load "
+          "average (1, 5, 15 min) was %s at the end of this run and is stored in every results "
+          "file (`load_average`), so a timing taken on a loaded machine can be recognised.\n\n%s",
+          total_seconds, load, env);
 }

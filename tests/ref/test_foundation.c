@@ -217,7 +217,9 @@ static void test_budget_recorded(void **state) {
   xp_file *f = xp_file_open(path, &err);
   assert_non_null(f);
   char status[64];
-  assert_int_equal(xp_file_case_count(f), 4);
+  assert_int_equal(xp_file_case_count(f), 5);  // reference, 3 methods, constraint at h_fine
+  xp_file_case_status(f, "elements=9_E=1e11_F=5_fine-step-constraint", status, sizeof status);
+  assert_string_equal(status, "ok");
   xp_file_case_status(f, "elements=9_E=1e11_F=5_rk45", status, sizeof status);
   printf("rk45 with a 2 ms budget on E = 1e11: %s\n", status);
   assert_string_equal(status, "did-not-finish");

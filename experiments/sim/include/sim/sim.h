@@ -54,6 +54,8 @@ typedef struct sim_method_options {
   long fp_max_iter;    // paper A `coulomb`: most relaxed solves per step
   double beta, sigma;  // θ-method contact regularisation (paper B §III)
   const char *contact_solver;  // θ-method contact stage: "newton" (paper B, default) or "qcp"
+  int no_bias;  // paper A and ODE methods: 1 drops the bias p = M̂Ġv (SPEC §1.1, §4): p = 0, as
+                // the foundation study's bias=0 and a plain penalty force (0: with the bias)
 } sim_method_options;
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.

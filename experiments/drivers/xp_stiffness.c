@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: MIT
+// Cost across stiffness regimes (issue 13, deliverable 1): every applicable method on the
+// foundation (100 and 900 elements), the incline and the resting stack while the contact
+// stiffness sweeps 1e5 … 1e12 Pa, under two protocols side by side:
+//   (a) paper A's: fixed h = 0.01 s for the fixed-step methods; the ODE integrators at MATLAB's
+//       default tolerances rtol = 1e-3, atol = 1e-6 with output every 0.01 s (paper A §5.5);
+//   (b) matched accuracy: for each method and stiffness, the cheapest run whose error at T is
+//       below `target`, found by walking a ladder of step sizes (fixed-step methods) or
+//       tolerances rtol = atol (ODE integrators) from cheap to expensive and keeping the first
+//       that meets the target.
+// The error is ‖q(T) − q_ref(T)‖₂ over every generalised coordinate (positions [m], unit
+// quaternions [1]; paper A Table 2's norm). The reference is CVODE BDF at ref_tol; its own error
+// floor is measured first, against RK45 at ref_tol where RK45 finishes within ref_budget, else
+// against CVODE BDF at 10·ref_tol (self-convergence; stated in the case's floor_kind).
+//
+// Every run goes through the one simulate loop (sim.h); fixed-step runs have no wall budget of
+// their own, so a rung whose predicted cost (previous rung × step ratio) exceeds `budget` is not
+// run and the method is "not reached" at that stiffness.
+//
+// Cases:  <scenario>_E=<E>_reference            stats floor_abs, wall_time (BDF reference)
+//         <scenario>_E=<E>_<method>_paper       protocol (a): the loop's statistics plus
+//                                               error_abs, wall_min, wall_median, cpu_min
+//         <scenario>_E=<E>_<method>_matched     protocol (b): the chosen rung (knob = h or tol),
+//                                               error_abs, wall_min/median, cpu_min, rungs_run
+// Parameters of each case: scenario, method, protocol, E.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "xp/xp.h"
+#include "xp/xp_common.h"
+#include "xp/xp_file.h"
+#include "xp/xp_report.h"
+
+// ---- the studied slices of the matrix ---------------------------------------------------------
+
+// One scenario of the study: the matrix scenario, its stiffness parameter and fixed settings.
+typedef struct st_slice {
+  const char *label;        // case prefix and CLI name
+  const char *scenario;     // sim scenario
+  const char *stiffness;    // the parameter swept (Pa)
+  const char *settings[4];  // fixed "key=value" settings (NULL-terminated)
+  const char *what;         // one line for the report
+} st_slice;
+
+static const st_slice st_slices[] = {
+    {"foundation100",
+     "foundation",
+     "E",
+     {"n=10", "F=5", NULL},
+     "cube on a Winkler foundation, 100 elements, 5 N rotating load (paper A §5.5)"},
+    {"foundation900",
+     "foundation",
+     "E",
+     {"n=30", "F=5", NULL},
+     "cube on a Winkler foundation, 900 elements, 5 N rotating load (paper A §5.5)"},
+    {"incline",
+     "incline",
+     "Estar",
+     {"mu=0", NULL},
+     "box on four Hertz feet on a 15° ramp, μ = 0 (paper A §6.4; frictionless so that the "
+     "stiffness swept is the only stiff term: B_t = 1e6/h would dominate otherwise)"},
+    {"stack",
+     "stack",
+     "E",
+     {"n=10", "initial=resting", "mu=0", NULL},
+     "resting column of N = 10 Hertz spheres, μ = 0 (paper A §6.5)"},
+};
+enum { ST_NSLICES = sizeof st_slices / sizeof st_slices[0], ST_MAX_METHODS = 16 };
+
+static const st_slice *slice_find(const char *label) {
+  for (size_t i = 0; i < ST_NSLICES; i++)
+    if (strcmp(st_slices[i].label, label) == 0) return &st_slices[i];
+  return NULL;
+}
+
+// builds the slice's instance at stiffness E for step h (B_t and similar defaults follow h)
+static int slice_instance(const st_slice *s, double E, double h, const sim_scenario **sc,
+                          sim_instance *inst, xp_error *err) {
+  *sc = sim_scenario_find(s->scenario);
+  if (!*sc) return xp_fail(err, XP_ERR_RUN, "scenario %s is not built in", s->scenario);
+  xp_params p;
+  int rc = xp_params_init(&p, (*sc)->params, (*sc)->n_params, err);
+  for (size_t k = 0; rc == XP_OK && s->settings[k]; k++)
+    rc = xp_params_set(&p, s->settings[k], err);
+  char kv[64];
+  snprintf(kv, sizeof kv, "%s=%.17g", s->stiffness, E);
+  if (rc == XP_OK) rc = xp_params_set(&p, kv, err);
+  if (rc == XP_OK) rc = (*sc)->create(&p, h, inst, err);
+  return rc;
+}
+
+// ---- one run: the simulate loop with a probe that keeps the final state ---------------------
+
+typedef struct st_final {
+  double *q;
+  int nq;
+} st_final;
+
+static void final_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                         const sim_step_report *rep) {
+  (void)k, (void)t, (void)v, (void)rep;
+  st_final *f = ctx;
+  memcpy(f->q, q, (size_t)f->nq * sizeof *q);
+}
+
+// outcome of one run of one method at one setting
+typedef struct st_run {
+  int ok;            // reached T with every step taken
+  char status[32];   // the loop's case status
+  double wall, cpu;  // [s]
+  double error;      // ‖q(T) − q_ref(T)‖ (NaN if not ok or no reference)
+  size_t steps;
+} st_run;
+
+static double q_distance(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return sqrt(s);
+}
+
+// Runs method m on a fresh instance; q_out (nq entries, may be NULL) receives q(T); the error
+// is measured against q_ref when given. c (may be NULL) receives the loop's case data.
+static int st_run_once(const st_slice *s, double E, const sim_method *m,
+                       const sim_method_options *opt, double T, const double *q_ref, double *q_out,
+                       xp_case *c, st_run *run, xp_error *err) {
+  const sim_scenario *sc;
+  sim_instance inst = {0};
+  int rc = slice_instance(s, E, opt->h, &sc, &inst, err);
+  if (rc != XP_OK) return rc;
+  const int nq = inst.model->nq;
+  double *q = malloc((size_t)nq * sizeof *q);
+  if (!q) {
+    sc->free(&inst);
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  }
+  st_final fin = {.q = q, .nq = nq};
+  sim_probe probe = {.ctx = &fin, .sample = final_sample};
+  sim_outcome oc;
+  rc = sim_simulate(m, opt, &inst, T, 2, &probe, c, &oc, err);
+  if (rc == XP_OK) {
+    *run = (st_run){.ok = !oc.failed,
+                    .wall = oc.wall_time,
+                    .cpu = oc.cpu_time,
+                    .steps = oc.steps_taken,
+                    .error = NAN};
+    snprintf(run->status, sizeof run->status, "%s", oc.status ? oc.status : "failed");
+    if (run->ok && q_ref) run->error = q_distance(q, q_ref, nq);
+    if (q_out) memcpy(q_out, q, (size_t)nq * sizeof *q);
+  }
+  free(q);
+  sc->free(&inst);
+  return rc;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+// timing of a run repeated (runs under repeat_max seconds only): min and median wall, min CPU
+typedef struct st_timing {
+  double wall_min, wall_median, cpu_min;
+  int timed;
+} st_timing;
+
+static int st_time(const st_slice *s, double E, const sim_method *m, const sim_method_options *opt,
+                   double T, const st_run *first, int repeats, double repeat_max, st_timing *tm,
+                   xp_error *err) {
+  double w[32];
+  int n = 0;
+  w[n++] = first->wall;
+  tm->cpu_min = first->cpu;
+  for (int r = 1; r < repeats && r < 32 && first->ok && first->wall < repeat_max; r++) {
+    st_run again;
+    int rc = st_run_once(s, E, m, opt, T, NULL, NULL, NULL, &again, err);
+    if (rc != XP_OK) return rc;
+    w[n++] = again.wall;
+    tm->cpu_min = fmin(tm->cpu_min, again.cpu);
+  }
+  qsort(w, (size_t)n, sizeof *w, cmp_double);
+  tm->wall_min = w[0];
+  tm->wall_median = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+  tm->timed = n;
+  return XP_OK;
+}
+
+// ---- the study ------------------------------------------------------------------------------
+
+typedef struct st_config {
+  double T, h, rtol, atol, budget, target, ref_tol, ref_budget, repeat_max;
+  int repeats, matched, no_bias;
+  const double *hs, *tols;
+  size_t nh, ntol;
+} st_config;
+
+static int is_fixed_step(const sim_method *m) { return m->family != SIM_FAMILY_ODE; }
+
+static xp_case *st_case_begin(xp_results *out, const st_slice *s, double E, const char *method,
+                              const char *protocol) {
+  char e_txt[32], name[160];
+  xp_format_compact(e_txt, sizeof e_txt, E);
+  snprintf(name, sizeof name, "%s_E=%s_%s%s%s", s->label, e_txt, method, protocol[0] ? "_" : "",
+           protocol);
+  xp_case *c = xp_case_begin(out, name);
+  if (!c) return NULL;
+  xp_case_param_string(c, "scenario", s->label);
+  xp_case_param_string(c, "protocol", protocol[0] ? protocol : "reference");
+  xp_case_param_real(c, "E", E, "Pa");
+  return c;
+}
+
+static int st_case_end(xp_results *out, xp_case *c, xp_error *err) {
+  if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  return XP_OK;
+}
+
+static void write_timing(xp_case *c, const st_timing *tm) {
+  xp_case_stat_real(c, "wall_min", tm->wall_min, "s");
+  xp_case_stat_real(c, "wall_median", tm->wall_median, "s");
+  xp_case_stat_real(c, "cpu_min", tm->cpu_min, "s");
+  xp_case_stat_real(c, "repeats", tm->timed, "");
+}
+
+// The reference at (slice, E): CVODE BDF at ref_tol within ref_budget; its floor against RK45
+// at ref_tol (a quarter of the budget), else against CVODE BDF at 10·ref_tol. *have is 0 when
+// the reference did not reach T (the errors at this stiffness are then not measured).
+static int st_reference(const st_slice *s, double E, const st_config *cf, xp_results *out,
+                        double *q_ref, double *floor_abs, int *have, xp_error *err) {
+  const sim_method *bdf = sim_method_find("cvode-bdf"), *rk = sim_method_find("rk45");
+  sim_method_options o = {.h = cf->h,
+                          .rtol = cf->ref_tol,
+                          .atol = cf->ref_tol,
+                          .wall_budget = cf->ref_budget,
+                          .no_bias = cf->no_bias};
+  st_run a, b = {0};
+  int rc = st_run_once(s, E, bdf, &o, cf->T, NULL, q_ref, NULL, &a, err);
+  if (rc != XP_OK) return rc;
+  const char *kind = "rk45";
+  *have = a.ok, *floor_abs = NAN;
+  if (a.ok) {
+    o.wall_budget = 0.25 * cf->ref_budget;
+    rc = st_run_once(s, E, rk, &o, cf->T, q_ref, NULL, NULL, &b, err);
+    if (rc == XP_OK && !b.ok) {
+      kind = "cvode-bdf at 10 ref_tol";
+      o.rtol = o.atol = 10 * cf->ref_tol, o.wall_budget = cf->ref_budget;
+      rc = st_run_once(s, E, bdf, &o, cf->T, q_ref, NULL, NULL, &b, err);
+    }
+    if (rc != XP_OK) return rc;
+    *floor_abs = b.error;
+  }
+  xp_case *c = st_case_begin(out, s, E, "reference", "");
+  if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  xp_case_param_string(c, "method", "cvode-bdf");
+  xp_case_param_string(c, "floor_kind", kind);
+  xp_case_param_real(c, "ref_tol", cf->ref_tol, "");
+  xp_case_stat_real(c, "floor_abs", *floor_abs, "");
+  xp_case_stat_real(c, "wall_time", a.wall, "s");
+  xp_case_stat_real(c, "floor_wall_time", b.wall, "s");
+  xp_case_status(c, a.ok ? "ok" : "no-reference",
+                 a.ok ? NULL : "CVODE BDF at ref_tol did not reach T within ref_budget");
+  return st_case_end(out, c, err);
+}
+
+// protocol (a): the paper's settings
+static int st_paper(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                    const double *q_ref, double floor_abs, xp_results *out, st_run *run,
+                    xp_error *err) {
+  const sim_method_options o = {.h = cf->h,
+                                .rtol = cf->rtol,
+                                .atol = cf->atol,
+                                .wall_budget = cf->budget,
+                                .start = "cold",
+                                .fp_max_iter = 50,
+                                .beta = 1,
+                                .sigma = 1e-3,
+                                .no_bias = cf->no_bias};
+  xp_case *c = st_case_begin(out, s, E, m->name, "paper");
+  if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  int rc = st_run_once(s, E, m, &o, cf->T, q_ref, NULL, c, run, err);
+  if (rc != XP_OK) return rc;
+  st_timing tm;
+  rc = st_time(s, E, m, &o, cf->T, run, cf->repeats, cf->repeat_max, &tm, err);
+  if (rc != XP_OK) return rc;
+  write_timing(c, &tm);
+  run->wall = tm.wall_min;
+  xp_case_param_real(c, "rtol", cf->rtol, "");
+  xp_case_param_real(c, "atol", cf->atol, "");
+  xp_case_param_real(c, "budget", cf->budget, "s");
+  xp_case_stat_real(c, "error_abs", run->error, "");
+  xp_case_stat_real(c, "at_floor", run->error <= 10 * floor_abs, "");
+  return st_case_end(out, c, err);
+}
+
+// protocol (b): the first rung of the ladder (cheap to expensive) whose error is ≤ target
+// *over_budget: the cheapest rung already ran out of the budget
+static int st_matched(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                      const double *q_ref, double floor_abs, xp_results *out, int *over_budget,
+                      xp_error *err) {
+  const int fixed = is_fixed_step(m);
+  const double *knobs = fixed ? cf->hs : cf->tols;
+  const size_t nk = fixed ? cf->nh : cf->ntol;
+  sim_method_options o = {.h = cf->h,
+                          .wall_budget = cf->budget,
+                          .start = "cold",
+                          .fp_max_iter = 50,
+                          .beta = 1,
+                          .sigma = 1e-3,
+                          .no_bias = cf->no_bias};
+  st_run run = {0}, best = {0};
+  double knob = NAN, spent = 0, prev_wall = NAN, prev_h = NAN, best_err = INFINITY;
+  int found = 0, rungs = 0;
+  const char *why = "every rung missed the target";
+  for (size_t k = 0; k < nk && !found; k++) {
+    if (fixed) {
+      o.h = knobs[k];
+      // no wall budget inside a fixed-step run: predict its cost from the previous rung
+      if (isfinite(prev_wall) && prev_wall * prev_h / o.h > cf->budget) {
+        why = "the next step size would exceed the budget";
+        break;
+      }
+    } else {
+      o.rtol = o.atol = knobs[k];
+    }
+    int rc = st_run_once(s, E, m, &o, cf->T, q_ref, NULL, NULL, &run, err);
+    if (rc != XP_OK) return rc;
+    rungs++, spent += run.wall;
+    if (!run.ok && strcmp(run.status, "did-not-finish") == 0) {
+      why = "the wall-time budget ran out";
+      *over_budget = rungs == 1;
+      break;
+    }
+    prev_wall = run.wall, prev_h = o.h;
+    if (run.ok && run.error < best_err) best_err = run.error;
+    if (run.ok && run.error <= cf->target) found = 1, best = run, knob = knobs[k];
+  }
+  xp_case *c = st_case_begin(out, s, E, m->name, "matched");
+  if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  xp_case_param_string(c, "method", m->name);
+  xp_case_param_real(c, "target", cf->target, "");
+  xp_case_param_string(c, "knob", fixed ? "h" : "tol");
+  xp_case_stat_real(c, fixed ? "h" : "tol", knob, fixed ? "s" : "");
+  xp_case_stat_real(c, "rungs_run", rungs, "");
+  xp_case_stat_real(c, "search_wall_time", spent, "s");
+  xp_case_stat_real(c, "error_best", isfinite(best_err) ? best_err : NAN, "");
+  if (found) {
+    if (fixed)
+      o.h = knob;
+    else
+      o.rtol = o.atol = knob;
+    st_timing tm;
+    int rc = st_time(s, E, m, &o, cf->T, &best, cf->repeats, cf->repeat_max, &tm, err);
+    if (rc != XP_OK) return rc;
+    write_timing(c, &tm);
+    xp_case_stat_real(c, "wall_time", tm.wall_min, "s");
+    xp_case_stat_real(c, "error_abs", best.error, "");
+    xp_case_stat_real(c, "steps", (double)best.steps, "");
+    xp_case_stat_real(c, "at_floor", best.error <= 10 * floor_abs, "");
+    xp_case_status(c, "ok", NULL);
+  } else {
+    xp_case_stat_real(c, "wall_time", NAN, "s");
+    xp_case_stat_real(c, "error_abs", NAN, "");
+    xp_case_status(c, "not-reached", why);
+  }
+  return st_case_end(out, c, err);
+}
+
+// parses the comma list of slices into labels
+static int parse_slices(const char *text, const st_slice **list, size_t *n, xp_error *err) {
+  char buf[256], *save = NULL;
+  snprintf(buf, sizeof buf, "%s", text);
+  *n = 0;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const st_slice *s = slice_find(tok);
+    if (!s || *n == ST_NSLICES)
+      return xp_fail(err, XP_ERR_USAGE,
+                     "parameter scenarios=%s: '%s' is not one of foundation100, foundation900, "
+                     "incline, stack (each at most once)",
+                     text, tok);
+    list[(*n)++] = s;
+  }
+  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter scenarios: empty list");
+}
+
+// the methods to run: "applicable" (every method of the scenario) or a comma list
+static int parse_methods(const char *text, const sim_method **list, size_t *n, xp_error *err) {
+  *n = 0;
+  if (strcmp(text, "applicable") == 0) {
+    // every method but the rigid-DAE reference (ida): these scenarios all have contact rows
+    for (size_t i = 0; sim_methods[i] && *n < ST_MAX_METHODS; i++)
+      if (sim_methods[i]->family != SIM_FAMILY_RIGID) list[(*n)++] = sim_methods[i];
+    return XP_OK;
+  }
+  char buf[256], *save = NULL;
+  snprintf(buf, sizeof buf, "%s", text);
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const sim_method *m = sim_method_find(tok);
+    if (!m || *n == ST_MAX_METHODS)
+      return xp_fail(err, XP_ERR_USAGE,
+                     "parameter method=%s: unknown method '%s' (stabcon list "
+                     "--methods)",
+                     text, tok);
+    list[(*n)++] = m;
+  }
+  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
+}
+
+static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
+  const st_slice *slices[ST_NSLICES];
+  const sim_method *methods[ST_MAX_METHODS];
+  size_t ns, nm;
+  if (parse_slices(xp_params_string(prm, "scenarios"), slices, &ns, err)) return XP_ERR_USAGE;
+  if (parse_methods(xp_params_string(prm, "method"), methods, &nm, err)) return XP_ERR_USAGE;
+  st_config cf = {.T = xp_params_real(prm, "T"),
+                  .h = xp_params_real(prm, "h"),
+                  .rtol = xp_params_real(prm, "rtol"),
+                  .atol = xp_params_real(prm, "atol"),
+                  .budget = xp_params_real(prm, "budget"),
+                  .target = xp_params_real(prm, "target"),
+                  .ref_tol = xp_params_real(prm, "ref_tol"),
+                  .ref_budget = xp_params_real(prm, "ref_budget"),
+                  .repeat_max = xp_params_real(prm, "repeat_max"),
+                  .repeats = (int)xp_params_int(prm, "repeats"),
+                  .matched = (int)xp_params_int(prm, "matched"),
+                  .no_bias = xp_params_int(prm, "bias") == 0};
+  cf.nh = xp_params_list(prm, "h_ladder", &cf.hs);
+  cf.ntol = xp_params_list(prm, "tol_ladder", &cf.tols);
+  const double *Es;
+  const size_t nE = xp_params_list(prm, "E", &Es);
+  const size_t total = ns * nE;
+  size_t done = 0;
+  for (size_t i = 0; i < ns; i++) {
+    // RK45's step is bounded by stability (h ≲ 3/ω, ω ∝ √E): once a run exceeds the budget at
+    // one stiffness it exceeds it at every larger one, so those runs are recorded, not run
+    int rk45_over[2] = {0, 0};
+    for (size_t k = 0; k < nE; k++) {
+      const sim_scenario *sc;
+      sim_instance probe_inst = {0};
+      int rc = slice_instance(slices[i], Es[k], cf.h, &sc, &probe_inst, err);
+      if (rc != XP_OK) return rc;
+      const int nq = probe_inst.model->nq;
+      sc->free(&probe_inst);
+      double *q_ref = malloc((size_t)nq * sizeof *q_ref), floor_abs = NAN;
+      if (!q_ref) return xp_fail(err, XP_ERR_RUN, "out of memory");
+      int have = 0;
+      rc = st_reference(slices[i], Es[k], &cf, out, q_ref, &floor_abs, &have, err);
+      const double *qr = have ? q_ref : NULL;
+      for (size_t j = 0; rc == XP_OK && j < nm; j++) {
+        const sim_method *m = methods[j];
+        if (!(sc->methods & m->family)) continue;
+        const int rk45 = strcmp(m->name, "rk45") == 0;
+        st_run run = {0};
+        if (rk45 && rk45_over[0]) {
+          xp_case *c = st_case_begin(out, slices[i], Es[k], m->name, "paper");
+          if (!c) rc = xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+          if (c) {
+            xp_case_param_string(c, "method", m->name);
+            xp_case_stat_real(c, "wall_min", NAN, "s");
+            xp_case_stat_real(c, "error_abs", NAN, "");
+            xp_case_status(c, "did-not-finish", "not run: over the budget at a lower stiffness");
+            rc = st_case_end(out, c, err);
+          }
+        } else {
+          rc = st_paper(slices[i], Es[k], m, &cf, qr, floor_abs, out, &run, err);
+          if (rk45 && strcmp(run.status, "did-not-finish") == 0) rk45_over[0] = 1;
+        }
+        if (rc == XP_OK && cf.matched) {
+          if (!have || (rk45 && rk45_over[1])) {
+            xp_case *c = st_case_begin(out, slices[i], Es[k], m->name, "matched");
+            if (!c) rc = xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+            if (c) {
+              xp_case_param_string(c, "method", m->name);
+              xp_case_stat_real(c, "wall_time", NAN, "s");
+              xp_case_stat_real(c, "error_abs", NAN, "");
+              xp_case_status(c, have ? "not-reached" : "no-reference",
+                             have ? "not run: over the budget at a lower stiffness"
+                                  : "not run: no reference at this stiffness");
+              rc = st_case_end(out, c, err);
+            }
+          } else {
+            int over = 0;
+            rc = st_matched(slices[i], Es[k], m, &cf, q_ref, floor_abs, out, &over, err);
+            if (rk45 && over) rk45_over[1] = 1;
+          }
+        }
+      }
+      free(q_ref);
+      if (rc != XP_OK) return rc;
+      xp_progress_update(progress, (double)++done / (double)total);
+    }
+  }
+  return XP_OK;
+}
+
+// ---- report ---------------------------------------------------------------------------------
+
+enum { ST_MAX_E = XP_MAX_LIST };
+
+// the grid of one slice and protocol read back: E values and the time of each method
+typedef struct st_grid {
+  size_t nE;
+  double E[ST_MAX_E];
+} st_grid;
+
+// wall time of a case: wall_min (protocol a), wall_time (matched); NaN if absent
+static double case_time(const xp_file *f, const char *label, double E, const char *method,
+                        const char *protocol, char *status, size_t len) {
+  char e_txt[32], name[160];
+  xp_format_compact(e_txt, sizeof e_txt, E);
+  snprintf(name, sizeof name, "%s_E=%s_%s_%s", label, e_txt, method, protocol);
+  double t = NAN;
+  snprintf(status, len, "—");
+  if (xp_file_case_status(f, name, status, len) != 0) return NAN;
+  xp_file_case_stat(f, name, strcmp(protocol, "paper") == 0 ? "wall_min" : "wall_time", &t);
+  return t;
+}
+
+static double case_stat(const xp_file *f, const char *label, double E, const char *method,
+                        const char *protocol, const char *key) {
+  char e_txt[32], name[160];
+  xp_format_compact(e_txt, sizeof e_txt, E);
+  snprintf(name, sizeof name, "%s_E=%s_%s_%s", label, e_txt, method, protocol);
+  double v = NAN;
+  xp_file_case_stat(f, name, key, &v);
+  return v;
+}
+
+// the E values of a slice present in the file, ascending
+static void slice_grid(const xp_file *f, const char *label, st_grid *g) {
+  g->nE = 0;
+  const size_t ll = strlen(label);
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    if (strncmp(c, label, ll) != 0 || strncmp(c + ll, "_E=", 3) != 0 || !strstr(c, "_reference"))
+      continue;
+    double E = NAN;
+    if (xp_file_case_param(f, c, "E", &E) == 0 && g->nE < ST_MAX_E) g->E[g->nE++] = E;
+  }
+  qsort(g->E, g->nE, sizeof g->E[0], cmp_double);
+}
+
+// Where method `a` becomes cheaper than `b` for good: the stiffness from which on t_b/t_a ≥ 1
+// at every grid point (b over the budget or missing the target counts as slower), interpolated
+// log-linearly inside the interval where the ratio crosses 1. Points where `a` has no result
+// (no reference, a over the budget) are left out and counted in the text.
+static void crossover_text(const xp_file *f, const char *label, const st_grid *g,
+                           const char *protocol, const char *a, const char *b, char *out,
+                           size_t len) {
+  double r[ST_MAX_E], E[ST_MAX_E];
+  char st[64];
+  size_t n = 0, skipped = 0;
+  for (size_t k = 0; k < g->nE; k++) {
+    const double ta = case_time(f, label, g->E[k], a, protocol, st, sizeof st);
+    const int a_ok = strcmp(st, "ok") == 0 || strcmp(st, "degraded") == 0;
+    const double tb = case_time(f, label, g->E[k], b, protocol, st, sizeof st);
+    const int b_ok = strcmp(st, "ok") == 0 || strcmp(st, "degraded") == 0;
+    const int b_none = strcmp(st, "no-reference") == 0 || strcmp(st, "—") == 0;
+    if (!a_ok || !(ta > 0) || b_none) {
+      skipped++;
+      continue;
+    }
+    E[n] = g->E[k], r[n++] = b_ok ? tb / ta : INFINITY;
+  }
+  size_t from = n;
+  while (from > 0 && r[from - 1] >= 1) from--;
+  char tail[64] = "";
+  if (skipped) snprintf(tail, sizeof tail, " (%zu E without a result left out)", skipped);
+  if (n == 0) {
+    snprintf(out, len, "%s has no result at any E (target not met within the budget)", a);
+  } else if (from == 0) {
+    snprintf(out, len, "≤ %g Pa: cheaper over the whole range%s", E[0], tail);
+  } else if (from == n) {
+    snprintf(out, len, "never within %g … %g Pa%s", E[0], E[n - 1], tail);
+  } else if (!isfinite(r[from])) {
+    snprintf(out, len, "between %g and %g Pa%s", E[from - 1], E[from], tail);
+  } else {
+    const double l0 = log10(E[from - 1]), l1 = log10(E[from]);
+    const double x =
+        l0 + (l1 - l0) * (0 - log10(r[from - 1])) / (log10(r[from]) - log10(r[from - 1]));
+    snprintf(out, len, "%.2g Pa%s", pow(10, x), tail);
+  }
+}
+
+static const char *const st_cell_ok[] = {"ok", "degraded"};
+
+static void time_table(FILE *md, const xp_file *f, const char *label, const st_grid *g,
+                       const char *protocol, const char *const *methods, size_t nm) {
+  fprintf(md, "| E [Pa] |");
+  for (size_t j = 0; j < nm; j++) fprintf(md, " %s |", methods[j]);
+  fprintf(md, "\n|---|");
+  for (size_t j = 0; j < nm; j++) fprintf(md, "---|");
+  fprintf(md, "\n");
+  for (size_t k = 0; k < g->nE; k++) {
+    fprintf(md, "| %g |", g->E[k]);
+    for (size_t j = 0; j < nm; j++) {
+      char st[64];
+      const double t = case_time(f, label, g->E[k], methods[j], protocol, st, sizeof st);
+      const double e = case_stat(f, label, g->E[k], methods[j], protocol, "error_abs");
+      const int ok = strcmp(st, st_cell_ok[0]) == 0 || strcmp(st, st_cell_ok[1]) == 0;
+      if (ok && strcmp(protocol, "matched") == 0) {
+        const double hk = case_stat(f, label, g->E[k], methods[j], protocol, "h");
+        const double tk = case_stat(f, label, g->E[k], methods[j], protocol, "tol");
+        fprintf(md, " %.3g (%s %g) |", t, isfinite(hk) ? "h" : "tol", isfinite(hk) ? hk : tk);
+      } else if (ok) {
+        fprintf(md, " %.3g / %.1e |", t, e);
+      } else if (strcmp(st, "—") == 0) {
+        fprintf(md, " — |");
+      } else {
+        fprintf(md, " %s |", st);
+      }
+    }
+    fprintf(md, "\n");
+  }
+  fprintf(md, "\n");
+}
+
+// the methods present in the file, in registry order
+static size_t file_methods(const xp_file *f, const char **methods) {
+  size_t n = 0;
+  for (size_t i = 0; sim_methods[i] && n < ST_MAX_METHODS; i++) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "_%s_paper", sim_methods[i]->name);
+    for (size_t c = 0; c < xp_file_case_count(f); c++)
+      if (strstr(xp_file_case_name(f, c), pat)) {
+        methods[n++] = sim_methods[i]->name;
+        break;
+      }
+  }
+  return n;
+}
+
+static int st_report(const char *path, FILE *md, xp_error *err) {
+  xp_file *f = xp_file_open(path, err);
+  if (!f) return XP_ERR_RUN;
+  char target[32] = "?", budget[32] = "?", T[32] = "?", ref_tol[32] = "?";
+  xp_file_param(f, "target", target, sizeof target),
+      xp_file_param(f, "budget", budget, sizeof budget);
+  xp_file_param(f, "T", T, sizeof T), xp_file_param(f, "ref_tol", ref_tol, sizeof ref_tol);
+  const char *methods[ST_MAX_METHODS];
+  const size_t nm = file_methods(f, methods);
+  fprintf(md,
+          "Not a paper table: paper A times its methods at E ∈ {1e7, 1e11} only. Here every "
+          "method runs while the contact stiffness sweeps, T = %s s, under (a) paper A's "
+          "protocol (h = 0.01 s; ODE integrators at rtol = 1e-3, atol = 1e-6, MATLAB's "
+          "defaults, output every 0.01 s) and (b) matched accuracy: the cheapest run whose "
+          "error ‖q(T) − q_ref(T)‖ is ≤ %s (the first rung of a ladder of h or of rtol = atol, "
+          "cheap to expensive, that meets it). Reference: CVODE BDF at rtol = atol = %s; its "
+          "floor is measured against RK45 at the same tolerance (CVODE BDF at 10× where RK45 "
+          "does not finish). Each run has a wall-time budget of %s s (fixed-step runs: a rung "
+          "predicted to exceed it is not run). Times are the minimum over repeats of runs "
+          "under 0.5 s (median and CPU time in the results file).\n\n",
+          T, target, ref_tol, budget);
+  fprintf(md,
+          "**Crossover stiffness** — from where on paper A's constraint solver "
+          "(`paperA-relaxed`) is cheaper than CVODE BDF1 and than RK45:\n\n"
+          "| scenario | protocol | vs cvode-bdf1 | vs rk45 | vs cvode-bdf |\n"
+          "|---|---|---|---|---|\n");
+  for (size_t i = 0; i < ST_NSLICES; i++) {
+    st_grid g;
+    slice_grid(f, st_slices[i].label, &g);
+    if (!g.nE) continue;
+    static const char *const protocols[] = {"paper", "matched"};
+    for (size_t p = 0; p < 2; p++) {
+      char c1[96], c2[96], c3[96];
+      crossover_text(f, st_slices[i].label, &g, protocols[p], "paperA-relaxed", "cvode-bdf1", c1,
+                     sizeof c1);
+      crossover_text(f, st_slices[i].label, &g, protocols[p], "paperA-relaxed", "rk45", c2,
+                     sizeof c2);
+      crossover_text(f, st_slices[i].label, &g, protocols[p], "paperA-relaxed", "cvode-bdf", c3,
+                     sizeof c3);
+      fprintf(md, "| %s | %s | %s | %s | %s |\n", st_slices[i].label,
+              p ? "(b) matched" : "(a) paper", c1, c2, c3);
+    }
+  }
+  fprintf(md,
+          "\nThe θ-methods integrate paper B's convex compliant contact (regularised with "
+          "β = 1, σ = 1e-3), not the penalty ODE of the reference, so their error includes "
+          "the model difference: their overlap on the foundation does not shrink with E past "
+          "1e11 (2e-7 m at 1e11 and 1e12), and on the resting stack they settle ≈ 1e-2 m away "
+          "from the penalty equilibrium for E ≥ 1e8.\n");
+  fprintf(md,
+          "\n**Matched-accuracy cost at E = 1e11** (wall time of each method ÷ that of "
+          "`paperA-relaxed`; > 1: the constraint solver is faster):\n\n| scenario |");
+  for (size_t j = 0; j < nm; j++) fprintf(md, " %s |", methods[j]);
+  fprintf(md, "\n|---|");
+  for (size_t j = 0; j < nm; j++) fprintf(md, "---|");
+  fprintf(md, "\n");
+  for (size_t i = 0; i < ST_NSLICES; i++) {
+    st_grid g;
+    slice_grid(f, st_slices[i].label, &g);
+    if (!g.nE) continue;
+    char st[64];
+    const double ta =
+        case_time(f, st_slices[i].label, 1e11, "paperA-relaxed", "matched", st, sizeof st);
+    fprintf(md, "| %s |", st_slices[i].label);
+    for (size_t j = 0; j < nm; j++) {
+      const double t = case_time(f, st_slices[i].label, 1e11, methods[j], "matched", st, sizeof st);
+      if (strcmp(st, "ok") == 0 && isfinite(ta))
+        fprintf(md, " %.3g |", t / ta);
+      else if (strcmp(st, "ok") == 0)
+        fprintf(md, " %.3g s (no ratio) |", t);
+      else
+        fprintf(md, " %s |", st);
+    }
+    fprintf(md, "\n");
+  }
+  fprintf(md, "\n");
+  for (size_t i = 0; i < ST_NSLICES; i++) {
+    st_grid g;
+    slice_grid(f, st_slices[i].label, &g);
+    if (!g.nE) continue;
+    fprintf(md, "*%s* — %s.\n\n(a) paper protocol: wall time [s] / error at T:\n\n",
+            st_slices[i].label, st_slices[i].what);
+    time_table(md, f, st_slices[i].label, &g, "paper", methods, nm);
+    fprintf(md, "(b) matched accuracy (error ≤ %s): wall time [s] (setting reached):\n\n", target);
+    time_table(md, f, st_slices[i].label, &g, "matched", methods, nm);
+    fprintf(md, "Reference floor ‖q_BDF − q_second‖ per E:");
+    for (size_t k = 0; k < g.nE; k++) {
+      char e_txt[32], name[160];
+      xp_format_compact(e_txt, sizeof e_txt, g.E[k]);
+      snprintf(name, sizeof name, "%s_E=%s_reference", st_slices[i].label, e_txt);
+      double fl = NAN;
+      xp_file_case_stat(f, name, "floor_abs", &fl);
+      fprintf(md, " %s: %.2g;", e_txt, fl);
+    }
+    fprintf(md, "\n\n");
+  }
+  xp_file_close(f);
+  return XP_OK;
+}
+
+// ---- declaration ----------------------------------------------------------------------------
+
+static const xp_param_def st_params[] = {
+    {"scenarios", XP_STRING, "foundation100,incline,stack", XP_ANY, "", NULL,
+     "comma list of foundation100, foundation900, incline, stack (--full adds foundation900)"},
+    {"E", XP_REAL_LIST, "1e5,1e6,1e7,1e8,1e9,1e10,1e11,1e12", XP_POSITIVE, "Pa", NULL,
+     "contact stiffness: the foundation's E, the Hertz modulus of the incline and stack"},
+    {"method", XP_STRING, "applicable", XP_ANY, "", NULL,
+     "comma list of methods (stabcon list --methods) or 'applicable'"},
+    {"T", XP_REAL, "0.1", XP_POSITIVE, "s", NULL, "simulated time (paper: 1; --full: 1)"},
+    {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL,
+     "protocol (a): fixed step; the ODE integrators' output interval (paper A)"},
+    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
+     "protocol (a): ODE relative tolerance (MATLAB's default, paper A §5.5)"},
+    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
+     "protocol (a): ODE absolute tolerance (MATLAB's default, paper A §5.5)"},
+    {"matched", XP_INT, "1", XP_NONNEGATIVE, "", NULL, "1: also protocol (b), matched accuracy"},
+    {"target", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
+     "protocol (b): error target for ‖q(T) − q_ref(T)‖ [m, 1]"},
+    {"h_ladder", XP_REAL_LIST, "1e-2,3e-3,1e-3,3e-4,1e-4,3e-5,1e-5", XP_POSITIVE, "s", NULL,
+     "protocol (b): step sizes tried by the fixed-step methods, cheap first"},
+    {"tol_ladder", XP_REAL_LIST, "1e-3,1e-4,1e-5,1e-6,1e-7,1e-8", XP_POSITIVE, "", NULL,
+     "protocol (b): rtol = atol tried by the ODE integrators, cheap first"},
+    {"ref_tol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL,
+     "reference: CVODE BDF at rtol = atol = ref_tol"},
+    {"ref_budget", XP_REAL, "20", XP_POSITIVE, "s", NULL,
+     "wall budget of the reference (a quarter of it for the RK45 floor check)"},
+    {"budget", XP_REAL, "2", XP_POSITIVE, "s", NULL,
+     "wall-time budget of each timed run; past it: did-not-finish (--full: 20)"},
+    {"repeats", XP_INT, "3", XP_POSITIVE, "", NULL,
+     "timed runs of each short setting (min and median reported; --full: 5)"},
+    {"repeat_max", XP_REAL, "0.5", XP_POSITIVE, "s", NULL, "runs longer than this are timed once"},
+    {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
+     "1: paper A's step and the penalty ODE include the bias p = M̂Ġv; 0: p = 0 (the "
+     "foundation study's default; a dense solve per right-hand side otherwise)"},
+};
+
+static const char *const st_full[] = {"scenarios=foundation100,foundation900,incline,stack", "T=1",
+                                      "budget=20", "repeats=5", NULL};
+
+const xp_experiment xp_experiment_stiffness = {
+    .name = "stiffness",
+    .paper_ref = "Paper A §5.5-6.5 across stiffness (issue 13; not a paper figure)",
+    .summary = "wall time and error vs contact stiffness 1e5…1e12, paper and matched accuracy",
+    .params = st_params,
+    .n_params = sizeof st_params / sizeof st_params[0],
+    .run = st_run_all,
+    .plot_script = "stiffness.gp",
+    .error_stat = "error_abs",
+    .report = st_report,
+    .full_size = st_full,
+    .in_reproduce = 1,
+};

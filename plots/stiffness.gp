@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: MIT
+# Cost across stiffness regimes (issue 13): one row per scenario; columns: wall time against the
+# contact stiffness at paper A's settings (a), at matched accuracy (b), and the error at T of the
+# paper-setting runs. One curve per method; runs over the budget or missing the target are left
+# out (the REPORT tables name them). Each curve's points go to a datablock first so that the
+# rows of other cases do not break its line.
+load plotsdir.'/common.gp'
+summary = datadir.'/summary.csv'
+# the distinct scenarios (of cases with a protocol) and methods (of the paper-protocol cases), in
+# the order the cases ran, from the cases' parameters (common.gp's stat: data, never a command)
+scen = ''; methods = ''
+do for [i = 1:ncases] {
+  c = word(cases, i); sv = stat(c, 'scenario'); mv = stat(c, 'method'); pv = stat(c, 'protocol')
+  if (pv ne '' && sv ne '' && strstrt(' '.scen.' ', ' '.sv.' ') == 0) { scen = scen.' '.sv }
+  if (pv eq 'paper' && mv ne '' && strstrt(' '.methods.' ', ' '.mv.' ') == 0) { methods = methods.' '.mv }
+}
+ns = words(scen)
+nm = words(methods)
+okst(s) = (s eq "ok" || s eq "degraded")
+sel(sc, m, p) = strcol("scenario") eq sc && strcol("method") eq m && strcol("protocol") eq p && okst(strcol("status"))
+# panel k: protocol and statistic
+pp(k) = (k == 2) ? "matched" : "paper"
+yy(k) = (k == 1) ? "wall_min" : (k == 2) ? "wall_time" : "error_abs"
+do for [i = 1:ns] {
+  do for [j = 1:nm] {
+    do for [k = 1:3] {
+      s = word(scen, i); m = word(methods, j); p = pp(k); y = yy(k)
+      eval sprintf('set print $d_%d_%d_%d', i, j, k)  # a block to append to (one missing point)
+      print 'nan nan'
+      unset print
+      eval sprintf('set table $d_%d_%d_%d append', i, j, k)
+      plot summary using (column("E")):(column(y)) with table if (sel(s, m, p) && column(y) > 0)
+      unset table
+    }
+  }
+}
+set datafile separator whitespace
+set datafile nocolumnheaders
+set logscale xy
+set format x '10^{%T}'
+set format y '10^{%T}'
+set xlabel 'contact stiffness E [Pa]'
+blk(i, j, k) = sprintf('$d_%d_%d_%d', i, j, k)
+# the methods with points in panel (i, k): empty curves are left out
+array shown[ns * 3]
+do for [i = 1:ns] {
+  do for [k = 1:3] {
+    list = ''
+    do for [j = 1:nm] {
+      eval sprintf('npts = |$d_%d_%d_%d|', i, j, k)
+      if (npts > 1) { list = list.sprintf(' %d', j) }
+    }
+    shown[(i - 1) * 3 + k] = list
+  }
+}
+do for [fmt in "png svg"] {
+  eval setterm(fmt, 1500, 380 * ns + 40)
+  set multiplot layout ns, 3 title 'Cost and error against contact stiffness (error = ‖q(T) − q_{ref}(T)‖ at T)'
+  do for [i = 1:ns] {
+    s = word(scen, i)
+    do for [k = 1:3] {
+      L = shown[(i - 1) * 3 + k]
+      if (k < 3) { unset key } else { set key outside right top vertical font ',8' }
+      set ylabel (k < 3 ? 'wall time [s]' : 'error ‖q − q_{ref}‖ [m, 1]')
+      set title (k == 1 ? sprintf('%s: (a) paper settings (h = 0.01 s; rtol 1e-3, atol 1e-6)', s) : \
+                 k == 2 ? sprintf('%s: (b) matched accuracy (cheapest run under the error target)', s) : \
+                          sprintf('%s: error at T, paper settings', s)) noenhanced
+      if (words(L) > 0) {
+        plot for [jj in L] blk(i, int(jj), k) using 1:2 with linespoints lw 1.5 pt (int(jj) % 7 + 1) \
+          lc int(jj) title word(methods, int(jj)) noenhanced
+      } else {
+        set label 99 'no run met its settings' at graph 0.5, 0.5 center
+        plot NaN notitle
+        unset label 99
+      }
+    }
+  }
+  unset multiplot
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// The studies of issue 13 at tiny sizes through the CLI: `stiffness` (paper and matched accuracy
+// protocols, the reference floor measured first), `scaling` (repeated runs, min ≤ median) and
+// `claims` (the verdict measurements), their figures, and their REPORT sections. The full-size
+// studies run in `reproduce`.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+// cmocka needs the four headers above first
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_test_util.h"
+#include "xp/xp.h"
+#include "xp/xp_file.h"
+
+// the REPORT section of an experiment for a results file, into a heap string (caller frees)
+static char *report_of(const char *name, const char *path) {
+  const xp_experiment *x = xp_experiment_find(name);
+  assert_non_null(x);
+  assert_non_null(x->report);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *md = open_memstream(&buf, &len);
+  assert_non_null(md);
+  xp_error err;
+  assert_int_equal(x->report(path, md, &err), XP_OK);
+  fclose(md);
+  return buf;
+}
+
+static double stat_of(const xp_file *f, const char *c, const char *key) {
+  double v = NAN;
+  if (xp_file_case_stat(f, c, key, &v) != 0) fail_msg("case %s has no statistic %s", c, key);
+  return v;
+}
+
+// every method under both protocols at two stiffnesses; the matched run meets its target, the
+// reference floor is far below it, and the figure and report are drawn
+static void test_stiffness_tiny(void **state) {
+  (void)state;
+  const char *args[] = {"run",    "stiffness",
+                        "--set",  "scenarios=incline,stack",
+                        "--set",  "E=1e6,1e9",
+                        "--set",  "method=paperA-relaxed,theta-implicit,cvode-bdf1,rk45",
+                        "--set",  "T=0.02",
+                        "--set",  "target=1e-4",
+                        "--set",  "h_ladder=1e-2,1e-3,1e-4",
+                        "--set",  "tol_ladder=1e-3,1e-5",
+                        "--set",  "repeats=2",
+                        "-o",     "st.h5",
+                        "--plot", "figs",
+                        NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300];
+  test_path(path, sizeof path, "st.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  // 2 slices × 2 E × (reference + 4 methods × 2 protocols)
+  assert_int_equal(xp_file_case_count(f), 2 * 2 * (1 + 4 * 2));
+  char status[64];
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    xp_file_case_status(f, c, status, sizeof status);
+    printf("%-44s %-14s", c, status);
+    if (strstr(c, "_reference")) {
+      const double fl = stat_of(f, c, "floor_abs");
+      printf(" floor %.2g\n", fl);
+      assert_string_equal(status, "ok");
+      assert_true(fl < 1e-5);  // the reference is 10× better than the target
+    } else if (strstr(c, "_matched") && strcmp(status, "ok") == 0) {
+      const double e = stat_of(f, c, "error_abs");
+      printf(" error %.2g, wall %.2g s\n", e, stat_of(f, c, "wall_time"));
+      assert_true(e <= 1e-4);
+      assert_true(stat_of(f, c, "wall_min") <= stat_of(f, c, "wall_median"));
+    } else {
+      printf("\n");
+    }
+  }
+  // the implicit constraint step has a result at every stiffness (the stiff case it is for)
+  xp_file_case_status(f, "stack_E=1e9_paperA-relaxed_paper", status, sizeof status);
+  assert_string_equal(status, "ok");
+  xp_file_close(f);
+  char fig[300];
+  test_path(fig, sizeof fig, "figs/st.png");
+  FILE *png = fopen(fig, "rb");
+  assert_non_null(png);
+  fclose(png);
+  char *md = report_of("stiffness", path);
+  assert_non_null(strstr(md, "Crossover stiffness"));
+  assert_non_null(strstr(md, "| stack | (a) paper |"));
+  assert_non_null(strstr(md, "Matched-accuracy cost at E = 1e11"));
+  free(md);
+}
+
+// repeated runs per point: min ≤ median, the repeat count recorded, exponents in the report
+static void test_scaling_tiny(void **state) {
+  (void)state;
+  const char *args[] = {"run",   "scaling",       "--set",  "foundation_n=2,4,8",
+                        "--set", "stack_n=1,3,9", "--set",  "method=paperA-relaxed,cvode-bdf",
+                        "--set", "steps=3",       "--set",  "repeats=5",
+                        "-o",    "sc.h5",         "--plot", "figs",
+                        NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300];
+  test_path(path, sizeof path, "sc.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  assert_int_equal(xp_file_case_count(f), 2 * 3 * 2);
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    const double lo = stat_of(f, c, "wall_step_min"), med = stat_of(f, c, "wall_step_median");
+    printf("%-40s min %.3g med %.3g s/step, cpu %.3g\n", c, lo, med, stat_of(f, c, "cpu_step_min"));
+    assert_true(lo > 0 && lo <= med);
+    assert_true(stat_of(f, c, "repeats") == 5);
+    assert_true(stat_of(f, c, "cpu_step_min") > 0);
+  }
+  xp_file_close(f);
+  char *md = report_of("scaling", path);
+  assert_non_null(strstr(md, "| paperA-relaxed |"));
+  assert_non_null(strstr(md, "p (wall min)"));
+  free(md);
+}
+
+// the verdict measurements, and a verdict line for every claim even without the
+// other studies' results files (their numbers are then NaN and the header says which files are
+// absent)
+static void test_claims_tiny(void **state) {
+  (void)state;
+  const char *args[] = {"run",    "claims",      "--set", "fig6_h=1e-5,1.05e-5",
+                        "--set",  "hessian_N=3", "-o",    "cl.h5",
+                        "--plot", "figs",        NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300];
+  test_path(path, sizeof path, "cl.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  // the resting stack of 3 spheres: 3 contacts × 3 rows, a sparse assembled Hessian
+  const double nnz = stat_of(f, "hessian_N=3", "hessian_nnz");
+  printf("hessian nonzeros (N = 3): %g, n = %g\n", nnz, stat_of(f, "hessian_N=3", "hessian_n"));
+  assert_true(nnz > 0);
+  // the impact keeps a fraction of the energy that depends on the step grid
+  const double e1 = stat_of(f, "fig6_h=1e-5", "energy_ratio_T");
+  const double e2 = stat_of(f, "fig6_h=1.05e-5", "energy_ratio_T");
+  printf("energy kept: %.3g (h = 1e-5), %.3g (h = 1.05e-5)\n", e1, e2);
+  assert_true(e1 > 0 && e1 < 1 && e2 > 0 && e2 < 1);
+  // BDF1 keeps the cube seated where the variable-order BDF lifts it
+  assert_true(stat_of(f, "cvode-bdf1_atol=1e-6", "height_gain_max") <=
+              stat_of(f, "cvode-bdf_atol=1e-6", "height_gain_max"));
+  xp_file_close(f);
+  char *md = report_of("claims", path);
+  static const char *const claims[] = {"Table 1: ode15s is much slower",
+                                       "Table 2: errors",
+                                       "Fig 6: a dead",
+                                       "§6.4: deformation",
+                                       "§6.4: B_t",
+                                       "§6.4: distances",
+                                       "§6.5: at most 18m",
+                                       "(oddity) CVODE BDF",
+                                       "foundation (absent)"};
+  for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
+    if (!strstr(md, claims[i])) fail_msg("REPORT of claims lacks '%s'", claims[i]);
+  }
+  free(md);
+}
+
+// bad input is refused with the value named
+static void test_bad_input(void **state) {
+  (void)state;
+  assert_int_equal(test_run((const char *[]){"run", "stiffness", "--set", "scenarios=cube", NULL}),
+                   2);
+  assert_non_null(strstr(test_output, "cube"));
+  assert_int_equal(test_run((const char *[]){"run", "scaling", "--set", "method=rk4", "--set",
+                                             "steps=1", NULL}),
+                   2);
+  assert_non_null(strstr(test_output, "rk4"));
+  assert_int_equal(test_run((const char *[]){"run", "scaling", "--set", "stack_n=2.5", NULL}), 2);
+  assert_non_null(strstr(test_output, "2.5"));
+}
+
+static int setup(void **state) {
+  (void)state;
+  return test_dir_create("studies");
+}
+
+static int teardown(void **state) {
+  (void)state;
+  return test_dir_remove();
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || test_stabcon_set(argv[1]) != 0) {
+    fprintf(stderr, "usage: test_studies PATH-TO-STABCON\n");
+    return 1;
+  }
+  xp_library_init();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_stiffness_tiny),
+      cmocka_unit_test(test_scaling_tiny),
+      cmocka_unit_test(test_claims_tiny),
+      cmocka_unit_test(test_bad_input),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -225,6 +225,64 @@ static int reproduce_check_outputs(const char *results_dir, const char *report_p
   return XP_OK;
 }
 
+// --only: every item must name a reproduced experiment ("a,,b", "," or "" select nothing);
+// 0, or XP_ERR_USAGE after the message
+static int check_only_list(const char *only) {
+  char list[1024];
+  if (strlen(only) >= sizeof list)
+    return usage_error("reproduce", "--only '%.60s…' is too long", only);
+  snprintf(list, sizeof list, "%s", only);
+  for (char *tok = list, *next; tok; tok = next) {
+    next = strchr(tok, ',');
+    if (next) *next++ = '\0';
+    const xp_experiment *x = xp_experiment_find(tok);
+    if (!tok[0]) return usage_error("reproduce", "--only '%s': empty item", only);
+    if (!x) return usage_error("reproduce", "unknown experiment '%s' in --only", tok);
+    if (!x->in_reproduce)
+      return usage_error("reproduce",
+                         "'%s' in --only is not a reproduced experiment (see `stabcon list`)", tok);
+  }
+  return XP_OK;
+}
+
+typedef struct reproduce_dirs {
+  const char *results, *figures, *gallery;  // gallery NULL: not refreshed
+} reproduce_dirs;
+
+// one experiment of `reproduce`: run, figures, gallery copy, its REPORT section; XP_OK or the
+// failure (reported on stderr and in REPORT)
+static int reproduce_one(const xp_experiment *x, const reproduce_dirs *d, int full, FILE *md,
+                         int argc, char **argv) {
+  xp_params params;
+  xp_error err = {.code = 0};
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.h5", d->results, x->name);
+  double t_case = xp_now();
+  int rc = xp_params_init(&params, x->params, x->n_params, &err);
+  for (size_t k = 0; rc == XP_OK && full && x->full_size && x->full_size[k]; k++)
+    rc = xp_params_set(&params, x->full_size[k], &err);
+  if (rc == XP_OK) rc = run_experiment(x, &params, path, argc, argv, &err);
+  double seconds = xp_now() - t_case;
+  if (rc == XP_OK) rc = xp_plot_file(path, x, d->figures, &err);
+  if (rc != XP_OK) {
+    fprintf(stderr, "stabcon reproduce: %s: %s\n", x->name, err.message);
+    xp_report_experiment(md, x, path, NULL, 1, seconds);
+    return rc;
+  }
+  char from[1200], to[1200], rel[1300];
+  snprintf(from, sizeof from, "%s/%s.png", d->figures, x->name);
+  snprintf(to, sizeof to, "%s/%s.png", d->gallery ? d->gallery : "", x->name);
+  if (d->gallery && access(from, R_OK) == 0 && copy_file(from, to) != 0)
+    fprintf(stderr, "stabcon reproduce: cannot copy %s to %s\n", from, to);
+  // the report lives in the results folder: link figures relative to it when both are relative
+  if (d->figures[0] != '/' && d->results[0] != '/')
+    snprintf(rel, sizeof rel, "../%s/%s.png", d->figures, x->name);
+  else
+    snprintf(rel, sizeof rel, "%s", from);
+  xp_report_experiment(md, x, path, access(from, R_OK) == 0 ? rel : NULL, 0, seconds);
+  return XP_OK;
+}
+
 static int cmd_reproduce(int argc, char **argv) {
   const char *results_dir = "results", *figures_dir = "plots/out", *gallery_dir = "plots/gallery";
   const char *only = NULL;
@@ -253,25 +311,7 @@ static int cmd_reproduce(int argc, char **argv) {
       return usage_error("reproduce", "unexpected argument '%s'", argv[i]);
     }
   }
-  if (only) {
-    char list[1024];
-    snprintf(list, sizeof list, "%s", only);
-    if (strlen(only) >= sizeof list)
-      return usage_error("reproduce", "--only '%.60s…' is too long", only);
-    // every item must name a reproduced experiment: "a,,b", "," or "" select nothing
-    for (char *tok = list, *next; tok; tok = next) {
-      next = strchr(tok, ',');
-      if (next) *next++ = '\0';
-      const xp_experiment *x = xp_experiment_find(tok);
-      if (!tok[0]) return usage_error("reproduce", "--only '%s': empty item", only);
-      if (!x) return usage_error("reproduce", "unknown experiment '%s' in --only", tok);
-      if (!x->in_reproduce)
-        return usage_error("reproduce",
-                           "'%s' in --only is not a reproduced experiment "
-                           "(see `stabcon list`)",
-                           tok);
-    }
-  }
+  if (only && check_only_list(only)) return XP_ERR_USAGE;
   // the committed gallery is refreshed only by a default run: with --results or --figures every
   // output stays under the directories given
   if (strcmp(results_dir, "results") != 0 || strcmp(figures_dir, "plots/out") != 0)
@@ -293,37 +333,11 @@ static int cmd_reproduce(int argc, char **argv) {
   xp_report_begin(md, full);
   int failures = 0;
   double t0 = xp_now();
+  const reproduce_dirs dirs = {results_dir, figures_dir, gallery_dir};
   for (size_t i = 0; xp_experiments[i]; i++) {
     const xp_experiment *x = xp_experiments[i];
     if (!x->in_reproduce || (only && !in_list(only, x->name))) continue;
-    xp_params params;
-    xp_error err = {.code = 0};
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.h5", results_dir, x->name);
-    double t_case = xp_now();
-    int rc = xp_params_init(&params, x->params, x->n_params, &err);
-    for (size_t k = 0; rc == XP_OK && full && x->full_size && x->full_size[k]; k++)
-      rc = xp_params_set(&params, x->full_size[k], &err);
-    if (rc == XP_OK) rc = run_experiment(x, &params, path, argc, argv, &err);
-    double seconds = xp_now() - t_case;
-    if (rc == XP_OK) rc = xp_plot_file(path, x, figures_dir, &err);
-    if (rc != XP_OK) {
-      fprintf(stderr, "stabcon reproduce: %s: %s\n", x->name, err.message);
-      failures++;
-      xp_report_experiment(md, x, path, NULL, 1, seconds);
-      continue;
-    }
-    char from[1200], to[1200], rel[1300];
-    snprintf(from, sizeof from, "%s/%s.png", figures_dir, x->name);
-    snprintf(to, sizeof to, "%s/%s.png", gallery_dir ? gallery_dir : "", x->name);
-    if (gallery_dir && access(from, R_OK) == 0 && copy_file(from, to) != 0)
-      fprintf(stderr, "stabcon reproduce: cannot copy %s to %s\n", from, to);
-    // the report lives in results_dir: link figures relative to it when both are relative
-    if (figures_dir[0] != '/' && results_dir[0] != '/')
-      snprintf(rel, sizeof rel, "../%s/%s.png", figures_dir, x->name);
-    else
-      snprintf(rel, sizeof rel, "%s", from);
-    xp_report_experiment(md, x, path, access(from, R_OK) == 0 ? rel : NULL, 0, seconds);
+    failures += reproduce_one(x, &dirs, full, md, argc, argv) != XP_OK;
   }
   xp_report_end(md, xp_now() - t0);
   if (fclose(md) != 0 || rename(report_tmp, report_path) != 0) {

@@ -139,6 +139,49 @@ int xp_plot_file(const char *path, const xp_experiment *xp, const char *outdir, 
   return xp_plot_file_y(path, xp, outdir, NULL, err);
 }
 
+// A sweep figure's axes from the sweep description "EXP [key=value]… key=v1,v2,… …": x the first
+// swept numeric key (h by default), the groups the method axis if swept, y the override or the
+// experiment's error statistic, which some case must have (a reference case may lack it); the
+// units of x and y from the first case that has y. xcol, ycol, gcol hold 64 bytes, units 2×64.
+static int sweep_axes(const xp_file *f, const char *sweep, const xp_experiment *xp,
+                      const char *ycol_override, char *xcol, char *ycol, char *gcol,
+                      char units[2][64], xp_error *err) {
+  snprintf(xcol, 64, "h");
+  const char *axes = strchr(sweep, ' ');
+  while (axes) {
+    if (axes[1] == '[') {  // the bracketed fixed settings are not axes
+      const char *close = strchr(axes, ']');
+      axes = close ? strchr(close, ' ') : NULL;
+      continue;
+    }
+    char key[64];
+    if (sscanf(axes + 1, "%63[^=]", key) == 1) {
+      if (strcmp(key, "method") == 0)
+        snprintf(gcol, 64, "method");
+      else if (!xcol[0] || strcmp(xcol, "h") == 0)
+        snprintf(xcol, 64, "%s", key);
+    }
+    axes = strchr(axes + 1, ' ');
+  }
+  snprintf(ycol, 64, "%s",
+           ycol_override    ? ycol_override
+           : xp->error_stat ? xp->error_stat
+                            : "error_final");
+  double probe;
+  size_t with_y = 0;
+  while (with_y < xp_file_case_count(f) &&
+         xp_file_case_stat(f, xp_file_case_name(f, with_y), ycol, &probe) != 0)
+    with_y++;
+  if (with_y == xp_file_case_count(f))
+    return xp_fail(err, XP_ERR_USAGE,
+                   "the sweep's cases have no statistic '%s'; choose one with --y STAT "
+                   "(`stabcon export FILE` lists them)",
+                   ycol);
+  xp_file_case_unit(f, xp_file_case_name(f, with_y), xcol, units[0], sizeof units[0]);
+  xp_file_case_unit(f, xp_file_case_name(f, with_y), ycol, units[1], sizeof units[1]);
+  return XP_OK;
+}
+
 int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir,
                    const char *ycol_override, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
@@ -189,46 +232,11 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
   }
   char xcol[64] = "", ycol[64] = "", gcol[64] = "";
   if (is_sweep) {
-    // x: the first numeric axis; groups: the method axis if swept; y: the experiment's error
-    snprintf(xcol, sizeof xcol, "h");
-    // the description is "EXP [key=value]… key=v1,v2,… …": skip the bracketed fixed settings
-    const char *axes = strchr(sweep, ' ');
-    while (axes) {
-      if (axes[1] == '[') {
-        const char *close = strchr(axes, ']');
-        axes = close ? strchr(close, ' ') : NULL;
-        continue;
-      }
-      char key[64];
-      if (sscanf(axes + 1, "%63[^=]", key) == 1) {
-        if (strcmp(key, "method") == 0) {
-          snprintf(gcol, sizeof gcol, "method");
-        } else if (!xcol[0] || strcmp(xcol, "h") == 0) {
-          snprintf(xcol, sizeof xcol, "%s", key);
-        }
-      }
-      axes = strchr(axes + 1, ' ');
-    }
-    snprintf(ycol, sizeof ycol, "%s",
-             ycol_override    ? ycol_override
-             : xp->error_stat ? xp->error_stat
-                              : "error_final");
-    // the y statistic must exist in some case (a reference case may lack it); its units come
-    // from the first case that has it
-    double probe;
-    size_t with_y = 0;
-    while (with_y < xp_file_case_count(f) &&
-           xp_file_case_stat(f, xp_file_case_name(f, with_y), ycol, &probe) != 0)
-      with_y++;
-    if (with_y == xp_file_case_count(f)) {
+    rc = sweep_axes(f, sweep, xp, ycol_override, xcol, ycol, gcol, units, err);
+    if (rc != XP_OK) {
       xp_file_close(f);
-      return xp_fail(err, XP_ERR_USAGE,
-                     "the sweep's cases have no statistic '%s'; choose one with --y STAT "
-                     "(`stabcon export FILE` lists them)",
-                     ycol);
+      return rc;
     }
-    xp_file_case_unit(f, xp_file_case_name(f, with_y), xcol, units[0], sizeof units[0]);
-    xp_file_case_unit(f, xp_file_case_name(f, with_y), ycol, units[1], sizeof units[1]);
   }
   // every value from the file or the command line goes to gnuplot as data (meta.gp)
   snprintf(meta, sizeof meta, "%s/meta.gp", datadir);

@@ -212,18 +212,139 @@ static int parse_methods(const char *text, int *use, xp_error *err) {
   return XP_OK;
 }
 
+// one grid point (elements, E, F): the foundation, its case-name base and the reference
+typedef struct fd_point {
+  foundation fd;
+  int ne;             // elements
+  char base[128];     // "elements=…_E=…_F=…"
+  double *pressure;   // ne, scratch for the element pressures at T
+  fd_run ref;         // the reference solution (RK45 at ref_tol)
+  double floor_abs;   // its disagreement with CVODE BDF at ref_tol: the error floor
+  double qref_norm;
+} fd_point;
+
+static void fd_case_point_params(xp_case *c, const fd_point *pt, const char *method) {
+  xp_case_param_string(c, "method", method);
+  xp_case_param_real(c, "elements", pt->ne, "");
+  xp_case_param_real(c, "E", pt->fd.p.E, "N/m^2");
+  xp_case_param_real(c, "F", pt->fd.p.load, "N");
+}
+
+// the reference: two independent tight solutions, their difference the floor
+static int fd_reference_case(fd_point *pt, const fd_settings *s, double ref_tol, xp_results *out,
+                             xp_error *err) {
+  fd_settings tight = *s;
+  tight.budget = 0;
+  pt->ref = run_ode(&pt->fd, REF_RK45, ref_tol, ref_tol, &tight, pt->pressure);
+  fd_run ref_b = run_ode(&pt->fd, REF_CVODE_BDF, ref_tol, ref_tol, &tight, NULL);
+  pt->floor_abs = q_distance(pt->ref.q, ref_b.q), pt->qref_norm = q_norm(pt->ref.q);
+  char name[200];
+  snprintf(name, sizeof name, "%s_reference", pt->base);
+  xp_case *c = xp_case_begin(out, name);
+  fd_case_point_params(c, pt, "reference");
+  xp_case_param_real(c, "ref_tol", ref_tol, "");
+  xp_case_stat_real(c, "floor_abs", pt->floor_abs, "");
+  xp_case_stat_real(c, "rk45_wall_time", pt->ref.seconds, "s");
+  xp_case_stat_real(c, "bdf_wall_time", ref_b.seconds, "s");
+  xp_case_stat_real(c, "rk45_steps", (double)pt->ref.steps, "");
+  xp_case_stat_real(c, "bdf_steps", (double)ref_b.steps, "");
+  xp_case_series(c, "q", "m, 1", pt->ref.q, FD_NQ);
+  xp_case_series(c, "pressure", "Pa", pt->pressure, (size_t)pt->ne);
+  xp_case_status(c, pt->ref.ok && ref_b.ok ? "ok" : "failed",
+                 pt->ref.ok ? ref_b.message : pt->ref.message);
+  return xp_case_end(c) ? xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out)) : XP_OK;
+}
+
+// one method at the run's settings, timed over the repeats, against the reference
+static int fd_method_case(fd_point *pt, fd_method m, const fd_settings *s, int repeats,
+                          xp_results *out, xp_error *err) {
+  fd_run run;
+  int nt = 0;
+  double median = run_timed(&pt->fd, m, s, repeats, pt->pressure, &run, &nt);
+  double err_abs = run.ok ? q_distance(run.q, pt->ref.q) : NAN;
+  char name[200];
+  snprintf(name, sizeof name, "%s_%s", pt->base, fd_method_names[m]);
+  xp_case *c = xp_case_begin(out, name);
+  fd_case_point_params(c, pt, fd_method_names[m]);
+  xp_case_param_real(c, "h", s->h, "s");
+  xp_case_param_real(c, "rtol", s->rtol, "");
+  xp_case_param_real(c, "atol", s->atol, "");
+  xp_case_stat_real(c, "wall_time", median, "s");
+  xp_case_stat_real(c, "repeats", nt, "");
+  xp_case_stat_real(c, "error_abs", err_abs, "");
+  xp_case_stat_real(c, "error_rel", err_abs / pt->qref_norm, "");
+  // an error this close to the reference's own disagreement is not a measurement
+  xp_case_stat_real(c, "at_floor", err_abs <= 10 * pt->floor_abs, "");
+  xp_case_stat_real(c, "steps", (double)run.steps, "");
+  xp_case_stat_real(c, "rhs_evals", (double)run.rhs_evals, "");
+  // the difference-quotient Jacobians' own RHS calls (≈ n per Jacobian): total work
+  xp_case_stat_real(c, "rhs_evals_jac", (double)run.rhs_evals_jac, "");
+  xp_case_stat_real(c, "order_max", (double)run.order_max, "");
+  xp_case_stat_real(c, "jac_evals", (double)run.jac_evals, "");
+  xp_case_stat_real(c, "newton_iters", (double)run.newton_iters, "");
+  xp_case_stat_real(c, "solver_iterations", (double)run.iterations, "");
+  xp_case_stat_real(c, "pressure_max", run.pressure_max, "Pa");
+  xp_case_series(c, "q", "m, 1", run.q, FD_NQ);
+  xp_case_series(c, "pressure", "Pa", pt->pressure, (size_t)pt->ne);
+  xp_case_status(c, run.status, run.message);
+  return xp_case_end(c) ? xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out)) : XP_OK;
+}
+
+// Table 2's caption: the constraint solver again at the finer step h_fine (no pressure)
+static int fd_fine_case(fd_point *pt, const fd_settings *s, double h_fine, int repeats,
+                        xp_results *out, xp_error *err) {
+  fd_settings fine = *s;
+  fine.h = h_fine;
+  fd_run run;
+  int nt = 0;
+  double median = run_timed(&pt->fd, FD_CONSTRAINT, &fine, repeats, NULL, &run, &nt);
+  double err_abs = run.ok ? q_distance(run.q, pt->ref.q) : NAN;
+  char name[200];
+  snprintf(name, sizeof name, "%s_fine-step-constraint", pt->base);
+  xp_case *c = xp_case_begin(out, name);
+  fd_case_point_params(c, pt, "constraint");
+  xp_case_param_real(c, "h", h_fine, "s");
+  xp_case_stat_real(c, "wall_time", median, "s");
+  xp_case_stat_real(c, "error_abs", err_abs, "");
+  xp_case_stat_real(c, "error_rel", err_abs / pt->qref_norm, "");
+  xp_case_stat_real(c, "at_floor", err_abs <= 10 * pt->floor_abs, "");
+  xp_case_stat_real(c, "steps", (double)run.steps, "");
+  xp_case_series(c, "q", "m, 1", run.q, FD_NQ);
+  xp_case_status(c, run.status, run.message);
+  return xp_case_end(c) ? xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out)) : XP_OK;
+}
+
+// every case of one grid point: the reference, each chosen method, the fine-step run
+static int fd_point_cases(const xp_params *prm, const foundation_params *p, const int *use,
+                          const fd_settings *s, xp_results *out, xp_error *err) {
+  fd_point pt;
+  foundation_init(&pt.fd, p);
+  pt.ne = p->n * p->n;
+  pt.pressure = malloc((size_t)pt.ne * sizeof *pt.pressure);
+  if (!pt.pressure) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  xp_case_name(pt.base, sizeof pt.base, 3, (const char *[]){"elements", "E", "F"},
+               (double[]){(double)pt.ne, p->E, p->load});
+  const int repeats = (int)xp_params_int(prm, "repeats");
+  const double h_fine = xp_params_real(prm, "h_fine");
+  int rc = fd_reference_case(&pt, s, xp_params_real(prm, "ref_tol"), out, err);
+  for (int m = 0; rc == XP_OK && m < FD_METHOD_COUNT; m++)
+    if (use[m]) rc = fd_method_case(&pt, (fd_method)m, s, repeats, out, err);
+  if (rc == XP_OK && use[FD_CONSTRAINT] && h_fine > 0)
+    rc = fd_fine_case(&pt, s, h_fine, repeats, out, err);
+  free(pt.pressure);
+  return rc;
+}
+
 static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   int use[FD_METHOD_COUNT];
   if (parse_methods(xp_params_string(prm, "method"), use, err)) return XP_ERR_USAGE;
   const double *ns, *Es, *Fs;
   size_t nn = xp_params_list(prm, "n", &ns), nE = xp_params_list(prm, "E", &Es),
          nF = xp_params_list(prm, "F", &Fs);
-  fd_settings s = {.h = xp_params_real(prm, "h"), .T = xp_params_real(prm, "T"),
-                   .rtol = xp_params_real(prm, "rtol"), .atol = xp_params_real(prm, "atol"),
-                   .budget = xp_params_real(prm, "budget"),
-                   .use_bias = (int)xp_params_int(prm, "bias")};
-  const double ref_tol = xp_params_real(prm, "ref_tol");
-  const int repeats = (int)xp_params_int(prm, "repeats");
+  const fd_settings s = {.h = xp_params_real(prm, "h"), .T = xp_params_real(prm, "T"),
+                         .rtol = xp_params_real(prm, "rtol"), .atol = xp_params_real(prm, "atol"),
+                         .budget = xp_params_real(prm, "budget"),
+                         .use_bias = (int)xp_params_int(prm, "bias")};
   size_t total = nn * nE * nF, done = 0;
   for (size_t in = 0; in < nn; in++)
     for (size_t iE = 0; iE < nE; iE++)
@@ -235,111 +356,9 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         p.g = xp_params_real(prm, "g");
         if (p.n < 1 || (double)p.n != ns[in])
           return xp_fail(err, XP_ERR_USAGE, "parameter n=%g: must be a positive integer", ns[in]);
-        foundation fd;
         if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
-        foundation_init(&fd, &p);
-        const int ne = p.n * p.n;
-        double *pressure = malloc((size_t)ne * sizeof *pressure);
-        if (!pressure) return xp_fail(err, XP_ERR_RUN, "out of memory");
-        char base[128];
-        xp_case_name(base, sizeof base, 3, (const char *[]){"elements", "E", "F"},
-                     (double[]){(double)ne, p.E, p.load});
-
-        // the reference: two independent tight solutions, their difference the floor
-        fd_settings tight = s;
-        tight.budget = 0;
-        fd_run ref_a = run_ode(&fd, REF_RK45, ref_tol, ref_tol, &tight, pressure);
-        fd_run ref_b = run_ode(&fd, REF_CVODE_BDF, ref_tol, ref_tol, &tight, NULL);
-        double floor_abs = q_distance(ref_a.q, ref_b.q), qref_norm = q_norm(ref_a.q);
-        char name[200];
-        snprintf(name, sizeof name, "%s_reference", base);
-        xp_case *c = xp_case_begin(out, name);
-        xp_case_param_string(c, "method", "reference");
-        xp_case_param_real(c, "elements", ne, "");
-        xp_case_param_real(c, "E", p.E, "N/m^2");
-        xp_case_param_real(c, "F", p.load, "N");
-        xp_case_param_real(c, "ref_tol", ref_tol, "");
-        xp_case_stat_real(c, "floor_abs", floor_abs, "");
-        xp_case_stat_real(c, "rk45_wall_time", ref_a.seconds, "s");
-        xp_case_stat_real(c, "bdf_wall_time", ref_b.seconds, "s");
-        xp_case_stat_real(c, "rk45_steps", (double)ref_a.steps, "");
-        xp_case_stat_real(c, "bdf_steps", (double)ref_b.steps, "");
-        xp_case_series(c, "q", "m, 1", ref_a.q, FD_NQ);
-        xp_case_series(c, "pressure", "Pa", pressure, (size_t)ne);
-        xp_case_status(c, ref_a.ok && ref_b.ok ? "ok" : "failed",
-                       ref_a.ok ? ref_b.message : ref_a.message);
-        if (xp_case_end(c)) {
-          free(pressure);
-          return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-        }
-
-        for (int m = 0; m < FD_METHOD_COUNT; m++) {
-          if (!use[m]) continue;
-          fd_run run;
-          int nt = 0;
-          double median = run_timed(&fd, (fd_method)m, &s, repeats, pressure, &run, &nt);
-          double err_abs = run.ok ? q_distance(run.q, ref_a.q) : NAN;
-          snprintf(name, sizeof name, "%s_%s", base, fd_method_names[m]);
-          c = xp_case_begin(out, name);
-          xp_case_param_string(c, "method", fd_method_names[m]);
-          xp_case_param_real(c, "elements", ne, "");
-          xp_case_param_real(c, "E", p.E, "N/m^2");
-          xp_case_param_real(c, "F", p.load, "N");
-          xp_case_param_real(c, "h", s.h, "s");
-          xp_case_param_real(c, "rtol", s.rtol, "");
-          xp_case_param_real(c, "atol", s.atol, "");
-          xp_case_stat_real(c, "wall_time", median, "s");
-          xp_case_stat_real(c, "repeats", nt, "");
-          xp_case_stat_real(c, "error_abs", err_abs, "");
-          xp_case_stat_real(c, "error_rel", err_abs / qref_norm, "");
-          // an error this close to the reference's own disagreement is not a measurement
-          xp_case_stat_real(c, "at_floor", err_abs <= 10 * floor_abs, "");
-          xp_case_stat_real(c, "steps", (double)run.steps, "");
-          xp_case_stat_real(c, "rhs_evals", (double)run.rhs_evals, "");
-          // the difference-quotient Jacobians' own RHS calls (≈ n per Jacobian): total work
-          xp_case_stat_real(c, "rhs_evals_jac", (double)run.rhs_evals_jac, "");
-          xp_case_stat_real(c, "order_max", (double)run.order_max, "");
-          xp_case_stat_real(c, "jac_evals", (double)run.jac_evals, "");
-          xp_case_stat_real(c, "newton_iters", (double)run.newton_iters, "");
-          xp_case_stat_real(c, "solver_iterations", (double)run.iterations, "");
-          xp_case_stat_real(c, "pressure_max", run.pressure_max, "Pa");
-          xp_case_series(c, "q", "m, 1", run.q, FD_NQ);
-          xp_case_series(c, "pressure", "Pa", pressure, (size_t)ne);
-          xp_case_status(c, run.status, run.message);
-          if (xp_case_end(c)) {
-            free(pressure);
-            return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-          }
-        }
-        // Table 2's caption: the constraint solver again at the finer step h_fine (no pressure)
-        const double h_fine = xp_params_real(prm, "h_fine");
-        if (use[FD_CONSTRAINT] && h_fine > 0) {
-          fd_settings fine = s;
-          fine.h = h_fine;
-          fd_run run;
-          int nt = 0;
-          double median = run_timed(&fd, FD_CONSTRAINT, &fine, repeats, NULL, &run, &nt);
-          double err_abs = run.ok ? q_distance(run.q, ref_a.q) : NAN;
-          snprintf(name, sizeof name, "%s_fine-step-constraint", base);
-          c = xp_case_begin(out, name);
-          xp_case_param_string(c, "method", "constraint");
-          xp_case_param_real(c, "elements", ne, "");
-          xp_case_param_real(c, "E", p.E, "N/m^2");
-          xp_case_param_real(c, "F", p.load, "N");
-          xp_case_param_real(c, "h", h_fine, "s");
-          xp_case_stat_real(c, "wall_time", median, "s");
-          xp_case_stat_real(c, "error_abs", err_abs, "");
-          xp_case_stat_real(c, "error_rel", err_abs / qref_norm, "");
-          xp_case_stat_real(c, "at_floor", err_abs <= 10 * floor_abs, "");
-          xp_case_stat_real(c, "steps", (double)run.steps, "");
-          xp_case_series(c, "q", "m, 1", run.q, FD_NQ);
-          xp_case_status(c, run.status, run.message);
-          if (xp_case_end(c)) {
-            free(pressure);
-            return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-          }
-        }
-        free(pressure);
+        int rc = fd_point_cases(prm, &p, use, &s, out, err);
+        if (rc != XP_OK) return rc;
         xp_progress_update(progress, (double)++done / (double)total);
       }
   return XP_OK;

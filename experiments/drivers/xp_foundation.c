@@ -381,6 +381,7 @@ static int paper_index(double elements, double F, double E, int *ie, int *iF, in
   return *ie >= 0 && *iF >= 0 && *iE >= 0;
 }
 
+// Long on purpose: Tables 1 and 2 beside the paper's, written cell by cell in reading order.
 static void write_tables(const xp_file *f, FILE *md) {
   fprintf(md, "**Table 1 analogue** — wall time [s] to simulate 1 s (median of repeats after a "
               "warm-up, single thread; h = 0.01 for the constraint solver). Paper A's numbers "

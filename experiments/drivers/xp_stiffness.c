@@ -407,6 +407,20 @@ static int parse_methods(const char *text, const sim_method **list, size_t *n, x
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
 }
 
+// a run that is recorded, not run (its outcome is known from a lower stiffness, or there is no
+// reference): NaN time and error, the status and why
+static int st_not_run(xp_results *out, const st_slice *slice, double E, const sim_method *m,
+                      const char *protocol, const char *time_key, const char *status,
+                      const char *why, xp_error *err) {
+  xp_case *c = st_case_begin(out, slice, E, m->name, protocol);
+  if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  xp_case_param_string(c, "method", m->name);
+  xp_case_stat_real(c, time_key, NAN, "s");
+  xp_case_stat_real(c, "error_abs", NAN, "");
+  xp_case_status(c, status, why);
+  return st_case_end(out, c, err);
+}
+
 static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   const st_slice *slices[ST_NSLICES];
   const sim_method *methods[ST_MAX_METHODS];
@@ -453,32 +467,19 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         const int rk45 = strcmp(m->name, "rk45") == 0;
         st_run run = {0};
         if (rk45 && rk45_over[0]) {
-          xp_case *c = st_case_begin(out, slices[i], Es[k], m->name, "paper");
-          if (!c) rc = xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-          if (c) {
-            xp_case_param_string(c, "method", m->name);
-            xp_case_stat_real(c, "wall_min", NAN, "s");
-            xp_case_stat_real(c, "error_abs", NAN, "");
-            xp_case_status(c, "did-not-finish", "not run: over the budget at a lower stiffness");
-            rc = st_case_end(out, c, err);
-          }
+          rc = st_not_run(out, slices[i], Es[k], m, "paper", "wall_min", "did-not-finish",
+                          "not run: over the budget at a lower stiffness", err);
         } else {
           rc = st_paper(slices[i], Es[k], m, &cf, qr, floor_abs, out, &run, err);
           if (rk45 && strcmp(run.status, "did-not-finish") == 0) rk45_over[0] = 1;
         }
         if (rc == XP_OK && cf.matched) {
           if (!have || (rk45 && rk45_over[1])) {
-            xp_case *c = st_case_begin(out, slices[i], Es[k], m->name, "matched");
-            if (!c) rc = xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-            if (c) {
-              xp_case_param_string(c, "method", m->name);
-              xp_case_stat_real(c, "wall_time", NAN, "s");
-              xp_case_stat_real(c, "error_abs", NAN, "");
-              xp_case_status(c, have ? "not-reached" : "no-reference",
-                             have ? "not run: over the budget at a lower stiffness"
-                                  : "not run: no reference at this stiffness");
-              rc = st_case_end(out, c, err);
-            }
+            rc = st_not_run(out, slices[i], Es[k], m, "matched", "wall_time",
+                            have ? "not-reached" : "no-reference",
+                            have ? "not run: over the budget at a lower stiffness"
+                                 : "not run: no reference at this stiffness",
+                            err);
           } else {
             int over = 0;
             rc = st_matched(slices[i], Es[k], m, &cf, q_ref, floor_abs, out, &over, err);
@@ -631,6 +632,8 @@ static size_t file_methods(const xp_file *f, const char **methods) {
   return n;
 }
 
+// Long on purpose: the REPORT section in reading order (text, crossover table, speed-up table,
+// per-scenario tables), a straight sequence of writes.
 static int st_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;

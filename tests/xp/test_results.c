@@ -34,6 +34,7 @@ static const xp_param_def defs[] = {
     {"contact", XP_STRING, "coulomb", XP_ANY, "", NULL, "formulation"},
 };
 
+// Long on purpose: one file written and read back, every kind of entry checked in turn.
 static void test_round_trip(void **state) {
   (void)state;
   char path[300], partial[320];

@@ -8,7 +8,7 @@
 
 // Turns off HDF5's automatic error-stack printing: xp reports its own messages.
 void xp_h5_quiet(void);
-// Scalar attributes on an HDF5 object; 0 on success, -1 on failure.
+// Scalar attributes on an HDF5 object (xp_h5.c); 0 on success, -1 on failure.
 int xp_h5_attr_string(hid_t obj, const char *name, const char *value);
 int xp_h5_attr_double(hid_t obj, const char *name, double value);
 int xp_h5_attr_int(hid_t obj, const char *name, long value);

@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-void xp_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 void xp_library_init(void) { H5dont_atexit(); }
 

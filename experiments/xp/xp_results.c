@@ -44,38 +44,6 @@ static void results_set_error(xp_results *r, const char *fmt, ...) {
   va_end(ap);
 }
 
-int xp_h5_attr_string(hid_t obj, const char *name, const char *value) {
-  hid_t type = H5Tcopy(H5T_C_S1);
-  if (type < 0) return -1;
-  H5Tset_size(type, strlen(value) + 1);
-  H5Tset_cset(type, H5T_CSET_UTF8);
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  int rc = attr < 0 ? -1 : (H5Awrite(attr, type, value) < 0 ? -1 : 0);
-  if (attr >= 0) H5Aclose(attr);
-  H5Sclose(space);
-  H5Tclose(type);
-  return rc;
-}
-
-int xp_h5_attr_double(hid_t obj, const char *name, double value) {
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t attr = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT);
-  int rc = attr < 0 ? -1 : (H5Awrite(attr, H5T_NATIVE_DOUBLE, &value) < 0 ? -1 : 0);
-  if (attr >= 0) H5Aclose(attr);
-  H5Sclose(space);
-  return rc;
-}
-
-int xp_h5_attr_int(hid_t obj, const char *name, long value) {
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t attr = H5Acreate2(obj, name, H5T_NATIVE_LONG, space, H5P_DEFAULT, H5P_DEFAULT);
-  int rc = attr < 0 ? -1 : (H5Awrite(attr, H5T_NATIVE_LONG, &value) < 0 ? -1 : 0);
-  if (attr >= 0) H5Aclose(attr);
-  H5Sclose(space);
-  return rc;
-}
-
 // a group whose links keep their creation order, so cases list in the order they ran
 static hid_t group_create_ordered(hid_t parent, const char *name) {
   hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);

@@ -334,7 +334,8 @@ static int write_plots(const char *dir, const maros_row *rows, int n, double tol
   snprintf(tol_txt, sizeof tol_txt, "%.0e", tol);
   snprintf(csv, sizeof csv, "%s/maros_%s.csv", dir, tol_txt);
   snprintf(stem, sizeof stem, "%s/maros_%s", dir, tol_txt);
-  snprintf(meta, sizeof meta, "%s/maros_%s.meta.gp", dir, tol_txt);
+  // a name starting with '-' gets "./": gnuplot must never take the file for an option (-e …)
+  snprintf(meta, sizeof meta, "%s%s/maros_%s.meta.gp", dir[0] == '-' ? "./" : "", dir, tol_txt);
   FILE *f = fopen(csv, "w");
   if (!f) return -1;
   fprintf(f, "name,iterations,time,pass\n");

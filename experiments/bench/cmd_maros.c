@@ -334,7 +334,8 @@ static int write_plots(const char *dir, const maros_row *rows, int n, double tol
   snprintf(tol_txt, sizeof tol_txt, "%.0e", tol);
   snprintf(csv, sizeof csv, "%s/maros_%s.csv", dir, tol_txt);
   snprintf(stem, sizeof stem, "%s/maros_%s", dir, tol_txt);
-  // a name starting with '-' gets "./": gnuplot must never take the file for an option (-e …)
+  // a name starting with '-' gets "./", as in xp_plot.c: gnuplot must never read a file name as
+  // an option (defensive: the appended /maros_… already keeps it from being exactly -e)
   snprintf(meta, sizeof meta, "%s%s/maros_%s.meta.gp", dir[0] == '-' ? "./" : "", dir, tol_txt);
   FILE *f = fopen(csv, "w");
   if (!f) return -1;

@@ -124,6 +124,14 @@ static int st_rows(double t, const double *q, const double *v, mbs_rows *rows, v
   return 0;
 }
 
+// K(φ) of a normal row (SPEC §1.5 item 3): Hertz with the contact's effective radius
+static int st_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
+  const stack *s = ctx;
+  const double reff = rows->contact[i] == 0 ? s->p.r : 0.5 * s->p.r;
+  *K = hertz_stiffness(s->p.hertz, s->p.E, reff, phi);
+  return 0;
+}
+
 int stack_init(stack *s, const stack_params *p) {
   memset(s, 0, sizeof *s);
   if (p->n < 1) return -1;
@@ -143,6 +151,7 @@ int stack_init(stack *s, const stack_params *p) {
                          .forces = st_forces,
                          .rows = st_rows,
                          .position_update = st_position_update,
+                         .row_stiffness = st_row_stiffness,
                          .ctx = s};
   return 0;
 }

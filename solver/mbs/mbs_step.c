@@ -51,11 +51,13 @@
 //     λ = max(0, −K_gap φ1 − B φ̇1), i.e. the same row with K = gap_stiffness: they push only if
 //     the gap would close;
 //  3. after each solve, a row that did not take part but ends penetrating (φ0 + h G v1 < 0; in
-//     a column the gap closes because the body below lands in the same step) joins, and a closed
-//     row (φ0 ≤ 0) whose stiffness at the end-of-step value, K(φ1) from the model's
-//     row_stiffness, differs from the one used by more than a factor 2 takes K(φ1) (right after
-//     a gap closes K = E*√(r d0) is ≈ 0: soft, then stiff — an energy spike); then the step is
-//     solved again, at most max_resolves times (counted in info).
+//     a column the gap closes because the body below lands in the same step) joins, and a row
+//     that ends closed (φ1 < 0, or φ0 ≤ 0) whose stiffness at the end-of-step value, K(φ1) from
+//     the model's row_stiffness, differs from the one used by more than a factor 2 takes K(φ1)
+//     (right after a gap closes K = E*√(r d0) is ≈ 0: soft, then stiff — an energy spike; and
+//     an open row that closes gets the contact's own law instead of K_gap, which keeps a single
+//     impact at order 1 in h, tests/sim/test_sphere_impact.c); then the step is solved again,
+//     at most max_resolves times (counted in info).
 // The active set only grows within a step, so the passes end.
 #include "mbs/mbs_step.h"
 
@@ -580,9 +582,9 @@ static int speculative_update(mbs_workspace *ws, double h, int *joined) {
       continue;
     }
     double K1;
-    if (r->phi[i] > 0 || !m->row_stiffness || m->row_stiffness(r, i, phi1, &K1, m->ctx) ||
-        !(K1 >= 0) || !isfinite(K1))
-      continue;  // open rows keep K_gap; a failing callback keeps K (the first solve's rule)
+    if ((r->phi[i] > 0 && phi1 >= 0) || !m->row_stiffness ||
+        m->row_stiffness(r, i, phi1, &K1, m->ctx) || !(K1 >= 0) || !isfinite(K1))
+      continue;  // open rows that stay open keep K_gap; a failing callback keeps K
     const double K0 = ws->Krow[i];
     if (K1 > 2 * K0 || K1 < 0.5 * K0) ws->Krow[i] = K1, changed = 1, info->stiffness_updates++;
   }

@@ -6,12 +6,12 @@
 // is below the ground or inside a wall, and no pair overlaps more than 10× the static Hertz
 // overlap under the weight of every sphere above it (an upper bound on its load).
 //   test_sim_pile [N [T]]  runs one case and prints its numbers (measurement)
-// Status (measured, h = 0.01, coulomb and relaxed alike): NOT passing yet. From N = 50 the energy
-// rises by up to ~1e3 J in steps whose speculative re-solves end at the max_resolves bound (a
-// row joins after a solve, and the stiffness fixed point K = K(φ1(K)) over many coupled rows does
-// not settle in 8 or 40 passes; damping it half-way in log K did not cure it), and the coulomb
-// fixed point ends at max-iterations in most landing steps. Registered as a benchmark
-// (pile_acceptance), not in a test suite, until the re-solve converges.
+// Status (measured, h = 0.01): NOT passing yet. N = 50 over 1 s, coulomb: energy rises by up to
+// 4.1 J in one step (scale 165 J; 605 J when the stiffness over the step could also be lowered,
+// 0 with raise-only — which breaks the single impact's order), 61 steps end with the coulomb fixed
+// point at max-iterations, spheres still roll at 0.22 m/s; no sphere below the ground or in a
+// wall, worst pair 0.81× its static bound. N = 200 over 3 s takes > 400 s. Registered as a
+// benchmark (pile_acceptance), not in a test suite, until the landing steps converge.
 // cmocka.h needs these three first
 // clang-format off
 #include <setjmp.h>

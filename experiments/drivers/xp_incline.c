@@ -152,7 +152,8 @@ static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_res
   const sim_method_options opt = {.h = h,
                                   .start = xp_params_string(prm, "start"),
                                   .zeta = xp_params_real(prm, "zeta"),
-                                  .fp_max_iter = xp_params_int(prm, "fp_max_iter")};
+                                  .fp_max_iter = xp_params_int(prm, "fp_max_iter"),
+                                  .activation = xp_params_string(prm, "activation")};
   in_probe pr;
   if (in_probe_alloc(&pr, n)) return xp_fail(err, XP_ERR_RUN, "out of memory");
   sim_probe probe = {.ctx = &pr, .sample = in_sample};
@@ -166,6 +167,7 @@ static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_res
   xp_case_param_real(c, "Bt", p.bt, "N*s/m");
   xp_case_param_real(c, "zeta", opt.zeta > 0 ? opt.zeta : 1 / h, "1/s");
   xp_case_param_string(c, "start", opt.start);
+  xp_case_param_string(c, "activation", opt.activation);
   sim_outcome oc;
   int rc = sim_simulate(method, &opt, &inst, T, n + 1, &probe, c, &oc, err);
   if (rc == XP_OK) {
@@ -255,6 +257,9 @@ static const xp_param_def incline_params_def[] = {
      "(default cold)"},
     {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
      "coulomb: most relaxed solves per step (default)"},
+    {"activation", XP_STRING, "overlap", XP_ANY, "", "overlap|speculative",
+     "when a foot's row joins a step: overlap (paper A §5.2, default: the feet never leave the "
+     "ramp, both rules give the same distances) or speculative (SPEC §1.5)"},
 };
 
 const xp_experiment xp_experiment_incline = {

@@ -111,8 +111,10 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                  .th = o->th};
   char mname[32];
   snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
-  const sim_method_options opt = {
-      .h = h, .start = xp_params_string(prm, "start"), .fp_max_iter = 50};
+  const sim_method_options opt = {.h = h,
+                                  .start = xp_params_string(prm, "start"),
+                                  .fp_max_iter = 50,
+                                  .activation = xp_params_string(prm, "activation")};
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
   sim_probe probe = {.ctx = o, .sample = st_sample};
   const size_t steps = (size_t)llround(T / h);
@@ -146,6 +148,7 @@ static int cost_case(const xp_params *prm, int n, int rest, xp_results *out, dou
   xp_case_param_real(c, "N", n, "");
   xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
   xp_case_param_string(c, "qcp_start", xp_params_string(prm, "start"));
+  xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
   xp_case_param_string(c, "start", rest ? "resting (static overlaps)" : "dropped (mid-air, gap)");
   int rc = st_simulate(prm, n, xp_params_real(prm, "T"), rest, c, &o, &oc, err);
   if (rc != XP_OK) return rc;
@@ -186,6 +189,7 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case_param_real(c, "N", n, "");
   xp_case_param_string(c, "start", "dropped (mid-air, gap)");
   xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
   sim_outcome oc;
   int rc = st_simulate(prm, n, Ts, 0, c, &o, &oc, err);
   if (rc != XP_OK) return free(b), rc;
@@ -310,6 +314,9 @@ static const xp_param_def stack_params_def[] = {
      "contact formulation (SPEC §1.3)"},
     {"start", XP_STRING, "cold", XP_ANY, "", "cold|warm|feasible",
      "first qcp solve of a step (default cold)"},
+    {"activation", XP_STRING, "speculative", XP_ANY, "", "overlap|speculative",
+     "when a contact row joins a step: speculative (SPEC §1.5, default: the dropped column "
+     "forms) or overlap (paper A §5.2: from N = 21 the column explodes)"},
     {"fit_n_min", XP_REAL, "10", XP_POSITIVE, "", NULL,
      "smallest N in the fit of the per-step cost exponent (default)"},
     {"settle_n", XP_INT, "10", XP_POSITIVE, "", NULL, "spheres in the statics run (default)"},

@@ -107,6 +107,14 @@ static int in_rows(double t, const double *q, const double *v, mbs_rows *rows, v
   return 0;
 }
 
+// K(φ) of a foot's normal row (SPEC §1.5 item 3): Hertz with the foot's radius
+static int in_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
+  (void)rows, (void)i;
+  const incline *s = ctx;
+  *K = hertz_stiffness(s->p.hertz, s->p.Estar, s->p.r, phi);
+  return 0;
+}
+
 void incline_init(incline *s, const incline_params *p) {
   memset(s, 0, sizeof *s);
   s->p = *p;
@@ -126,6 +134,7 @@ void incline_init(incline *s, const incline_params *p) {
                          .forces = in_forces,
                          .rows = in_rows,
                          .position_update = in_position_update,
+                         .row_stiffness = in_row_stiffness,
                          .ctx = s};
 }
 

@@ -53,6 +53,14 @@ static int sp_energy(double t, const double *q, const double *v, double *e, void
   return 0;
 }
 
+// K(φ) of the contact row (SPEC §1.5 item 3)
+static int sp_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
+  (void)rows, (void)i;
+  const sphere *s = ctx;
+  *K = hertz_stiffness(s->p.hertz, s->p.Estar, s->p.r, phi);
+  return 0;
+}
+
 void sphere_init(sphere *s, const sphere_params *p) {
   s->p = *p;
   s->block_size[0] = 1;
@@ -66,6 +74,7 @@ void sphere_init(sphere *s, const sphere_params *p) {
                          .forces = sp_forces,
                          .rows = sp_rows,
                          .energy = sp_energy,
+                         .row_stiffness = sp_row_stiffness,
                          .ctx = s};
 }
 

@@ -44,6 +44,11 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
     xp_fail(err, XP_ERR_USAGE, "parameter start=%s: not one of cold|warm|feasible", opt->start);
     return paper_a_free(s), NULL;
   }
+  if (opt->activation && mbs_activation_parse(opt->activation, &s->settings.activation)) {
+    xp_fail(err, XP_ERR_USAGE, "parameter activation=%s: not one of overlap|speculative",
+            opt->activation);
+    return paper_a_free(s), NULL;
+  }
   sc_error serr = {0};
   s->ws = mbs_workspace_create(model, &s->settings, &serr);
   s->nq = model->nq, s->nv = model->nv;

@@ -37,6 +37,9 @@ static const xp_param_def common_params[] = {
      "cvode-*, rk45: wall-time budget per run, then did-not-finish (0: none)"},
     {"start", XP_STRING, "cold", XP_ANY, "", "cold|warm|feasible",
      "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)"},
+    {"activation", XP_STRING, "scenario", XP_ANY, "", "scenario|overlap|speculative",
+     "paperA-*: when a contact row joins a step: overlap (paper A §5.2), speculative (SPEC §1.5), "
+     "or the scenario's default"},
     {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
      "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)"},
     {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
@@ -84,8 +87,11 @@ static int parse_methods(const sim_scenario *sc, const char *text, const sim_met
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
 }
 
-static sim_method_options method_options(const xp_params *p) {
-  return (sim_method_options){.h = xp_params_real(p, "h"),
+static sim_method_options method_options(const sim_scenario *sc, const xp_params *p) {
+  const char *act = xp_params_string(p, "activation");
+  if (strcmp(act, "scenario") == 0) act = sc->activation ? sc->activation : "overlap";
+  return (sim_method_options){.activation = act,
+                              .h = xp_params_real(p, "h"),
                               .rtol = xp_params_real(p, "rtol"),
                               .atol = xp_params_real(p, "atol"),
                               .wall_budget = xp_params_real(p, "budget"),
@@ -99,7 +105,7 @@ static sim_method_options method_options(const xp_params *p) {
 // one method on a fresh instance of the scenario, into case "method=<name>"
 static int run_one(const sim_scenario *sc, const sim_method *m, const xp_params *p, xp_results *out,
                    xp_error *err) {
-  const sim_method_options opt = method_options(p);
+  const sim_method_options opt = method_options(sc, p);
   sim_instance inst = {0};
   int rc = sc->create(p, opt.h, &inst, err);
   if (rc != XP_OK) return rc;
@@ -111,6 +117,7 @@ static int run_one(const sim_scenario *sc, const sim_method *m, const xp_params 
   sim_outcome oc;
   if (c) {
     xp_case_param_string(c, "scenario", sc->name);
+    if (m->family == SIM_FAMILY_PAPER_A) xp_case_param_string(c, "activation", opt.activation);
     rc = sim_simulate(m, &opt, &inst, xp_params_real(p, "T"),
                       (size_t)xp_params_int(p, "max_points"), pp, c, &oc, err);
   }

@@ -40,6 +40,8 @@ struct mbs_workspace {
   double *wvec;         // nv: w of the qcp path
   double *ctt;          // cap: per contact index, Σ λ_t² (cone statistics)
   int qcp_used;         // 1 if the last step made a conic solve (mbs_step_qcp_problem)
+  int *extra;           // cap: speculative rows flagged to join (mbs_eval_activate), per row
+  double *Krow;         // cap: stiffness each row uses in this step (speculative), per row
 };
 
 // qcp path (mbs_qcp.c): allocate its buffers (0 ok, −1 out of memory), free them, and solve the

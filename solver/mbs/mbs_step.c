@@ -40,6 +40,25 @@
 // goes to qcp in the lifted form M w − Gᵀλ = g_E with O(nnz(G) + nnz(M)) KKT entries — for
 // bilateral-only steps that is one quasi-definite KKT solve, qcp's start, with no interior-point
 // iteration; the bias uses matrix-free CG). settings.solver forces either.
+//
+// Activation (SPEC §1.5). settings.activation = overlap is paper A §5.2: a unilateral or normal
+// row takes part while φ0 ≤ 0, so a gap that closes during a step gets no force in it and the
+// next, stiff step removes the whole overlap at once (the kicks that launch a dropped column).
+// speculative (a documented extension, not paper A) adds, in this order:
+//  1. predicted-gap rows: an open row (φ0 > 0) joins when φ0 − h Σ_j |G_ij v_free,j| ≤ margin —
+//     the gap could close within the step if either side stopped;
+//  2. open rows are compliant unilateral rows with paper A's own law on the end-of-step gap,
+//     λ = max(0, −K_gap φ1 − B φ̇1), i.e. the same row with K = gap_stiffness: they push only if
+//     the gap would close;
+//  3. after each solve, a row that did not take part but ends penetrating (φ0 + h G v1 < 0; in
+//     a column the gap closes because the body below lands in the same step) joins, and a row
+//     that ends closed (φ1 < 0, or φ0 ≤ 0) whose stiffness at the end-of-step value, K(φ1) from
+//     the model's row_stiffness, exceeds the one used by more than a factor 2 takes K(φ1)
+//     (right after a gap closes K = E*√(r d0) is ≈ 0: soft, then stiff — an energy spike; and
+//     an open row that closes gets the contact's own law instead of K_gap, which keeps a single
+//     impact at order 1 in h, tests/sim/test_sphere_impact.c); then the step is solved again,
+//     at most max_resolves times (counted in info).
+// The active set only grows within a step, so the passes end.
 #include "mbs/mbs_step.h"
 
 #include <math.h>
@@ -92,6 +111,19 @@ int mbs_start_parse(const char *name, mbs_start *s) {
   return -1;
 }
 
+static const char *const activation_names[] = {"overlap", "speculative"};
+
+const char *mbs_activation_name(mbs_activation a) {
+  if ((int)a < 0 || a > MBS_ACTIVATION_SPECULATIVE) return "invalid";
+  return activation_names[a];
+}
+
+int mbs_activation_parse(const char *name, mbs_activation *a) {
+  for (int i = 0; i <= MBS_ACTIVATION_SPECULATIVE; i++)
+    if (strcmp(name, activation_names[i]) == 0) return *a = (mbs_activation)i, 0;
+  return -1;
+}
+
 const char *mbs_status_name(mbs_status s) {
   if (mbs_common_status_is((int)s)) return mbs_common_status_name((int)s);
   switch (s) {
@@ -131,7 +163,11 @@ mbs_settings mbs_settings_default(void) {
                         .fp_max_iter = 50,
                         .fp_tol = 1e-10,
                         .qcp_eps = 1e-11,
-                        .start = MBS_START_COLD};
+                        .start = MBS_START_COLD,
+                        .activation = MBS_ACTIVATION_OVERLAP,
+                        .margin = 1e-4,
+                        .gap_stiffness = 1e8,
+                        .max_resolves = 8};
 }
 
 static int settings_check(const mbs_settings *s, sc_error *err) {
@@ -160,6 +196,14 @@ static int settings_check(const mbs_settings *s, sc_error *err) {
     bad = "qcp_eps (must be < 1; <= 0: qcp default)";
   else if ((int)s->start < 0 || s->start > MBS_START_FEASIBLE)
     bad = "start";
+  else if ((int)s->activation < 0 || s->activation > MBS_ACTIVATION_SPECULATIVE)
+    bad = "activation";
+  else if (!isfinite(s->margin) || s->margin < 0)
+    bad = "margin (must be finite and >= 0)";
+  else if (!isfinite(s->gap_stiffness) || !(s->gap_stiffness > 0))
+    bad = "gap_stiffness (must be finite and > 0)";
+  else if (s->max_resolves < 0 || s->max_resolves > 1000)
+    bad = "max_resolves (must be in 0..1000)";
   return bad ? sc_error_set(err, SC_ERR_INPUT, "mbs settings: invalid %s", bad) : SC_OK;
 }
 
@@ -182,6 +226,7 @@ void mbs_workspace_free(mbs_workspace *ws) {
   free(ws->lambda), free(ws->resid), free(ws->D), free(ws->chat);
   free(ws->free_row), free(ws->sidx), free(ws->A), free(ws->lam_act), free(ws->rhat);
   free(ws->lam_s), free(ws->chat0), free(ws->gE), free(ws->wvec), free(ws->ctt);
+  free(ws->extra), free(ws->Krow);
   mbs_qcp_free(ws);
   mbs_lcp_ws_free(&ws->lcp);
   free(ws);
@@ -214,7 +259,7 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
   size_t nv = (size_t)ws->nv, nq = (size_t)ws->nq, cap = (size_t)(ws->cap > 0 ? ws->cap : 1);
   size_t dcap = (size_t)(ws->dcap > 0 ? ws->dcap : 1);
   double **capv[] = {&ws->lambda, &ws->resid, &ws->D,     &ws->chat, &ws->lam_act,
-                     &ws->rhat,   &ws->lam_s, &ws->chat0, &ws->ctt};
+                     &ws->rhat,   &ws->lam_s, &ws->chat0, &ws->ctt,  &ws->Krow};
   double **nvv[] = {&ws->vfree, &ws->vnew, &ws->tmp, &ws->gE, &ws->wvec};
   int ok = 1;
   for (size_t k = 0; k < sizeof capv / sizeof capv[0]; k++)
@@ -224,8 +269,9 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
   ws->qdot = calloc(nq, sizeof(double));
   ws->free_row = calloc(cap, sizeof(int));
   ws->sidx = calloc(cap, sizeof(int));
+  ws->extra = calloc(cap, sizeof(int));
   ws->A = calloc(dcap * dcap, sizeof(double));
-  if (!ok || !ws->qdot || !ws->free_row || !ws->sidx || !ws->A) goto oom;
+  if (!ok || !ws->qdot || !ws->free_row || !ws->sidx || !ws->extra || !ws->A) goto oom;
   if (mbs_qcp_create(ws)) goto oom;
   if (mbs_lcp_ws_init(&ws->lcp, (int)dcap)) goto oom;
   ws->info.status = MBS_OK;
@@ -331,18 +377,28 @@ static mbs_status solve_dense(mbs_workspace *ws, int ns, const int *sidx, double
   return st;
 }
 
+static mbs_status step_active(mbs_workspace *ws, mbs_status st, int *has_contact);
+
 // evaluates the model at (t0, q0, v0) through the evaluator and copies its counters to info
 static mbs_status step_evaluate(mbs_workspace *ws, double t, const double *q0, const double *v0,
                                 int *has_contact) {
   mbs_info *info = &ws->info;
   mbs_eval *ev = ws->ev;
   mbs_status st = (mbs_status)mbs_eval_prepare(ev, t, q0, v0);
+  info->callback = ev->callback, info->callback_code = ev->callback_code;
+  for (int i = 0; i < ev->n_rows; i++) ws->lambda[i] = 0, ws->resid[i] = 0;
+  return step_active(ws, st, has_contact);
+}
+
+// copies the evaluator's active set to the step (counters, na, dense) and finds whether a
+// contact row takes part
+static mbs_status step_active(mbs_workspace *ws, mbs_status st, int *has_contact) {
+  mbs_info *info = &ws->info;
+  const mbs_eval *ev = ws->ev;
   info->rows = ev->n_rows, info->rows_bilateral = ev->n_bilateral;
   info->rows_unilateral = ev->n_unilateral;
-  info->callback = ev->callback, info->callback_code = ev->callback_code;
   ws->na = ev->na, ws->dense = ev->dense;
   const mbs_rows *r = ws->rows;
-  for (int i = 0; i < ev->n_rows; i++) ws->lambda[i] = 0, ws->resid[i] = 0;
   // active normal/tangent rows always take the conic path (unsupported without qcp)
   *has_contact = 0;
   for (int a = 0; a < ev->na; a++)
@@ -359,9 +415,11 @@ static mbs_status step_evaluate(mbs_workspace *ws, double t, const double *q0, c
 static int step_rows(mbs_workspace *ws, double h) {
   const mbs_rows *r = ws->rows;
   const int na = ws->na;
+  // the row stiffnesses: the model's, or this step's (speculative)
+  const double *K = ws->settings.activation == MBS_ACTIVATION_SPECULATIVE ? ws->Krow : r->K;
   for (int a = 0; a < na; a++) {
     int i = ws->act[a];
-    ws->D[a] = h * (h * r->K[i] + r->B[i]);
+    ws->D[a] = h * (h * K[i] + r->B[i]);
     ws->lam_act[a] = 0;
     if (ws->D[a] == 0) {
       double c = -ws->p[a];
@@ -372,7 +430,7 @@ static int step_rows(mbs_workspace *ws, double h) {
   for (int a = 0; a < na; a++) {
     if (ws->D[a] == 0) continue;
     int i = ws->act[a];
-    double Kd = r->K[i] > 0 ? 1.0 / (h * (h + r->B[i] / r->K[i])) : 0.0;  // K/D without overflow
+    double Kd = K[i] > 0 ? 1.0 / (h * (h + r->B[i] / K[i])) : 0.0;  // K/D without overflow
     ws->chat0[ns] = -Kd * r->phi[i] - mbs_eval_row_dot(r, i, ws->vfree) / h -
                     ws->settings.gdot_target * r->gdot_v[i] - ws->p[a] / ws->D[a];
     ws->sidx[ns] = a;
@@ -466,6 +524,88 @@ static mbs_status step_velocity(mbs_workspace *ws, double t, double h, const dou
   return MBS_OK;
 }
 
+// one solve of the active rows: λ, statistics, v1 and q̇ (step_rows … step_velocity)
+static mbs_status step_pass(mbs_workspace *ws, double t, double h, const double *q0,
+                            int has_contact) {
+  mbs_info *info = &ws->info;
+  info->residual = 0, info->complementarity = 0, info->lambda_min = INFINITY;
+  info->rows_positive = 0, info->cone_residual = 0;
+  const int ns = step_rows(ws, h);
+  double *lam_s = ws->lam_s;  // solution of the compliant rows, in compact order
+  int use_qcp = !ws->dense || has_contact ||
+                (ws->settings.solver == MBS_SOLVER_AUTO && ns > ws->settings.dense_max_rows);
+  mbs_status st =
+      use_qcp ? solve_sparse(ws, ns, ws->sidx, lam_s) : solve_dense(ws, ns, ws->sidx, lam_s);
+  if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) return st;
+  for (int s = 0; s < ns; s++) ws->lam_act[ws->sidx[s]] = lam_s[s];
+  step_row_statistics(ws, ns, lam_s);
+  if (has_contact) step_cone_statistics(ws);
+  mbs_status vs = step_velocity(ws, t, h, q0, use_qcp);
+  return vs != MBS_OK ? vs : st;
+}
+
+static int row_pushes(const mbs_rows *r, int i) {
+  return r->kind[i] == MBS_ROW_UNILATERAL || r->kind[i] == MBS_ROW_NORMAL;
+}
+
+// speculative item 1: flags the open rows whose gap could close within the step,
+// φ0 − h Σ_j |G_ij v_free,j| ≤ margin, and sets every row's stiffness for the step (K_gap for
+// open rows)
+static void speculative_predict(mbs_workspace *ws, double h) {
+  const mbs_rows *r = ws->rows;
+  for (int i = 0; i < r->n; i++) {
+    ws->extra[i] = 0;
+    ws->Krow[i] = r->K[i];
+    if (!row_pushes(r, i) || r->phi[i] <= 0) continue;
+    ws->Krow[i] = ws->settings.gap_stiffness;
+    double reach = 0;
+    for (int k = r->start[i]; k < r->start[i + 1]; k++)
+      reach += fabs(r->val[k] * ws->vfree[r->col[k]]);
+    ws->extra[i] = r->phi[i] - h * reach <= ws->settings.margin;
+  }
+}
+
+// speculative item 3: rows left out that end penetrating join; closed rows take the stiffness
+// at their end-of-step value when it differs by more than 2×. Returns 1 if anything changed
+// (and counts it), 0 if the step stands.
+static int speculative_update(mbs_workspace *ws, double h, int *joined) {
+  const mbs_model *m = ws->model;
+  const mbs_rows *r = ws->rows;
+  mbs_info *info = &ws->info;
+  int changed = 0;
+  *joined = 0;
+  for (int i = 0; i < r->n; i++) {
+    if (!row_pushes(r, i)) continue;
+    const double phi1 = r->phi[i] + h * mbs_eval_row_dot(r, i, ws->vnew);
+    if (!ws->active[i]) {
+      if (phi1 < 0) ws->extra[i] = 1, *joined += 1;
+      continue;
+    }
+    double K1;
+    if ((r->phi[i] > 0 && phi1 >= 0) || !m->row_stiffness ||
+        m->row_stiffness(r, i, phi1, &K1, m->ctx) || !(K1 >= 0) || !isfinite(K1))
+      continue;  // open rows that stay open keep K_gap; a failing callback keeps K
+    const double K0 = ws->Krow[i];
+    // raised only: a contact compressed further than its start-of-step K assumes gets K(φ1);
+    // lowering it as well (contacts opening) made the coupled passes of a pile cycle to the bound
+    // and inject up to 1e3 J in a step (measured, tests/sim/test_pile.c)
+    // (an open row that closes leaves K_gap for K(φ1) either way: the contact's own law)
+    const int leaves_gap = r->phi[i] > 0 && K0 == ws->settings.gap_stiffness;
+    if (K1 > 2 * K0 || (leaves_gap && K1 < 0.5 * K0))
+      ws->Krow[i] = K1, changed = 1, info->stiffness_updates++;
+  }
+  info->rows_joined += *joined;
+  return changed || *joined;
+}
+
+// open rows among the active ones (φ0 > 0)
+static int rows_open(const mbs_workspace *ws) {
+  int n = 0;
+  for (int a = 0; a < ws->na; a++)
+    n += row_pushes(ws->rows, ws->act[a]) && ws->rows->phi[ws->act[a]] > 0;
+  return n;
+}
+
 static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double *q0,
                              const double *v0) {
   const int nv = ws->nv;
@@ -477,18 +617,27 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
   memcpy(ws->tmp, ws->f, (size_t)nv * sizeof(double));
   mbs_eval_mass_solve(ws->ev, ws->tmp);
   for (int j = 0; j < nv; j++) ws->vfree[j] = v0[j] + h * ws->tmp[j];
-  // the rows' solve, dense or sparse
-  const int ns = step_rows(ws, h);
-  double *lam_s = ws->lam_s;  // solution of the compliant rows, in compact order
-  int use_qcp = !ws->dense || has_contact ||
-                (ws->settings.solver == MBS_SOLVER_AUTO && ns > ws->settings.dense_max_rows);
-  st = use_qcp ? solve_sparse(ws, ns, ws->sidx, lam_s) : solve_dense(ws, ns, ws->sidx, lam_s);
-  if (st != MBS_OK && st != MBS_INACCURATE && st != MBS_MAX_ITERATIONS) return st;
-  for (int s = 0; s < ns; s++) ws->lam_act[ws->sidx[s]] = lam_s[s];
-  step_row_statistics(ws, ns, lam_s);
-  if (has_contact) step_cone_statistics(ws);
-  mbs_status vs = step_velocity(ws, t, h, q0, use_qcp);
-  return vs != MBS_OK ? vs : st;
+  if (ws->settings.activation == MBS_ACTIVATION_OVERLAP)
+    return step_pass(ws, t, h, q0, has_contact);
+  // speculative: predicted rows join, then solve until no row ends penetrating unheld and the
+  // stiffnesses hold (bounded)
+  speculative_predict(ws, h);
+  st = step_active(ws, (mbs_status)mbs_eval_activate(ws->ev, ws->extra), &has_contact);
+  for (int pass = 0; st == MBS_OK; pass++) {
+    mbs_info *info = &ws->info;
+    info->rows_open = rows_open(ws);
+    mbs_status ps = step_pass(ws, t, h, q0, has_contact);
+    int joined = 0;
+    if (mbs_status_severity(ps) < 0 || !speculative_update(ws, h, &joined)) return ps;
+    if (pass == ws->settings.max_resolves) {
+      info->penetrating = joined;
+      return ps;
+    }
+    info->resolves++;
+    if (joined)
+      st = step_active(ws, (mbs_status)mbs_eval_activate(ws->ev, ws->extra), &has_contact);
+  }
+  return st;
 }
 
 mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, const double *v0,

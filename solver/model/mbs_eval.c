@@ -187,15 +187,16 @@ static mbs_eval_status eval_data(mbs_eval *ws, double t, const double *q0, const
   return MBS_EVAL_OK;
 }
 
-// active rows: bilateral always, unilateral/normal while φ ≤ 0, tangents with their normal
-// (found through the contact → normal-row map, reset after: O(rows) per evaluation)
-static void eval_active(mbs_eval *ws) {
+// active rows: bilateral always, unilateral/normal while φ ≤ 0 or flagged in extra (may be
+// NULL), tangents with their normal (found through the contact → normal-row map, reset after:
+// O(rows) per evaluation)
+static void eval_active(mbs_eval *ws, const int *extra) {
   const mbs_rows *r = ws->rows;
   for (int i = 0; i < r->n; i++)
     if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
       ws->cnormal[r->contact[i]] = i;
   int na = 0;
-  ws->n_rows = r->n;
+  ws->n_rows = r->n, ws->n_bilateral = 0, ws->n_unilateral = 0;
   for (int i = 0; i < r->n; i++) {
     int on = 0;
     switch (r->kind[i]) {
@@ -204,11 +205,11 @@ static void eval_active(mbs_eval *ws) {
         break;
       case MBS_ROW_UNILATERAL:
       case MBS_ROW_NORMAL:
-        on = r->phi[i] <= 0, ws->n_unilateral += on;
+        on = r->phi[i] <= 0 || (extra && extra[i]), ws->n_unilateral += on;
         break;
       case MBS_ROW_TANGENT: {
         const int c = r->contact[i], j = c >= 0 && c < ws->cap ? ws->cnormal[c] : -1;
-        on = j >= 0 && r->phi[j] <= 0;
+        on = j >= 0 && (r->phi[j] <= 0 || (extra && extra[j]));
         break;
       }
       default:
@@ -247,7 +248,11 @@ mbs_eval_status mbs_eval_prepare(mbs_eval *ws, double t, const double *q, const 
   ws->callback = NULL, ws->callback_code = 0;
   mbs_eval_status st = eval_data(ws, t, q, v);
   if (st != MBS_EVAL_OK) return st;
-  eval_active(ws);
+  return mbs_eval_activate(ws, NULL);
+}
+
+mbs_eval_status mbs_eval_activate(mbs_eval *ws, const int *extra) {
+  eval_active(ws, extra);
   ws->dense = ws->settings.dense_max_rows >= 0 && ws->na <= ws->dcap;
   if (ws->dense) eval_dense(ws);
   return bias_compute(ws, ws->na);

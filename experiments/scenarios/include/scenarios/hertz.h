@@ -32,6 +32,12 @@ static inline void hertz_row(hertz_mode mode, double Estar, double r, double d, 
   }
 }
 
+// Stiffness K [N/m] a row of hertz_row would have at constraint value phi (the model's
+// row_stiffness, SPEC §1.5 item 3): E*√(r d) at d = −φ (default), E*√r whatever φ (paper).
+static inline double hertz_stiffness(hertz_mode mode, double Estar, double r, double phi) {
+  return mode == HERTZ_PAPER ? Estar * sqrt(r) : Estar * sqrt(r * (phi < 0 ? -phi : 0));
+}
+
 // Overlap d [m] at which a contact of this mode carries the normal force F [N] at rest: default
 // E*√r d^{3/2} = F; paper (force Gᵀλ = (3/2)√d · E*√r d^{3/2}) 1.5 E*√r d² = F.
 static inline double hertz_static_overlap(hertz_mode mode, double Estar, double r, double F) {

@@ -50,6 +50,13 @@ void stack_initial_state(const stack *s, double *q, double *v);
 // m g the weight above contact c, centres on the z axis, at rest (q 7n, v 6n; HERTZ_DEFAULT rows).
 void stack_resting_state(const stack *s, double *q, double *v);
 
+// Appends contact c's rows (normal, two tangents; Hertz with r_eff = reff, B, B_t, μ of p) between
+// sphere a (−1: a fixed plane) and sphere b of radius p->r, unit normal nrm from a towards b,
+// overlap d [m]; the contact points are the centres ∓ r n̂. 0, or −1 if the rows do not fit.
+// Shared by the stack and the pile (pile.h).
+int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, const double *nrm,
+                       double d, double reff, const stack_params *p);
+
 // Overlap [m] of contact c (0: ground–sphere 0, c ≥ 1: sphere c−1 – sphere c) at q.
 double stack_contact_depth(const stack *s, const double *q, int c);
 

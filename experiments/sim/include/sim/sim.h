@@ -44,15 +44,17 @@ typedef struct sim_step_report {
 } sim_step_report;
 
 // Settings every method may read; each method uses those of its family (declared once, in
-// sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, beta, sigma).
+// sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, activation,
+// beta, sigma).
 typedef struct sim_method_options {
-  double h;            // step size [s] (fixed-step methods) or output interval (ODE methods)
-  double rtol, atol;   // ODE methods: local error tolerances
-  double wall_budget;  // ODE methods: seconds before did-not-finish (≤ 0: none)
-  const char *start;   // paper A: first conic solve of a step (cold|warm|feasible)
-  double zeta;         // paper A `paper` objective weight (≤ 0: 1/h)
-  long fp_max_iter;    // paper A `coulomb`: most relaxed solves per step
-  double beta, sigma;  // θ-method contact regularisation (paper B §III)
+  double h;                // step size [s] (fixed-step methods) or output interval (ODE methods)
+  double rtol, atol;       // ODE methods: local error tolerances
+  double wall_budget;      // ODE methods: seconds before did-not-finish (≤ 0: none)
+  const char *start;       // paper A: first conic solve of a step (cold|warm|feasible)
+  double zeta;             // paper A `paper` objective weight (≤ 0: 1/h)
+  long fp_max_iter;        // paper A `coulomb`: most relaxed solves per step
+  const char *activation;  // paper A: overlap|speculative (SPEC §1.5); NULL: overlap
+  double beta, sigma;      // θ-method contact regularisation (paper B §III)
   const char *contact_solver;  // θ-method contact stage: "newton" (paper B, default) or "qcp"
   int no_bias;  // paper A and ODE methods: 1 drops the bias p = M̂Ġv (SPEC §1.1, §4): p = 0, as
                 // the foundation study's bias=0 and a plain penalty force (0: with the bias)
@@ -137,6 +139,7 @@ typedef struct sim_scenario {
   unsigned methods;             // SIM_FAMILY_* bits that apply
   const char *not_applicable;   // why the other families do not (shown by list --methods)
   double default_h, default_T;  // the scenario's usual step and duration [s]
+  const char *activation;       // paper A's activation rule by default (SPEC §1.5); NULL: overlap
   // Builds the model from the validated parameters and the step size actually used (derived
   // defaults such as B_t = 1e6/h come from h). 0, or an XP_ERR_* code with a message in err.
   int (*create)(const xp_params *p, double h, sim_instance *inst, xp_error *err);

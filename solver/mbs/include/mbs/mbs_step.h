@@ -75,6 +75,20 @@ const char *mbs_start_name(mbs_start s);
 // Parses a start name; returns 0 and sets *s, or −1 if unknown.
 int mbs_start_parse(const char *name, mbs_start *s);
 
+// When a unilateral or contact-normal row takes part in a step (SPEC §1.5); recorded by every run.
+typedef enum mbs_activation {
+  MBS_ACTIVATION_OVERLAP = 0,      // paper A §5.2: while φ0 ≤ 0 (default)
+  MBS_ACTIVATION_SPECULATIVE = 1,  // SPEC §1.5: also open rows whose gap could close in the step
+                                   // (compliant with gap_stiffness), a bounded re-solve when a
+                                   // row left out ends penetrating, stiffness over the step
+} mbs_activation;
+
+// Static lowercase name of an activation rule ("overlap", "speculative"); "invalid" if out of
+// range.
+const char *mbs_activation_name(mbs_activation a);
+// Parses an activation rule name; returns 0 and sets *a, or −1 if unknown.
+int mbs_activation_parse(const char *name, mbs_activation *a);
+
 // Step settings; obtain defaults from mbs_settings_default() and change fields.
 typedef struct mbs_settings {
   mbs_formulation formulation;  // default MBS_RELAXED
@@ -92,11 +106,18 @@ typedef struct mbs_settings {
                   // rows) over the shifts s = μ‖ρ_t‖ (1e-10)
   double qcp_eps;   // qcp's eps_abs = eps_rel for the sparse path; ≤ 0 keeps qcp's 1e-8 (1e-11)
   mbs_start start;  // first solve of a step on the conic path (default MBS_START_COLD)
+  mbs_activation activation;  // which rows join a step (default MBS_ACTIVATION_OVERLAP)
+  double margin;  // speculative: an open row joins when φ0 − h Σ_j |G_ij v_free,j| ≤ margin, in
+                  // φ's units (default 1e-4 m)
+  double gap_stiffness;  // speculative: K of open rows (φ0 > 0) [N/m] (default 1e8)
+  int max_resolves;      // speculative: most re-solves per step (rows joining after a solve, or
+                         // stiffness over the step changing by more than 2×) (default 8)
 } mbs_settings;
 
 // Default settings: relaxed, auto (dense up to 64 rows; steps with contact rows always use qcp),
 // ζ = 1/h, bias on with ε = 1e-8, gdot_target 1, 100 pivots, tol 1e-12, fixed point 50 solves to
-// 1e-10, qcp tolerance 1e-11, cold starts.
+// 1e-10, qcp tolerance 1e-11, cold starts, overlap activation (speculative: margin 1e-4, gap
+// stiffness 1e8 N/m, at most 8 re-solves).
 mbs_settings mbs_settings_default(void);
 
 // Per-step statistics of the last mbs_step.
@@ -120,8 +141,13 @@ typedef struct mbs_info {
   int fp_iterations;       // relaxed solves of the step (coulomb: fixed-point iterations; 1 else)
   double fp_change;      // coulomb: last change max|Δs| / max(max s, μ‖ĉ0‖∞) of the shifts
   double cone_residual;  // max over contacts of max(0, ‖λ_t‖ − μλ_n) [N]
-  int callback_code;     // the offending callback's return value (0 if none)
-  const char *callback;  // name of the offending callback (NULL if none)
+  int rows_open;         // speculative: active unilateral/normal rows with φ0 > 0 (last solve)
+  int resolves;          // speculative: re-solves of the step (0 = the first solve stood)
+  int rows_joined;       // speculative: rows that joined after a solve ended them penetrating
+  int stiffness_updates;  // speculative: row stiffnesses re-evaluated over the step
+  int penetrating;        // speculative: rows left out that still end penetrating (bound reached)
+  int callback_code;      // the offending callback's return value (0 if none)
+  const char *callback;   // name of the offending callback (NULL if none)
 } mbs_info;
 
 // Opaque step workspace: every array a step needs is allocated by mbs_workspace_create.

@@ -73,6 +73,12 @@ int mbs_eval_settings_validate(const mbs_eval_settings *settings, sc_error *err)
 // dense, and p. Allocates nothing. Returns the status; on a failed callback ev->callback and
 // ev->callback_code name it.
 mbs_eval_status mbs_eval_prepare(mbs_eval *ev, double t, const double *q, const double *v);
+// Re-forms the active set of the last successful mbs_eval_prepare (same rows, M, f) with the
+// unilateral and normal rows i flagged extra[i] ≠ 0 active as well (and their contacts'
+// tangents) whatever their φ; extra (n_rows entries, caller-owned) may be NULL: the φ ≤ 0 rule
+// alone. Forms Y, W (when dense) and p again. Allocates nothing. Used by paper A's speculative
+// activation (SPEC §1.5).
+mbs_eval_status mbs_eval_activate(mbs_eval *ev, const int *extra);
 // x ← M⁻¹ x (nv entries) with the factored mass blocks of the last evaluation.
 void mbs_eval_mass_solve(const mbs_eval *ev, double *x);
 // G_i x for row i of r (x nv entries).

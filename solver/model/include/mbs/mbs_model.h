@@ -91,6 +91,10 @@ typedef struct mbs_model {
   // D = −∂f/∂v, both nv×nv row-major; NULL if not provided
   int (*force_jacobians)(double t, const double *q, const double *v, double *K, double *D,
                          void *ctx);
+  // optional (SPEC §1.5 item 3): stiffness K ≥ 0 [N/m] that row i of the rows last reported by
+  // `rows` would have at constraint value phi (Hertz: K(d) = E*√(r d) at overlap d = −φ); lets a
+  // step evaluate the stiffness over the step instead of holding it at the start; NULL: held
+  int (*row_stiffness)(const mbs_rows *rows, int i, double phi, double *K, void *ctx);
   void *ctx;  // passed to every callback, owned by the caller
 } mbs_model;
 

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Pile of spheres (issue 14): N Hertz spheres dropped with seeded random horizontal offsets between
+// four walls onto the ground, so the pile is not a column. Every pair that can touch is found by
+// a sorted sweep along x (linear in N for a column, N log N at worst for the sort).
+#ifndef SCENARIOS_PILE_H
+#define SCENARIOS_PILE_H
+
+#include "mbs/mbs_model.h"
+#include "scenarios/stack.h"
+
+// Parameters: the sphere and contact data of the stack (stack_params: r, m, gap, E, B, B_t, μ, g,
+// hertz; n spheres) and the box.
+typedef struct pile_params {
+  stack_params s;  // spheres and contacts; s.gap is the gap between layers
+  double half;     // walls at x, y = ±half [m] (0.5)
+  double reach;    // detection distance beyond touching [m] (0.05): rows for every pair and
+                   // plane closer than this, so a speculative row can join (SPEC §1.5)
+  unsigned seed;   // seed of the horizontal offsets (1)
+} pile_params;
+
+// Defaults: 200 spheres (r = 0.1, m = 1, E = 1e11, B = 1, μ = 0.5), walls at ±0.5 m, reach 0.05 m,
+// seed 1.
+pile_params pile_params_default(void);
+
+// A pile instance; `model` is ready after pile_init (ctx points at the instance).
+typedef struct pile {
+  pile_params p;
+  stack column;  // the sphere data (its model unused) and inertia
+  mbs_model model;
+  int *block_size;  // n entries of 6
+  int *order;       // n: sphere indices sorted by x (kept between calls: nearly sorted)
+  double *reff;     // max contacts: effective radius of each contact of the last rows call
+  int max_contacts;
+} pile;
+
+// Fills s from p: contacts are the ground (z = 0), the four walls and every sphere pair, each
+// reported while closer than reach. Returns 0, or −1 on bad sizes or out of memory.
+int pile_init(pile *s, const pile_params *p);
+// Frees what pile_init allocated.
+void pile_free(pile *s);
+// Initial state: layers of k × k spheres (k = the most that fit between the walls at spacing
+// 2r + gap), each sphere offset horizontally by a uniform random amount within its cell (seeded),
+// layers 2r + gap apart starting r + gap above the ground, at rest (q 7n, v 6n).
+void pile_initial_state(const pile *s, double *q, double *v);
+// Total energy [J]: kinetic + gravity + Hertz potential of every touching pair, plane (B ≥ 0: may
+// only decrease over a step of paper A's method).
+double pile_energy(const pile *s, const double *q, const double *v);
+
+#endif  // SCENARIOS_PILE_H

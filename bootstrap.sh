@@ -14,7 +14,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 PACKAGES="meson ninja-build pkg-config gcc libc6-dev git
   libsundials-dev libgsl-dev libhdf5-dev libsuitesparse-dev liblapack-dev libblas-dev
   libcmocka-dev gnuplot-nox python3-cvxopt libopenmpi-dev openmpi-bin
-  libmatio-dev"
+  libmatio-dev clang-format"
 
 install_missing() {
   missing=""

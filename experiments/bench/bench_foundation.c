@@ -24,11 +24,12 @@ int cli_bench_foundation(int argc, char **argv) {
   double E = 1e7, load = 50;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      puts("usage: stabcon bench foundation [--steps N] [--E PA] [--load N]\n\n"
-           "Median wall time per step of the constraint solver (relaxed, h = 0.01) on the cube\n"
-           "resting on n×n foundation elements, n = 10, 20, 30, 50, 70, 100 (100 … 10 000 rows),\n"
-           "and the least-squares exponent p of time ∝ elements^p (paper A: cubic). Prints a\n"
-           "Markdown table.");
+      puts(
+          "usage: stabcon bench foundation [--steps N] [--E PA] [--load N]\n\n"
+          "Median wall time per step of the constraint solver (relaxed, h = 0.01) on the cube\n"
+          "resting on n×n foundation elements, n = 10, 20, 30, 50, 70, 100 (100 … 10 000 rows),\n"
+          "and the least-squares exponent p of time ∝ elements^p (paper A: cubic). Prints a\n"
+          "Markdown table.");
       return 0;
     } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
       steps = atoi(argv[++i]);
@@ -46,7 +47,9 @@ int cli_bench_foundation(int argc, char **argv) {
   const int ns[] = {10, 20, 30, 50, 70, 100};
   enum { NN = sizeof ns / sizeof ns[0] };
   double xs[NN], ys[NN];
-  printf("| elements | median µs/step | min µs/step | qcp iterations/step | status |\n|---:|---:|---:|---:|---|\n");
+  printf(
+      "| elements | median µs/step | min µs/step | qcp iterations/step | status "
+      "|\n|---:|---:|---:|---:|---|\n");
   for (int k = 0; k < NN; k++) {
     foundation_params p = foundation_params_default();
     p.n = ns[k], p.E = E, p.load = load;
@@ -70,8 +73,8 @@ int cli_bench_foundation(int argc, char **argv) {
     // the first step sets the pattern up (allocation): time the steady state
     qsort(t + 1, (size_t)steps - 1, sizeof *t, cmp_double);
     double median = t[1 + (steps - 1) / 2], fastest = t[1];
-    printf("| %d | %.1f | %.1f | %.1f | %s |\n", p.n * p.n, median, fastest,
-           (double)iters / steps, mbs_status_name(st));
+    printf("| %d | %.1f | %.1f | %.1f | %s |\n", p.n * p.n, median, fastest, (double)iters / steps,
+           mbs_status_name(st));
     xs[k] = log((double)(p.n * p.n)), ys[k] = log(median);
     free(t);
     mbs_workspace_free(ws);
@@ -79,6 +82,8 @@ int cli_bench_foundation(int argc, char **argv) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (int k = 0; k < NN; k++) sx += xs[k], sy += ys[k], sxx += xs[k] * xs[k], sxy += xs[k] * ys[k];
   double p = (NN * sxy - sx * sy) / (NN * sxx - sx * sx);
-  printf("\nfitted exponent: time per step ∝ elements^%.2f over 100 … 10000 elements (paper A: 3)\n", p);
+  printf(
+      "\nfitted exponent: time per step ∝ elements^%.2f over 100 … 10000 elements (paper A: 3)\n",
+      p);
   return 0;
 }

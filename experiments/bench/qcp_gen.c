@@ -31,8 +31,8 @@ static double rng_uniform(uint64_t *st, double a, double b) {
 }
 
 void qcp_gen_free(qcp_gen *g) {
-  void *ptrs[] = {g->Pp, g->Pi, g->Ap, g->Ai, g->Gp, g->Gi, g->q, g->Pv,
-                  g->Av, g->Gv, g->c,  g->b,  g->h,  g->x_feas};
+  void *ptrs[] = {g->Pp, g->Pi, g->Ap, g->Ai, g->Gp, g->Gi, g->q,
+                  g->Pv, g->Av, g->Gv, g->c,  g->b,  g->h,  g->x_feas};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) free(ptrs[i]);
   memset(g, 0, sizeof *g);
 }
@@ -152,11 +152,17 @@ static int assemble(qcp_gen *g, int nrow, int ndof, const trip *J, const double 
   if (rc || !g->c || !g->b || !g->h || !g->q || !g->x_feas) return -1;
   for (int i = 0; i < nrow; i++) g->c[i] = -chat[i];
   for (int k = 0; k < nsoc; k++) g->q[k] = qdim;
-  g->prob = (qcp_problem){.n = n, .p = ndof, .l = l, .nsoc = nsoc, .q = g->q,
+  g->prob = (qcp_problem){.n = n,
+                          .p = ndof,
+                          .l = l,
+                          .nsoc = nsoc,
+                          .q = g->q,
                           .P = {n, n, g->Pp, g->Pi, g->Pv},
                           .A = {ndof, n, g->Ap, g->Ai, g->Av},
                           .G = {m, n, g->Gp, g->Gi, g->Gv},
-                          .c = g->c, .b = g->b, .h = g->h};
+                          .c = g->c,
+                          .b = g->b,
+                          .h = g->h};
   return 0;
 }
 
@@ -281,9 +287,14 @@ int qcp_gen_foundation(qcp_gen *g, int R, unsigned seed, int variant) {
   }
   double Ktot = pow(10.0, rng_uniform(&st, 6.0, 11.0)), Ki = Ktot / R, Bi = 0.0;
   double d0 = mass * GEN_G / Ktot;  // static sinkage
-  double thx = rng_uniform(&st, -1.5, 1.5) * d0 / side, thy = rng_uniform(&st, -1.5, 1.5) * d0 / side;
-  double v0[6] = {0, 0, rng_uniform(&st, -0.01, 0.01), rng_uniform(&st, -0.01, 0.01),
-                  rng_uniform(&st, -0.01, 0.01), 0};
+  double thx = rng_uniform(&st, -1.5, 1.5) * d0 / side,
+         thy = rng_uniform(&st, -1.5, 1.5) * d0 / side;
+  double v0[6] = {0,
+                  0,
+                  rng_uniform(&st, -0.01, 0.01),
+                  rng_uniform(&st, -0.01, 0.01),
+                  rng_uniform(&st, -0.01, 0.01),
+                  0};
   if (variant)
     for (int d = 0; d < 6; d++) v0[d] *= 1.0 + rng_uniform(&pst, -0.01, 0.01);
   double vf[6];
@@ -354,11 +365,17 @@ int qcp_gen_dense(qcp_gen *g, int n, int p, int l, int nsoc, const int *q, const
   if (b && p) memcpy(g->b, b, (size_t)p * sizeof *b);
   if (h && m) memcpy(g->h, h, (size_t)m * sizeof *h);
   if (nsoc) memcpy(g->q, q, (size_t)nsoc * sizeof *q);
-  g->prob = (qcp_problem){.n = n, .p = p, .l = l, .nsoc = nsoc, .q = g->q,
+  g->prob = (qcp_problem){.n = n,
+                          .p = p,
+                          .l = l,
+                          .nsoc = nsoc,
+                          .q = g->q,
                           .P = {n, n, g->Pp, g->Pi, g->Pv},
                           .A = {p, n, g->Ap, g->Ai, g->Av},
                           .G = {m, n, g->Gp, g->Gi, g->Gv},
-                          .c = g->c, .b = g->b, .h = g->h};
+                          .c = g->c,
+                          .b = g->b,
+                          .h = g->h};
   snprintf(g->name, sizeof g->name, "dense%dx%d", n, m);
   return 0;
 }

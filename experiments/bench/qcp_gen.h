@@ -7,10 +7,10 @@
 
 // One generated instance; every array is owned by the struct (free with qcp_gen_free).
 typedef struct qcp_gen {
-  qcp_problem prob;     // points into the arrays below
+  qcp_problem prob;  // points into the arrays below
   int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *q;
   double *Pv, *Av, *Gv, *c, *b, *h;
-  double *x_feas;       // n: strictly feasible start (normal forces large, tangential zero)
+  double *x_feas;  // n: strictly feasible start (normal forces large, tangential zero)
   char name[64];
 } qcp_gen;
 

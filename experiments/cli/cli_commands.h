@@ -3,9 +3,10 @@
 #ifndef CLI_COMMANDS_H
 #define CLI_COMMANDS_H
 
-#define STABCON_EXTRA_COMMANDS                                                          \
+#define STABCON_EXTRA_COMMANDS                                                           \
   {"qcp", cli_cmd_qcp, "conic QP solver: solve a problem file, generate test problems"}, \
-  {"bench", cli_cmd_bench, "benchmarks: bench qcp (solver table), bench foundation|stack (cost vs N)"},
+      {"bench", cli_cmd_bench,                                                           \
+       "benchmarks: bench qcp (solver table), bench foundation|stack (cost vs N)"},
 
 // `stabcon qcp solve|gen …` and `stabcon bench qcp …` (cli_qcp.c).
 int cli_cmd_qcp(int argc, char **argv);

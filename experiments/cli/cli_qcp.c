@@ -17,9 +17,10 @@ static int qcp_gen_command(int argc, char **argv) {
   // SIZE [MU] FILE: a further argument is refused, not silently taken as the file
   if (argc < 4 || argc > 5 ||
       (strcmp(argv[1], "stack") != 0 && strcmp(argv[1], "foundation") != 0)) {
-    fprintf(stderr, "usage: stabcon qcp gen stack|foundation SIZE [MU] FILE\n"
-                    "  stack: SIZE contacts of a vertical sphere stack (friction MU, default 0.5);\n"
-                    "  foundation: a 6-dof body on SIZE unilateral rows\n");
+    fprintf(stderr,
+            "usage: stabcon qcp gen stack|foundation SIZE [MU] FILE\n"
+            "  stack: SIZE contacts of a vertical sphere stack (friction MU, default 0.5);\n"
+            "  foundation: a 6-dof body on SIZE unilateral rows\n");
     return 2;
   }
   char *end;

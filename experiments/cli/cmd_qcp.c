@@ -132,7 +132,8 @@ int xp_cmd_qcp(int argc, char **argv) {
     return argc < 2 ? CMD_USAGE : CMD_OK;
   }
   if (!strcmp(argv[1], "solve")) return cmd_solve(argc - 2, argv + 2);
-  fprintf(stderr, "qcp: unknown subcommand '%s' (expected 'solve' or 'gen'; see --help)\n", argv[1]);
+  fprintf(stderr, "qcp: unknown subcommand '%s' (expected 'solve' or 'gen'; see --help)\n",
+          argv[1]);
   return CMD_USAGE;
 }
 
@@ -212,11 +213,12 @@ static int bench_instance(qcp_gen *g0, qcp_gen *g1, const char *mu, int repeats)
     worst = fmax(worst, worst_check(ws, &g1->prob));
   }
   double mc = median(tc, repeats) * 1e3;
-  printf("| %-16s | %3s | %6d | %6d | %7ld | %7.3f | %4d | %8.3f | %6.3f | %4d | %8.3f | %4d | "
-         "%8.3f | %.1e | %s |\n",
-         g0->name, mu, n + p + m, m, info->nnz_l, median(tset, repeats) * 1e3, it[0], mc,
-         mc / (it[0] > 0 ? it[0] : 1), it[1], median(tf, repeats) * 1e3, it[2],
-         median(tw, repeats) * 1e3, worst, bad ? "FAIL" : "ok");
+  printf(
+      "| %-16s | %3s | %6d | %6d | %7ld | %7.3f | %4d | %8.3f | %6.3f | %4d | %8.3f | %4d | "
+      "%8.3f | %.1e | %s |\n",
+      g0->name, mu, n + p + m, m, info->nnz_l, median(tset, repeats) * 1e3, it[0], mc,
+      mc / (it[0] > 0 ? it[0] : 1), it[1], median(tf, repeats) * 1e3, it[2],
+      median(tw, repeats) * 1e3, worst, bad ? "FAIL" : "ok");
   qcp_workspace_free(ws);
   free(x), free(s), free(y), free(z);
   return bad;
@@ -238,10 +240,11 @@ int xp_cmd_bench_qcp(int argc, char **argv) {
       return CMD_USAGE;
     }
   }
-  printf("| %-16s | %3s | %6s | %6s | %7s | %7s | %4s | %8s | %6s | %4s | %8s | %4s | %8s | %7s | "
-         "%s |\n",
-         "instance", "mu", "KKT N", "m", "nnz(L)", "setup", "cold", "cold ms", "ms/it", "feas",
-         "feas ms", "warm", "warm ms", "check", "status");
+  printf(
+      "| %-16s | %3s | %6s | %6s | %7s | %7s | %4s | %8s | %6s | %4s | %8s | %4s | %8s | %7s | "
+      "%s |\n",
+      "instance", "mu", "KKT N", "m", "nnz(L)", "setup", "cold", "cold ms", "ms/it", "feas",
+      "feas ms", "warm", "warm ms", "check", "status");
   printf("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
   int fails = 0;
   int Ns[] = {10, 100, 300, 1000};
@@ -272,8 +275,9 @@ int xp_cmd_bench_qcp(int argc, char **argv) {
     qcp_gen_free(&g0);
     qcp_gen_free(&g1);
   }
-  printf("\ntimes in ms (median of %d); setup = AMD + symbolic factorisation + allocation; "
-         "check = worst independent-checker measure over the three starts\n",
-         repeats);
+  printf(
+      "\ntimes in ms (median of %d); setup = AMD + symbolic factorisation + allocation; "
+      "check = worst independent-checker measure over the three starts\n",
+      repeats);
   return fails ? CMD_RUN : CMD_OK;
 }

@@ -325,7 +325,8 @@ static int cmd_reproduce(int argc, char **argv) {
   if (stat(results_dir, &rd) == 0 &&
       reproduce_check_outputs(results_dir, report_path, only, &check))
     return usage_error("reproduce", "%s", check.message);
-  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) || (gallery_dir && xp_mkdir_p(gallery_dir)))
+  if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) ||
+      (gallery_dir && xp_mkdir_p(gallery_dir)))
     return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
   int md_fd = xp_partial_create(report_tmp);
   FILE *md = md_fd >= 0 ? fdopen(md_fd, "w") : NULL;
@@ -528,8 +529,8 @@ static int cmd_sweep(int argc, char **argv) {
   if (!explicit_output && xp_mkdir_p("results") != 0)
     return usage_error("sweep", "cannot create directory 'results': %s", strerror(errno));
   if (xp_output_check("-o", output, NULL, 0, &err)) return usage_error("sweep", "%s", err.message);
-  xp_sweep_options opt = {.output = output, .resume = resume, .rank = 0, .ranks = 1,
-                          .argc = argc, .argv = argv};
+  xp_sweep_options opt = {
+      .output = output, .resume = resume, .rank = 0, .ranks = 1, .argc = argc, .argv = argv};
   double t0 = xp_now();
   int rc = cli_sweep_execute(&spec, &opt, &err);
   if (rc != XP_OK) {
@@ -557,8 +558,10 @@ static int cmd_compare(int argc, char **argv) {
     fprintf(stderr, "stabcon compare: %s\n", err.message);
     return XP_ERR_USAGE;
   }
-  if (n == 0) printf("identical (timings ignored)\n");
-  else printf("%ld difference%s\n", n, n == 1 ? "" : "s");
+  if (n == 0)
+    printf("identical (timings ignored)\n");
+  else
+    printf("%ld difference%s\n", n, n == 1 ? "" : "s");
   if (fflush(stdout) != 0 || ferror(stdout)) return XP_ERR_RUN;
   return n ? XP_ERR_RUN : XP_OK;
 }

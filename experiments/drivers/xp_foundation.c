@@ -7,13 +7,13 @@
 // their difference is stored as the reference error floor, and an error within 10× of the floor
 // is flagged ("at floor") rather than reported as exact.
 #include "xp/xp.h"
+#include "xp/xp_common.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
-#include "xp/xp_common.h"
 
+#include "mbs/mbs.h"
 #include "ref/ref_ode.h"
 #include "ref/ref_penalty.h"
-#include "mbs/mbs.h"
 #include "scenarios/foundation.h"
 
 #include <math.h>
@@ -26,11 +26,11 @@
 #define FD_NY (FD_NQ + FD_NV)
 
 // the methods of Table 1, in its column order
-#define FD_METHOD_LIST(X)                                                            \
-  X(FD_CONSTRAINT, "constraint", "constraint solver, relaxed (default) formulation") \
+#define FD_METHOD_LIST(X)                                                              \
+  X(FD_CONSTRAINT, "constraint", "constraint solver, relaxed (default) formulation")   \
   X(FD_CONSTRAINT_PAPER, "constraint-paper", "constraint solver, paper A's objective") \
-  X(FD_BDF1, "cvode-bdf1", "CVODE BDF, max order 1 (ode15s at first order)")          \
-  X(FD_BDF, "cvode-bdf", "CVODE BDF, variable order")                                 \
+  X(FD_BDF1, "cvode-bdf1", "CVODE BDF, max order 1 (ode15s at first order)")           \
+  X(FD_BDF, "cvode-bdf", "CVODE BDF, variable order")                                  \
   X(FD_RK45, "rk45", "GSL RK45 (ode45)")
 
 typedef enum fd_method {
@@ -48,14 +48,14 @@ static const char *const fd_method_names[] = {
 
 // outcome of one timed run
 typedef struct fd_run {
-  int ok;                // 1: reached T
-  char status[32];       // "ok", "did-not-finish", a step status, …
+  int ok;           // 1: reached T
+  char status[32];  // "ok", "did-not-finish", a step status, …
   char message[256];
   double q[FD_NQ], v[FD_NV];
-  double seconds;        // wall time of this run
+  double seconds;  // wall time of this run
   long steps, rhs_evals, rhs_evals_jac, jac_evals, newton_iters, iterations;
-  int order_max;         // CVODE: the largest BDF order used (1 for BDF1)
-  double pressure_max;   // largest element pressure at T [Pa]
+  int order_max;        // CVODE: the largest BDF order used (1 for BDF1)
+  double pressure_max;  // largest element pressure at T [Pa]
 } fd_run;
 
 typedef struct fd_settings {
@@ -92,7 +92,9 @@ static fd_run run_constraint(const foundation *fd, mbs_formulation form, const f
   out.steps = k + (st == MBS_OK ? 0 : 1);
   out.ok = k == n && st == MBS_OK;
   snprintf(out.status, sizeof out.status, "%s",
-           out.ok ? "ok" : st != MBS_OK ? mbs_status_name(st) : "did-not-finish");
+           out.ok         ? "ok"
+           : st != MBS_OK ? mbs_status_name(st)
+                          : "did-not-finish");
   if (!out.ok)
     snprintf(out.message, sizeof out.message, "stopped at step %ld of %ld (t = %g s): %s", k, n,
              (double)k * s->h, st != MBS_OK ? mbs_status_name(st) : "wall-time budget spent");
@@ -140,19 +142,26 @@ static fd_run run_ode(const foundation *fd, ref_method method, double rtol, doub
   out.newton_iters = st.newton_iters;
   if (pressure) {
     foundation_pressure(fd, out.q, out.v, pressure);
-    for (int e = 0; e < fd->p.n * fd->p.n; e++) out.pressure_max = fmax(out.pressure_max, pressure[e]);
+    for (int e = 0; e < fd->p.n * fd->p.n; e++)
+      out.pressure_max = fmax(out.pressure_max, pressure[e]);
   }
   return out;
 }
 
-static fd_run run_method(const foundation *fd, fd_method m, const fd_settings *s, double *pressure) {
+static fd_run run_method(const foundation *fd, fd_method m, const fd_settings *s,
+                         double *pressure) {
   switch (m) {
-  case FD_CONSTRAINT: return run_constraint(fd, MBS_RELAXED, s, pressure);
-  case FD_CONSTRAINT_PAPER: return run_constraint(fd, MBS_PAPER, s, pressure);
-  case FD_BDF1: return run_ode(fd, REF_CVODE_BDF1, s->rtol, s->atol, s, pressure);
-  case FD_BDF: return run_ode(fd, REF_CVODE_BDF, s->rtol, s->atol, s, pressure);
-  case FD_RK45:
-  default: return run_ode(fd, REF_RK45, s->rtol, s->atol, s, pressure);
+    case FD_CONSTRAINT:
+      return run_constraint(fd, MBS_RELAXED, s, pressure);
+    case FD_CONSTRAINT_PAPER:
+      return run_constraint(fd, MBS_PAPER, s, pressure);
+    case FD_BDF1:
+      return run_ode(fd, REF_CVODE_BDF1, s->rtol, s->atol, s, pressure);
+    case FD_BDF:
+      return run_ode(fd, REF_CVODE_BDF, s->rtol, s->atol, s, pressure);
+    case FD_RK45:
+    default:
+      return run_ode(fd, REF_RK45, s->rtol, s->atol, s, pressure);
   }
 }
 
@@ -207,7 +216,8 @@ static int parse_methods(const char *text, int *use, xp_error *err) {
     if (!found)
       return xp_fail(err, XP_ERR_USAGE,
                      "parameter method=%s: unknown method '%s' (constraint, constraint-paper, "
-                     "cvode-bdf1, cvode-bdf, rk45)", text, tok);
+                     "cvode-bdf1, cvode-bdf, rk45)",
+                     text, tok);
   }
   return XP_OK;
 }
@@ -215,11 +225,11 @@ static int parse_methods(const char *text, int *use, xp_error *err) {
 // one grid point (elements, E, F): the foundation, its case-name base and the reference
 typedef struct fd_point {
   foundation fd;
-  int ne;             // elements
-  char base[128];     // "elements=…_E=…_F=…"
-  double *pressure;   // ne, scratch for the element pressures at T
-  fd_run ref;         // the reference solution (RK45 at ref_tol)
-  double floor_abs;   // its disagreement with CVODE BDF at ref_tol: the error floor
+  int ne;            // elements
+  char base[128];    // "elements=…_E=…_F=…"
+  double *pressure;  // ne, scratch for the element pressures at T
+  fd_run ref;        // the reference solution (RK45 at ref_tol)
+  double floor_abs;  // its disagreement with CVODE BDF at ref_tol: the error floor
   double qref_norm;
 } fd_point;
 
@@ -341,8 +351,10 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
   const double *ns, *Es, *Fs;
   size_t nn = xp_params_list(prm, "n", &ns), nE = xp_params_list(prm, "E", &Es),
          nF = xp_params_list(prm, "F", &Fs);
-  const fd_settings s = {.h = xp_params_real(prm, "h"), .T = xp_params_real(prm, "T"),
-                         .rtol = xp_params_real(prm, "rtol"), .atol = xp_params_real(prm, "atol"),
+  const fd_settings s = {.h = xp_params_real(prm, "h"),
+                         .T = xp_params_real(prm, "T"),
+                         .rtol = xp_params_real(prm, "rtol"),
+                         .atol = xp_params_real(prm, "atol"),
                          .budget = xp_params_real(prm, "budget"),
                          .use_bias = (int)xp_params_int(prm, "bias")};
   size_t total = nn * nE * nF, done = 0;
@@ -383,12 +395,14 @@ static int paper_index(double elements, double F, double E, int *ie, int *iF, in
 
 // Long on purpose: Tables 1 and 2 beside the paper's, written cell by cell in reading order.
 static void write_tables(const xp_file *f, FILE *md) {
-  fprintf(md, "**Table 1 analogue** — wall time [s] to simulate 1 s (median of repeats after a "
-              "warm-up, single thread; h = 0.01 for the constraint solver). Paper A's numbers "
-              "(MATLAB, its machine) in brackets: [constraint, ode15s order 1, ode45].\n\n");
-  fprintf(md, "| elements | load | E | constraint | constraint (paper obj.) | CVODE BDF1 | CVODE BDF | "
-              "RK45 | paper A [constraint, ode15s, ode45] | constraint ÷ BDF1 | constraint ÷ RK45 |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(md,
+          "**Table 1 analogue** — wall time [s] to simulate 1 s (median of repeats after a "
+          "warm-up, single thread; h = 0.01 for the constraint solver). Paper A's numbers "
+          "(MATLAB, its machine) in brackets: [constraint, ode15s order 1, ode45].\n\n");
+  fprintf(md,
+          "| elements | load | E | constraint | constraint (paper obj.) | CVODE BDF1 | CVODE BDF | "
+          "RK45 | paper A [constraint, ode15s, ode45] | constraint ÷ BDF1 | constraint ÷ RK45 |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < xp_file_case_count(f); i++) {
     const char *c = xp_file_case_name(f, i);
     if (!strstr(c, "_reference")) continue;
@@ -423,14 +437,16 @@ static void write_tables(const xp_file *f, FILE *md) {
             cell[0], cell[1], cell[2], cell[3], cell[4], paper, t[FD_CONSTRAINT] / t[FD_BDF1],
             t[FD_CONSTRAINT] / t[FD_RK45]);
   }
-  fprintf(md, "\n**Table 2 analogue** — error ‖q − q_ref‖ of the generalised coordinates "
-              "(position and unit quaternion) at T against the reference (RK45 at ref_tol); the "
-              "reference floor is ‖q_RK45 − q_BDF‖ at that tolerance. \"(at floor)\" marks an "
-              "error within 10× of the floor.\n\n");
-  fprintf(md, "| elements | load | E | constraint abs. | constraint rel. | constraint (paper obj.) "
-              "abs. | CVODE BDF1 abs. | RK45 abs. | reference floor | paper A abs. | constraint "
-              "abs. at h_fine | paper A at h = 1e-3 |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(md,
+          "\n**Table 2 analogue** — error ‖q − q_ref‖ of the generalised coordinates "
+          "(position and unit quaternion) at T against the reference (RK45 at ref_tol); the "
+          "reference floor is ‖q_RK45 − q_BDF‖ at that tolerance. \"(at floor)\" marks an "
+          "error within 10× of the floor.\n\n");
+  fprintf(md,
+          "| elements | load | E | constraint abs. | constraint rel. | constraint (paper obj.) "
+          "abs. | CVODE BDF1 abs. | RK45 abs. | reference floor | paper A abs. | constraint "
+          "abs. at h_fine | paper A at h = 1e-3 |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < xp_file_case_count(f); i++) {
     const char *c = xp_file_case_name(f, i);
     if (!strstr(c, "_reference")) continue;
@@ -455,7 +471,8 @@ static void write_tables(const xp_file *f, FILE *md) {
     }
     int ie, iF, iE;
     char paper[32] = "—";
-    if (paper_index(ne, F, E, &ie, &iF, &iE)) snprintf(paper, sizeof paper, "%.3g", paper_table2[ie][iF][iE]);
+    if (paper_index(ne, F, E, &ie, &iF, &iE))
+      snprintf(paper, sizeof paper, "%.3g", paper_table2[ie][iF][iE]);
     // the caption's h = 1e-3 errors: 100 elements, 50 N, E = 1e7 and 1e11
     char fine_name[260], fine[64] = "—", paper_fine[32] = "—";
     double e_fine = NAN, h_fine = NAN;
@@ -468,11 +485,12 @@ static void write_tables(const xp_file *f, FILE *md) {
     fprintf(md, "| %g | %g N | %g | %s | %.3g | %s | %s | %s | %.3g | %s | %s | %s |\n", ne, F, E,
             cell[0], rel, cell[1], cell[2], cell[3], floor_abs, paper, fine, paper_fine);
   }
-  fprintf(md, "\nPaper A does not state whether gravity acts (default here g = 9.81 m/s², "
-              "recorded in the run's parameters). Its 50 N errors (0.81 at 100 elements) are of the "
-              "size one gets without weight: `--set g=0` gives ‖q − q_ref‖ = 0.108 for the "
-              "constraint solver (100 elements, E = 1e7, 50 N) and 0.047 for RK45 at rtol 1e-3; "
-              "with gravity the cube stays seated and every error is small.\n\n");
+  fprintf(md,
+          "\nPaper A does not state whether gravity acts (default here g = 9.81 m/s², "
+          "recorded in the run's parameters). Its 50 N errors (0.81 at 100 elements) are of the "
+          "size one gets without weight: `--set g=0` gives ‖q − q_ref‖ = 0.108 for the "
+          "constraint solver (100 elements, E = 1e7, 50 N) and 0.047 for RK45 at rtol 1e-3; "
+          "with gravity the cube stays seated and every error is small.\n\n");
 }
 
 static int fd_report(const char *path, FILE *md, xp_error *err) {
@@ -494,22 +512,32 @@ static int fd_report(const char *path, FILE *md, xp_error *err) {
 }
 
 static const xp_param_def fd_params[] = {
-    {"n", XP_REAL_LIST, "10,30", XP_POSITIVE, "", NULL, "elements per side (n×n elements: 100, 900)"},
-    {"E", XP_REAL_LIST, "1e7,1e11", XP_POSITIVE, "N/m^2", NULL, "Young's modulus of the foundation"},
-    {"F", XP_REAL_LIST, "5,50", XP_NONNEGATIVE, "N", NULL, "downward load at (s/2)[cos 10t, sin 10t, 1]"},
+    {"n", XP_REAL_LIST, "10,30", XP_POSITIVE, "", NULL,
+     "elements per side (n×n elements: 100, 900)"},
+    {"E", XP_REAL_LIST, "1e7,1e11", XP_POSITIVE, "N/m^2", NULL,
+     "Young's modulus of the foundation"},
+    {"F", XP_REAL_LIST, "5,50", XP_NONNEGATIVE, "N", NULL,
+     "downward load at (s/2)[cos 10t, sin 10t, 1]"},
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "constraint-solver step"},
     {"h_fine", XP_REAL, "1e-3", XP_NONNEGATIVE, "s", NULL,
      "constraint solver again at this step (Table 2's caption: 1e-3; 0: not run)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default; the paper only says the load acts in its direction)"},
+    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,
+     "gravity (default; the paper only says the load acts in its direction)"},
     {"method", XP_STRING, "constraint,constraint-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
      "comma list of constraint, constraint-paper, cvode-bdf1, cvode-bdf, rk45"},
-    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL, "relative tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
-    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL, "absolute tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
-    {"ref_tol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL, "tolerance of the two reference solutions (RK45, CVODE BDF)"},
-    {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL, "timed repeats after one warm-up (median reported; --full: 5)"},
-    {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL, "wall-time budget per run; past it the run is did-not-finish (0: none)"},
-    {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL, "1: include the bias p = M̂Ġv (rank-deficient here: 900 rows on 6 dofs), 0: p = 0"},
+    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
+     "relative tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
+    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
+     "absolute tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
+    {"ref_tol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL,
+     "tolerance of the two reference solutions (RK45, CVODE BDF)"},
+    {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL,
+     "timed repeats after one warm-up (median reported; --full: 5)"},
+    {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL,
+     "wall-time budget per run; past it the run is did-not-finish (0: none)"},
+    {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
+     "1: include the bias p = M̂Ġv (rank-deficient here: 900 rows on 6 dofs), 0: p = 0"},
 };
 
 static const char *const fd_full[] = {"repeats=5", NULL};
@@ -542,7 +570,9 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   foundation_init(&fd, &p);
   const double *hs, *tols;
   size_t nh = xp_params_list(prm, "h", &hs), nt = xp_params_list(prm, "tol", &tols);
-  fd_settings s = {.h = 0.01, .T = xp_params_real(prm, "T"), .budget = xp_params_real(prm, "budget"),
+  fd_settings s = {.h = 0.01,
+                   .T = xp_params_real(prm, "T"),
+                   .budget = xp_params_real(prm, "budget"),
                    .use_bias = 0};
   const int repeats = (int)xp_params_int(prm, "repeats");
   fd_settings tight = s;
@@ -558,8 +588,10 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
     fd_method m = is_step ? FD_CONSTRAINT : ode_methods[(k - nh) / nt];
     double knob = is_step ? hs[k] : tols[(k - nh) % nt];
     fd_settings run_set = s;
-    if (is_step) run_set.h = knob;
-    else run_set.rtol = run_set.atol = knob;
+    if (is_step)
+      run_set.h = knob;
+    else
+      run_set.rtol = run_set.atol = knob;
     fd_run run;
     int nrep = 0;
     double median = run_timed(&fd, m, &run_set, repeats, NULL, &run, &nrep);
@@ -624,25 +656,29 @@ static int fd_wp_report(const char *path, FILE *md, xp_error *err) {
         if (xp_file_case_param(f, c, "h", &k)) xp_file_case_param(f, c, "tol", &k);
         if (e <= levels[l] && w < best) best = w, knob = k;
       }
-      if (isfinite(best)) fprintf(md, " %.3g (%s %g) |", best, m ? "tol" : "h", knob);
-      else fprintf(md, " not reached |");
+      if (isfinite(best))
+        fprintf(md, " %.3g (%s %g) |", best, m ? "tol" : "h", knob);
+      else
+        fprintf(md, " not reached |");
     }
     fprintf(md, "\n");
   }
   fprintf(md, "\nEvery point:\n\n");
   static const char *const keys[] = {"h", "tol", "wall_time", "error_abs", "at_floor", "steps"};
-  static const char *const heads[] = {"h [s]",  "tol",      "wall time [s]",
-                                      "error",  "at floor", "steps"};
+  static const char *const heads[] = {"h [s]", "tol",      "wall time [s]",
+                                      "error", "at floor", "steps"};
   xp_report_stats_table(md, f, NULL, 6, keys, heads);
   double fl = NAN;
   if (xp_file_case_count(f) && !xp_file_case_stat(f, xp_file_case_name(f, 0), "floor_abs", &fl))
-    fprintf(md, "\nReference floor ‖q_RK45 − q_BDF‖ at ref_tol: %.3g (errors within 10× of it "
-                "are marked at floor). The constraint solver's error levels off at "
-                "h ≈ 1e-3 … 3e-4: the cube, set down at zero deformation, rings on the foundation at "
-                "ω = √(E s²/(depth·m)) = %.3g rad/s with light damping, and implicit Euler "
-                "removes that ringing (~1e-7 m at T) until ωh ≪ 1; the convergence test "
-                "(tests/ref, order 0.96 at E = 1e7) runs at h = 8e-6 … 5e-7, inside the "
-                "asymptotic range.\n\n", fl, wp_ring_rate(atof(ebuf)));
+    fprintf(md,
+            "\nReference floor ‖q_RK45 − q_BDF‖ at ref_tol: %.3g (errors within 10× of it "
+            "are marked at floor). The constraint solver's error levels off at "
+            "h ≈ 1e-3 … 3e-4: the cube, set down at zero deformation, rings on the foundation at "
+            "ω = √(E s²/(depth·m)) = %.3g rad/s with light damping, and implicit Euler "
+            "removes that ringing (~1e-7 m at T) until ωh ≪ 1; the convergence test "
+            "(tests/ref, order 0.96 at E = 1e7) runs at h = 8e-6 … 5e-7, inside the "
+            "asymptotic range.\n\n",
+            fl, wp_ring_rate(atof(ebuf)));
   xp_file_close(f);
   return XP_OK;
 }
@@ -656,7 +692,8 @@ static const xp_param_def fd_wp_params[] = {
      "constraint-solver steps"},
     {"tol", XP_REAL_LIST, "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7,1e-8", XP_POSITIVE, "", NULL,
      "rtol = atol of CVODE BDF1, CVODE BDF and RK45"},
-    {"ref_tol", XP_REAL, "1e-11", XP_POSITIVE, "", NULL, "tolerance of the two reference solutions"},
+    {"ref_tol", XP_REAL, "1e-11", XP_POSITIVE, "", NULL,
+     "tolerance of the two reference solutions"},
     {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL, "timed repeats after one warm-up (median)"},
     {"budget", XP_REAL, "30", XP_NONNEGATIVE, "s", NULL, "wall-time budget per run (0: none)"},
 };

@@ -6,9 +6,9 @@
 // the joint forces and the per-step solver statistics. A separate case `reference` stores the
 // rigid-joint IDA solution next to the elliptic one, so the reference itself is checked.
 #include "xp/xp.h"
+#include "xp/xp_common.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
-#include "xp/xp_common.h"
 
 #include "mbs/mbs.h"
 #include "ref/ref.h"
@@ -22,13 +22,27 @@
 // a state this large means the run has diverged (the step itself stays finite longer)
 #define PENDULUM_DIVERGED 1e6
 
-enum { C_T, C_PHI, C_E, C_THETA, C_ALPHA, C_ALPHA_EX, C_ERR, C_LX, C_LY, C_ROWS, C_ITER, C_RES,
-       C_STATUS, C_COUNT };
+enum {
+  C_T,
+  C_PHI,
+  C_E,
+  C_THETA,
+  C_ALPHA,
+  C_ALPHA_EX,
+  C_ERR,
+  C_LX,
+  C_LY,
+  C_ROWS,
+  C_ITER,
+  C_RES,
+  C_STATUS,
+  C_COUNT
+};
 static const char *const col_names[C_COUNT] = {
-    "t", "phi_abs", "energy", "theta", "alpha", "alpha_exact", "pos_error", "lambda_x",
-    "lambda_y", "rows_active", "iterations", "residual", "step_status"};
-static const char *const col_units[C_COUNT] = {"s",  "m", "J", "rad", "rad", "rad", "m",
-                                               "N",  "N", "",  "",    "m/s^2", ""};
+    "t",        "phi_abs",  "energy",      "theta",      "alpha",    "alpha_exact", "pos_error",
+    "lambda_x", "lambda_y", "rows_active", "iterations", "residual", "step_status"};
+static const char *const col_units[C_COUNT] = {"s", "m", "J", "rad", "rad",   "rad", "m",
+                                               "N", "N", "",  "",    "m/s^2", ""};
 
 static pendulum_params params_from(const xp_params *prm, double k) {
   pendulum_params p = pendulum_params_default();
@@ -153,7 +167,8 @@ static int run_case(const xp_params *prm, double h, double k, const case_opts *o
     return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   }
   write_params(c, &p, h, T, &s);
-  for (int j = 0; j < C_COUNT; j++) xp_case_series(c, col_names[j], col_units[j], ser.col[j], ser.n);
+  for (int j = 0; j < C_COUNT; j++)
+    xp_case_series(c, col_names[j], col_units[j], ser.col[j], ser.n);
   double a_T, ad_T, qe[3], ve[3];
   ref_pendulum_exact(w0, M_PI / 2, (double)steps * h, &a_T, &ad_T);
   pendulum_state_from_angle(&pd, a_T, ad_T, qe, ve);
@@ -170,7 +185,8 @@ static int run_case(const xp_params *prm, double h, double k, const case_opts *o
              steps + 1, (double)steps * h);
     xp_case_status(c, "failed", msg);
   } else if (diverged) {
-    snprintf(msg, sizeof msg, "|q| exceeded %g m at t = %g s", PENDULUM_DIVERGED, (double)steps * h);
+    snprintf(msg, sizeof msg, "|q| exceeded %g m at t = %g s", PENDULUM_DIVERGED,
+             (double)steps * h);
     xp_case_status(c, "diverged", msg);
   } else {
     xp_case_status(c, "ok", NULL);
@@ -257,8 +273,8 @@ static int pendulum_run(const xp_params *prm, xp_results *out, xp_progress *prog
     }
   // long horizon, b = 0: paper A's velocity target (eq. 50, h·Ġv0) against the variant without it
   for (int g = 1; T_long > 0 && g >= 0; g--) {
-    const case_opts lo = {.T = T_long, .gdot_target = g, .b = 0,
-                          .prefix = g ? "long_gdot=1_" : "long_gdot=0_"};
+    const case_opts lo = {
+        .T = T_long, .gdot_target = g, .b = 0, .prefix = g ? "long_gdot=1_" : "long_gdot=0_"};
     int rc = run_case(prm, xp_params_real(prm, "h_long"), ks[nk - 1], &lo, out, err);
     if (rc) return rc;
     xp_progress_update(progress, (double)++done / (double)total);
@@ -269,26 +285,32 @@ static int pendulum_run(const xp_params *prm, xp_results *out, xp_progress *prog
 }
 
 static const xp_param_def pendulum_params_table[] = {
-    {"h", XP_REAL_LIST, "0.1,1e-4", XP_POSITIVE, "s", NULL, "step sizes (paper Fig 4: 0.1 and 1e-4)"},
-    {"k", XP_REAL_LIST, "1e15", XP_NONNEGATIVE, "N/m", NULL, "joint stiffness per row (paper: 1e15)"},
+    {"h", XP_REAL_LIST, "0.1,1e-4", XP_POSITIVE, "s", NULL,
+     "step sizes (paper Fig 4: 0.1 and 1e-4)"},
+    {"k", XP_REAL_LIST, "1e15", XP_NONNEGATIVE, "N/m", NULL,
+     "joint stiffness per row (paper: 1e15)"},
     {"b", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "joint damping per row (paper: 1)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "duration (paper: 1 s)"},
     {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "bob mass (default; the paper does not say)"},
     {"l", XP_REAL, "1", XP_POSITIVE, "m", NULL, "bob centre to joint (default)"},
-    {"inertia", XP_REAL, "1e-3", XP_POSITIVE, "kg*m^2", NULL, "bob inertia about its centre (default)"},
+    {"inertia", XP_REAL, "1e-3", XP_POSITIVE, "kg*m^2", NULL,
+     "bob inertia about its centre (default)"},
     {"g", XP_REAL, "9.81", XP_POSITIVE, "m/s^2", NULL, "gravity"},
-    {"copies", XP_INT, "1", XP_POSITIVE, "", NULL, "copies of the two joint rows (2+: redundant rows)"},
+    {"copies", XP_INT, "1", XP_POSITIVE, "", NULL,
+     "copies of the two joint rows (2+: redundant rows)"},
     {"contact", XP_STRING, "relaxed", XP_ANY, "", "relaxed|paper",
      "formulation of unilateral rows (recorded; the joint is bilateral: one linear solve)"},
     {"solver", XP_STRING, "auto", XP_ANY, "", "auto|dense|qcp",
      "solver for unilateral rows (recorded; unused by the bilateral joint)"},
     {"gdot_target", XP_REAL, "1", XP_ANY, "", NULL,
      "weight of h*Gdot*v0 in the velocity target (1 = paper eq. 50; 0 = variant without it)"},
-    {"bias", XP_INT, "1", XP_NONNEGATIVE, "", NULL, "1: include the bias p = Mhat*Gdot*v0 (eq. 53)"},
+    {"bias", XP_INT, "1", XP_NONNEGATIVE, "", NULL,
+     "1: include the bias p = Mhat*Gdot*v0 (eq. 53)"},
     {"T_long", XP_REAL, "20", XP_NONNEGATIVE, "s", NULL,
      "long-horizon pair (b = 0, the last k): paper A's target against gdot_target = 0 (0: skip)"},
     {"h_long", XP_REAL, "0.1", XP_POSITIVE, "s", NULL, "step of the long-horizon pair"},
-    {"ida_rtol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL, "relative tolerance of the IDA rigid reference"},
+    {"ida_rtol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL,
+     "relative tolerance of the IDA rigid reference"},
     {"max_points", XP_INT, "20000", XP_POSITIVE, "", NULL,
      "stored points per series (uniform decimation, last kept)"},
 };
@@ -297,29 +319,35 @@ static const xp_param_def pendulum_params_table[] = {
 static int pendulum_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
-  fprintf(md, "Paper A (§4.4, Fig 4): with k = 1e15, b = 1 the joint deviation |φ| stays small "
-              "and scales as h²; the run is stable at h = 0.1. Measured (T = 1 s; the `long_` "
-              "cases run T_long, 20 s by default):\n\n");
-  static const char *const keys[] = {"h", "max_phi", "pos_error_T", "energy_rise_max",
-                                     "energy_drop_max", "ida_vs_exact_max"};
-  static const char *const heads[] = {"h [s]", "max abs(φ) [m]", "position error at T vs elliptic [m]",
-                                      "largest energy rise [J]", "largest energy drop [J]",
+  fprintf(md,
+          "Paper A (§4.4, Fig 4): with k = 1e15, b = 1 the joint deviation |φ| stays small "
+          "and scales as h²; the run is stable at h = 0.1. Measured (T = 1 s; the `long_` "
+          "cases run T_long, 20 s by default):\n\n");
+  static const char *const keys[] = {
+      "h", "max_phi", "pos_error_T", "energy_rise_max", "energy_drop_max", "ida_vs_exact_max"};
+  static const char *const heads[] = {"h [s]",
+                                      "max abs(φ) [m]",
+                                      "position error at T vs elliptic [m]",
+                                      "largest energy rise [J]",
+                                      "largest energy drop [J]",
                                       "IDA vs elliptic [m]"};
   xp_report_stats_table(md, f, NULL, 6, keys, heads);
   double p1 = NAN, p2 = NAN;
   if (xp_file_case_stat(f, "h=0.1_k=1e15", "max_phi", &p1) == 0 &&
       xp_file_case_stat(f, "h=0.0001_k=1e15", "max_phi", &p2) == 0)
-    fprintf(md, "Deviation exponent between the two steps: log(%.3g/%.3g)/log(1000) = %.3f "
-                "(paper: 2). The convergence suite fits the order over a halving sequence "
-                "(`meson test --suite convergence`).\n\n",
+    fprintf(md,
+            "Deviation exponent between the two steps: log(%.3g/%.3g)/log(1000) = %.3f "
+            "(paper: 2). The convergence suite fits the order over a halving sequence "
+            "(`meson test --suite convergence`).\n\n",
             p1, p2, log(p1 / p2) / log(1000));
-  fprintf(md, "Paper A §4.4 says the energy is \"maintained to precisely zero\". Measured: at "
-              "h = 0.1 it rises by the amount in the table. The `long_` cases (b = 0, T_long) "
-              "step the same pendulum with paper A's velocity target φ̇1 = Gv1 + hĠv0 (eqs. "
-              "50–53, `gdot_target=1`) and without the hĠv0 term (`gdot_target=0`). The first "
-              "ends each step with the rod shortened by about h²θ̇²ℓ/2 and pumps energy (status "
-              "`diverged` when |q| passes the divergence bound); the second only loses energy "
-              "(figure `pendulum_long.png` beside the one above).\n\n");
+  fprintf(md,
+          "Paper A §4.4 says the energy is \"maintained to precisely zero\". Measured: at "
+          "h = 0.1 it rises by the amount in the table. The `long_` cases (b = 0, T_long) "
+          "step the same pendulum with paper A's velocity target φ̇1 = Gv1 + hĠv0 (eqs. "
+          "50–53, `gdot_target=1`) and without the hĠv0 term (`gdot_target=0`). The first "
+          "ends each step with the rod shortened by about h²θ̇²ℓ/2 and pumps energy (status "
+          "`diverged` when |q| passes the divergence bound); the second only loses energy "
+          "(figure `pendulum_long.png` beside the one above).\n\n");
   xp_file_close(f);
   return XP_OK;
 }
@@ -328,7 +356,8 @@ const xp_experiment xp_experiment_pendulum = {
     .report = pendulum_report,
     .name = "pendulum",
     .paper_ref = "Paper A §4.4, Fig 4",
-    .summary = "pendulum with a k = 1e15 joint: deviation |phi| ~ h^2, energy, IDA/elliptic references",
+    .summary =
+        "pendulum with a k = 1e15 joint: deviation |phi| ~ h^2, energy, IDA/elliptic references",
     .params = pendulum_params_table,
     .n_params = sizeof pendulum_params_table / sizeof pendulum_params_table[0],
     .run = pendulum_run,

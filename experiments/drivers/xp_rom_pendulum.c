@@ -7,9 +7,9 @@
 // λ, energy, the perfectly elastic rigid-limit reference |α(t)| and per-step statistics
 // (decimated to max_points), plus every step inside a zoom window around the impact.
 #include "xp/xp.h"
+#include "xp/xp_common.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
-#include "xp/xp_common.h"
 
 #include "mbs/mbs.h"
 #include "ref/ref.h"
@@ -21,16 +21,15 @@
 #include <string.h>
 
 enum { C_T, C_TH, C_THD, C_LAM, C_E, C_EL, C_ROWS, C_ITER, C_RES, C_STATUS, C_COUNT };
-static const char *const col_names[C_COUNT] = {"t",       "theta",       "theta_dot",
-                                               "lambda",  "energy",      "theta_elastic",
-                                               "rows_active", "iterations", "residual",
-                                               "step_status"};
-static const char *const col_units[C_COUNT] = {"s", "rad", "rad/s", "N*m", "J", "rad",
-                                               "",  "",    "rad/s^2", ""};
+static const char *const col_names[C_COUNT] = {
+    "t",           "theta",      "theta_dot", "lambda",     "energy", "theta_elastic",
+    "rows_active", "iterations", "residual",  "step_status"};
+static const char *const col_units[C_COUNT] = {"s",   "rad", "rad/s", "N*m",     "J",
+                                               "rad", "",    "",      "rad/s^2", ""};
 enum { Z_T, Z_DT, Z_TH, Z_THD, Z_LAM, Z_EL, Z_COUNT };
-static const char *const zoom_names[Z_COUNT] = {"t_zoom",         "dt_impact_zoom",
-                                                "theta_zoom",     "theta_dot_zoom",
-                                                "lambda_zoom",    "theta_elastic_zoom"};
+static const char *const zoom_names[Z_COUNT] = {"t_zoom",      "dt_impact_zoom",
+                                                "theta_zoom",  "theta_dot_zoom",
+                                                "lambda_zoom", "theta_elastic_zoom"};
 static const char *const zoom_units[Z_COUNT] = {"s", "us", "rad", "rad/s", "N*m", "rad"};
 
 // One run at step h. The step loop stays here, not in sim_simulate, on purpose: Fig 6 takes up to
@@ -98,7 +97,8 @@ static int run_case(const xp_params *prm, double h, xp_results *out, xp_error *e
       if (impacted) peak_after = fmax(peak_after, th);
     }
     const double lam = (i > 0 && info->rows_unilateral) ? mbs_step_lambda(ws)[0] : 0;
-    int keep = (i % stride == 0) || i == n, zkeep = t >= z_lo && t <= z_hi && (zcount++ % zstride == 0);
+    int keep = (i % stride == 0) || i == n,
+        zkeep = t >= z_lo && t <= z_hi && (zcount++ % zstride == 0);
     if (!keep && !zkeep) continue;
     double a, ad;
     ref_pendulum_exact(w0, M_PI / 2, t, &a, &ad);
@@ -133,7 +133,8 @@ static int run_case(const xp_params *prm, double h, xp_results *out, xp_error *e
   xp_case_param_real(c, "T", T, "s");
   xp_case_param_string(c, "contact", mbs_formulation_name(s.formulation));
   xp_case_param_string(c, "solver", mbs_solver_name(s.solver));
-  for (int j = 0; j < C_COUNT; j++) xp_case_series(c, col_names[j], col_units[j], ser.col[j], ser.n);
+  for (int j = 0; j < C_COUNT; j++)
+    xp_case_series(c, col_names[j], col_units[j], ser.col[j], ser.n);
   for (int j = 0; j < Z_COUNT; j++)
     xp_case_series(c, zoom_names[j], zoom_units[j], zoom.col[j], zoom.n);
   double a_T, ad_T;
@@ -203,13 +204,19 @@ static const xp_param_def rom_params_table[] = {
 static int rom_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
-  fprintf(md, "Paper A (§5.4, Fig 6): with k = 1e12, b = 0 the impact looks \"dead\" for large h "
-              "and elastic only for small h. Measured: the energy kept after the impact "
-              "(1 = elastic) and the rebound angle against the rigid elastic limit:\n\n");
-  static const char *const keys[] = {"h", "energy_ratio_T", "theta_peak_after_impact",
-                                     "theta_T_elastic", "active_steps", "lambda_min", "lambda_max"};
-  static const char *const heads[] = {"h [s]", "energy kept at T", "θ peak after impact [rad]",
-                                      "elastic limit θ(T) [rad]", "steps in contact", "min λ [N·m]",
+  fprintf(md,
+          "Paper A (§5.4, Fig 6): with k = 1e12, b = 0 the impact looks \"dead\" for large h "
+          "and elastic only for small h. Measured: the energy kept after the impact "
+          "(1 = elastic) and the rebound angle against the rigid elastic limit:\n\n");
+  static const char *const keys[] = {
+      "h",          "energy_ratio_T", "theta_peak_after_impact", "theta_T_elastic", "active_steps",
+      "lambda_min", "lambda_max"};
+  static const char *const heads[] = {"h [s]",
+                                      "energy kept at T",
+                                      "θ peak after impact [rad]",
+                                      "elastic limit θ(T) [rad]",
+                                      "steps in contact",
+                                      "min λ [N·m]",
                                       "max λ [N·m]"};
   xp_report_stats_table(md, f, NULL, 7, keys, heads);
   xp_file_close(f);
@@ -220,7 +227,8 @@ const xp_experiment xp_experiment_rom_pendulum = {
     .report = rom_report,
     .name = "rom_pendulum",
     .paper_ref = "Paper A §5.4, Fig 6",
-    .summary = "pendulum hitting a k = 1e12 range-of-motion limit: dead vs elastic impact against h",
+    .summary =
+        "pendulum hitting a k = 1e12 range-of-motion limit: dead vs elastic impact against h",
     .params = rom_params_table,
     .n_params = sizeof rom_params_table / sizeof rom_params_table[0],
     .run = rom_run,

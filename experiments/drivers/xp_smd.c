@@ -6,8 +6,8 @@
 // from smd_iteration_matrix) and the growth factor observed in the trajectory itself (from
 // smd_step, an independent code path), so a reader can check one against the other.
 #include "xp/xp.h"
-#include "xp/xp_file.h"
 #include "xp/xp_common.h"
+#include "xp/xp_file.h"
 
 #include "scenarios/smd.h"
 
@@ -53,7 +53,8 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
         xp_case_name(name, sizeof name, 3, (const char *[]){"h", "k", "b"},
                      (double[]){h, p.k, p.b});
         xp_series traj;
-        if (xp_series_init(&traj, 3, n / stride + 3)) return xp_fail(err, XP_ERR_RUN, "out of memory");
+        if (xp_series_init(&traj, 3, n / stride + 3))
+          return xp_fail(err, XP_ERR_RUN, "out of memory");
         smd_recorder rec = {.out = &traj, .stride = stride, .n = n, .h = h, .progress = progress};
         smd_run run = smd_simulate(scheme, &p, h, x0, v0, n, smd_record, &rec);
         double A[4];
@@ -77,9 +78,11 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
         xp_case_stat_real(c, "x_final", run.x_final, "m");
         // error against the closed form at the end time: √((x−x*)² + (v−v*)²/ω²)
         double x_exact = NAN, v_exact = NAN;
-        if (p.k > 0 && !run.diverged) smd_exact(&p, x0, v0, (double)run.steps * h, &x_exact, &v_exact);
+        if (p.k > 0 && !run.diverged)
+          smd_exact(&p, x0, v0, (double)run.steps * h, &x_exact, &v_exact);
         xp_case_stat_real(c, "error_final",
-                          hypot(run.x_final - x_exact, (run.v_final - v_exact) / sqrt(p.k / m)), "m");
+                          hypot(run.x_final - x_exact, (run.v_final - v_exact) / sqrt(p.k / m)),
+                          "m");
         double *t = traj.col[0], *x = traj.col[1], *v = traj.col[2];
         double *energy = malloc((traj.n + 1) * sizeof *energy);
         for (size_t i = 0; energy && i < traj.n; i++)
@@ -125,8 +128,9 @@ static const char *paper_verdict(const char *scheme, double h, double k, double 
 static int smd_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
-  fprintf(md, "| case | paper A says | ρ(A) (eq. 10 & analogues) | observed growth per step | "
-              "status |\n|---|---|---|---|---|\n");
+  fprintf(md,
+          "| case | paper A says | ρ(A) (eq. 10 & analogues) | observed growth per step | "
+          "status |\n|---|---|---|---|---|\n");
   for (size_t i = 0; i < xp_file_case_count(f); i++) {
     const char *c = xp_file_case_name(f, i);
     double h = NAN, k = NAN, b = NAN, rho = NAN, growth = NAN;
@@ -142,11 +146,15 @@ static int smd_report(const char *path, FILE *md, xp_error *err) {
                        : strcmp(scheme, "smd_semi") == 0   ? "semi-implicit"
                                                            : "implicit";
     fprintf(md, "| `%s` | %s | %.12g%s | %.12g | %s |\n", c, paper_verdict(name, h, k, b), rho,
-            rho > 1 ? " (unstable)" : rho < 1 ? " (stable)" : " (marginal)", growth, status);
+            rho > 1   ? " (unstable)"
+            : rho < 1 ? " (stable)"
+                      : " (marginal)",
+            growth, status);
   }
-  fprintf(md, "\nρ(A) comes from the iteration matrix's eigenvalues; the observed growth from the "
-              "simulated trajectory's envelope (independent code). \"diverged\" means |y| passed "
-              "1e150 and the run stopped.\n\n");
+  fprintf(md,
+          "\nρ(A) comes from the iteration matrix's eigenvalues; the observed growth from the "
+          "simulated trajectory's envelope (independent code). \"diverged\" means |y| passed "
+          "1e150 and the run stopped.\n\n");
   xp_file_close(f);
   return XP_OK;
 }
@@ -161,11 +169,13 @@ static int smd_run_implicit(const xp_params *p, xp_results *o, xp_progress *pr, 
   return smd_run_cases(SMD_IMPLICIT, p, o, pr, e);
 }
 
-#define SMD_COMMON_PARAMS                                                                   \
-  {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "mass"},                                     \
-  {"x0", XP_REAL, "1", XP_ANY, "m", NULL, "initial position (default; the paper does not say)"}, \
-  {"v0", XP_REAL, "0", XP_ANY, "m/s", NULL, "initial velocity"},                            \
-  {"max_points", XP_INT, "20000", XP_POSITIVE, "", NULL, "at most this many stored states per case (uniform decimation)"}
+#define SMD_COMMON_PARAMS                                                                            \
+  {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "mass"},                                              \
+      {"x0", XP_REAL, "1", XP_ANY, "m", NULL, "initial position (default; the paper does not say)"}, \
+      {"v0", XP_REAL, "0", XP_ANY, "m/s", NULL, "initial velocity"}, {                               \
+    "max_points", XP_INT, "20000", XP_POSITIVE, "", NULL,                                            \
+        "at most this many stored states per case (uniform decimation)"                              \
+  }
 
 static const xp_param_def smd_explicit_params[] = {
     {"h", XP_REAL_LIST, "1e-5", XP_POSITIVE, "s", NULL, "step sizes"},
@@ -232,12 +242,14 @@ const xp_experiment xp_experiment_smd_implicit = {
 static int smd_run_any(const xp_params *p, xp_results *o, xp_progress *pr, xp_error *e) {
   const char *name = xp_params_string(p, "method");
   for (int s = 0; s < SMD_SCHEME_COUNT; s++)
-    if (strcmp(name, smd_scheme_name((smd_scheme)s)) == 0) return smd_run_cases((smd_scheme)s, p, o, pr, e);
+    if (strcmp(name, smd_scheme_name((smd_scheme)s)) == 0)
+      return smd_run_cases((smd_scheme)s, p, o, pr, e);
   return xp_fail(e, XP_ERR_USAGE, "unknown method '%s'", name);
 }
 
 static const xp_param_def smd_any_params[] = {
-    {"method", XP_STRING, "implicit", XP_ANY, "", "explicit|semi-implicit|implicit", "Euler scheme"},
+    {"method", XP_STRING, "implicit", XP_ANY, "", "explicit|semi-implicit|implicit",
+     "Euler scheme"},
     {"h", XP_REAL_LIST, "1e-3", XP_POSITIVE, "s", NULL, "step sizes"},
     {"k", XP_REAL_LIST, "1e6", XP_NONNEGATIVE, "N/m", NULL, "stiffnesses"},
     {"b", XP_REAL_LIST, "1", XP_NONNEGATIVE, "N*s/m", NULL, "dampings"},
@@ -266,7 +278,8 @@ static int smd_run_map(const xp_params *prm, xp_results *out, xp_progress *progr
   const size_t nh = (size_t)xp_params_int(prm, "n_h"), nk = (size_t)xp_params_int(prm, "n_k");
   const size_t steps = (size_t)xp_params_int(prm, "steps");
   if (!(h_hi > h_lo) || !(k_hi > k_lo) || nh < 2 || nk < 2)
-    return xp_fail(err, XP_ERR_USAGE, "stability map: need h_max > h_min, k_max > k_min, n_h, n_k >= 2");
+    return xp_fail(err, XP_ERR_USAGE,
+                   "stability map: need h_max > h_min, k_max > k_min, n_h, n_k >= 2");
   size_t np = nh * nk;
   double *buf = malloc(5 * np * sizeof *buf + 2 * nk * sizeof *buf);
   if (!buf) return xp_fail(err, XP_ERR_RUN, "out of memory");
@@ -316,7 +329,8 @@ static int smd_run_map(const xp_params *prm, xp_results *out, xp_progress *progr
     xp_case_series(c, "boundary_k", "N/m", bk, nk);
     xp_case_series(c, "boundary_h", "s", bh, nk);
     xp_case_stat_real(c, "points_compared", (double)compared, "");
-    xp_case_stat_real(c, "classification_agreement", compared ? (double)agree / (double)compared : NAN, "");
+    xp_case_stat_real(c, "classification_agreement",
+                      compared ? (double)agree / (double)compared : NAN, "");
     xp_case_stat_real(c, "max_abs_log_growth_error", worst, "");
     xp_case_status(c, "ok", NULL);
     if (xp_case_end(c)) {
@@ -337,7 +351,8 @@ static const xp_param_def smd_map_params[] = {
     {"k_max", XP_REAL, "1e12", XP_POSITIVE, "N/m", NULL, "largest stiffness"},
     {"n_h", XP_INT, "61", XP_POSITIVE, "", NULL, "grid points in h (log-spaced)"},
     {"n_k", XP_INT, "61", XP_POSITIVE, "", NULL, "grid points in k (log-spaced)"},
-    {"steps", XP_INT, "4000", XP_POSITIVE, "", NULL, "steps per grid point for the observed growth (resolution ~0.3/steps in ln)"},
+    {"steps", XP_INT, "4000", XP_POSITIVE, "", NULL,
+     "steps per grid point for the observed growth (resolution ~0.3/steps in ln)"},
 };
 
 const xp_experiment xp_experiment_smd_map = {

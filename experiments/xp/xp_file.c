@@ -522,8 +522,8 @@ int xp_file_plot_blocks(const xp_file *f, FILE *out, int with_stats, xp_error *e
 // ---- comparison (sweeps: resume, determinism, MPI) -------------------------------------
 
 // compares the attributes of /cases/<case>/<sub> in two files; statistics named *time* skipped
-static int compare_attrs(const xp_file *a, const xp_file *b, const char *case_name,
-                         const char *sub, char *msg, size_t len) {
+static int compare_attrs(const xp_file *a, const xp_file *b, const char *case_name, const char *sub,
+                         char *msg, size_t len) {
   name_list na = {0}, nb = {0};
   hid_t ga = case_open(a, case_name, sub), gb = case_open(b, case_name, sub);
   if (ga >= 0) list_attrs(ga, &na);
@@ -534,13 +534,16 @@ static int compare_attrs(const xp_file *a, const xp_file *b, const char *case_na
     char va[1024] = "", vb[1024] = "";
     attr_text_by_name(ga, na.names[i], va, sizeof va);
     if (gb < 0 || attr_text_by_name(gb, na.names[i], vb, sizeof vb) != 0 || strcmp(va, vb) != 0) {
-      snprintf(msg, len, "case %s: %s '%s' differs (%s vs %s)", case_name, sub, na.names[i], va, vb);
+      snprintf(msg, len, "case %s: %s '%s' differs (%s vs %s)", case_name, sub, na.names[i], va,
+               vb);
       diff = 1;
     }
   }
   size_t counted_a = 0, counted_b = 0;
-  for (size_t i = 0; i < na.n; i++) counted_a += !(strcmp(sub, "stats") == 0 && strstr(na.names[i], "time"));
-  for (size_t i = 0; i < nb.n; i++) counted_b += !(strcmp(sub, "stats") == 0 && strstr(nb.names[i], "time"));
+  for (size_t i = 0; i < na.n; i++)
+    counted_a += !(strcmp(sub, "stats") == 0 && strstr(na.names[i], "time"));
+  for (size_t i = 0; i < nb.n; i++)
+    counted_b += !(strcmp(sub, "stats") == 0 && strstr(nb.names[i], "time"));
   if (!diff && counted_a != counted_b) {
     snprintf(msg, len, "case %s: %s has %zu vs %zu entries", case_name, sub, counted_a, counted_b);
     diff = 1;
@@ -580,7 +583,8 @@ int xp_results_compare(const char *path_a, const char *path_b, char *msg, size_t
       diff = 1;
       break;
     }
-    diff = compare_attrs(a, b, name, "params", msg, len) || compare_attrs(a, b, name, "stats", msg, len);
+    diff = compare_attrs(a, b, name, "params", msg, len) ||
+           compare_attrs(a, b, name, "stats", msg, len);
     series_groups ga, gb;
     series_groups_read(a, name, &ga);
     series_groups_read(b, name, &gb);

@@ -20,7 +20,8 @@ int xp_fail(xp_error *err, int code, const char *fmt, ...) {
   return code;
 }
 
-static const xp_param_def *param_find(const xp_params *p, const char *key, size_t len, size_t *index) {
+static const xp_param_def *param_find(const xp_params *p, const char *key, size_t len,
+                                      size_t *index) {
   for (size_t i = 0; i < p->n; i++) {
     if (strlen(p->defs[i].key) == len && strncmp(p->defs[i].key, key, len) == 0) {
       *index = i;
@@ -49,8 +50,8 @@ static int check_range(const xp_param_def *d, double v, const char *value, const
   if (!limit) return XP_OK;
   if (strcmp(value, entry) == 0)
     return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be %s", d->key, value, limit);
-  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: entry '%s' must be %s", d->key, value,
-                 entry, limit);
+  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: entry '%s' must be %s", d->key, value, entry,
+                 limit);
 }
 
 static int check_choice(const xp_param_def *d, const char *value, xp_error *err) {
@@ -63,7 +64,8 @@ static int check_choice(const xp_param_def *d, const char *value, xp_error *err)
     if (!bar) break;
     c = bar + 1;
   }
-  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be one of %s", d->key, value, d->choices);
+  return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be one of %s", d->key, value,
+                 d->choices);
 }
 
 // cuts the list item at tok at its comma; returns the next item or NULL after the last
@@ -112,50 +114,51 @@ static int param_assign(xp_params *p, size_t i, const char *value, xp_error *err
   double list[XP_MAX_LIST];
   size_t n = 0;
   switch (d->kind) {
-  case XP_STRING:
-    if (value[0] == '\0') return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
-    if (check_choice(d, value, err)) return XP_ERR_USAGE;
-    if (check_word_list(d, value, err)) return XP_ERR_USAGE;
-    break;
-  case XP_INT: {
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(value, &end, 10);
-    if (end == value || *end != '\0' || errno == ERANGE)
-      return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: not an integer", d->key, value);
-    // counts multiply into array sizes: keep every integer parameter far from overflow
-    if (v > XP_INT_MAX || v < -XP_INT_MAX)
-      return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be within ±%d", d->key, value,
-                     XP_INT_MAX);
-    if (check_range(d, (double)v, value, value, err)) return XP_ERR_USAGE;
-    list[n++] = (double)v;
-    break;
-  }
-  case XP_REAL:
-  case XP_REAL_LIST:
-  case XP_REAL_TUPLE: {
-    char buf[256];
-    strcpy(buf, value);
-    for (char *tok = buf, *next; tok; tok = next) {
-      next = list_item_cut(tok);
-      if (!tok[0] && value[0]) return empty_item(d, value, err);
-      if (!tok[0]) break;
-      if (n == XP_MAX_LIST)
-        return xp_fail(err, XP_ERR_USAGE, "parameter %s: more than %d values", d->key, XP_MAX_LIST);
-      if (parse_real(tok, &list[n]))
-        return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: '%s' is not a finite number", d->key,
-                       value, tok);
-      if (check_range(d, list[n], value, tok, err)) return XP_ERR_USAGE;
-      for (size_t k = 0; k < n && d->kind == XP_REAL_LIST; k++)
-        if (list[k] == list[n]) return duplicate_item(d, value, tok, err);
-      n++;
+    case XP_STRING:
+      if (value[0] == '\0') return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
+      if (check_choice(d, value, err)) return XP_ERR_USAGE;
+      if (check_word_list(d, value, err)) return XP_ERR_USAGE;
+      break;
+    case XP_INT: {
+      char *end = NULL;
+      errno = 0;
+      long v = strtol(value, &end, 10);
+      if (end == value || *end != '\0' || errno == ERANGE)
+        return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: not an integer", d->key, value);
+      // counts multiply into array sizes: keep every integer parameter far from overflow
+      if (v > XP_INT_MAX || v < -XP_INT_MAX)
+        return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: must be within ±%d", d->key, value,
+                       XP_INT_MAX);
+      if (check_range(d, (double)v, value, value, err)) return XP_ERR_USAGE;
+      list[n++] = (double)v;
+      break;
     }
-    if (n == 0) return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
-    if (d->kind == XP_REAL && n != 1)
-      return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: takes one number, not a list", d->key,
-                     value);
-    break;
-  }
+    case XP_REAL:
+    case XP_REAL_LIST:
+    case XP_REAL_TUPLE: {
+      char buf[256];
+      strcpy(buf, value);
+      for (char *tok = buf, *next; tok; tok = next) {
+        next = list_item_cut(tok);
+        if (!tok[0] && value[0]) return empty_item(d, value, err);
+        if (!tok[0]) break;
+        if (n == XP_MAX_LIST)
+          return xp_fail(err, XP_ERR_USAGE, "parameter %s: more than %d values", d->key,
+                         XP_MAX_LIST);
+        if (parse_real(tok, &list[n]))
+          return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: '%s' is not a finite number", d->key,
+                         value, tok);
+        if (check_range(d, list[n], value, tok, err)) return XP_ERR_USAGE;
+        for (size_t k = 0; k < n && d->kind == XP_REAL_LIST; k++)
+          if (list[k] == list[n]) return duplicate_item(d, value, tok, err);
+        n++;
+      }
+      if (n == 0) return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
+      if (d->kind == XP_REAL && n != 1)
+        return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: takes one number, not a list", d->key,
+                       value);
+      break;
+    }
   }
   strcpy(p->text[i], value);
   memcpy(p->list[i], list, n * sizeof list[0]);

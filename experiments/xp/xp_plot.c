@@ -225,7 +225,9 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
   // a sweep over both h and k is drawn as a stability map, any other sweep as y against x
   int is_map = is_sweep && strstr(sweep, " h=") && strstr(sweep, " k=");
   snprintf(script, sizeof script, "%s/%s", dir,
-           is_map ? "sweep_map.gp" : is_sweep ? "sweep.gp" : xp->plot_script);
+           is_map     ? "sweep_map.gp"
+           : is_sweep ? "sweep.gp"
+                      : xp->plot_script);
   if (access(script, R_OK) != 0) {
     xp_file_close(f);
     return xp_fail(err, XP_ERR_RUN, "figure script '%s' not found (set STABCON_PLOTS_DIR)", script);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Provenance of a run (SPEC §6): versions, build, host, CPU, time and command line.
-#include "xp_internal.h"
 #include "xp/xp.h"
+#include "xp_internal.h"
 
 #include "stabcon_config.h"
 #include "stabcon_git.h"
@@ -13,7 +13,6 @@
 #include <sundials/sundials_config.h>
 #include <time.h>
 #include <unistd.h>
-
 
 void xp_library_init(void) { H5dont_atexit(); }
 

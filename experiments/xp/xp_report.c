@@ -14,11 +14,12 @@ void xp_report_begin(FILE *md, int full) {
   gmtime_r(&now, &utc);
   strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &utc);
   fprintf(md, "# stabcon — regenerated figures and tables\n\n");
-  fprintf(md, "Written by `stabcon reproduce%s` on %s. Each section names the paper figure or "
-              "table it regenerates, links the figure, and sets the measured numbers beside what "
-              "the paper reports. The results files are in the directory of this report; `stabcon "
-              "info FILE` shows the provenance of each (with the machine's load average when the "
-              "file was written).\n\n",
+  fprintf(md,
+          "Written by `stabcon reproduce%s` on %s. Each section names the paper figure or "
+          "table it regenerates, links the figure, and sets the measured numbers beside what "
+          "the paper reports. The results files are in the directory of this report; `stabcon "
+          "info FILE` shows the provenance of each (with the machine's load average when the "
+          "file was written).\n\n",
           full ? " --full" : "", when);
 }
 
@@ -55,7 +56,8 @@ void xp_report_stats_table(FILE *md, const xp_file *f, const char *filter, size_
     fprintf(md, "| `%s` | %s |", c, status);
     for (size_t k = 0; k < nkeys; k++) {
       double v;
-      if ((xp_file_case_stat(f, c, keys[k], &v) == 0 || xp_file_case_param(f, c, keys[k], &v) == 0) &&
+      if ((xp_file_case_stat(f, c, keys[k], &v) == 0 ||
+           xp_file_case_param(f, c, keys[k], &v) == 0) &&
           v == v)
         fprintf(md, " %.4g |", v);
       else

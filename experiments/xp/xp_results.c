@@ -218,7 +218,8 @@ void xp_case_status(xp_case *c, const char *status, const char *message) {
   // overwrite the provisional "did-not-finish"
   if (H5Aexists(c->group, "status") > 0) H5Adelete(c->group, "status");
   case_check(c, xp_h5_attr_string(c->group, "status", status), "status", status);
-  if (message && message[0]) case_check(c, xp_h5_attr_string(c->group, "message", message), "message", message);
+  if (message && message[0])
+    case_check(c, xp_h5_attr_string(c->group, "message", message), "message", message);
 }
 
 int xp_case_end(xp_case *c) {

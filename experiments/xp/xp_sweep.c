@@ -52,8 +52,8 @@ static int parse_range(xp_sweep_axis *axis, const char *text, xp_error *err) {
   char *end1, *end2, *end3;
   double a = n >= 3 ? strtod(parts[0], &end1) : NAN, b = n >= 3 ? strtod(parts[1], &end2) : NAN;
   long count = n >= 3 ? strtol(parts[2], &end3, 10) : 0;
-  if (n < 3 || (n == 4 && !log_spaced) || *end1 || *end2 || *end3 || !isfinite(a) ||
-      !isfinite(b) || count < 1 || count > XP_SWEEP_MAX_VALUES)
+  if (n < 3 || (n == 4 && !log_spaced) || *end1 || *end2 || *end3 || !isfinite(a) || !isfinite(b) ||
+      count < 1 || count > XP_SWEEP_MAX_VALUES)
     return xp_fail(err, XP_ERR_USAGE,
                    "--set %s=%s: expected start:stop:count[:log] with finite numbers and "
                    "1 <= count <= %d",
@@ -80,8 +80,8 @@ int xp_sweep_add_axis(xp_sweep_spec *spec, const char *assignment, xp_error *err
   snprintf(axis.key, sizeof axis.key, "%.*s", (int)(eq - assignment), assignment);
   const xp_param_def *def = param_def(spec->experiment, axis.key);
   if (!def)
-    return xp_fail(err, XP_ERR_USAGE, "--set '%s': experiment %s has no parameter '%s'",
-                   assignment, spec->experiment->name, axis.key);
+    return xp_fail(err, XP_ERR_USAGE, "--set '%s': experiment %s has no parameter '%s'", assignment,
+                   spec->experiment->name, axis.key);
   const char *text = eq + 1;
   if (strchr(text, ':') && def->kind != XP_STRING) {
     if (parse_range(&axis, text, err)) return XP_ERR_USAGE;
@@ -137,11 +137,10 @@ size_t xp_sweep_size(const xp_sweep_spec *spec) {
 size_t xp_sweep_describe(const xp_sweep_spec *spec, char *buf, size_t len) {
   // appends like snprintf and counts what did not fit, so a caller can detect truncation
   size_t used = 0;
-#define XP_DESCRIBE(...)                                                          \
-  do {                                                                            \
-    int k_ = snprintf(buf + (used < len ? used : len), used < len ? len - used : 0, \
-                      __VA_ARGS__);                                               \
-    used += k_ > 0 ? (size_t)k_ : 0;                                              \
+#define XP_DESCRIBE(...)                                                                          \
+  do {                                                                                            \
+    int k_ = snprintf(buf + (used < len ? used : len), used < len ? len - used : 0, __VA_ARGS__); \
+    used += k_ > 0 ? (size_t)k_ : 0;                                                              \
   } while (0)
   XP_DESCRIBE("%s", spec->experiment->name);
   for (size_t i = 0; i < spec->base.n; i++)
@@ -162,7 +161,8 @@ static int grid_params(const xp_sweep_spec *spec, size_t i, xp_params *out, xp_e
   for (size_t a = 0; a < spec->n_axes; a++) {
     stride /= spec->axes[a].n;
     char one[128];
-    snprintf(one, sizeof one, "%s=%s", spec->axes[a].key, spec->axes[a].values[(i / stride) % spec->axes[a].n]);
+    snprintf(one, sizeof one, "%s=%s", spec->axes[a].key,
+             spec->axes[a].values[(i / stride) % spec->axes[a].n]);
     if (xp_params_set(out, one, err)) return XP_ERR_USAGE;
   }
   return XP_OK;
@@ -376,7 +376,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
 
 static herr_t collect_name(hid_t g, const char *name, const H5L_info_t *info, void *data) {
   (void)g, (void)info;
-  char (*names)[256] = ((char(*)[256])((void **)data)[0]);
+  char(*names)[256] = ((char(*)[256])((void **)data)[0]);
   size_t *n = ((void **)data)[1];
   if (*n < 512) snprintf(names[(*n)++], 256, "%s", name);
   return 0;
@@ -433,7 +433,8 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
     char why[512] = "";
     const int found = part_check(spec, i, path, why, sizeof why);
     if (found > 0)
-      return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)", path);
+      return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)",
+                     path);
     if (found < 0)
       return xp_fail(err, XP_ERR_RUN,
                      "sweep part '%s' is unusable: %s; run with --resume to set it aside and "
@@ -441,8 +442,8 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
                      path, why);
   }
   if (merge_space_check(opt, total, err)) return XP_ERR_RUN;
-  xp_results *r = xp_results_create(opt->output, spec->experiment, &spec->base, opt->argc,
-                                    opt->argv, err);
+  xp_results *r =
+      xp_results_create(opt->output, spec->experiment, &spec->base, opt->argc, opt->argv, err);
   if (!r) return XP_ERR_RUN;
   static char text[XP_SWEEP_DESCRIBE_MAX];
   xp_sweep_describe(spec, text, sizeof text);  // fits: checked by xp_sweep_prepare

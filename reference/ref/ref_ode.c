@@ -106,8 +106,7 @@ static int cvode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *
 static void cvode_error_handler(int code, const char *module, const char *function, char *msg,
                                 void *data) {
   ref_stats *stats = data;
-  sc_error_set(&stats->error, SC_ERR_SOLVER, "%s %s (flag %d): %s", module, function, code,
-           msg);
+  sc_error_set(&stats->error, SC_ERR_SOLVER, "%s %s (flag %d): %s", module, function, code, msg);
 }
 
 // ---- GSL RK45 -----------------------------------------------------------------
@@ -200,18 +199,16 @@ static void cvode_read_stats(void *mem, ref_stats *stats) {
 }
 
 static void budget_message(ref_ode_session *s) {
-  sc_error_set(&s->stats.error, SC_ERR_SOLVER,
-           "budget spent at t = %g s (wall %.3g s, %ld steps)", s->t, wall_now() - s->t_start,
-           s->stats.steps);
+  sc_error_set(&s->stats.error, SC_ERR_SOLVER, "budget spent at t = %g s (wall %.3g s, %ld steps)",
+               s->t, wall_now() - s->t_start, s->stats.steps);
 }
 
 static void failure_message(ref_ode_session *s, const char *what) {
   if (!isnan(s->call.nonfinite_t))
-    sc_error_set(&s->stats.error, SC_ERR_SOLVER,
-             "the right-hand side is not finite at t = %g", s->call.nonfinite_t);
+    sc_error_set(&s->stats.error, SC_ERR_SOLVER, "the right-hand side is not finite at t = %g",
+                 s->call.nonfinite_t);
   else if (what)
-    sc_error_set(&s->stats.error, SC_ERR_SOLVER, "GSL rkf45 failed at t = %g: %s", s->t,
-             what);
+    sc_error_set(&s->stats.error, SC_ERR_SOLVER, "GSL rkf45 failed at t = %g: %s", s->t, what);
 }
 
 // CVODE: one internal step at a time (so budgets can stop between steps) until the step passes
@@ -264,10 +261,10 @@ ref_ode_session *ref_ode_session_create(const ref_ode *ode, ref_method method,
   stats->status = REF_BAD_INPUT;
   if (!ode || !ode->rhs || ode->n == 0 || !(t_end > t0) || !(set->rtol > 0) || !(set->atol > 0)) {
     sc_error_set(&stats->error, SC_ERR_INPUT, "bad input: %s",
-             !ode || !ode->rhs ? "no right-hand side"
-             : ode->n == 0     ? "n = 0"
-             : !(t_end > t0)   ? "the end time must exceed t0"
-                               : "tolerances must be > 0");
+                 !ode || !ode->rhs ? "no right-hand side"
+                 : ode->n == 0     ? "n = 0"
+                 : !(t_end > t0)   ? "the end time must exceed t0"
+                                   : "tolerances must be > 0");
     return NULL;
   }
   ref_ode_session *s = calloc(1, sizeof *s);
@@ -286,7 +283,7 @@ ref_ode_session *ref_ode_session_create(const ref_ode *ode, ref_method method,
     stats->status = REF_SETUP_FAILED;
     if (!stats->error.message[0])
       sc_error_set(&stats->error, SC_ERR_SOLVER, "%s setup failed (n = %zu)",
-               method == REF_RK45 ? "GSL rkf45" : "CVODE", ode->n);
+                   method == REF_RK45 ? "GSL rkf45" : "CVODE", ode->n);
     ref_ode_session_free(s);
     return NULL;
   }
@@ -341,17 +338,17 @@ ref_status ref_ode_integrate(const ref_ode *ode, ref_method method, const ref_od
   stats->status = REF_BAD_INPUT;
   if (!ode || !ode->rhs || ode->n == 0 || n_out == 0 || !(set->rtol > 0) || !(set->atol > 0)) {
     sc_error_set(&stats->error, SC_ERR_INPUT, "bad input: %s",
-             !ode || !ode->rhs ? "no right-hand side"
-             : ode->n == 0     ? "n = 0"
-             : n_out == 0      ? "no output times"
-                               : "tolerances must be > 0");
+                 !ode || !ode->rhs ? "no right-hand side"
+                 : ode->n == 0     ? "n = 0"
+                 : n_out == 0      ? "no output times"
+                                   : "tolerances must be > 0");
     if (ode && y_out) fill_nan(y_out, 0, n_out, ode->n);
     return REF_BAD_INPUT;
   }
   for (size_t i = 0; i < n_out; i++) {
     if (!(t_out[i] > (i ? t_out[i - 1] : t0))) {
       sc_error_set(&stats->error, SC_ERR_INPUT,
-               "bad input: output times must increase past t0 (t_out[%zu] = %g)", i, t_out[i]);
+                   "bad input: output times must increase past t0 (t_out[%zu] = %g)", i, t_out[i]);
       fill_nan(y_out, 0, n_out, ode->n);
       return REF_BAD_INPUT;
     }

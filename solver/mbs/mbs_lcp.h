@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Internal exact dense solvers for the unilateral step (relaxed mixed LCP, paper A's QP). Not public.
+// Internal exact dense solvers for the unilateral step (relaxed mixed LCP, paper A's QP). Not
+// public.
 #ifndef MBS_LCP_H
 #define MBS_LCP_H
 
@@ -9,7 +10,7 @@ enum { MBS_LCP_OK = 0, MBS_LCP_MAX_ITER = 1, MBS_LCP_SINGULAR = 2 };
 // Scratch for problems of up to cap rows; all arrays allocated by mbs_lcp_ws_init.
 typedef struct mbs_lcp_ws {
   int cap;
-  double *F, *S, *Z, *GW, *AW;  // cap×cap each
+  double *F, *S, *Z, *GW, *AW;           // cap×cap each
   double *x, *r, *rhs, *e, *z, *mu, *p;  // cap each
   int *set, *idx, *bidx, *uidx, *work;   // cap each
 } mbs_lcp_ws;

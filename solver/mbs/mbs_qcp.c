@@ -467,7 +467,7 @@ static mbs_status solve_once(mbs_workspace *ws, int start) {
     case QCP_SOLVED_INACCURATE:
       return MBS_INACCURATE;
     case QCP_MAX_ITERATIONS:
-    case QCP_STALLED:     // ended early without progress: as the iteration limit
+    case QCP_STALLED:  // ended early without progress: as the iteration limit
     case QCP_TIME_LIMIT:
       return MBS_MAX_ITERATIONS;
     default:

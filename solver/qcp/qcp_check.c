@@ -132,8 +132,8 @@ void qcp_check(const qcp_problem *pr, const double *x, const double *s, const do
   out->compl_max = (double)szmax;
   out->pobj = (double)(0.5L * xpx + cx);
   out->dobj = (double)(-0.5L * xpx - by - hz);
-  out->gap_rel = (double)(fabsl(0.5L * xpx + cx - (-0.5L * xpx - by - hz)) /
-                          fmaxl(1, fabsl(0.5L * xpx + cx)));
+  out->gap_rel =
+      (double)(fabsl(0.5L * xpx + cx - (-0.5L * xpx - by - hz)) / fmaxl(1, fabsl(0.5L * xpx + cx)));
 done:
   free(ax);
   free(gx);

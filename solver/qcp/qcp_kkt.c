@@ -17,14 +17,16 @@
 
 #include "qcp_internal.h"
 
-#define ALLOC(ptr, count) \
-  do { if (!((ptr) = qcp_calloc(al, (size_t)(count), sizeof *(ptr)))) goto oom; } while (0)
+#define ALLOC(ptr, count)                                                    \
+  do {                                                                       \
+    if (!((ptr) = qcp_calloc(al, (size_t)(count), sizeof *(ptr)))) goto oom; \
+  } while (0)
 
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
-  void *ptrs[] = {kkt->perm, kkt->pinv,  kkt->Kp,    kkt->Ki,  kkt->Kx,   kkt->mapP, kkt->mapA,
-                  kkt->mapG, kkt->mapW,  kkt->mapD,  kkt->sign, kkt->etree, kkt->Lnz, kkt->Lp,
-                  kkt->Li,   kkt->Lx,    kkt->D,     kkt->Dinv, kkt->iwork, kkt->fwork, kkt->rhs,
-                  kkt->sol,  kkt->res,   kkt->cor};
+  void *ptrs[] = {kkt->perm,  kkt->pinv,  kkt->Kp,   kkt->Ki,   kkt->Kx,   kkt->mapP,
+                  kkt->mapA,  kkt->mapG,  kkt->mapW, kkt->mapD, kkt->sign, kkt->etree,
+                  kkt->Lnz,   kkt->Lp,    kkt->Li,   kkt->Lx,   kkt->D,    kkt->Dinv,
+                  kkt->iwork, kkt->fwork, kkt->rhs,  kkt->sol,  kkt->res,  kkt->cor};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(al, ptrs[i]);
   memset(kkt, 0, sizeof *kkt);
 }

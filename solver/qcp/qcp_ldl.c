@@ -50,10 +50,10 @@ long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int
 int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp, int *Li,
                    double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
                    double eps, double delta, int *iwork, double *fwork) {
-  int *marker = iwork;        // last row k that visited a node
-  int *next = iwork + n;      // next free slot per column of L
-  int *stack = iwork + 2 * n; // reach of row k, reverse topological order
-  double *y = fwork;          // dense accumulator of row k
+  int *marker = iwork;         // last row k that visited a node
+  int *next = iwork + n;       // next free slot per column of L
+  int *stack = iwork + 2 * n;  // reach of row k, reverse topological order
+  double *y = fwork;           // dense accumulator of row k
   int nreg = 0;
   for (int i = 0; i < n; i++) {
     marker[i] = -1;

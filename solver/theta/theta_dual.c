@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The contact stage's dual conic QP through qcp, lifted so that the Delassus matrix is never formed.
+// The contact stage's dual conic QP through qcp, lifted so that the Delassus matrix is never
+// formed.
 //
 // Dual (SPEC §2.3, paper B §III):  min_{γ ∈ F} ½γᵀ(W + R)γ + (Jv* − v̂)ᵀγ,  W = J A⁻¹ Jᵀ.
 // With w = A⁻¹Jᵀγ, γᵀWγ = wᵀAw, so on x = (w, γ) ∈ R^{nv + nrows} it is the sparse QP
@@ -27,10 +28,10 @@ struct theta_dual {
   // pattern of the qcp workspace's setup, for reuse
   int *Pp0, *Pi0, *Ap0, *Ai0, *Gp0, *Gi0, *q0;
   int n0, p0, l0, nsoc0;
-  int *grow;        // [cap_rows] G row of each γ (−1: none)
-  double *gval;     // [cap_rows] its coefficient (−1 or −μ)
-  int *fixrow;      // [cap_rows] equality row fixing a μ = 0 tangent (−1: none)
-  int *ord;         // [cap_nnz] sort scratch
+  int *grow;     // [cap_rows] G row of each γ (−1: none)
+  double *gval;  // [cap_rows] its coefficient (−1 or −μ)
+  int *fixrow;   // [cap_rows] equality row fixing a μ = 0 tangent (−1: none)
+  int *ord;      // [cap_nnz] sort scratch
   qcp_workspace *qcp;
 };
 
@@ -38,9 +39,9 @@ int theta_dual_available(void) { return 1; }
 
 void theta_dual_free(theta_dual *d) {
   if (!d) return;
-  void *arrays[] = {d->Pp,  d->Pi,  d->Ap,  d->Ai,  d->Gp,  d->Gi,   d->q,    d->Px,  d->Ax,
-                    d->Gx,  d->c,   d->b,   d->h,   d->Pp0, d->Pi0,  d->Ap0,  d->Ai0, d->Gp0,
-                    d->Gi0, d->q0,  d->grow, d->gval, d->fixrow, d->ord};
+  void *arrays[] = {d->Pp,  d->Pi,  d->Ap,  d->Ai, d->Gp,   d->Gi,   d->q,      d->Px,
+                    d->Ax,  d->Gx,  d->c,   d->b,  d->h,    d->Pp0,  d->Pi0,    d->Ap0,
+                    d->Ai0, d->Gp0, d->Gi0, d->q0, d->grow, d->gval, d->fixrow, d->ord};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   qcp_workspace_free(d->qcp);
   free(d);
@@ -133,8 +134,10 @@ static void assemble(theta_dual *d, const theta_contact_problem *p, int nfix) {
     }
     for (int a = 0; a < cnt; a++) {
       const int t = d->ord[a];
-      if (k > d->Ap[j] && d->Ai[k - 1] == p->col[t]) d->Ax[k - 1] -= p->val[t];
-      else d->Ai[k] = p->col[t], d->Ax[k++] = -p->val[t];
+      if (k > d->Ap[j] && d->Ai[k - 1] == p->col[t])
+        d->Ax[k - 1] -= p->val[t];
+      else
+        d->Ai[k] = p->col[t], d->Ax[k++] = -p->val[t];
     }
     if (d->fixrow[r] >= 0) d->Ai[k] = nv + d->fixrow[r], d->Ax[k++] = 1;
   }
@@ -176,9 +179,17 @@ int theta_dual_solve(theta_dual *d, const theta_contact_problem *p, const theta_
   const int np = nv + nfix;
   for (int i = 0; i < np; i++) d->b[i] = 0;
   for (int i = 0; i < m; i++) d->h[i] = 0;
-  qcp_problem prob = {.n = n, .p = np, .l = l, .nsoc = nsoc, .q = d->q,
-                      .P = {n, n, d->Pp, d->Pi, d->Px}, .A = {np, n, d->Ap, d->Ai, d->Ax},
-                      .G = {m, n, d->Gp, d->Gi, d->Gx}, .c = d->c, .b = d->b, .h = d->h};
+  qcp_problem prob = {.n = n,
+                      .p = np,
+                      .l = l,
+                      .nsoc = nsoc,
+                      .q = d->q,
+                      .P = {n, n, d->Pp, d->Pi, d->Px},
+                      .A = {np, n, d->Ap, d->Ai, d->Ax},
+                      .G = {m, n, d->Gp, d->Gi, d->Gx},
+                      .c = d->c,
+                      .b = d->b,
+                      .h = d->h};
   qcp_error err;
   // same pattern as the workspace's: update values only
   const int same = d->qcp && n == d->n0 && np == d->p0 && l == d->l0 && nsoc == d->nsoc0 &&
@@ -225,9 +236,12 @@ int theta_dual_solve(theta_dual *d, const theta_contact_problem *p, const theta_
     for (int t = r0; t < nr; t++) gt += gamma[t] * gamma[t];
     gt = sqrt(gt);
     const double gn = gamma[nr], scale = fabs(gn) + gt;
-    if (gn <= 1e-7 * fmax(scale, 1e-300) || scale == 0) info->separated++;
-    else if (dim > 1 && gt >= p->mu[c] * gn * (1 - 1e-6)) info->sliding++;
-    else info->stiction++;
+    if (gn <= 1e-7 * fmax(scale, 1e-300) || scale == 0)
+      info->separated++;
+    else if (dim > 1 && gt >= p->mu[c] * gn * (1 - 1e-6))
+      info->sliding++;
+    else
+      info->stiction++;
   }
   return info->converged ? 0 : 1;
 }

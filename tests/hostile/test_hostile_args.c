@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 // cmocka.h needs the four headers above first
-#include <cmocka.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include <cmocka.h>
 
 #include "cli_test_util.h"
 #include "hostile_util.h"
@@ -185,10 +185,10 @@ static void test_validation_gaps(void **state) {
          "empty list item");
   expect(2, (const char *[]){"run", "smd_explicit", "--set", "b=1,2,1", "-o", "v.h5", NULL},
          "'1' is listed twice", NULL);
-  expect(2,
-         (const char *[]){"run", "foundation", "--set", "method=rk45,,constraint", "-o", "v.h5",
-                          NULL},
-         "empty list item", NULL);
+  expect(
+      2,
+      (const char *[]){"run", "foundation", "--set", "method=rk45,,constraint", "-o", "v.h5", NULL},
+      "empty list item", NULL);
   expect(2, (const char *[]){"run", "foundation", "--set", "method=rk45,rk45", "-o", "v.h5", NULL},
          "'rk45' is listed twice", NULL);
   expect(2, (const char *[]){"qcp", "gen", "stack", "5", "0.5", "x.h5", "y.h5", NULL}, "usage",

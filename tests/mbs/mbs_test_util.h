@@ -24,8 +24,10 @@ static inline void print_order_table(const char *title, const double *h, const d
                                      size_t n) {
   printf("%s\n%12s | %12s | %s\n", title, "h", "error", "observed order");
   for (size_t i = 0; i < n; i++) {
-    if (i == 0) printf("%12.4e | %12.4e | %s\n", h[i], e[i], "-");
-    else printf("%12.4e | %12.4e | %.3f\n", h[i], e[i], log(e[i] / e[i - 1]) / log(h[i] / h[i - 1]));
+    if (i == 0)
+      printf("%12.4e | %12.4e | %s\n", h[i], e[i], "-");
+    else
+      printf("%12.4e | %12.4e | %.3f\n", h[i], e[i], log(e[i] / e[i - 1]) / log(h[i] / h[i - 1]));
   }
   fflush(stdout);
 }

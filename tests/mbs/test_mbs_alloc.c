@@ -9,9 +9,9 @@
 
 #include "mbs/mbs.h"
 #include "ref/ref_pendulum.h"
+#include "scenarios/incline.h"
 #include "scenarios/pendulum.h"
 #include "scenarios/rom_pendulum.h"
-#include "scenarios/incline.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -66,9 +66,10 @@ static void test_no_allocation_in_steps(void **state) {
       }
     }
     long after = counted_from >= 0 ? allocations - counted_from : -1;
-    printf("rom_pendulum %s: %ld active steps, %ld allocations at the first active step, %ld in "
-           "the rest\n",
-           s ? "qcp" : "dense", active, setup_allocs, after);
+    printf(
+        "rom_pendulum %s: %ld active steps, %ld allocations at the first active step, %ld in "
+        "the rest\n",
+        s ? "qcp" : "dense", active, setup_allocs, after);
     assert_true(active > 100);
     assert_int_equal(after, 0);
     if (!s) assert_int_equal(setup_allocs, 0);

@@ -372,16 +372,11 @@ static void test_dump_subproblem(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_coulomb_sliding_exact),
-      cmocka_unit_test(test_bad_mu),
-      cmocka_unit_test(test_fixed_point_budget),
-      cmocka_unit_test(test_explicit_normal),
-      cmocka_unit_test(test_relaxed_gliding),
-      cmocka_unit_test(test_paper_inflation),
-      cmocka_unit_test(test_frictionless),
-      cmocka_unit_test(test_sticking),
-      cmocka_unit_test(test_distance_monotone),
-      cmocka_unit_test(test_dump_subproblem),
+      cmocka_unit_test(test_coulomb_sliding_exact), cmocka_unit_test(test_bad_mu),
+      cmocka_unit_test(test_fixed_point_budget),    cmocka_unit_test(test_explicit_normal),
+      cmocka_unit_test(test_relaxed_gliding),       cmocka_unit_test(test_paper_inflation),
+      cmocka_unit_test(test_frictionless),          cmocka_unit_test(test_sticking),
+      cmocka_unit_test(test_distance_monotone),     cmocka_unit_test(test_dump_subproblem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

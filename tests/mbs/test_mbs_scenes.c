@@ -279,7 +279,8 @@ static void test_rigid_point_jacobian(void **state) {
     mbs_rigid_rotation(qe + 3, Re);  // first order: the unit-norm drift is O(eps²)
     f[side] = 0;
     for (int a = 0; a < 3; a++)
-      f[side] += dir[a] * (qe[a] + Re[3 * a] * rb[0] + Re[3 * a + 1] * rb[1] + Re[3 * a + 2] * rb[2]);
+      f[side] +=
+          dir[a] * (qe[a] + Re[3 * a] * rb[0] + Re[3 * a + 1] * rb[1] + Re[3 * a + 2] * rb[2]);
   }
   const double fd = (f[0] - f[1]) / 2e-6;
   err = fabs(fd - jv);
@@ -290,9 +291,9 @@ static void test_rigid_point_jacobian(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_box_frictionless), cmocka_unit_test(test_box_sticks),
-      cmocka_unit_test(test_box_coulomb),      cmocka_unit_test(test_box_relaxed_paper),
-      cmocka_unit_test(test_stack_statics),    cmocka_unit_test(test_mixed_rows),
+      cmocka_unit_test(test_box_frictionless),     cmocka_unit_test(test_box_sticks),
+      cmocka_unit_test(test_box_coulomb),          cmocka_unit_test(test_box_relaxed_paper),
+      cmocka_unit_test(test_stack_statics),        cmocka_unit_test(test_mixed_rows),
       cmocka_unit_test(test_rigid_point_jacobian),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

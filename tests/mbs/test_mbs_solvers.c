@@ -134,9 +134,10 @@ static void test_rom_window_qcp(void **state) {
     }
     mbs_workspace_free(ws);
   }
-  printf("rom window: dense theta %.12e, qcp theta %.12e (diff %.3e); theta_dot %.9f vs %.9f; "
-         "max lambda %.6e vs %.6e; qcp iterations %ld\n",
-         th[0], th[1], fabs(th[0] - th[1]), thd[0], thd[1], lmax[0], lmax[1], iters[1]);
+  printf(
+      "rom window: dense theta %.12e, qcp theta %.12e (diff %.3e); theta_dot %.9f vs %.9f; "
+      "max lambda %.6e vs %.6e; qcp iterations %ld\n",
+      th[0], th[1], fabs(th[0] - th[1]), thd[0], thd[1], lmax[0], lmax[1], iters[1]);
   assert_true(fabs(th[0] - th[1]) <= 1e-8 * fabs(th[0]));
   assert_true(fabs(thd[0] - thd[1]) <= 1e-8 * fabs(thd[0]));
 }
@@ -181,9 +182,10 @@ static void test_pendulum_sparse_bilateral(void **state) {
             dl = fmax(dl, fabs(lam[0][i + 2] - lam[1][i + 2]));
           }
         }
-        printf("k=%.0e h=%.0e copies=%d: status %s/%s, |q_dense - q_qcp| = %.3e, "
-               "|lambda diff| = %.3e (scale %.3e)\n",
-               p.k, hs[ih], copies, mbs_status_name(st[0]), mbs_status_name(st[1]), dq, dl, ls);
+        printf(
+            "k=%.0e h=%.0e copies=%d: status %s/%s, |q_dense - q_qcp| = %.3e, "
+            "|lambda diff| = %.3e (scale %.3e)\n",
+            p.k, hs[ih], copies, mbs_status_name(st[0]), mbs_status_name(st[1]), dq, dl, ls);
         assert_int_equal(st[0], MBS_OK);
         assert_int_equal(st[1], MBS_OK);
         assert_true(dq <= 1e-6);

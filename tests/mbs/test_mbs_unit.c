@@ -44,8 +44,14 @@ static int p_rows(double t, const double *q, const double *v, mbs_rows *rows, vo
   return p->rows_rc;
 }
 static mbs_model particle_model(particle *p) {
-  return (mbs_model){.nq = 1, .nv = 1, .max_rows = 1, .max_nnz = 1, .mass = p_mass,
-                     .forces = p_forces, .rows = p_rows, .ctx = p};
+  return (mbs_model){.nq = 1,
+                     .nv = 1,
+                     .max_rows = 1,
+                     .max_nnz = 1,
+                     .mass = p_mass,
+                     .forces = p_forces,
+                     .rows = p_rows,
+                     .ctx = p};
 }
 
 // two identical unilateral rows (redundant, SPEC §1.2): every formulation and solver takes the
@@ -58,8 +64,13 @@ static void test_redundant_unilateral(void **state) {
     for (int sv = 0; sv < 2; sv++) {
       double lam[2][2] = {{0}};
       for (int copies = 0; copies < 2; copies++) {
-        particle p = {.m = 1, .f = -9.81, .k = 1e15, .b = 1, .phi_offset = -1e-3,
-                      .kind = MBS_ROW_UNILATERAL, .extra_rows = copies};
+        particle p = {.m = 1,
+                      .f = -9.81,
+                      .k = 1e15,
+                      .b = 1,
+                      .phi_offset = -1e-3,
+                      .kind = MBS_ROW_UNILATERAL,
+                      .extra_rows = copies};
         mbs_model model = particle_model(&p);
         model.max_rows = 2, model.max_nnz = 2;
         mbs_settings s = mbs_settings_default();
@@ -233,7 +244,8 @@ static void paper_brute_force(const double A[2][2], const double c[2], double be
   cand[nc][0] = 0, cand[nc][1] = 0, nc++;
   for (int i = 0; i < 4; i++) {  // projection of 0 onto one line aᵀλ = r
     double nn = lines[i][0] * lines[i][0] + lines[i][1] * lines[i][1];
-    cand[nc][0] = lines[i][2] * lines[i][0] / nn, cand[nc][1] = lines[i][2] * lines[i][1] / nn, nc++;
+    cand[nc][0] = lines[i][2] * lines[i][0] / nn, cand[nc][1] = lines[i][2] * lines[i][1] / nn,
+    nc++;
   }
   for (int i = 0; i < 4; i++)
     for (int j = i + 1; j < 4; j++) {  // vertices
@@ -259,9 +271,16 @@ static void test_coupled_unilateral_rows(void **state) {
   (void)state;
   bar br = {.m = 1, .I = 10, .a = 1, .g = 9.81, .k = 1e6, .b = 10};
   const int blocks[1] = {2};
-  mbs_model model = {.nq = 2, .nv = 2, .max_rows = 2, .max_nnz = 4, .nblocks = 1,
-                     .block_size = blocks, .mass = bar_mass, .forces = bar_forces,
-                     .rows = bar_rows, .ctx = &br};
+  mbs_model model = {.nq = 2,
+                     .nv = 2,
+                     .max_rows = 2,
+                     .max_nnz = 4,
+                     .nblocks = 1,
+                     .block_size = blocks,
+                     .mass = bar_mass,
+                     .forces = bar_forces,
+                     .rows = bar_rows,
+                     .ctx = &br};
   const double h = 1e-3, q0[2] = {-1e-4, 0}, v0[2] = {0, -0.5};
   double lam[2][2], res[2][2];
   for (int f = 0; f < 2; f++) {
@@ -272,11 +291,13 @@ static void test_coupled_unilateral_rows(void **state) {
     assert_int_equal(mbs_step(ws, 0, h, q0, v0, q, v), MBS_OK);
     const mbs_info *info = mbs_step_info(ws);
     assert_int_equal(info->rows_unilateral, 2);
-    for (int i = 0; i < 2; i++) lam[f][i] = mbs_step_lambda(ws)[i], res[f][i] = mbs_step_residual(ws)[i];
-    printf("%-7s: lambda = (%.6f, %.6f) N, scaled residual r/D = (%.3e, %.3e) m/s2, "
-           "|lambda r| max = %.3e N2, iterations %d\n",
-           s.formulation == MBS_PAPER ? "paper" : "relaxed", lam[f][0], lam[f][1], res[f][0],
-           res[f][1], info->complementarity, info->iterations);
+    for (int i = 0; i < 2; i++)
+      lam[f][i] = mbs_step_lambda(ws)[i], res[f][i] = mbs_step_residual(ws)[i];
+    printf(
+        "%-7s: lambda = (%.6f, %.6f) N, scaled residual r/D = (%.3e, %.3e) m/s2, "
+        "|lambda r| max = %.3e N2, iterations %d\n",
+        s.formulation == MBS_PAPER ? "paper" : "relaxed", lam[f][0], lam[f][1], res[f][0],
+        res[f][1], info->complementarity, info->iterations);
     mbs_workspace_free(ws);
   }
   // relaxed: 0 ≤ λ ⊥ r ≥ 0 row by row; here row 2 separates (λ2 = 0, r2 > 0)
@@ -344,18 +365,25 @@ static void test_penalty_rhs(void **state) {
   (void)state;
   slider s = {.m = 2, .g = 9.81, .k = 1e4, .b = 10, .bt = 1e3, .mu = 0.3};
   const int blocks[1] = {2};
-  mbs_model model = {.nq = 2, .nv = 2, .max_rows = 2, .max_nnz = 2, .nblocks = 1,
-                     .block_size = blocks, .mass = sl_mass, .forces = sl_forces, .rows = sl_rows,
+  mbs_model model = {.nq = 2,
+                     .nv = 2,
+                     .max_rows = 2,
+                     .max_nnz = 2,
+                     .nblocks = 1,
+                     .block_size = blocks,
+                     .mass = sl_mass,
+                     .forces = sl_forces,
+                     .rows = sl_rows,
                      .ctx = &s};
   mbs_eval *ev = mbs_eval_create(&model, NULL, NULL);  // the model layer's evaluator alone
   assert_non_null(ev);
   struct {
     double q[2], v[2];
   } cases[] = {
-      {{0, -1e-3}, {0.5, -0.1}},    // penetrating, sliding: λ_t on the cone
-      {{0, -1e-3}, {1e-4, -0.1}},   // penetrating, nearly sticking: λ_t = −B_t v_t inside
-      {{0, -1e-6}, {0.5, 0.2}},     // separating fast: −Kφ − Bφ̇ < 0 → λ_n = 0, λ_t = 0
-      {{0, 1e-3}, {0.5, -0.1}},     // above the plane: inactive
+      {{0, -1e-3}, {0.5, -0.1}},   // penetrating, sliding: λ_t on the cone
+      {{0, -1e-3}, {1e-4, -0.1}},  // penetrating, nearly sticking: λ_t = −B_t v_t inside
+      {{0, -1e-6}, {0.5, 0.2}},    // separating fast: −Kφ − Bφ̇ < 0 → λ_n = 0, λ_t = 0
+      {{0, 1e-3}, {0.5, -0.1}},    // above the plane: inactive
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     double qd[2], vd[2];

@@ -17,11 +17,11 @@
 typedef struct run_result {
   mbs_status status;
   double q[3], v[3];
-  double max_phi;          // max |φ| over the steps [m]
-  double e0, emax, emin;   // initial, largest and smallest energy [J]
-  double max_step_rise;    // largest single-step energy increase [J]
-  double lam_last[8];      // λ of the last step
-  double qmax;             // max |q_x|, |q_y|
+  double max_phi;         // max |φ| over the steps [m]
+  double e0, emax, emin;  // initial, largest and smallest energy [J]
+  double max_step_rise;   // largest single-step energy increase [J]
+  double lam_last[8];     // λ of the last step
+  double qmax;            // max |q_x|, |q_y|
   int finite;
 } run_result;
 
@@ -106,7 +106,9 @@ static void test_deviation_exponent(void **state) {
 
 // particle (x, y) under gravity held at the origin by two linear rows φ = (x, y): the step is then
 // exactly implicit Euler on m ẍ = f − Kφ − Bφ̇, whose energy ½m|v|² + ½K|φ|² − fᵀq never grows
-typedef struct lin_joint { double m, g, k, b; } lin_joint;
+typedef struct lin_joint {
+  double m, g, k, b;
+} lin_joint;
 static int lin_mass(double t, const double *q, double *M, void *ctx) {
   (void)t, (void)q;
   const lin_joint *j = ctx;
@@ -146,9 +148,16 @@ static void test_stability_linear_joint(void **state) {
       for (size_t ib = 0; ib < 2; ib++) {
         const int block[1] = {2};
         lin_joint j = {.m = 1, .g = 9.81, .k = ks[ik], .b = bs[ib]};
-        mbs_model model = {.nq = 2, .nv = 2, .max_rows = 2, .max_nnz = 2, .nblocks = 1,
-                           .block_size = block, .mass = lin_mass, .forces = lin_forces,
-                           .rows = lin_rows, .ctx = &j};
+        mbs_model model = {.nq = 2,
+                           .nv = 2,
+                           .max_rows = 2,
+                           .max_nnz = 2,
+                           .nblocks = 1,
+                           .block_size = block,
+                           .mass = lin_mass,
+                           .forces = lin_forces,
+                           .rows = lin_rows,
+                           .ctx = &j};
         mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
         assert_non_null(ws);
         double q[2] = {0, 0}, v[2] = {1, 1}, e = lin_energy(&j, q, v), rise = -INFINITY, qmax = 0;
@@ -229,8 +238,8 @@ static void test_long_horizon_variant(void **state) {
       mbs_settings s = mbs_settings_default();
       s.gdot_target = g;
       run_result r = run_with(&p, hs[ih], 20.0, &s);
-      printf("%6.2f %12d | %10.3e %12.3e %12.3e %10s\n", hs[ih], g, r.qmax, r.max_phi, r.emax - r.e0,
-             mbs_status_name(r.status));
+      printf("%6.2f %12d | %10.3e %12.3e %12.3e %10s\n", hs[ih], g, r.qmax, r.max_phi,
+             r.emax - r.e0, mbs_status_name(r.status));
       if (g == 0) {
         assert_int_equal(r.status, MBS_OK);
         assert_true(r.finite);
@@ -281,14 +290,17 @@ static void test_redundancy(void **state) {
     assert_int_equal(b.status, MBS_OK);
     assert_int_equal(c.status, MBS_OK);
     double dq = 0, dq3 = 0, split = 0, sum = 0;
-    for (int j = 0; j < 3; j++) dq = fmax(dq, fabs(a.q[j] - b.q[j])), dq3 = fmax(dq3, fabs(a.q[j] - c.q[j]));
+    for (int j = 0; j < 3; j++)
+      dq = fmax(dq, fabs(a.q[j] - b.q[j])), dq3 = fmax(dq3, fabs(a.q[j] - c.q[j]));
     for (int r = 0; r < 2; r++) {
       split = fmax(split, fabs(b.lam_last[r] - b.lam_last[r + 2]) / fabs(a.lam_last[r]));
-      sum = fmax(sum, fabs(b.lam_last[r] + b.lam_last[r + 2] - a.lam_last[r]) / fabs(a.lam_last[r]));
+      sum =
+          fmax(sum, fabs(b.lam_last[r] + b.lam_last[r + 2] - a.lam_last[r]) / fabs(a.lam_last[r]));
     }
-    printf("k = %.0e: |q_single - q_split| = %.3e, |q_single - q_double| = %.3e, "
-           "copy imbalance = %.3e, sum error = %.3e (relative)\n",
-           ks[ik], dq, dq3, split, sum);
+    printf(
+        "k = %.0e: |q_single - q_split| = %.3e, |q_single - q_double| = %.3e, "
+        "copy imbalance = %.3e, sum error = %.3e (relative)\n",
+        ks[ik], dq, dq3, split, sum);
     printf("  lambda single = (%.6f, %.6f), copies = (%.6f, %.6f | %.6f, %.6f)\n", a.lam_last[0],
            a.lam_last[1], b.lam_last[0], b.lam_last[1], b.lam_last[2], b.lam_last[3]);
     // the bias p = M̂Ġv of the redundant group is regularised with ε = 1e-8 (relative)

@@ -25,9 +25,10 @@ static void test_elliptic_self_consistency(void **state) {
   double T4 = ref_pendulum_quarter_period(w0, a0), a, ad, b, bd;
   assert_int_equal(ref_pendulum_exact(w0, a0, T4, &a, &ad), 0);
   assert_int_equal(ref_pendulum_exact(w0, a0, 2 * T4, &b, &bd), 0);
-  printf("elliptic: max energy defect %.3e rad^2/s^2; alpha(T/4) = %.3e, alpha(T/2) + alpha0 = "
-         "%.3e\n",
-         emax, a, b + a0);
+  printf(
+      "elliptic: max energy defect %.3e rad^2/s^2; alpha(T/4) = %.3e, alpha(T/2) + alpha0 = "
+      "%.3e\n",
+      emax, a, b + a0);
   assert_true(emax <= 1e-12);
   assert_true(fabs(a) <= 1e-12);
   assert_true(fabs(b + a0) <= 1e-12);

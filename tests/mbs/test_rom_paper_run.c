@@ -27,13 +27,15 @@ static void test_paper_run(void **state) {
     long n = lround(1.0 / hs[ih]), active = 0;
     for (long i = 0; i < n; i++) {
       assert_int_equal(mbs_step(ws, i * hs[ih], hs[ih], &th, &thd, &th, &thd), MBS_OK);
-      if (mbs_step_info(ws)->rows_unilateral) active++, lam_min = fmin(lam_min, mbs_step_lambda(ws)[0]);
+      if (mbs_step_info(ws)->rows_unilateral)
+        active++, lam_min = fmin(lam_min, mbs_step_lambda(ws)[0]);
       if (active) peak = fmax(peak, th);
     }
     ratio[ih] = rom_pendulum_energy(&p, th, thd) / e0;
-    printf("h = %.0e: %ld active steps, min lambda %.3e, theta(1) = %.6f, rebound peak %.6f, "
-           "E(1)/E(0) = %.4f\n",
-           hs[ih], active, lam_min, th, peak, ratio[ih]);
+    printf(
+        "h = %.0e: %ld active steps, min lambda %.3e, theta(1) = %.6f, rebound peak %.6f, "
+        "E(1)/E(0) = %.4f\n",
+        hs[ih], active, lam_min, th, peak, ratio[ih]);
     assert_true(active > 0);
     assert_true(lam_min >= 0);
     mbs_workspace_free(ws);

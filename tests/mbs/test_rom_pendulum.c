@@ -68,12 +68,13 @@ static void test_lambda_nonnegative(void **state) {
     for (int ih = 0; ih < 2; ih++) {
       double th, thd;
       rom_pendulum_initial_state(&th, &thd);
-      window_run r = run_window(&p, f ? MBS_PAPER : MBS_RELAXED, 0, th, thd, hs[ih],
-                                lround(1.0 / hs[ih]));
-      printf("%s h = %.0e: status %s, %ld active steps, min lambda = %.6e N m, theta(1) = %.6f, "
-             "residual %.2e m/s^2, |lambda r| %.2e (lambda max %.3e)\n",
-             f ? "paper  " : "relaxed", hs[ih], mbs_status_name(r.status), r.active_steps,
-             r.lambda_min, r.theta, r.resid_max, r.compl_max, r.lambda_max);
+      window_run r =
+          run_window(&p, f ? MBS_PAPER : MBS_RELAXED, 0, th, thd, hs[ih], lround(1.0 / hs[ih]));
+      printf(
+          "%s h = %.0e: status %s, %ld active steps, min lambda = %.6e N m, theta(1) = %.6f, "
+          "residual %.2e m/s^2, |lambda r| %.2e (lambda max %.3e)\n",
+          f ? "paper  " : "relaxed", hs[ih], mbs_status_name(r.status), r.active_steps,
+          r.lambda_min, r.theta, r.resid_max, r.compl_max, r.lambda_max);
       assert_int_equal(r.status, MBS_OK);
       assert_true(r.active_steps > 0);
       // the solvers clamp λ ≥ 0, so λ_min alone cannot fail: the step must also satisfy the
@@ -108,17 +109,19 @@ static void test_theta_order_after_impact(void **state) {
     assert_true(r.lambda_min >= 0);
     err[i] = fabs(r.theta - ref.theta);
   }
-  printf("reference (h = %.3e): theta = %.12e rad, theta_dot = %.9f rad/s (elastic rebound: "
-         "pre-impact %.6f)\n",
-         h_ref, ref.theta, ref.theta_dot, thd0);
+  printf(
+      "reference (h = %.3e): theta = %.12e rad, theta_dot = %.9f rad/s (elastic rebound: "
+      "pre-impact %.6f)\n",
+      h_ref, ref.theta, ref.theta_dot, thd0);
   print_order_table("rom_pendulum: |theta - theta_ref| at 9 us after impact (k = 1e12, b = 0)", hs,
                     err, NH);
   double order = fit_order(hs, err, NH);
   // the reference's own error, extrapolated at first order from the coarsest step
   double floor_est = err[0] * h_ref / hs[0];
-  printf("fitted order: %.3f (expected 1 +- 0.2); reference error floor ~ %.3e (finest error "
-         "%.3e)\n",
-         order, floor_est, err[NH - 1]);
+  printf(
+      "fitted order: %.3f (expected 1 +- 0.2); reference error floor ~ %.3e (finest error "
+      "%.3e)\n",
+      order, floor_est, err[NH - 1]);
   assert_true(fabs(order - 1) <= 0.2);
   assert_true(err[NH - 1] >= 10 * floor_est);
 }
@@ -149,9 +152,10 @@ static void test_relaxed_equals_paper(void **state) {
     dlam = fmax(dlam, fabs(la - lb) / (1 + fabs(la)));
     active += mbs_step_info(wa)->rows_unilateral;
   }
-  printf("1000 steps through the impact (%ld active): max |state difference| = %.3e, max relative "
-         "|lambda difference| = %.3e\n",
-         active, dmax, dlam);
+  printf(
+      "1000 steps through the impact (%ld active): max |state difference| = %.3e, max relative "
+      "|lambda difference| = %.3e\n",
+      active, dmax, dlam);
   assert_true(active > 100);
   assert_true(dmax <= 1e-14);
   assert_true(dlam <= 1e-12);

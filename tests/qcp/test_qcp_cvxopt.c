@@ -86,8 +86,8 @@ static void compare(qcp_gen *g, double eps) {
     dx = fmax(dx, fabs(x[i] - xc[i]));
   }
   double obj_rel = fabs(obj - obj_c) / fmax(1.0, fabs(obj_c)), x_rel = dx / fmax(1.0, xmax);
-  printf("| %-20s | %-8s | %+.12e | %+.12e | %.2e | %.2e |\n", g->name, status, obj, obj_c,
-         obj_rel, x_rel);
+  printf("| %-20s | %-8s | %+.12e | %+.12e | %.2e | %.2e |\n", g->name, status, obj, obj_c, obj_rel,
+         x_rel);
   if (!(obj_rel <= 1e-6 && x_rel <= 1e-5)) {
     print_error("%s: objective %.12g vs cvxopt %.12g (rel %.2e), x diff %.2e\n", g->name, obj,
                 obj_c, obj_rel, x_rel);
@@ -130,11 +130,11 @@ static void test_cvxopt_mixed(void **state) {
   double A[PR * N] = {1, 1, 1, 1, 1}, b[PR] = {1};
   double G[M * N] = {0};
   double h[M] = {0.4, 0.4, 1.0, 0, 0, 2.0, 0, 0, 0};
-  G[0 * N + 0] = 1;    // x0 ≤ 0.4
-  G[1 * N + 1] = 1;    // x1 ≤ 0.4
-  G[3 * N + 2] = -1;   // ‖(x2, x3)‖ ≤ 1
+  G[0 * N + 0] = 1;   // x0 ≤ 0.4
+  G[1 * N + 1] = 1;   // x1 ≤ 0.4
+  G[3 * N + 2] = -1;  // ‖(x2, x3)‖ ≤ 1
   G[4 * N + 3] = -1;
-  G[6 * N + 1] = -1;   // ‖(x1, x2, x4)‖ ≤ 2
+  G[6 * N + 1] = -1;  // ‖(x1, x2, x4)‖ ≤ 2
   G[7 * N + 2] = -1;
   G[8 * N + 4] = -1;
   double c[N] = {-1, -2, 0.5, -3, 1};

@@ -58,7 +58,8 @@ static void run_instance(qcp_gen *g0, qcp_gen *g1, counter *cnt) {
   // cold
   assert_int_equal(qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
   const qcp_info *info = qcp_info_get(ws);
-  if (info->status != QCP_SOLVED) print_error("%s cold: %s\n", g0->name, qcp_status_string(info->status));
+  if (info->status != QCP_SOLVED)
+    print_error("%s cold: %s\n", g0->name, qcp_status_string(info->status));
   assert_int_equal(info->status, QCP_SOLVED);
   assert_checker(g0->name, "cold", ws, &g0->prob);
   it[0] = info->iterations;

@@ -147,7 +147,8 @@ static void test_redundant_rows(void **state) {
   (void)state;
   // equalities: row 2 = row 0 + row 1 (consistent, rank 2); inequality x0 ≤ 0.5 twice
   // min ½‖x‖² s.t. x0 + x1 = 2, x1 + x2 = 2, x0 + 2x1 + x2 = 4, x0 ≤ 0.5 (twice)
-  // unconstrained by the bound: x = (2/3, 4/3, 2/3) violates x0 ≤ 0.5, so x0 = 0.5, x1 = 1.5, x2 = 0.5
+  // unconstrained by the bound: x = (2/3, 4/3, 2/3) violates x0 ≤ 0.5, so x0 = 0.5, x1 = 1.5, x2 =
+  // 0.5
   double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   double A[9] = {1, 1, 0, 0, 1, 1, 1, 2, 1}, b[3] = {2, 2, 4};
   double G[6] = {1, 0, 0, 1, 0, 0}, h[2] = {0.5, 0.5}, c[3] = {0, 0, 0};
@@ -341,15 +342,16 @@ static void test_input_errors(void **state) {
     static double hbig[QBIG];
     const int qbig[1] = {QBIG}, pcol[2] = {0, 0}, gcol[2] = {0, 1}, grow[1] = {0};
     const double gval[1] = {-1}, c1[1] = {0};
-    qcp_problem big = {.n = 1,
-                       .p = 0,
-                       .l = 0,
-                       .nsoc = 1,
-                       .q = qbig,
-                       .P = {.nrows = 1, .ncols = 1, .colptr = pcol},
-                       .G = {.nrows = QBIG, .ncols = 1, .colptr = gcol, .rowind = grow, .values = gval},
-                       .c = c1,
-                       .h = hbig};
+    qcp_problem big = {
+        .n = 1,
+        .p = 0,
+        .l = 0,
+        .nsoc = 1,
+        .q = qbig,
+        .P = {.nrows = 1, .ncols = 1, .colptr = pcol},
+        .G = {.nrows = QBIG, .ncols = 1, .colptr = gcol, .rowind = grow, .values = gval},
+        .c = c1,
+        .h = hbig};
     assert_int_equal(qcp_setup(&ws, &big, NULL, &err), QCP_ERR_INPUT);
     printf("cone q = %d: %s\n", QBIG, err.message);
     assert_non_null(strstr(err.message, "too large"));
@@ -411,16 +413,23 @@ static void test_warm_from_poor_points(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cone_stick),        cmocka_unit_test(test_cone_slide),
-      cmocka_unit_test(test_cone_separate),     cmocka_unit_test(test_cone_tiny_mu),
-      cmocka_unit_test(test_cone_mu_zero),      cmocka_unit_test(test_linear_rows),
-      cmocka_unit_test(test_equality_rows),     cmocka_unit_test(test_redundant_rows),
-      cmocka_unit_test(test_zero_pivot),        cmocka_unit_test(test_singular_hessian),
+      cmocka_unit_test(test_cone_stick),
+      cmocka_unit_test(test_cone_slide),
+      cmocka_unit_test(test_cone_separate),
+      cmocka_unit_test(test_cone_tiny_mu),
+      cmocka_unit_test(test_cone_mu_zero),
+      cmocka_unit_test(test_linear_rows),
+      cmocka_unit_test(test_equality_rows),
+      cmocka_unit_test(test_redundant_rows),
+      cmocka_unit_test(test_zero_pivot),
+      cmocka_unit_test(test_singular_hessian),
       cmocka_unit_test(test_primal_infeasible),
       cmocka_unit_test(test_dual_infeasible),
       cmocka_unit_test(test_small_curvature_not_unbounded),
-      cmocka_unit_test(test_checker_nan),   cmocka_unit_test(test_equality_only),
-      cmocka_unit_test(test_input_errors),      cmocka_unit_test(test_warm_from_poor_points),
+      cmocka_unit_test(test_checker_nan),
+      cmocka_unit_test(test_equality_only),
+      cmocka_unit_test(test_input_errors),
+      cmocka_unit_test(test_warm_from_poor_points),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

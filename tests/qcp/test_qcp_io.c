@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
 #include <hdf5.h>
+#include <cmocka.h>
 
 #include "qcp/qcp.h"
 #include "qcp/qcp_io.h"
@@ -48,10 +48,10 @@ static void test_roundtrip(void **state) {
   assert_int_equal(qcp_info_get(ws)->status, QCP_SOLVED);
   qcp_check_result cr;
   qcp_check(b, qcp_solution_x(ws), qcp_solution_s(ws), qcp_solution_y(ws), qcp_solution_z(ws), &cr);
-  assert_int_equal(qcp_io_solution_write("qcp_io_solution.h5", b, qcp_solution_x(ws),
-                                         qcp_solution_s(ws), qcp_solution_y(ws),
-                                         qcp_solution_z(ws), qcp_info_get(ws), &cr, &err),
-                   QCP_OK);
+  assert_int_equal(
+      qcp_io_solution_write("qcp_io_solution.h5", b, qcp_solution_x(ws), qcp_solution_s(ws),
+                            qcp_solution_y(ws), qcp_solution_z(ws), qcp_info_get(ws), &cr, &err),
+      QCP_OK);
   hid_t f = H5Fopen("qcp_io_solution.h5", H5F_ACC_RDONLY, H5P_DEFAULT);
   assert_true(f >= 0);
   assert_true(H5Aexists(f, "status") > 0 && H5Aexists(f, "check_pres_rel") > 0);

@@ -60,7 +60,8 @@ static void factor_and_check(int N, const double *K, const signed char *sign, in
   int *Li = malloc(((size_t)nnzL + 1) * sizeof *Li);
   double *Lx = malloc(((size_t)nnzL + 1) * sizeof *Lx), *D = malloc((size_t)N * sizeof *D);
   double *Dinv = malloc((size_t)N * sizeof *Dinv), *fw = malloc((size_t)N * sizeof *fw);
-  int nreg = qcp_ldl_factor(N, Kp, Ki, Kx, Lp, Li, Lx, D, Dinv, etree, sign, 1e-13, 1e-7, iwork, fw);
+  int nreg =
+      qcp_ldl_factor(N, Kp, Ki, Kx, Lp, Li, Lx, D, Dinv, etree, sign, 1e-13, 1e-7, iwork, fw);
   assert_int_equal(nreg, expect_reg);
   // rebuild L D Lᵀ densely and compare (the regularised pivot changes only that diagonal)
   double *L = calloc((size_t)N * N, sizeof *L), err = 0.0;

@@ -91,7 +91,8 @@ static int mm_read(const char *path, mm_qp *p) {
 static int mm_convert(const mm_qp *p, qcp_gen *g) {
   memset(g, 0, sizeof *g);
   int n = p->n, nnz = p->Ap[n];
-  int *eqrow = malloc(((size_t)p->m + 1) * sizeof *eqrow), *ur = malloc(((size_t)p->m + 1) * sizeof *ur);
+  int *eqrow = malloc(((size_t)p->m + 1) * sizeof *eqrow),
+      *ur = malloc(((size_t)p->m + 1) * sizeof *ur);
   int *lr = malloc(((size_t)p->m + 1) * sizeof *lr);
   int neq = 0, nin = 0;
   for (int i = 0; i < p->m; i++) {
@@ -103,9 +104,12 @@ static int mm_convert(const mm_qp *p, qcp_gen *g) {
     if (isfinite(p->u[i])) ur[i] = nin++;
     if (isfinite(p->l[i])) lr[i] = nin++;
   }
-  int *ai = malloc((2 * (size_t)nnz + 1) * sizeof *ai), *aj = malloc((2 * (size_t)nnz + 1) * sizeof *aj);
-  int *gi = malloc((2 * (size_t)nnz + 1) * sizeof *gi), *gj = malloc((2 * (size_t)nnz + 1) * sizeof *gj);
-  double *av = malloc((2 * (size_t)nnz + 1) * sizeof *av), *gv = malloc((2 * (size_t)nnz + 1) * sizeof *gv);
+  int *ai = malloc((2 * (size_t)nnz + 1) * sizeof *ai),
+      *aj = malloc((2 * (size_t)nnz + 1) * sizeof *aj);
+  int *gi = malloc((2 * (size_t)nnz + 1) * sizeof *gi),
+      *gj = malloc((2 * (size_t)nnz + 1) * sizeof *gj);
+  double *av = malloc((2 * (size_t)nnz + 1) * sizeof *av),
+         *gv = malloc((2 * (size_t)nnz + 1) * sizeof *gv);
   int na = 0, ng = 0;
   for (int j = 0; j < n; j++)
     for (int k = p->Ap[j]; k < p->Ap[j + 1]; k++) {
@@ -131,11 +135,17 @@ static int mm_convert(const mm_qp *p, qcp_gen *g) {
     if (ur[i] >= 0) g->h[ur[i]] = p->u[i];
     if (lr[i] >= 0) g->h[lr[i]] = -p->l[i];
   }
-  g->prob = (qcp_problem){.n = n, .p = neq, .l = nin, .nsoc = 0, .q = NULL,
+  g->prob = (qcp_problem){.n = n,
+                          .p = neq,
+                          .l = nin,
+                          .nsoc = 0,
+                          .q = NULL,
                           .P = {n, n, g->Pp, g->Pi, g->Pv},
                           .A = {neq, n, g->Ap, g->Ai, g->Av},
                           .G = {nin, n, g->Gp, g->Gi, g->Gv},
-                          .c = g->c, .b = g->b, .h = g->h};
+                          .c = g->c,
+                          .b = g->b,
+                          .h = g->h};
   free(eqrow), free(ur), free(lr), free(ai), free(aj), free(av), free(gi), free(gj), free(gv);
   return rc;
 }
@@ -149,8 +159,8 @@ static void test_maros(void **state) {
   assert_non_null(fgets(line, sizeof line, csv));  // header
   int total = 0, matched = 0;
   double worst = 0.0;
-  printf("| %-9s | %4s | %4s | %-17s | %3s | %-19s | %-19s | %-8s | %7s |\n", "problem", "n",
-         "m", "status", "it", "objective", "reference", "rel err", "ms");
+  printf("| %-9s | %4s | %4s | %-17s | %3s | %-19s | %-19s | %-8s | %7s |\n", "problem", "n", "m",
+         "status", "it", "objective", "reference", "rel err", "ms");
   while (fgets(line, sizeof line, csv)) {
     char name[64];
     double fref;

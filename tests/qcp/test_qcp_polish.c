@@ -49,10 +49,12 @@ static void test_polish_is_exact_on_orthants(void **state) {
       prod[pol] = worst_product(ws, m);
       qcp_workspace_free(ws);
     }
-    printf("foundation%d: max |s_i z_i| %.3e (interior point) → %.3e (polished); objective "
-           "%.15g vs %.15g\n", sizes[k], prod[0], prod[1], obj[0], obj[1]);
-    assert_true(prod[0] > 0);      // the interior-point point is only approximately complementary
-    assert_true(prod[1] == 0.0);   // the polished one exactly
+    printf(
+        "foundation%d: max |s_i z_i| %.3e (interior point) → %.3e (polished); objective "
+        "%.15g vs %.15g\n",
+        sizes[k], prod[0], prod[1], obj[0], obj[1]);
+    assert_true(prod[0] > 0);     // the interior-point point is only approximately complementary
+    assert_true(prod[1] == 0.0);  // the polished one exactly
     assert_true(fabs(obj[1] - obj[0]) <= 1e-8 * fmax(1, fabs(obj[0])));
     qcp_gen_free(&g);
   }

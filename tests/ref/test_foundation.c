@@ -65,8 +65,9 @@ static void test_integrators_agree(void **state) {
   assert_int_equal(penalty_solve(&pd.model, &set, REF_RK45, 1e-9, 0.5, y0, ya, &sa), REF_OK);
   assert_int_equal(penalty_solve(&pd.model, &set, REF_CVODE_BDF, 1e-9, 0.5, y0, yb, &sb), REF_OK);
   double d = dist(ya, yb, 6);
-  printf("pendulum (k = 1e6): |RK45 − CVODE| = %.3e (steps %ld, %ld; bound (steps sum)·tol = %.1e)\n",
-         d, sa.steps, sb.steps, (double)(sa.steps + sb.steps) * 1e-9);
+  printf(
+      "pendulum (k = 1e6): |RK45 − CVODE| = %.3e (steps %ld, %ld; bound (steps sum)·tol = %.1e)\n",
+      d, sa.steps, sb.steps, (double)(sa.steps + sb.steps) * 1e-9);
   assert_true(d < (double)(sa.steps + sb.steps) * 1e-9);
   // foundation 10×10, E = 1e7, 50 N, 1 s (a 3×3 grid at 50 N rattles on and off its contacts and
   // its penalty ODE is too sensitive to serve: RK45 and CVODE at 1e-8…1e-12 differ by 1e-2 in ω)
@@ -79,7 +80,8 @@ static void test_integrators_agree(void **state) {
   assert_int_equal(penalty_solve(&fd.model, &set, REF_RK45, 1e-9, 1, y0, ya, &sa), REF_OK);
   assert_int_equal(penalty_solve(&fd.model, &set, REF_CVODE_BDF, 1e-9, 1, y0, yb, &sb), REF_OK);
   d = dist(ya, yb, 13);
-  printf("foundation 10x10 (E = 1e7, 50 N): |RK45 − CVODE| = %.3e (steps %ld, %ld)\n", d, sa.steps, sb.steps);
+  printf("foundation 10x10 (E = 1e7, 50 N): |RK45 − CVODE| = %.3e (steps %ld, %ld)\n", d, sa.steps,
+         sb.steps);
   assert_true(d < (double)(sa.steps + sb.steps) * 1e-9);
 }
 
@@ -116,14 +118,17 @@ static void test_converges_to_penalty_ode(void **state) {
   double floor_err = dist(yref, ybdf, 7);
   enum { N = 5 };
   double hs[N], errs[N], sx = 0, sy = 0, sxx = 0, sxy = 0;
-  printf("reference floor |RK45 − BDF| at 1e-12: %.3e\n%-10s %-12s %s\n", floor_err, "h", "error", "order");
+  printf("reference floor |RK45 − BDF| at 1e-12: %.3e\n%-10s %-12s %s\n", floor_err, "h", "error",
+         "order");
   for (int i = 0; i < N; i++) {
     hs[i] = 8e-6 / pow(2, i);
     double q[7], v[6];
     step_to(&fd, MBS_RELAXED, hs[i], T, q, v);
     errs[i] = dist(q, yref, 7);
-    if (i) printf("%-10.5g %-12.4e %.3f\n", hs[i], errs[i], log(errs[i - 1] / errs[i]) / log(2));
-    else printf("%-10.5g %-12.4e\n", hs[i], errs[i]);
+    if (i)
+      printf("%-10.5g %-12.4e %.3f\n", hs[i], errs[i], log(errs[i - 1] / errs[i]) / log(2));
+    else
+      printf("%-10.5g %-12.4e\n", hs[i], errs[i]);
     assert_true(errs[i] > 100 * floor_err);  // in the asymptotic range, above the floor
     double x = log(hs[i]), y = log(errs[i]);
     sx += x, sy += y, sxx += x * x, sxy += x * y;
@@ -164,14 +169,16 @@ static compl_measure measure(mbs_formulation form) {
       // complementarity in force units: min(λ_i, r_i) with r_i = r̂_i·D_i [N]
       double r = res[e] * (h * h * fd.k_element + h * fp.B);
       m.worst = fmax(m.worst, fabs(fmin(lam[e], r)));
-      if (r > 1e-3 * m.lam_max && lam[e] > 0) m.push_on_separating = fmax(m.push_on_separating, lam[e]);
+      if (r > 1e-3 * m.lam_max && lam[e] > 0)
+        m.push_on_separating = fmax(m.push_on_separating, lam[e]);
     }
   }
   const double *lam = mbs_step_lambda(ws);
   for (int e = 0; e < 100; e++) m.zero_rows_at_T += lam[e] == 0;
-  printf("%s: worst |min(λ_i, r_i)| = %.3e N (λ max %.2f N); largest λ on a row with "
-         "r > 1e-3·λmax: %.3e N; rows with λ = 0 exactly at T: %d of 100\n",
-         mbs_formulation_name(form), m.worst, m.lam_max, m.push_on_separating, m.zero_rows_at_T);
+  printf(
+      "%s: worst |min(λ_i, r_i)| = %.3e N (λ max %.2f N); largest λ on a row with "
+      "r > 1e-3·λmax: %.3e N; rows with λ = 0 exactly at T: %d of 100\n",
+      mbs_formulation_name(form), m.worst, m.lam_max, m.push_on_separating, m.zero_rows_at_T);
   mbs_workspace_free(ws);
   return m;
 }
@@ -204,8 +211,9 @@ static void test_budget_recorded(void **state) {
   assert_int_equal(xp_params_init(&p, x->params, x->n_params, &err), XP_OK);
   // h_fine = 0: no fine-step run (1000 steps cannot keep a 2 ms budget on a loaded or
   // sanitizer build; this test is about the budget of the runs that have one)
-  const char *sets[] = {"n=3",         "E=1e11",     "F=5",       "method=constraint,rk45,cvode-bdf1",
-                        "budget=0.002", "repeats=1", "ref_tol=1e-8", "h_fine=0"};
+  const char *sets[] = {
+      "n=3",          "E=1e11",    "F=5",          "method=constraint,rk45,cvode-bdf1",
+      "budget=0.002", "repeats=1", "ref_tol=1e-8", "h_fine=0"};
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
     assert_int_equal(xp_params_set(&p, sets[i], &err), XP_OK);
   char path[] = "/tmp/stabcon-test-foundation-XXXXXX";

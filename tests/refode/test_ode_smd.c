@@ -64,9 +64,9 @@ static void test_accuracy_against_exact(void **state) {
   const smd_params soft = {.m = 1, .k = 4, .b = 0.4, .f = 0};
   const smd_params stiff = {.m = 1, .k = 1e6, .b = 1, .f = 0};
   const accuracy_case cases[] = {
-      {"soft", soft, 5, REF_CVODE_BDF, 1e-10, 0},  {"soft", soft, 5, REF_RK45, 1e-10, 0},
-      {"soft", soft, 5, REF_CVODE_BDF1, 1e-6, 1},  {"stiff", stiff, 0.05, REF_CVODE_BDF, 1e-10, 1},
-      {"stiff", stiff, 0.05, REF_RK45, 1e-10, 0},  {"stiff", stiff, 0.05, REF_CVODE_BDF1, 1e-6, 0},
+      {"soft", soft, 5, REF_CVODE_BDF, 1e-10, 0}, {"soft", soft, 5, REF_RK45, 1e-10, 0},
+      {"soft", soft, 5, REF_CVODE_BDF1, 1e-6, 1}, {"stiff", stiff, 0.05, REF_CVODE_BDF, 1e-10, 1},
+      {"stiff", stiff, 0.05, REF_RK45, 1e-10, 0}, {"stiff", stiff, 0.05, REF_CVODE_BDF1, 1e-6, 0},
   };
   // The damped oscillator does not amplify errors (ρ ≤ 1 along the flow), so the global error
   // is at most the sum of the local errors each step accepted: steps × tol × |y| (|y| ≤ 1).
@@ -116,14 +116,16 @@ static void test_budget_and_failure_are_statuses(void **state) {
   ref_ode_settings set = ref_ode_settings_default();
   set.max_steps = 100;  // RK45 on k = 1e10 needs ~1e6 steps per second: stops early
   ref_stats st;
-  assert_int_equal(ref_ode_integrate(&ode, REF_RK45, &set, 0, (double[]){1, 0}, t_out, 2, y_out, &st),
-                   REF_DID_NOT_FINISH);
+  assert_int_equal(
+      ref_ode_integrate(&ode, REF_RK45, &set, 0, (double[]){1, 0}, t_out, 2, y_out, &st),
+      REF_DID_NOT_FINISH);
   printf("did-not-finish: %s (t_reached %g)\n", st.error.message, st.t_reached);
   assert_true(st.t_reached < 0.5 && isnan(y_out[0]) && isnan(y_out[3]));
   set.max_steps = 0;
   set.wall_budget = 1e-3;
-  assert_int_equal(ref_ode_integrate(&ode, REF_RK45, &set, 0, (double[]){1, 0}, t_out, 2, y_out, &st),
-                   REF_DID_NOT_FINISH);
+  assert_int_equal(
+      ref_ode_integrate(&ode, REF_RK45, &set, 0, (double[]){1, 0}, t_out, 2, y_out, &st),
+      REF_DID_NOT_FINISH);
   assert_true(isnan(y_out[3]));
   // CVODE's step budget too
   set.wall_budget = 0, set.max_steps = 10;
@@ -144,7 +146,8 @@ static void test_budget_and_failure_are_statuses(void **state) {
   }
   ref_ode bad = {2, failing_rhs, NULL, NULL};
   for (int m = 0; m < REF_METHOD_COUNT; m++) {
-    ref_status s = ref_ode_integrate(&bad, (ref_method)m, NULL, 0, (double[]){1, 0}, t_out, 2, y_out, &st);
+    ref_status s =
+        ref_ode_integrate(&bad, (ref_method)m, NULL, 0, (double[]){1, 0}, t_out, 2, y_out, &st);
     printf("%s with a failing callback: %s (%s)\n", ref_method_name((ref_method)m),
            ref_status_name(s), st.error.message);
     assert_int_equal(s, REF_CALLBACK_FAILED);
@@ -152,8 +155,9 @@ static void test_budget_and_failure_are_statuses(void **state) {
   }
   // bad input
   double back[2] = {1, 0.5};
-  assert_int_equal(ref_ode_integrate(&ode, REF_RK45, NULL, 0, (double[]){1, 0}, back, 2, y_out, &st),
-                   REF_BAD_INPUT);
+  assert_int_equal(
+      ref_ode_integrate(&ode, REF_RK45, NULL, 0, (double[]){1, 0}, back, 2, y_out, &st),
+      REF_BAD_INPUT);
 }
 
 int main(void) {

@@ -115,7 +115,7 @@ static void test_particle_by_hand(void **state) {
     p->vstar[0] = cases[k].vt, p->vstar[1] = cases[k].vn;
     const double bt = cases[k].vt - vhat[0], bn = cases[k].vn - vhat[1];
     double want_t = -bt / at, want_n = -bn / an;  // stiction: (W + R)γ = −b
-    if (fabs(want_t) > mu * want_n) {             // sliding: γ_t = −sgn(b_t)μγ_n on the surface
+    if (fabs(want_t) > mu * want_n) {  // sliding: γ_t = −sgn(b_t)μγ_n on the surface
       want_n = fmax(0, (mu * fabs(bt) - bn) / (at * mu * mu + an));
       want_t = -copysign(mu * want_n, bt);
     }
@@ -172,16 +172,19 @@ static void test_random_problems_dual_optimality(void **state) {
     memcpy(v, p->vstar, sizeof v);
     theta_contact_info info;
     const int rc = theta_newton_solve(nw, p, &s, v, g, &info);
-    if (rc != 0) fail_msg("trial %d: solver returned %d after %d iterations (residual %g, tol %g)",
-                          trial, rc, info.iterations, info.residual, info.tolerance);
+    if (rc != 0)
+      fail_msg("trial %d: solver returned %d after %d iterations (residual %g, tol %g)", trial, rc,
+               info.iterations, info.residual, info.tolerance);
     const double viol = dual_violation(p, g);
     worst = fmax(worst, viol);
     if (viol > 1e-8) fail_msg("trial %d: dual optimality violated by %g (relative)", trial, viol);
     regions[0] += info.stiction, regions[1] += info.sliding, regions[2] += info.separated;
     max_it = info.iterations > max_it ? info.iterations : max_it;
   }
-  printf("300 random problems: worst dual violation %.3g, most iterations %d, regions "
-         "stiction %d sliding %d separated %d\n", worst, max_it, regions[0], regions[1], regions[2]);
+  printf(
+      "300 random problems: worst dual violation %.3g, most iterations %d, regions "
+      "stiction %d sliding %d separated %d\n",
+      worst, max_it, regions[0], regions[1], regions[2]);
   assert_true(regions[0] > 20 && regions[1] > 20 && regions[2] > 20);
   theta_newton_free(nw);
   theta_contact_problem_free(p);
@@ -250,7 +253,8 @@ static void test_free_flight(void **state) {
     double q[3] = {0, 1, 0}, v[3] = {0.5, 0, 2}, h = 0.01;
     for (int i = 0; i < 20; i++) {
       assert_int_equal(theta_step(ws, i * h, h, q, v, q, v), THETA_OK);
-      assert_close("no impulse in flight", fabs(theta_step_gamma(ws)[0]) + fabs(theta_step_gamma(ws)[1]), 0, 0);
+      assert_close("no impulse in flight",
+                   fabs(theta_step_gamma(ws)[0]) + fabs(theta_step_gamma(ws)[1]), 0, 0);
     }
     const double t = 20 * h, g = prm.g;
     assert_close("v_z = −g t", v[1], -g * t, 1e-12);
@@ -334,7 +338,8 @@ static void test_tiny_sigma(void **state) {
       slip = fmax(slip, fabs(spring_cylinder_slip(&sc, v)));
     }
     printf("sigma = %g: 250 steps ok, max slip %.3g m/s\n", sigma, slip);
-    if (!(slip <= 2 * sigma * prm.g * 0.02)) fail_msg("sigma = %g: slip %g above 2 sigma g dt", sigma, slip);
+    if (!(slip <= 2 * sigma * prm.g * 0.02))
+      fail_msg("sigma = %g: slip %g above 2 sigma g dt", sigma, slip);
     theta_workspace_free(ws);
   }
 }
@@ -375,9 +380,14 @@ static int dof1_hook(double *q, void *ctx) {
   return 0;
 }
 static mbs_model dof1_model(dof1 *d) {
-  return (mbs_model){.nq = 1, .nv = 1, .mass = dof1_mass, .velocity_map = dof1_vmap,
-                     .forces = dof1_forces, .position_update = dof1_hook,
-                     .force_jacobians = d->jacobians ? dof1_jac : NULL, .ctx = d};
+  return (mbs_model){.nq = 1,
+                     .nv = 1,
+                     .mass = dof1_mass,
+                     .velocity_map = dof1_vmap,
+                     .forces = dof1_forces,
+                     .position_update = dof1_hook,
+                     .force_jacobians = d->jacobians ? dof1_jac : NULL,
+                     .ctx = d};
 }
 
 // N = 2: q̈ = 2v̇ = −(2k/m) q, exact q0 cos(√(2k/m) t); the midpoint is second order through N
@@ -413,18 +423,20 @@ static void test_nonlinear_free_motion(void **state) {
     dof1 d = {.m = 1, .k = 10, .c = 1e3, .jacobians = jac};
     mbs_model model = dof1_model(&d);
     theta_workspace *ws = theta_workspace_create(&model, NULL, NULL);
-    double q = 0.5, v = 0, e0 = 0.5 * d.k * q * q + 0.25 * d.c * q * q * q * q, emax = e0, emin = e0;
+    double q = 0.5, v = 0, e0 = 0.5 * d.k * q * q + 0.25 * d.c * q * q * q * q, emax = e0,
+           emin = e0;
     int most = 0;
     for (int i = 0; i < 2000; i++) {
       theta_status st = theta_step(ws, i * 1e-3, 1e-3, &q, &v, &q, &v);
       if (st != THETA_OK) fail_msg("jacobians %d, step %d: %s", jac, i, theta_status_name(st));
-      most = theta_step_info(ws)->free_iterations > most ? theta_step_info(ws)->free_iterations : most;
+      most =
+          theta_step_info(ws)->free_iterations > most ? theta_step_info(ws)->free_iterations : most;
       // invariant of m v̇ = −U'(q), q̇ = 2v: m v² + U(q)
       const double e = d.m * v * v + 0.5 * d.k * q * q + 0.25 * d.c * q * q * q * q;
       emax = fmax(emax, e), emin = fmin(emin, e);
     }
-    printf("cubic spring, jacobians %d: most stage-1 iterations %d, energy in [%.6f, %.6f] E0\n", jac,
-           most, emin / e0, emax / e0);
+    printf("cubic spring, jacobians %d: most stage-1 iterations %d, energy in [%.6f, %.6f] E0\n",
+           jac, most, emin / e0, emax / e0);
     assert_true(most >= 2);
     if (!(emax / e0 - 1 < 1e-3 && 1 - emin / e0 < 1e-3))
       fail_msg("cubic spring midpoint: energy left E0(1 ± 1e-3): [%g, %g]", emin / e0, emax / e0);

@@ -36,7 +36,8 @@ static double measured_order(theta_scheme scheme, double mu, double dt0, int n) 
   }
   const double order = fit_order(dt, eq, (size_t)n);
   char title[160];
-  snprintf(title, sizeof title, "scheme %s, mu = %g (exact: x0 cos(sqrt(k_s/m_eff) t), m_eff = %g kg)",
+  snprintf(title, sizeof title,
+           "scheme %s, mu = %g (exact: x0 cos(sqrt(k_s/m_eff) t), m_eff = %g kg)",
            theta_scheme_name(scheme), mu, spring_cylinder_effective_mass(&p));
   print_order_table(title, dt, eq, (size_t)n, order);
   return order;
@@ -74,8 +75,10 @@ static void test_explicit_reported(void **state) {
   for (int mu = 0; mu <= 1; mu++) {
     const double coarse = measured_order(THETA_EXPLICIT, mu, DT_PAPER, 3);
     const double fine = measured_order(THETA_EXPLICIT, mu, DT_PAPER / 32, 4);
-    printf("explicit Euler mu = %d: order %.3f over dt in [0.005, 0.02] (unstable growth), %.3f "
-           "over [7.8e-5, 6.25e-4]\n\n", mu, coarse, fine);
+    printf(
+        "explicit Euler mu = %d: order %.3f over dt in [0.005, 0.02] (unstable growth), %.3f "
+        "over [7.8e-5, 6.25e-4]\n\n",
+        mu, coarse, fine);
     if (!(fine <= 1.2)) fail_msg("explicit Euler mu = %d: fitted order %.3f > 1.2", mu, fine);
   }
 }
@@ -87,9 +90,11 @@ static void test_energy(void **state) {
     for (int s = 0; s < THETA_SCHEME_COUNT; s++) {
       const spring_cylinder_params p = params_mu(mu);
       cyl_run r = cyl_simulate((theta_scheme)s, &p, DT_PAPER, T_STUDY);
-      printf("energy mu = %d %-10s: peak-to-peak/E0 = %.4e, largest one-step rise/E0 = %.3e, "
-             "final status %s\n", mu, theta_scheme_name((theta_scheme)s), (r.emax - r.emin) / r.e0,
-             r.max_rise, theta_status_name(r.status));
+      printf(
+          "energy mu = %d %-10s: peak-to-peak/E0 = %.4e, largest one-step rise/E0 = %.3e, "
+          "final status %s\n",
+          mu, theta_scheme_name((theta_scheme)s), (r.emax - r.emin) / r.e0, r.max_rise,
+          theta_status_name(r.status));
     }
   // frictionless midpoint: ½mẋ² + ½k_s x² conserved (θ̇ stays 0)
   spring_cylinder_params p = params_mu(0);
@@ -105,8 +110,10 @@ static void test_energy(void **state) {
   for (int mu = 0; mu <= 1; mu++) {
     p = params_mu(mu);
     r = cyl_simulate(THETA_IMPLICIT, &p, DT_PAPER, T_STUDY);
-    if (!(r.max_rise <= 1e-14)) fail_msg("implicit Euler mu = %d: energy rose by %.3e E0 in one step", mu, r.max_rise);
-    if (!(r.emin < 0.5 * r.e0)) fail_msg("implicit Euler mu = %d: energy did not decay (%g)", mu, r.emin / r.e0);
+    if (!(r.max_rise <= 1e-14))
+      fail_msg("implicit Euler mu = %d: energy rose by %.3e E0 in one step", mu, r.max_rise);
+    if (!(r.emin < 0.5 * r.e0))
+      fail_msg("implicit Euler mu = %d: energy did not decay (%g)", mu, r.emin / r.e0);
   }
   // symplectic Euler: bounded over 100 s = 20 periods at δt = 0.02 — the envelope of the last
   // 5 s equals that of the first 5 s, and the excursion stays within O(ωδt)
@@ -115,8 +122,10 @@ static void test_energy(void **state) {
     cyl_run a = cyl_simulate(THETA_SYMPLECTIC, &p, DT_PAPER, T_STUDY);
     cyl_run b = cyl_simulate(THETA_SYMPLECTIC, &p, DT_PAPER, 100);
     const double w = sqrt(p.ks / spring_cylinder_effective_mass(&p));
-    printf("symplectic mu = %d: E/E0 in [%.4f, %.4f] over 5 s, [%.4f, %.4f] over 100 s (ω δt = %.3f)\n",
-           mu, a.emin / a.e0, a.emax / a.e0, b.emin / b.e0, b.emax / b.e0, w * DT_PAPER);
+    printf(
+        "symplectic mu = %d: E/E0 in [%.4f, %.4f] over 5 s, [%.4f, %.4f] over 100 s (ω δt = "
+        "%.3f)\n",
+        mu, a.emin / a.e0, a.emax / a.e0, b.emin / b.e0, b.emax / b.e0, w * DT_PAPER);
     if (!(b.emax / b.e0 <= 1 + 2 * w * DT_PAPER && b.emin / b.e0 >= 1 - 2 * w * DT_PAPER))
       fail_msg("symplectic Euler mu = %d: energy left [1 − 2ωδt, 1 + 2ωδt] over 100 s", mu);
     if (!(b.emax - a.emax <= 1e-3 * a.e0))
@@ -136,8 +145,8 @@ static void test_rest_impulse(void **state) {
         cyl_run r = cyl_simulate((theta_scheme)s, &p, dt, 0.5);
         const double want = p.m * p.g * dt;
         if (!(fabs(r.gamma_n_last - want) <= 1e-10 * want))
-          fail_msg("%s mu = %d dt = %g: γ_n = %.15g, m g δt = %.15g", theta_scheme_name((theta_scheme)s),
-                   mu, dt, r.gamma_n_last, want);
+          fail_msg("%s mu = %d dt = %g: γ_n = %.15g, m g δt = %.15g",
+                   theta_scheme_name((theta_scheme)s), mu, dt, r.gamma_n_last, want);
       }
     }
   // dropped from φ = 0 at rest, the contact settles (τ_d damping) to the same impulse
@@ -147,7 +156,8 @@ static void test_rest_impulse(void **state) {
   spring_cylinder_init(&sc, &p);
   theta_workspace *ws = theta_workspace_create(&sc.model, NULL, NULL);
   double q[3] = {0, p.radius, 0}, v[3] = {0, 0, 0};
-  for (int i = 0; i < 250; i++) assert_int_equal(theta_step(ws, i * DT_PAPER, DT_PAPER, q, v, q, v), THETA_OK);
+  for (int i = 0; i < 250; i++)
+    assert_int_equal(theta_step(ws, i * DT_PAPER, DT_PAPER, q, v, q, v), THETA_OK);
   const double gn = theta_step_gamma(ws)[0], want = p.m * p.g * DT_PAPER;
   printf("settled after a drop from phi = 0: γ_n = %.15g, m g δt = %.15g (rel. diff %.2e)\n", gn,
          want, fabs(gn - want) / want);
@@ -165,15 +175,19 @@ static void test_slip(void **state) {
       const double estimate = 1e-3 * p.mu * p.g * dt, ratio = r.max_slip / estimate;
       printf("slip %-10s dt = %.5f: max |v_t| = %.4e m/s, sigma mu g dt = %.4e m/s, ratio %.3f\n",
              theta_scheme_name((theta_scheme)s), dt, r.max_slip, estimate, ratio);
-      if (!(ratio <= 5)) fail_msg("%s dt = %g: slip ratio %.3f > 5", theta_scheme_name((theta_scheme)s), dt, ratio);
+      if (!(ratio <= 5))
+        fail_msg("%s dt = %g: slip ratio %.3f > 5", theta_scheme_name((theta_scheme)s), dt, ratio);
     }
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_midpoint_order),   cmocka_unit_test(test_implicit_order),
-      cmocka_unit_test(test_symplectic_order), cmocka_unit_test(test_explicit_reported),
-      cmocka_unit_test(test_energy),           cmocka_unit_test(test_rest_impulse),
+      cmocka_unit_test(test_midpoint_order),
+      cmocka_unit_test(test_implicit_order),
+      cmocka_unit_test(test_symplectic_order),
+      cmocka_unit_test(test_explicit_reported),
+      cmocka_unit_test(test_energy),
+      cmocka_unit_test(test_rest_impulse),
       cmocka_unit_test(test_slip),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

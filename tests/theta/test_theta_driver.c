@@ -47,7 +47,8 @@ static void test_driver_small_run(void **state) {
   }
   double order, p2p;
   assert_int_equal(xp_file_case_stat(f, "order_mu=1_midpoint", "fitted_order", &order), 0);
-  assert_int_equal(xp_file_case_stat(f, "energy_mu=1_midpoint", "energy_peak_to_peak_rel", &p2p), 0);
+  assert_int_equal(xp_file_case_stat(f, "energy_mu=1_midpoint", "energy_peak_to_peak_rel", &p2p),
+                   0);
   printf("stored: midpoint mu = 1 fitted order %.3f, energy peak-to-peak %.4e\n", order, p2p);
   assert_true(fabs(order - 2) < 0.2);
   assert_true(p2p < 5e-3);

@@ -52,7 +52,8 @@ static double random_problems_worst(double dual_tol, int *unsolved) {
       for (int i = 0; i < dims[c]; i++) R[i] = i == dims[c] - 1 ? rn : rt;
       vhat[dims[c] - 1] = urand(&seed, -0.3, 0.3);
       const double mu = c == 4 ? 0 : urand(&seed, 0.1, 1.2);
-      theta_contact_problem_add(p, c == 3 ? THETA_CONTACT_FREE : THETA_CONTACT_CONE, mu, dims[c], jac, vhat, R);
+      theta_contact_problem_add(p, c == 3 ? THETA_CONTACT_FREE : THETA_CONTACT_CONE, mu, dims[c],
+                                jac, vhat, R);
     }
     double vn[5], vd[5], gn[9], gd[9];
     memcpy(vn, p->vstar, sizeof vn);
@@ -65,12 +66,15 @@ static double random_problems_worst(double dual_tol, int *unsolved) {
       continue;
     }
     double scale = 0, diff = 0;
-    for (int r = 0; r < p->nrows; r++) scale = fmax(scale, fabs(gn[r])), diff = fmax(diff, fabs(gn[r] - gd[r]));
+    for (int r = 0; r < p->nrows; r++)
+      scale = fmax(scale, fabs(gn[r])), diff = fmax(diff, fabs(gn[r] - gd[r]));
     worst = fmax(worst, diff / fmax(scale, 1e-3));
     iters_max = id.iterations > iters_max ? id.iterations : iters_max;
   }
-  printf("dual_tol %.0e: worst relative impulse difference %.3g over 200 random problems, qcp "
-         "iterations <= %d, %d not solved to tolerance\n", dual_tol, worst, iters_max, *unsolved);
+  printf(
+      "dual_tol %.0e: worst relative impulse difference %.3g over 200 random problems, qcp "
+      "iterations <= %d, %d not solved to tolerance\n",
+      dual_tol, worst, iters_max, *unsolved);
   theta_dual_free(dual);
   theta_newton_free(nw);
   theta_contact_problem_free(p);
@@ -83,10 +87,13 @@ static void test_random_problems_agree(void **state) {
   int unsolved_default, unsolved_tight;
   const double at_default = random_problems_worst(1e-9, &unsolved_default);
   const double at_tight = random_problems_worst(1e-11, &unsolved_tight);
-  if (unsolved_default > 0) fail_msg("%d problems not solved by qcp at dual_tol 1e-9", unsolved_default);
-  if (!(at_default <= 1e-4)) fail_msg("Newton and qcp impulses differ by %.3g > 1e-4 (relative)", at_default);
+  if (unsolved_default > 0)
+    fail_msg("%d problems not solved by qcp at dual_tol 1e-9", unsolved_default);
+  if (!(at_default <= 1e-4))
+    fail_msg("Newton and qcp impulses differ by %.3g > 1e-4 (relative)", at_default);
   if (!(at_tight <= 0.2 * at_default))
-    fail_msg("difference did not shrink with dual_tol: %.3g at 1e-9, %.3g at 1e-11", at_default, at_tight);
+    fail_msg("difference did not shrink with dual_tol: %.3g at 1e-9, %.3g at 1e-11", at_default,
+             at_tight);
 }
 
 // the cylinder run with each solver: same x(t) and impulses
@@ -108,14 +115,17 @@ static void test_cylinder_agrees(void **state) {
     for (int i = 0; i < 250; i++) {
       assert_int_equal(theta_step(a, i * 0.02, 0.02, qa, va, qa, va), THETA_OK);
       theta_status st = theta_step(b, i * 0.02, 0.02, qb, vb, qb, vb);
-      if (st != THETA_OK) fail_msg("mu = %d step %d: qcp path status %s", mu, i, theta_status_name(st));
+      if (st != THETA_OK)
+        fail_msg("mu = %d step %d: qcp path status %s", mu, i, theta_status_name(st));
       dx = fmax(dx, fabs(qa[0] - qb[0]));
-      for (int r = 0; r < 2; r++) dg = fmax(dg, fabs(theta_step_gamma(a)[r] - theta_step_gamma(b)[r]));
+      for (int r = 0; r < 2; r++)
+        dg = fmax(dg, fabs(theta_step_gamma(a)[r] - theta_step_gamma(b)[r]));
     }
     const double mgdt = prm.m * prm.g * 0.02;
-    printf("mu = %d, 250 midpoint steps: max |x_newton − x_qcp| = %.3g m, max |Δγ| = %.3g N s "
-           "(m g δt = %.4g), qcp iterations in the last step %d\n", mu, dx, dg, mgdt,
-           theta_step_info(b)->contact.iterations);
+    printf(
+        "mu = %d, 250 midpoint steps: max |x_newton − x_qcp| = %.3g m, max |Δγ| = %.3g N s "
+        "(m g δt = %.4g), qcp iterations in the last step %d\n",
+        mu, dx, dg, mgdt, theta_step_info(b)->contact.iterations);
     if (!(dx <= 1e-7 * prm.x0 && dg <= 1e-6 * mgdt))
       fail_msg("mu = %d: solvers disagree (dx %g, dγ %g)", mu, dx, dg);
     theta_workspace_free(a);

@@ -35,11 +35,14 @@ static void test_sigma_floor(void **state) {
   double local_paper, local_small;
   order_table(1e-3, 10, &local_paper);
   const double fitted_small = order_table(1e-5, 10, &local_small);
-  printf("finest local order: sigma = 1e-3 → %.3f, sigma = 1e-5 → %.3f\n", local_paper, local_small);
+  printf("finest local order: sigma = 1e-3 → %.3f, sigma = 1e-5 → %.3f\n", local_paper,
+         local_small);
   // the paper's σ: order drops below 2 at the finest steps (the documented floor)
-  if (!(local_paper < 1.8)) fail_msg("expected the σ floor to lower the finest order, got %.3f", local_paper);
+  if (!(local_paper < 1.8))
+    fail_msg("expected the σ floor to lower the finest order, got %.3f", local_paper);
   // tiny σ: second order throughout
-  if (!(fabs(fitted_small - 2) <= 0.2)) fail_msg("sigma = 1e-5: fitted order %.3f, expected 2 ± 0.2", fitted_small);
+  if (!(fabs(fitted_small - 2) <= 0.2))
+    fail_msg("sigma = 1e-5: fitted order %.3f, expected 2 ± 0.2", fitted_small);
 }
 
 int main(void) {

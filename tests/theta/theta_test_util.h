@@ -26,8 +26,10 @@ static inline void print_order_table(const char *title, const double *h, const d
                                      double fitted) {
   printf("%s\n%12s | %12s | %s\n", title, "dt [s]", "e_q [m]", "observed order");
   for (size_t i = 0; i < n; i++) {
-    if (i == 0) printf("%12.4e | %12.4e | %s\n", h[i], e[i], "-");
-    else printf("%12.4e | %12.4e | %.3f\n", h[i], e[i], log(e[i] / e[i - 1]) / log(h[i] / h[i - 1]));
+    if (i == 0)
+      printf("%12.4e | %12.4e | %s\n", h[i], e[i], "-");
+    else
+      printf("%12.4e | %12.4e | %.3f\n", h[i], e[i], log(e[i] / e[i - 1]) / log(h[i] / h[i - 1]));
   }
   printf("fitted order (least squares over all rows): %.3f\n\n", fitted);
   fflush(stdout);
@@ -35,13 +37,13 @@ static inline void print_order_table(const char *title, const double *h, const d
 
 // Measurements of one spring–cylinder run against the closed form.
 typedef struct cyl_run {
-  theta_status status;   // first non-ok status (THETA_OK if none)
+  theta_status status;  // first non-ok status (THETA_OK if none)
   size_t steps;
-  double eq;             // √((1/T)∫(x − x_exact)² dt) by the trapezoidal rule on the steps [m]
+  double eq;  // √((1/T)∫(x − x_exact)² dt) by the trapezoidal rule on the steps [m]
   double e0, emin, emax;  // oscillator energy ½mẋ² + ½Iθ̇² + ½k_s x²: initial, min, max [J]
-  double max_rise;       // largest energy increase over one step, relative to e0
-  double max_slip;       // max |ẋ − Rθ̇| over the run [m/s]
-  double gamma_n_last;   // normal impulse of the last step [N·s]
+  double max_rise;        // largest energy increase over one step, relative to e0
+  double max_slip;        // max |ẋ − Rθ̇| over the run [m/s]
+  double gamma_n_last;    // normal impulse of the last step [N·s]
   double max_contact_iter;  // most contact Newton iterations in one step
 } cyl_run;
 

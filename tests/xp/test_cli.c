@@ -36,13 +36,17 @@ typedef struct bad_input {
 static void test_bad_input(void **state) {
   (void)state;
   const bad_input cases[] = {
-      {{"run", "no_such_experiment", "-o", "x.h5", NULL}, "unknown experiment or scenario 'no_such_experiment'"},
+      {{"run", "no_such_experiment", "-o", "x.h5", NULL},
+       "unknown experiment or scenario 'no_such_experiment'"},
       {{"run", "smd_explicit", "--set", "h=0", "-o", "x.h5", NULL}, "h=0"},
       {{"run", "smd_explicit", "--set", "h=-1e-3", "-o", "x.h5", NULL}, "h=-1e-3"},
       {{"run", "smd_explicit", "--set", "k=-5", "-o", "x.h5", NULL}, "k=-5"},
-      {{"run", "smd_explicit", "--set", "b=abc", "-o", "x.h5", NULL}, "'abc' is not a finite number"},
-      {{"run", "smd_explicit", "--set", "k=NaN", "-o", "x.h5", NULL}, "'NaN' is not a finite number"},
-      {{"run", "smd_explicit", "--set", "T=inf", "-o", "x.h5", NULL}, "'inf' is not a finite number"},
+      {{"run", "smd_explicit", "--set", "b=abc", "-o", "x.h5", NULL},
+       "'abc' is not a finite number"},
+      {{"run", "smd_explicit", "--set", "k=NaN", "-o", "x.h5", NULL},
+       "'NaN' is not a finite number"},
+      {{"run", "smd_explicit", "--set", "T=inf", "-o", "x.h5", NULL},
+       "'inf' is not a finite number"},
       {{"run", "smd_explicit", "--set", "mu=1", "-o", "x.h5", NULL}, "unknown parameter 'mu'"},
       {{"run", "smd_explicit", "-o", "/nonexistent-dir/x.h5", NULL}, "/nonexistent-dir/x.h5"},
       {{"run", "smd_explicit", "--bogus", NULL}, "'--bogus'"},
@@ -83,11 +87,13 @@ static void test_good_path(void **state) {
   assert_non_null(strstr(test_output, "Fig 1"));
   assert_int_equal(test_run((const char *[]){"run", "smd_explicit", "--help", NULL}), 0);
   assert_non_null(strstr(test_output, "2.1e5"));
-  assert_int_equal(test_run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o", "ok.h5", NULL}), 0);
+  assert_int_equal(
+      test_run((const char *[]){"run", "smd_implicit", "--set", "T=0.01", "-o", "ok.h5", NULL}), 0);
   assert_int_equal(test_run((const char *[]){"info", "ok.h5", NULL}), 0);
   assert_non_null(strstr(test_output, "h=0.01_k=1e6_b=0"));
   assert_non_null(strstr(test_output, "T                  0.01"));
-  assert_int_equal(test_run((const char *[]){"export", "ok.h5", "--case", "h=1e-5_k=1e6_b=0", NULL}), 0);
+  assert_int_equal(
+      test_run((const char *[]){"export", "ok.h5", "--case", "h=1e-5_k=1e6_b=0", NULL}), 0);
   assert_true(strncmp(test_output, "t,x,v,energy\n0,1,0,500000\n", 26) == 0);
   char path[300];
   test_path(path, sizeof path, "ok.h5");
@@ -103,7 +109,8 @@ static void test_export_safety(void **state) {
   assert_int_equal(test_run((const char *[]){"export", "keep.h5", "-o", "keep.h5", NULL}), 2);
   assert_non_null(strstr(test_output, "is the input file"));
   assert_int_equal(
-      test_run((const char *[]){"export", "keep.h5", "--case", "nosuch", "-o", "keep.h5", NULL}), 2);
+      test_run((const char *[]){"export", "keep.h5", "--case", "nosuch", "-o", "keep.h5", NULL}),
+      2);
   assert_int_equal(test_run((const char *[]){"info", "keep.h5", NULL}), 0);  // still readable
   // a failing export into an existing CSV keeps that CSV
   assert_int_equal(test_run((const char *[]){"export", "keep.h5", "-o", "out.csv", NULL}), 0);
@@ -112,7 +119,8 @@ static void test_export_safety(void **state) {
   struct stat before, after;
   assert_int_equal(stat(path, &before), 0);
   assert_int_not_equal(
-      test_run((const char *[]){"export", "keep.h5", "--case", "nosuch", "-o", "out.csv", NULL}), 0);
+      test_run((const char *[]){"export", "keep.h5", "--case", "nosuch", "-o", "out.csv", NULL}),
+      0);
   assert_int_equal(stat(path, &after), 0);
   assert_true(before.st_size == after.st_size && before.st_size > 0);
   unlink(path);
@@ -159,10 +167,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_bad_input),
-      cmocka_unit_test(test_corrupt_file),
-      cmocka_unit_test(test_good_path),
-      cmocka_unit_test(test_export_safety),
+      cmocka_unit_test(test_bad_input),      cmocka_unit_test(test_corrupt_file),
+      cmocka_unit_test(test_good_path),      cmocka_unit_test(test_export_safety),
       cmocka_unit_test(test_sweep_refusals),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

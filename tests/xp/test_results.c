@@ -71,9 +71,21 @@ static void test_round_trip(void **state) {
 
   xp_file *f = xp_file_open(path, &err);
   assert_non_null(f);
-  const char *keys[] = {"format_version", "stabcon_version", "git_sha", "git_dirty", "compiler",
-                        "build_options", "sundials_version", "gsl_version", "hdf5_version",
-                        "host", "cpu", "utc_time", "command_line", "experiment", "paper_ref"};
+  const char *keys[] = {"format_version",
+                        "stabcon_version",
+                        "git_sha",
+                        "git_dirty",
+                        "compiler",
+                        "build_options",
+                        "sundials_version",
+                        "gsl_version",
+                        "hdf5_version",
+                        "host",
+                        "cpu",
+                        "utc_time",
+                        "command_line",
+                        "experiment",
+                        "paper_ref"};
   char value[4096];
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     if (xp_file_attr(f, keys[i], value, sizeof value) != 0) print_error("missing %s\n", keys[i]);
@@ -149,7 +161,8 @@ static void test_abort_leaves_nothing(void **state) {
 static void test_unwritable_path(void **state) {
   (void)state;
   xp_error err = {.code = 0};
-  xp_results *r = xp_results_create("/nonexistent-dir/x.h5", xp_experiment_find("smd_explicit"), NULL, 0, NULL, &err);
+  xp_results *r = xp_results_create("/nonexistent-dir/x.h5", xp_experiment_find("smd_explicit"),
+                                    NULL, 0, NULL, &err);
   assert_null(r);
   assert_non_null(strstr(err.message, "/nonexistent-dir/x.h5"));
 }

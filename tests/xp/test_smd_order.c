@@ -38,8 +38,10 @@ static void test_order_one(void **state) {
       size_t n = (size_t)llround(T / hs[i]);
       smd_run run = smd_simulate((smd_scheme)s, &p, hs[i], x0, v0, n, NULL, NULL);
       errs[i] = hypot(run.x_final - xe, (run.v_final - ve) / 2);  // |v| scaled by ω
-      if (i == 0) printf("%-12.4g %-12.4e\n", hs[i], errs[i]);
-      else printf("%-12.4g %-12.4e %.4f\n", hs[i], errs[i], log(errs[i - 1] / errs[i]) / log(2));
+      if (i == 0)
+        printf("%-12.4g %-12.4e\n", hs[i], errs[i]);
+      else
+        printf("%-12.4g %-12.4e %.4f\n", hs[i], errs[i], log(errs[i - 1] / errs[i]) / log(2));
     }
     double order = fit_order(hs, errs, N);
     printf("fitted order %.4f (expected 1.0 ± 0.1)\n\n", order);

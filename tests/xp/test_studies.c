@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 // cmocka needs the four headers above first
-#include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cmocka.h>
 
 #include "cli_test_util.h"
 #include "xp/xp.h"
@@ -183,9 +183,9 @@ static void test_bad_input(void **state) {
   assert_int_equal(test_run((const char *[]){"run", "stiffness", "--set", "scenarios=cube", NULL}),
                    2);
   assert_non_null(strstr(test_output, "cube"));
-  assert_int_equal(test_run((const char *[]){"run", "scaling", "--set", "method=rk4", "--set",
-                                             "steps=1", NULL}),
-                   2);
+  assert_int_equal(
+      test_run((const char *[]){"run", "scaling", "--set", "method=rk4", "--set", "steps=1", NULL}),
+      2);
   assert_non_null(strstr(test_output, "rk4"));
   assert_int_equal(test_run((const char *[]){"run", "scaling", "--set", "stack_n=2.5", NULL}), 2);
   assert_non_null(strstr(test_output, "2.5"));

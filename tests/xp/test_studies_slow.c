@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 // cmocka needs the four headers above first
-#include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <cmocka.h>
 
 #include "cli_test_util.h"
 #include "xp/xp.h"

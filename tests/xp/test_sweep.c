@@ -35,10 +35,18 @@ static int count_parts(const char *parts) {
 
 static void test_determinism(void **state) {
   (void)state;
-  const char *a[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
-                     "h=1e-4:1e-2:5:log", "--set", "k=100,1e4", "-o", "det1.h5", NULL};
-  const char *b[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
-                     "h=1e-4:1e-2:5:log", "--set", "k=100,1e4", "-o", "det2.h5", NULL};
+  const char *a[] = {"sweep",    "smd",
+                     "--method", "explicit,semi-implicit,implicit",
+                     "--set",    "h=1e-4:1e-2:5:log",
+                     "--set",    "k=100,1e4",
+                     "-o",       "det1.h5",
+                     NULL};
+  const char *b[] = {"sweep",    "smd",
+                     "--method", "explicit,semi-implicit,implicit",
+                     "--set",    "h=1e-4:1e-2:5:log",
+                     "--set",    "k=100,1e4",
+                     "-o",       "det2.h5",
+                     NULL};
   assert_int_equal(test_run(a), 0);
   assert_int_equal(test_run(b), 0);
   char pa[300], pb[300], msg[1024];
@@ -49,8 +57,12 @@ static void test_determinism(void **state) {
   assert_int_equal(rc, 0);
   assert_non_null(strstr(msg, "30 cases"));
   // the comparison can fail: a different stiffness changes the data
-  const char *c[] = {"sweep", "smd", "--method", "explicit,semi-implicit,implicit", "--set",
-                     "h=1e-4:1e-2:5:log", "--set", "k=100,1e5", "-o", "det3.h5", NULL};
+  const char *c[] = {"sweep",    "smd",
+                     "--method", "explicit,semi-implicit,implicit",
+                     "--set",    "h=1e-4:1e-2:5:log",
+                     "--set",    "k=100,1e5",
+                     "-o",       "det3.h5",
+                     NULL};
   assert_int_equal(test_run(c), 0);
   test_path(pb, sizeof pb, "det3.h5");
   assert_int_equal(xp_results_compare(pa, pb, msg, sizeof msg), 1);
@@ -65,8 +77,14 @@ static void interrupt_and_resume(int sig, int after, const char *name) {
   snprintf(parts, sizeof parts, "%s/%s.parts", test_dir, out);
   snprintf(log, sizeof log, "%s/%s.log", test_dir, name);
   const char *max_points = "max_points=100";
-  const char *args[] = {"sweep", "smd", "--method", "implicit,explicit", "--set", "h=1e-7:1e-6:6",
-                        "--set", "T=0.4", "--set", "k=1e4", "--set", max_points, "-o", out, NULL};
+  const char *args[] = {"sweep",    "smd",
+                        "--method", "implicit,explicit",
+                        "--set",    "h=1e-7:1e-6:6",
+                        "--set",    "T=0.4",
+                        "--set",    "k=1e4",
+                        "--set",    max_points,
+                        "-o",       out,
+                        NULL};
   pid_t pid = test_spawn(args, log);
   struct timespec pause = {0, 20 * 1000 * 1000};
   for (int i = 0; i < 3000 && count_parts(parts) < after; i++) nanosleep(&pause, NULL);
@@ -99,8 +117,14 @@ static void interrupt_and_resume(int sig, int after, const char *name) {
   assert_int_equal(test_run(resume), 0);
   assert_non_null(strstr(test_output, "already done"));
   // the reference: the same sweep uninterrupted
-  const char *whole[] = {"sweep", "smd", "--method", "implicit,explicit", "--set", "h=1e-7:1e-6:6",
-                         "--set", "T=0.4", "--set", "k=1e4", "--set", max_points, "-o", ref, NULL};
+  const char *whole[] = {"sweep",    "smd",
+                         "--method", "implicit,explicit",
+                         "--set",    "h=1e-7:1e-6:6",
+                         "--set",    "T=0.4",
+                         "--set",    "k=1e4",
+                         "--set",    max_points,
+                         "-o",       ref,
+                         NULL};
   assert_int_equal(test_run(whole), 0);
   test_path(pb, sizeof pb, ref);
   rc = xp_results_compare(pa, pb, msg, sizeof msg);
@@ -122,8 +146,8 @@ static void test_resume_after_ctrl_c(void **state) {
 static void test_failed_point_recorded(void **state) {
   (void)state;
   // h_max below h_min is refused by the stability-map run: that point fails, the others run
-  const char *args[] = {"sweep", "smd_map", "--set", "h_max=1e-7,1", "--set", "n_h=5", "--set",
-                        "n_k=5", "--set", "steps=50", "-o", "fail.h5", NULL};
+  const char *args[] = {"sweep", "smd_map", "--set",    "h_max=1e-7,1", "--set",   "n_h=5", "--set",
+                        "n_k=5", "--set",   "steps=50", "-o",           "fail.h5", NULL};
   assert_int_equal(test_run(args), 0);
   char path[300], status[64];
   test_path(path, sizeof path, "fail.h5");

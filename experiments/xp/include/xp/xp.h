@@ -21,8 +21,7 @@ typedef struct xp_error {
 } xp_error;
 
 // Formats a message into err (if err is non-NULL) and returns code.
-int xp_fail(xp_error *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int xp_fail(xp_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 // ---- parameters -----------------------------------------------------------
 
@@ -56,7 +55,8 @@ typedef struct xp_param_def {
 
 #define XP_MAX_PARAMS 48
 #define XP_MAX_LIST 64
-#define XP_INT_MAX 10000000  // largest magnitude of an XP_INT parameter (counts multiply into sizes)
+#define XP_INT_MAX \
+  10000000  // largest magnitude of an XP_INT parameter (counts multiply into sizes)
 
 // Parsed, validated parameter values of one run (owned by the caller, no heap).
 typedef struct xp_params {
@@ -159,7 +159,7 @@ struct xp_experiment {
   // Optional: NULL-terminated "key=value" settings `reproduce --full` applies (the paper's exact
   // sizes where the default is reduced to finish in minutes).
   const char *const *full_size;
-  int in_reproduce;         // 1: part of `stabcon reproduce`
+  int in_reproduce;  // 1: part of `stabcon reproduce`
 };
 
 // NULL-terminated registry of the paper studies (experiments/drivers/registry.c: above xp, which

@@ -90,7 +90,6 @@ int xp_file_case_text(const xp_file *f, const char *case_name, const char *group
 // names with time, wall, cpu or us_per_step — aside), classed as changed, only in A, only in B.
 // Returns the
 // number of differences, or −1 (message in err) if a file cannot be read.
-long xp_results_compare_report(const char *path_a, const char *path_b, FILE *report,
-                               xp_error *err);
+long xp_results_compare_report(const char *path_a, const char *path_b, FILE *report, xp_error *err);
 
 #endif  // XP_XP_FILE_H

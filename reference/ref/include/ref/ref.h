@@ -3,8 +3,8 @@
 #ifndef REF_REF_H
 #define REF_REF_H
 
+#include "ref/ref_ida.h"
 #include "ref/ref_pendulum.h"
 #include "ref/ref_stats.h"
-#include "ref/ref_ida.h"
 
 #endif  // REF_REF_H

@@ -14,24 +14,24 @@
 // ---- outcome codes (one X-macro list each) ---------------------------------
 
 // Numerical outcome of a solve, stored in qcp_info.status (not an error).
-#define QCP_STATUS_LIST(X)                                                            \
-  X(QCP_UNSOLVED, "unsolved")                  /* solve not called yet */             \
-  X(QCP_SOLVED, "solved")                      /* all tolerances met */               \
-  X(QCP_SOLVED_INACCURATE, "solved_inaccurate") /* only the inaccurate tolerances */  \
-  X(QCP_MAX_ITERATIONS, "max_iterations")      /* iteration limit, best iterate kept */ \
-  X(QCP_NUMERICAL_ERROR, "numerical_error")    /* factorisation/step failed */        \
-  X(QCP_PRIMAL_INFEASIBLE, "primal_infeasible") /* certificate (y, z) in the solution */ \
-  X(QCP_DUAL_INFEASIBLE, "dual_infeasible")    /* certificate x in the solution */ \
-  X(QCP_TIME_LIMIT, "time_limit")              /* settings.time_limit, best iterate kept */ \
-  X(QCP_STALLED, "stalled")  /* no progress in stall_window iterations, best iterate kept */
+#define QCP_STATUS_LIST(X)                                                                   \
+  X(QCP_UNSOLVED, "unsolved")                   /* solve not called yet */                   \
+  X(QCP_SOLVED, "solved")                       /* all tolerances met */                     \
+  X(QCP_SOLVED_INACCURATE, "solved_inaccurate") /* only the inaccurate tolerances */         \
+  X(QCP_MAX_ITERATIONS, "max_iterations")       /* iteration limit, best iterate kept */     \
+  X(QCP_NUMERICAL_ERROR, "numerical_error")     /* factorisation/step failed */              \
+  X(QCP_PRIMAL_INFEASIBLE, "primal_infeasible") /* certificate (y, z) in the solution */     \
+  X(QCP_DUAL_INFEASIBLE, "dual_infeasible")     /* certificate x in the solution */          \
+  X(QCP_TIME_LIMIT, "time_limit")               /* settings.time_limit, best iterate kept */ \
+  X(QCP_STALLED, "stalled") /* no progress in stall_window iterations, best iterate kept */
 
 // Error codes returned by functions that take user input (0 = ok).
-#define QCP_ERROR_LIST(X)                                                  \
-  X(QCP_OK, "ok")                                                          \
-  X(QCP_ERR_INPUT, "invalid problem data")  /* sizes, patterns, NaN/Inf */ \
-  X(QCP_ERR_SETTINGS, "invalid settings")   /* a setting out of range */   \
-  X(QCP_ERR_ALLOC, "allocation failed")                                    \
-  X(QCP_ERR_ORDERING, "AMD ordering failed")                               \
+#define QCP_ERROR_LIST(X)                                                   \
+  X(QCP_OK, "ok")                                                           \
+  X(QCP_ERR_INPUT, "invalid problem data") /* sizes, patterns, NaN/Inf */   \
+  X(QCP_ERR_SETTINGS, "invalid settings")  /* a setting out of range */     \
+  X(QCP_ERR_ALLOC, "allocation failed")                                     \
+  X(QCP_ERR_ORDERING, "AMD ordering failed")                                \
   X(QCP_ERR_START, "invalid starting point") /* e.g. h - Gx not interior */ \
   X(QCP_ERR_IO, "file input/output failed")
 
@@ -62,14 +62,14 @@ typedef struct qcp_csc {
 
 // One problem instance; arrays are borrowed (copied by qcp_setup / qcp_update).
 typedef struct qcp_problem {
-  int n;           // variables
-  int p;           // equality rows (0: A and b unused)
-  int l;           // nonnegative-orthant rows (the first l rows of G)
-  int nsoc;        // number of second-order cones
-  const int *q;    // nsoc cone dimensions, each >= 1, following the orthant rows of G
-  qcp_csc P;       // n×n, upper triangle only (diagonal included)
-  qcp_csc A;       // p×n
-  qcp_csc G;       // m×n, m = l + Σ q
+  int n;            // variables
+  int p;            // equality rows (0: A and b unused)
+  int l;            // nonnegative-orthant rows (the first l rows of G)
+  int nsoc;         // number of second-order cones
+  const int *q;     // nsoc cone dimensions, each >= 1, following the orthant rows of G
+  qcp_csc P;        // n×n, upper triangle only (diagonal included)
+  qcp_csc A;        // p×n
+  qcp_csc G;        // m×n, m = l + Σ q
   const double *c;  // n
   const double *b;  // p (NULL allowed when p = 0)
   const double *h;  // m
@@ -98,18 +98,18 @@ typedef struct qcp_settings {
   double dyn_reg_eps;    // pivot threshold of the dynamic regularisation, > 0 (default 1e-13)
   double dyn_reg_delta;  // value a too-small pivot is replaced by (signed), > 0 (default 1e-7)
   int refine_iter;       // max iterative-refinement steps per solve, 0..50 (default 10)
-  double refine_tol;     // stop refinement at ‖r‖∞ <= refine_tol·(1+‖rhs‖∞), > 0 (default 1e-13)
-  double cold_rho;       // cold start: weight ρ of the cone rows, x = argmin ½xᵀPx + cᵀx +
-                         // ‖Gx − h‖²/(2ρ) s.t. Ax = b, > 0 (default 1e4: near the all-active
-                         // solution, best for contact problems; 1 is CVXOPT's choice)
-  double warm_push;      // warm start: min cone eigenvalue raised to warm_push·(1+‖v‖∞), > 0
-                         // (default 1e-3)
-  double min_step;       // a step below this counts as a stall, in [0, 1) (default 1e-8)
-  int max_stall;         // stalled steps in a row before giving up (numerical_error), >= 1 (3)
-  int polish;            // 1: after a solved problem with orthant rows only, solve the equality
-                         // KKT system of the identified active set and keep it if it is as
-                         // feasible: exact complementarity s∘z = 0 (default 1; 0 off)
-  int verbose;           // 0 silent, 1 one line per iteration to stderr
+  double refine_tol;  // stop refinement at ‖r‖∞ <= refine_tol·(1+‖rhs‖∞), > 0 (default 1e-13)
+  double cold_rho;   // cold start: weight ρ of the cone rows, x = argmin ½xᵀPx + cᵀx +
+                     // ‖Gx − h‖²/(2ρ) s.t. Ax = b, > 0 (default 1e4: near the all-active
+                     // solution, best for contact problems; 1 is CVXOPT's choice)
+  double warm_push;  // warm start: min cone eigenvalue raised to warm_push·(1+‖v‖∞), > 0
+                     // (default 1e-3)
+  double min_step;   // a step below this counts as a stall, in [0, 1) (default 1e-8)
+  int max_stall;     // stalled steps in a row before giving up (numerical_error), >= 1 (3)
+  int polish;        // 1: after a solved problem with orthant rows only, solve the equality
+                     // KKT system of the identified active set and keep it if it is as
+                     // feasible: exact complementarity s∘z = 0 (default 1; 0 off)
+  int verbose;       // 0 silent, 1 one line per iteration to stderr
   qcp_allocator allocator;  // NULL functions = malloc/free
   int equilibrate;          // Ruiz equilibration passes on the data, 0..50 (default 10; 0 off);
                             // the iteration runs on the scaled problem, every test on the
@@ -150,9 +150,9 @@ typedef enum qcp_start {
 // Summary of the last solve.
 typedef struct qcp_info {
   qcp_status status;
-  int iterations;     // iterations taken (records 0..iterations are valid)
-  double pobj, dobj;  // primal and dual objective at the returned point
-  double pres, dres, gap;  // final relative residuals and sᵀz
+  int iterations;                 // iterations taken (records 0..iterations are valid)
+  double pobj, dobj;              // primal and dual objective at the returned point
+  double pres, dres, gap;         // final relative residuals and sᵀz
   double setup_time, solve_time;  // seconds (wall clock)
   long nnz_kkt, nnz_l;            // entries of the KKT upper triangle and of L (strict lower)
   int factorizations;             // numeric LDLᵀ factorisations in the last solve
@@ -164,8 +164,8 @@ typedef struct qcp_info {
 
 typedef struct qcp_workspace qcp_workspace;
 
-// Validates prob and settings (NULL = defaults), orders and allocates everything; returns QCP_OK and
-// *out, or an error code with a message in err. The workspace copies all data it needs.
+// Validates prob and settings (NULL = defaults), orders and allocates everything; returns QCP_OK
+// and *out, or an error code with a message in err. The workspace copies all data it needs.
 int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *settings,
               qcp_error *err);
 
@@ -178,8 +178,9 @@ int qcp_update(qcp_workspace *ws, const double *Pv, const double *Av, const doub
 int qcp_settings_set(qcp_workspace *ws, const qcp_settings *settings, qcp_error *err);
 
 // Solves from the given start. x0 (n) is read for FEASIBLE and WARM; s0, z0 (m) and y0 (p, may be
-// NULL if p = 0) for WARM (NULL means zero / recomputed). Returns QCP_OK (outcome in info.status) or
-// an input error (e.g. QCP_ERR_START when h − G x0 is not in the cone interior). Allocates nothing.
+// NULL if p = 0) for WARM (NULL means zero / recomputed). Returns QCP_OK (outcome in info.status)
+// or an input error (e.g. QCP_ERR_START when h − G x0 is not in the cone interior). Allocates
+// nothing.
 int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
               const double *y0, const double *z0, qcp_error *err);
 
@@ -211,15 +212,15 @@ int qcp_problem_validate(const qcp_problem *prob, qcp_error *err);
 // from the solver's own residuals (long double accumulation). Absolute unless named *_rel; the
 // cone measures are relative like the residuals.
 typedef struct qcp_check_result {
-  double pres_eq;     // ‖Ax − b‖∞
-  double pres_cone;   // ‖Gx + s − h‖∞
-  double pres_rel;    // max of the two / max(1, ‖b‖∞, ‖h‖∞, ‖Ax‖∞, ‖Gx‖∞, ‖s‖∞)
+  double pres_eq;    // ‖Ax − b‖∞
+  double pres_cone;  // ‖Gx + s − h‖∞
+  double pres_rel;  // max of the two / max(1, ‖b‖∞, ‖h‖∞, ‖Ax‖∞, ‖Gx‖∞, ‖s‖∞)
   double infeas_hgx;  // −min eigenvalue of h − Gx (clipped at 0) / the primal scale of pres_rel
   double s_cone;      // −min eigenvalue of s over all cones (clipped at 0) / the primal scale
   double z_cone;      // −min eigenvalue of z (clipped at 0) / max(1, ‖z‖∞)
   double dres;        // ‖Px + c + Aᵀy + Gᵀz‖∞
   double dres_rel;    // dres / max(1, ‖c‖∞, ‖Px‖∞, ‖Aᵀy‖∞, ‖Gᵀz‖∞)
-  double compl;       // |sᵀz|
+  double compl ;      // |sᵀz|
   double compl_max;   // largest per-cone |s_kᵀz_k|
   double pobj, dobj;  // ½xᵀPx + cᵀx and −½xᵀPx − bᵀy − hᵀz
   double gap_rel;     // |pobj − dobj| / max(1, |pobj|)

@@ -26,7 +26,7 @@ void qcp_io_problem_free(qcp_io_problem *p);
 // Writes a solution file: datasets x (n), s (m), y (p), z (m); attributes status (string),
 // iterations, objective, and the checker's measures chk (may be NULL: not written).
 int qcp_io_solution_write(const char *path, const qcp_problem *prob, const double *x,
-                          const double *s, const double *y, const double *z,
-                          const qcp_info *info, const qcp_check_result *chk, qcp_error *err);
+                          const double *s, const double *y, const double *z, const qcp_info *info,
+                          const qcp_check_result *chk, qcp_error *err);
 
 #endif  // QCP_QCP_IO_H

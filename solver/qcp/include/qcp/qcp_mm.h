@@ -60,8 +60,7 @@ void qcp_mm_conic_free(qcp_mm_conic *c);
 
 // Row multipliers yrow (m = mm->m) of a conic solution (y p, z l): equality rows take y, an upper
 // side adds z, a lower side subtracts z; dropped rows get 0.
-void qcp_mm_row_duals(const qcp_mm_conic *c, int m, const double *y, const double *z,
-                      double *yrow);
+void qcp_mm_row_duals(const qcp_mm_conic *c, int m, const double *y, const double *z, double *yrow);
 
 // Scores the point (x n, yrow m) of mm (see qcp_mm_score).
 void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out);

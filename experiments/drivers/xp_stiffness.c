@@ -384,27 +384,10 @@ static int parse_slices(const char *text, const st_slice **list, size_t *n, xp_e
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter scenarios: empty list");
 }
 
-// the methods to run: "applicable" (every method of the scenario) or a comma list
+// the methods to run: "applicable" is every method but the rigid-DAE reference (ida): these
+// scenarios all have contact rows
 static int parse_methods(const char *text, const sim_method **list, size_t *n, xp_error *err) {
-  *n = 0;
-  if (strcmp(text, "applicable") == 0) {
-    // every method but the rigid-DAE reference (ida): these scenarios all have contact rows
-    for (size_t i = 0; sim_methods[i] && *n < ST_MAX_METHODS; i++)
-      if (sim_methods[i]->family != SIM_FAMILY_RIGID) list[(*n)++] = sim_methods[i];
-    return XP_OK;
-  }
-  char buf[256], *save = NULL;
-  snprintf(buf, sizeof buf, "%s", text);
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    const sim_method *m = sim_method_find(tok);
-    if (!m || *n == ST_MAX_METHODS)
-      return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: unknown method '%s' (stabcon list "
-                     "--methods)",
-                     text, tok);
-    list[(*n)++] = m;
-  }
-  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
+  return sim_methods_parse(text, SIM_FAMILY_COMPLIANT, NULL, list, ST_MAX_METHODS, n, err);
 }
 
 // a run that is recorded, not run (its outcome is known from a lower stiffness, or there is no

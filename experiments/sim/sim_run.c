@@ -57,14 +57,12 @@ static const char *family_name(unsigned family) {
                                       : "rigid DAE";
 }
 
-// splits the method list (repeats are refused when the parameter is set) into known, applicable
-// methods; XP_ERR_USAGE naming the bad entry
-static int parse_methods(const sim_scenario *sc, const char *text, const sim_method **list,
-                         size_t *n, xp_error *err) {
+int sim_methods_parse(const char *text, unsigned families, const sim_scenario *sc,
+                      const sim_method **list, size_t cap, size_t *n, xp_error *err) {
   *n = 0;
   if (strcmp(text, "applicable") == 0) {
-    for (size_t i = 0; sim_methods[i]; i++)
-      if (sc->methods & sim_methods[i]->family) list[(*n)++] = sim_methods[i];
+    for (size_t i = 0; sim_methods[i] && *n < cap; i++)
+      if (families & sim_methods[i]->family) list[(*n)++] = sim_methods[i];
     return XP_OK;
   }
   char buf[256];
@@ -72,16 +70,14 @@ static int parse_methods(const sim_scenario *sc, const char *text, const sim_met
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const sim_method *m = sim_method_find(tok);
-    if (!m)
+    if (!m || *n == cap)
       return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: unknown method '%s' (stabcon list "
-                     "--methods)",
-                     text, tok);
-    if (!(sc->methods & m->family))
+                     "parameter method=%s: unknown method '%s' (stabcon list --methods)", text,
+                     tok);
+    if (sc && !(sc->methods & m->family))
       return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: %s does not apply to scenario %s "
-                     "(%s)",
-                     text, tok, sc->name, sc->not_applicable ? sc->not_applicable : "");
+                     "parameter method=%s: %s does not apply to scenario %s (%s)", text, tok,
+                     sc->name, sc->not_applicable ? sc->not_applicable : "");
     list[(*n)++] = m;
   }
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
@@ -135,7 +131,8 @@ static int matrix_run(const xp_params *p, xp_results *out, xp_progress *progress
     return xp_fail(err, XP_ERR_USAGE, "unknown scenario '%s'", xp_params_string(p, "scenario"));
   const sim_method *list[64];
   size_t n = 0;
-  if (parse_methods(sc, xp_params_string(p, "method"), list, &n, err)) return XP_ERR_USAGE;
+  if (sim_methods_parse(xp_params_string(p, "method"), sc->methods, sc, list, 64, &n, err))
+    return XP_ERR_USAGE;
   for (size_t i = 0; i < n; i++) {
     int rc = run_one(sc, list[i], p, out, err);
     if (rc != XP_OK) return rc;

@@ -86,6 +86,12 @@ struct sim_method {
 extern const sim_method *const sim_methods[];
 // Looks a method up by name; NULL if unknown.
 const sim_method *sim_method_find(const char *name);
+struct sim_scenario;
+// A `method=` value: "applicable" (every method of the given SIM_FAMILY_* bits, at most cap) or a
+// comma list of method names, each known and (sc non-NULL) applicable to sc. XP_OK and the list in
+// list[0..*n), or XP_ERR_USAGE with a message naming the bad entry.
+int sim_methods_parse(const char *text, unsigned families, const struct sim_scenario *sc,
+                      const sim_method **list, size_t cap, size_t *n, xp_error *err);
 
 // ---- scenarios ------------------------------------------------------------------------------
 

@@ -18,6 +18,55 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+// one row of the table: `steps` steps of the stack of n spheres; the median µs per step
+// (first step excluded: qcp setup) into *median. 0, or 1 after a message (setup failed)
+static int bench_one(int n, mbs_formulation form, mbs_activation act, int dropped, int steps,
+                     double *median) {
+  stack_params p = stack_params_default();
+  p.n = n;
+  stack s;
+  if (stack_init(&s, &p)) return fprintf(stderr, "out of memory\n"), 1;
+  mbs_settings set = mbs_settings_default();
+  set.formulation = form;
+  set.activation = act;
+  sc_error serr = {0};
+  mbs_workspace *ws = mbs_workspace_create(&s.model, &set, &serr);
+  double *q = malloc(7 * (size_t)p.n * sizeof *q), *v = malloc(6 * (size_t)p.n * sizeof *v);
+  double *t = malloc((size_t)steps * sizeof *t);
+  if (!ws || !q || !v || !t) {
+    fprintf(stderr, "stabcon bench stack: setup failed for N = %d: %s\n", p.n,
+            ws ? "out of memory" : serr.message);
+    free(q), free(v), free(t), mbs_workspace_free(ws), stack_free(&s);
+    return 1;
+  }
+  if (dropped)
+    stack_initial_state(&s, q, v);
+  else
+    stack_resting_state(&s, q, v);
+  long iters = 0, fp = 0;
+  mbs_status st = MBS_OK;
+  int done = 0;  // steps taken (a step the solver only met inaccurately is still taken)
+  while (done < steps && (st == MBS_OK || st == MBS_INACCURATE || st == MBS_MAX_ITERATIONS)) {
+    double t0 = xp_now();
+    st = mbs_step(ws, done * 0.01, 0.01, q, v, q, v);
+    t[done++] = 1e6 * (xp_now() - t0);
+    iters += mbs_step_info(ws)->iterations, fp += mbs_step_info(ws)->fp_iterations;
+  }
+  double fastest = NAN;
+  *median = NAN;
+  if (done >= 2) {
+    qsort(t + 1, (size_t)done - 1, sizeof *t, cmp_double);
+    *median = t[1 + (done - 1) / 2], fastest = t[1];
+  }
+  printf("| %d | %d | %.1f | %.1f | %.2f | %.1f | %.2f | %s |\n", p.n, 3 * p.n, *median, fastest,
+         *median / p.n, (double)iters / done, (double)fp / done, mbs_status_name(st));
+  fflush(stdout);
+  free(q), free(v), free(t);
+  mbs_workspace_free(ws);
+  stack_free(&s);
+  return 0;
+}
+
 int cli_bench_stack(int argc, char **argv) {
   int steps = 30;
   mbs_formulation form = MBS_COULOMB;
@@ -70,48 +119,10 @@ int cli_bench_stack(int argc, char **argv) {
   int nk = 0;
   for (int k = 0; k < NN; k++) {
     if (only_n && k > 0) break;  // --n: one row
-    stack_params p = stack_params_default();
-    p.n = only_n ? only_n : ns[k];
-    stack s;
-    if (stack_init(&s, &p)) return fprintf(stderr, "out of memory\n"), 1;
-    mbs_settings set = mbs_settings_default();
-    set.formulation = form;
-    set.activation = act;
-    sc_error serr = {0};
-    mbs_workspace *ws = mbs_workspace_create(&s.model, &set, &serr);
-    double *q = malloc(7 * (size_t)p.n * sizeof *q), *v = malloc(6 * (size_t)p.n * sizeof *v);
-    double *t = malloc((size_t)steps * sizeof *t);
-    if (!ws || !q || !v || !t) {
-      fprintf(stderr, "stabcon bench stack: setup failed for N = %d: %s\n", p.n,
-              ws ? "out of memory" : serr.message);
-      free(q), free(v), free(t), mbs_workspace_free(ws), stack_free(&s);
-      return 1;
-    }
-    if (dropped)
-      stack_initial_state(&s, q, v);
-    else
-      stack_resting_state(&s, q, v);
-    long iters = 0, fp = 0;
-    mbs_status st = MBS_OK;
-    int done = 0;  // steps taken (a step the solver only met inaccurately is still taken)
-    while (done < steps && (st == MBS_OK || st == MBS_INACCURATE || st == MBS_MAX_ITERATIONS)) {
-      double t0 = xp_now();
-      st = mbs_step(ws, done * 0.01, 0.01, q, v, q, v);
-      t[done++] = 1e6 * (xp_now() - t0);
-      iters += mbs_step_info(ws)->iterations, fp += mbs_step_info(ws)->fp_iterations;
-    }
-    double median = NAN, fastest = NAN;
-    if (done >= 2) {
-      qsort(t + 1, (size_t)done - 1, sizeof *t, cmp_double);
-      median = t[1 + (done - 1) / 2], fastest = t[1];
-    }
-    printf("| %d | %d | %.1f | %.1f | %.2f | %.1f | %.2f | %s |\n", p.n, 3 * p.n, median, fastest,
-           median / p.n, (double)iters / done, (double)fp / done, mbs_status_name(st));
-    fflush(stdout);
-    xs[nk] = log((double)p.n), ys[nk++] = log(median);
-    free(q), free(v), free(t);
-    mbs_workspace_free(ws);
-    stack_free(&s);
+    const int n = only_n ? only_n : ns[k];
+    double median = NAN;
+    if (bench_one(n, form, act, dropped, steps, &median)) return 1;
+    xs[nk] = log((double)n), ys[nk++] = log(median);
   }
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (int k = 0; k < nk; k++) sx += xs[k], sy += ys[k], sxx += xs[k] * xs[k], sxy += xs[k] * ys[k];

@@ -163,6 +163,7 @@ static int same_ints(const int *a, const int *b, int n) {
   return n <= 0 || memcmp(a, b, (size_t)n * sizeof(int)) == 0;
 }
 
+// Long on purpose: one solve of the dual (lift, set up or update, solve, map back) in sequence.
 int theta_dual_solve(theta_dual *d, const theta_contact_problem *p, const theta_contact_settings *s,
                      double *v, double *gamma, theta_contact_info *info) {
   const int nv = p->nv, n = nv + p->nrows;

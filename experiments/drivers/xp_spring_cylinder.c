@@ -353,6 +353,59 @@ static void cyl_report_row(FILE *md, const xp_file *f, const char *mu, const cha
           order, 100 * p2p, slip, ratio, gn, st);
 }
 
+// a statistic of one case of the file (NaN if absent)
+static double cyl_stat(const xp_file *f, const char *case_name, const char *key) {
+  double v = NAN;
+  if (xp_file_case_stat(f, case_name, key, &v) != 0) v = NAN;
+  return v;
+}
+
+// paper B §II's claims on the θ-method family, each with a verdict from this file's measurements
+static void cyl_verdicts(FILE *md, const xp_file *f) {
+  const char *P2P = "energy_peak_to_peak_rel", *ORD = "fitted_order";
+  const double o0 = cyl_stat(f, "order_mu=0_midpoint", ORD),
+               o1 = cyl_stat(f, "order_mu=1_midpoint", ORD);
+  const double s0 = cyl_stat(f, "energy_mu=0_symplectic", P2P);
+  const double m0 = cyl_stat(f, "energy_mu=0_midpoint", P2P),
+               m1 = cyl_stat(f, "energy_mu=1_midpoint", P2P);
+  const double s1 = cyl_stat(f, "energy_mu=1_symplectic", P2P),
+               i1 = cyl_stat(f, "energy_mu=1_implicit", P2P);
+  const double e0 = cyl_stat(f, "energy_mu=0_explicit", P2P),
+               i0 = cyl_stat(f, "energy_mu=0_implicit", P2P);
+  fprintf(md,
+          "Paper B §II, every claim on the θ-method family (verdict from the numbers above):\n\n"
+          "| claim | verdict | measured |\n|---|---|---|\n");
+  fprintf(md,
+          "| the midpoint rule is second order (§II.A), and the two-stage scheme keeps it (A is a "
+          "first-order approximation of ∂m/∂v, Prop. 1) | **%s** | fitted order %.3f "
+          "frictionless, %.3f rolling (μ = 1) |\n",
+          fabs(o0 - 2) < 0.1 && fabs(o1 - 2) < 0.1 ? "reproduced" : "not reproduced", o0, o1);
+  fprintf(
+      md,
+      "| with conservative forces symplectic Euler keeps the energy bounded | **%s** | "
+      "%.3g %% peak to peak over T, frictionless (bounded over the run; beyond T not measured) |\n",
+      s0 < 1 ? "reproduced" : "not reproduced", 100 * s0);
+  fprintf(md,
+          "| … and the midpoint rule conserves it exactly | **%s** | %.2g %% peak to peak, "
+          "frictionless (round-off) |\n",
+          m0 < 1e-9 ? "reproduced" : "not reproduced", 100 * m0);
+  fprintf(md,
+          "| the implicit schemes suit stiff forces (stable where explicit Euler is not) | "
+          "**%s** | explicit Euler %.3g %% (unstable), implicit Euler %.3g %% (dissipates, "
+          "bounded) |\n",
+          e0 > 1 && i0 <= 1 ? "reproduced" : "not reproduced", 100 * e0, 100 * i0);
+  fprintf(md,
+          "| rolling: the midpoint two-stage scheme dissipates considerably less than first "
+          "order (§II.C; 0.16 %% in §VI.B) | **%s** | midpoint %.3g %%, symplectic %.3g %%, "
+          "implicit %.3g %%; %s |\n\n",
+          m1 < 0.1 * s1 && m1 < 0.1 * i1 ? (fabs(m1 - 0.0016) < 0.0004 ? "reproduced"
+                                                                       : "reproduced (trend); "
+                                                                         "the value differs")
+                                         : "not reproduced",
+          100 * m1, 100 * s1, 100 * i1,
+          "the midpoint spread is the regularised friction's slip dissipation (∝ σ, below)");
+}
+
 static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
@@ -387,8 +440,10 @@ static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
     if (!xp_file_case_status(f, ec, st, sizeof st))
       cyl_report_row(md, f, mus[im], "paper A's step", ec, oc, "(not in paper B)");
   }
+  fputc('\n', md);
+  cyl_verdicts(md, f);
   fprintf(md,
-          "\nPaper A's step treats the spring force explicitly (v1 = v0 + hM⁻¹f(q0), "
+          "Paper A's step treats the spring force explicitly (v1 = v0 + hM⁻¹f(q0), "
           "q1 = q0 + hv1), so on this problem it behaves as symplectic Euler: first order, "
           "bounded energy oscillation. Explicit Euler (θ = θ_vq = 0) is unstable here and "
           "reported, not hidden. The midpoint rule's rolling energy spread is dissipation by the "

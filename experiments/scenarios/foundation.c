@@ -203,8 +203,6 @@ static int foundation_create(const xp_params *p, double h, sim_instance *inst, x
   return XP_OK;
 }
 
-static void foundation_release(sim_instance *inst) { sim_instance_release(inst); }
-
 const sim_scenario sim_scenario_foundation = {
     .name = "foundation",
     .summary = "cube on a Winkler foundation under a rotating load (paper A §5.5)",
@@ -217,5 +215,5 @@ const sim_scenario sim_scenario_foundation = {
     .default_h = 0.01,
     .default_T = 1,
     .create = foundation_create,
-    .free = foundation_release,
+    .free = sim_instance_release,
 };

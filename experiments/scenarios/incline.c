@@ -173,8 +173,6 @@ static int incline_create(const xp_params *p, double h, sim_instance *inst, xp_e
   return XP_OK;
 }
 
-static void incline_release(sim_instance *inst) { sim_instance_release(inst); }
-
 const sim_scenario sim_scenario_incline = {
     .name = "incline",
     .summary = "box on four Hertz feet on a 15° ramp (paper A §6.4)",
@@ -187,5 +185,5 @@ const sim_scenario sim_scenario_incline = {
     .default_h = 0.01,
     .default_T = 1,
     .create = incline_create,
-    .free = incline_release,
+    .free = sim_instance_release,
 };

@@ -127,8 +127,6 @@ static int pendulum_create(const xp_params *p, double h, sim_instance *inst, xp_
   return XP_OK;
 }
 
-static void pendulum_release(sim_instance *inst) { sim_instance_release(inst); }
-
 const sim_scenario sim_scenario_pendulum = {
     .name = "pendulum",
     .summary = "planar pendulum with a stiff bilateral joint (paper A §4.4)",
@@ -138,5 +136,5 @@ const sim_scenario sim_scenario_pendulum = {
     .default_h = 1e-3,
     .default_T = 1,
     .create = pendulum_create,
-    .free = pendulum_release,
+    .free = sim_instance_release,
 };

@@ -96,8 +96,6 @@ static int rom_pendulum_create(const xp_params *p, double h, sim_instance *inst,
   return XP_OK;
 }
 
-static void rom_pendulum_release(sim_instance *inst) { sim_instance_release(inst); }
-
 const sim_scenario sim_scenario_rom_pendulum = {
     .name = "rom_pendulum",
     .summary = "pendulum hitting a stiff range-of-motion limit (paper A §5.4)",
@@ -110,5 +108,5 @@ const sim_scenario sim_scenario_rom_pendulum = {
     .default_h = 1e-5,
     .default_T = 1,
     .create = rom_pendulum_create,
-    .free = rom_pendulum_release,
+    .free = sim_instance_release,
 };

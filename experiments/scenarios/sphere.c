@@ -129,8 +129,6 @@ static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_er
   return XP_OK;
 }
 
-static void sphere_free(sim_instance *inst) { sim_instance_release(inst); }
-
 // the impact as the run sees it: first touch and release by linear interpolation of the gap
 // between steps, largest overlap, speed out over speed in
 typedef struct impact_probe {
@@ -198,6 +196,6 @@ const sim_scenario sim_scenario_sphere = {
     .default_h = 1e-5,
     .default_T = 0.02,
     .create = sphere_create,
-    .free = sphere_free,
+    .free = sim_instance_release,
     .probe = sphere_probe,
 };

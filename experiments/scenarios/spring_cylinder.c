@@ -163,8 +163,6 @@ static int spring_cylinder_create(const xp_params *p, double h, sim_instance *in
   return XP_OK;
 }
 
-static void spring_cylinder_release(sim_instance *inst) { sim_instance_release(inst); }
-
 const sim_scenario sim_scenario_spring_cylinder = {
     .name = "spring_cylinder",
     .summary = "cylinder on a compliant ground pulled by a spring (paper B §VI.B)",
@@ -177,5 +175,5 @@ const sim_scenario sim_scenario_spring_cylinder = {
     .default_h = 0.02,
     .default_T = 5,
     .create = spring_cylinder_create,
-    .free = spring_cylinder_release,
+    .free = sim_instance_release,
 };

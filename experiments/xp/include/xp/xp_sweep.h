@@ -57,9 +57,9 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
 // the grid values in its params) and removes the parts. Fails if a part is missing.
 int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err);
 
-// Compares two results files case by case (names, status, params, statistics, series bit for
-// bit), ignoring statistics whose name contains "time" (timings). Writes the first difference
-// to msg. Returns 0 if equal, 1 if different, -1 if a file cannot be read.
+// Compares two results files as xp_results_compare_report does (xp_compare.c; timings ignored)
+// and writes the count and the first difference to msg. Returns 0 if equal, 1 if different, -1
+// if a file cannot be read.
 int xp_results_compare(const char *a, const char *b, char *msg, size_t len);
 
 #endif  // XP_XP_SWEEP_H

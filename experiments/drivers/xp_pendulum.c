@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Paper A §4.4, Fig 4: the pendulum in absolute coordinates with a stiff bilateral joint.
 //
-// Each case (h, k) integrates the `pendulum` scenario with mbs_step from the horizontal release
-// and stores |φ|(t), the energy, the swing angle against the exact (Jacobi-elliptic) solution,
-// the joint forces and the per-step solver statistics. A separate case `reference` stores the
-// rigid-joint IDA solution next to the elliptic one, so the reference itself is checked.
+// Each case (h, k) integrates the `pendulum` scenario with paper A's step through the one
+// simulate loop (sim_simulate, the study's observer a probe) from the horizontal release and stores
+// |φ|(t), the energy, the swing angle against the exact (Jacobi-elliptic) solution, the joint
+// forces and the per-step solver statistics. A separate case `reference` stores the rigid-joint IDA
+// solution next to the elliptic one, so the reference itself is checked.
 #include "xp/xp.h"
 #include "xp/xp_common.h"
 #include "xp/xp_file.h"
@@ -13,6 +14,7 @@
 #include "mbs/mbs.h"
 #include "ref/ref.h"
 #include "scenarios/pendulum.h"
+#include "sim/sim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -45,13 +47,8 @@ static const char *const col_units[C_COUNT] = {"s", "m", "J", "rad", "rad",   "r
                                                "N", "N", "",  "",    "m/s^2", ""};
 
 static pendulum_params params_from(const xp_params *prm, double k) {
-  pendulum_params p = pendulum_params_default();
-  p.m = xp_params_real(prm, "m");
-  p.l = xp_params_real(prm, "l");
-  p.inertia = xp_params_real(prm, "inertia");
-  p.g = xp_params_real(prm, "g");
+  pendulum_params p = pendulum_params_read(prm);
   p.k = k;
-  p.b = xp_params_real(prm, "b");
   p.copies = (int)xp_params_int(prm, "copies");
   return p;
 }
@@ -61,7 +58,7 @@ static double omega0(const pendulum_params *p) {
 }
 
 static void write_params(xp_case *c, const pendulum_params *p, double h, double T,
-                         const mbs_settings *s) {
+                         const xp_params *prm, double gdot_target) {
   xp_case_param_real(c, "h", h, "s");
   xp_case_param_real(c, "k", p->k, "N/m");
   xp_case_param_real(c, "b", p->b, "N*s/m");
@@ -71,11 +68,55 @@ static void write_params(xp_case *c, const pendulum_params *p, double h, double 
   xp_case_param_real(c, "inertia", p->inertia, "kg*m^2");
   xp_case_param_real(c, "g", p->g, "m/s^2");
   xp_case_param_real(c, "copies", p->copies, "");
-  xp_case_param_string(c, "contact", mbs_formulation_name(s->formulation));
-  xp_case_param_string(c, "solver", mbs_solver_name(s->solver));
-  xp_case_param_real(c, "gdot_target", s->gdot_target, "");
-  xp_case_param_real(c, "bias", s->use_bias, "");
+  xp_case_param_string(c, "contact", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "solver", xp_params_string(prm, "solver"));
+  xp_case_param_real(c, "gdot_target", gdot_target, "");
+  xp_case_param_real(c, "bias", xp_params_int(prm, "bias") != 0, "");
   xp_case_param_string(c, "step", "paper A eqs. 36-38, 53 (bilateral rows: one SPD solve)");
+}
+
+// The study's observer on the one simulate loop: the swing against the elliptic solution, the
+// joint forces and solver statistics at every stride-th step (the Fig 4 series), the deviation
+// and energy extremes over every step, and the divergence stop.
+typedef struct pd_probe {
+  const pendulum *pd;
+  double w0, e0, emax, emin, max_phi;
+  double q[3];  // the last state
+  size_t n, stride;
+  long iters;
+  int diverged, oom;
+  xp_series ser;
+} pd_probe;
+
+static void pd_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                      const sim_step_report *rep) {
+  pd_probe *pr = ctx;
+  memcpy(pr->q, q, sizeof pr->q);
+  if (k > 0) {
+    pr->iters += rep->iterations;
+    const double e = pendulum_energy(pr->pd, q, v);
+    pr->emax = fmax(pr->emax, e), pr->emin = fmin(pr->emin, e);
+    pr->max_phi = fmax(pr->max_phi, pendulum_deviation(pr->pd, q));
+    // a state this large means the run has diverged (the step itself stays finite longer)
+    if (!(fabs(q[0]) + fabs(q[1]) < PENDULUM_DIVERGED)) pr->diverged = 1;
+  }
+  if (pr->diverged || (k % pr->stride && k != pr->n)) return;
+  double a_ex = NAN, ad_ex = NAN, qe[3], ve[3], row[C_COUNT];
+  ref_pendulum_exact(pr->w0, M_PI / 2, t, &a_ex, &ad_ex);
+  pendulum_state_from_angle(pr->pd, a_ex, ad_ex, qe, ve);
+  row[C_T] = t, row[C_PHI] = pendulum_deviation(pr->pd, q);
+  row[C_E] = pendulum_energy(pr->pd, q, v);
+  row[C_THETA] = q[2], row[C_ALPHA] = pendulum_angle(q), row[C_ALPHA_EX] = a_ex;
+  row[C_ERR] = hypot(q[0] - qe[0], q[1] - qe[1]);
+  row[C_LX] = k ? rep->force[0] : 0, row[C_LY] = k ? rep->force[1] : 0;
+  row[C_ROWS] = k ? rep->rows->n : 0, row[C_ITER] = k ? rep->iterations : 0;
+  row[C_RES] = k ? rep->residual : 0, row[C_STATUS] = k ? rep->outcome : 0;
+  if (xp_series_push(&pr->ser, row)) pr->oom = 1;
+}
+
+static const char *pd_stop(void *ctx) {
+  const pd_probe *pr = ctx;
+  return pr->diverged ? "diverged" : pr->oom ? "out-of-memory" : NULL;
 }
 
 // one simulated case: the run's parameters, overridden by these (the long-horizon pair)
@@ -84,117 +125,79 @@ typedef struct case_opts {
   const char *prefix;  // case name prefix ("" for the Fig 4 cases)
 } case_opts;
 
+// the case's statistics and status from the probe and the loop's outcome
+static void write_results(xp_case *c, const pd_probe *pr, const sim_outcome *oc, double h) {
+  double a_T, ad_T, qe[3], ve[3];
+  const double steps = (double)oc->steps_taken;
+  ref_pendulum_exact(pr->w0, M_PI / 2, steps * h, &a_T, &ad_T);
+  pendulum_state_from_angle(pr->pd, a_T, ad_T, qe, ve);
+  xp_case_stat_real(c, "max_phi", pr->max_phi, "m");
+  xp_case_stat_real(c, "pos_error_T", hypot(pr->q[0] - qe[0], pr->q[1] - qe[1]), "m");
+  xp_case_stat_real(c, "energy_rise_max", pr->emax - pr->e0, "J");
+  xp_case_stat_real(c, "energy_drop_max", pr->e0 - pr->emin, "J");
+  xp_case_stat_real(c, "steps", steps, "");
+  xp_case_stat_real(c, "iterations_total", (double)pr->iters, "");
+  xp_case_stat_real(c, "wall_time", oc->wall_time, "s");
+  xp_case_stat_real(c, "cpu_time", oc->cpu_time, "s");
+  xp_case_stat_real(c, "stored_points", (double)pr->ser.n, "");
+  char msg[256];
+  if (oc->failed) {
+    xp_case_status(c, "failed", oc->message);
+  } else if (pr->diverged) {
+    snprintf(msg, sizeof msg, "|q| exceeded %g m at t = %g s", PENDULUM_DIVERGED, steps * h);
+    xp_case_status(c, "diverged", msg);
+  } else {
+    xp_case_status(c, oc->status, NULL);  // ok, or degraded (never on bilateral rows)
+  }
+}
+
+// One case (h, k): paper A's step (the `contact` formulation's stepper) through the one simulate
+// loop, which writes nothing itself (c = NULL): the Fig 4 series and statistics are the probe's.
 static int run_case(const xp_params *prm, double h, double k, const case_opts *o, xp_results *out,
                     xp_error *err) {
-  const double T = o->T;
-  const size_t max_points = (size_t)xp_params_int(prm, "max_points");
+  char mname[64];
+  snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
+  const sim_method *method = sim_method_find(mname);
+  if (!method)
+    return xp_fail(err, XP_ERR_USAGE, "contact = '%s' is not relaxed|paper",
+                   xp_params_string(prm, "contact"));
   pendulum pd;
   pendulum_params p = params_from(prm, k);
   p.b = o->b;
   pendulum_init(&pd, &p);
-  mbs_settings s = mbs_settings_default();
-  if (mbs_formulation_parse(xp_params_string(prm, "contact"), &s.formulation))
-    return xp_fail(err, XP_ERR_USAGE, "contact = '%s' is not relaxed|paper",
-                   xp_params_string(prm, "contact"));
-  if (mbs_solver_parse(xp_params_string(prm, "solver"), &s.solver))
-    return xp_fail(err, XP_ERR_USAGE, "solver = '%s' is not auto|dense|qcp",
-                   xp_params_string(prm, "solver"));
-  s.gdot_target = o->gdot_target;
-  s.use_bias = xp_params_int(prm, "bias") != 0;
-  sc_error serr = {0};
-  mbs_workspace *ws = mbs_workspace_create(&pd.model, &s, &serr);
-  if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", serr.message);
-  char msg[256];
-  size_t n_steps;
-  if (xp_step_count(T, h, &n_steps, err)) return mbs_workspace_free(ws), XP_ERR_USAGE;
-  const long n = (long)n_steps;
-  const long stride = n / (long)max_points + 1;
-  xp_series ser;
-  if (xp_series_init(&ser, C_COUNT, (size_t)(n / stride + 3))) {
-    mbs_workspace_free(ws);
+  const sim_method_options opt = {.h = h,
+                                  .fp_max_iter = 50,
+                                  .solver = xp_params_string(prm, "solver"),
+                                  .gdot_target = &o->gdot_target,
+                                  .no_bias = xp_params_int(prm, "bias") == 0};
+  size_t n;
+  if (xp_step_count(o->T, h, &n, err)) return XP_ERR_USAGE;
+  double q0[3], v0[3];
+  pendulum_initial_state(&pd, q0, v0);
+  pd_probe pr = {.pd = &pd, .w0 = omega0(&p), .n = n};
+  pr.stride = n / (size_t)xp_params_int(prm, "max_points") + 1;
+  pr.e0 = pr.emax = pr.emin = pendulum_energy(&pd, q0, v0);
+  if (xp_series_init(&pr.ser, C_COUNT, n / pr.stride + 3))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
-  }
-  const double w0 = omega0(&p);
-  double q[3], v[3], row[C_COUNT];
-  pendulum_initial_state(&pd, q, v);
-  const double e0 = pendulum_energy(&pd, q, v);
-  double max_phi = 0, emax = e0, emin = e0, t0 = xp_now();
-  long iters = 0, steps = 0;
-  mbs_status st = MBS_OK;
-  int diverged = 0;
-  for (long i = 0; i <= n; i++) {
-    const double t = (double)i * h;
-    if (i > 0) {
-      st = mbs_step(ws, t - h, h, q, v, q, v);
-      if (st != MBS_OK) break;
-      steps = i;
-      const mbs_info *info = mbs_step_info(ws);
-      iters += info->iterations;
-      double e = pendulum_energy(&pd, q, v);
-      emax = fmax(emax, e), emin = fmin(emin, e);
-      max_phi = fmax(max_phi, pendulum_deviation(&pd, q));
-      if (!(fabs(q[0]) + fabs(q[1]) < PENDULUM_DIVERGED)) {
-        diverged = 1;
-        break;
-      }
-    }
-    if (i % stride && i != n) continue;
-    double a_ex = NAN, ad_ex = NAN, qe[3], ve[3];
-    ref_pendulum_exact(w0, M_PI / 2, t, &a_ex, &ad_ex);
-    pendulum_state_from_angle(&pd, a_ex, ad_ex, qe, ve);
-    const mbs_info *info = mbs_step_info(ws);
-    const double *lam = mbs_step_lambda(ws);
-    row[C_T] = t, row[C_PHI] = pendulum_deviation(&pd, q), row[C_E] = pendulum_energy(&pd, q, v);
-    row[C_THETA] = q[2], row[C_ALPHA] = pendulum_angle(q), row[C_ALPHA_EX] = a_ex;
-    row[C_ERR] = hypot(q[0] - qe[0], q[1] - qe[1]);
-    row[C_LX] = i ? lam[0] : 0, row[C_LY] = i ? lam[1] : 0;
-    row[C_ROWS] = i ? info->rows_active : 0, row[C_ITER] = i ? info->iterations : 0;
-    row[C_RES] = i ? info->residual : 0, row[C_STATUS] = i ? info->status : 0;
-    if (xp_series_push(&ser, row)) {
-      xp_series_free(&ser);
-      mbs_workspace_free(ws);
-      return xp_fail(err, XP_ERR_RUN, "out of memory");
-    }
-  }
-  const double wall = xp_now() - t0;
+  sim_probe probe = {.ctx = &pr, .sample = pd_sample, .stop = pd_stop};
+  const sim_instance inst = {.model = &pd.model, .q0 = q0, .v0 = v0};
+  sim_outcome oc;
+  int rc = sim_simulate(method, &opt, &inst, o->T, 2, &probe, NULL, &oc, err);
+  if (rc == XP_OK && pr.oom) rc = xp_fail(err, XP_ERR_RUN, "out of memory");
   char name[128], tail[96];
   xp_case_name(tail, sizeof tail, 2, (const char *[]){"h", "k"}, (double[]){h, k});
   snprintf(name, sizeof name, "%s%s", o->prefix, tail);
-  xp_case *c = xp_case_begin(out, name);
-  if (!c) {
-    xp_series_free(&ser);
-    mbs_workspace_free(ws);
-    return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  xp_case *c = rc == XP_OK ? xp_case_begin(out, name) : NULL;
+  if (rc == XP_OK && !c) rc = xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  if (c) {
+    write_params(c, &p, h, o->T, prm, o->gdot_target);
+    for (int j = 0; j < C_COUNT; j++)
+      xp_case_series(c, col_names[j], col_units[j], pr.ser.col[j], pr.ser.n);
+    write_results(c, &pr, &oc, h);
+    if (xp_case_end(c)) rc = xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   }
-  write_params(c, &p, h, T, &s);
-  for (int j = 0; j < C_COUNT; j++)
-    xp_case_series(c, col_names[j], col_units[j], ser.col[j], ser.n);
-  double a_T, ad_T, qe[3], ve[3];
-  ref_pendulum_exact(w0, M_PI / 2, (double)steps * h, &a_T, &ad_T);
-  pendulum_state_from_angle(&pd, a_T, ad_T, qe, ve);
-  xp_case_stat_real(c, "max_phi", max_phi, "m");
-  xp_case_stat_real(c, "pos_error_T", hypot(q[0] - qe[0], q[1] - qe[1]), "m");
-  xp_case_stat_real(c, "energy_rise_max", emax - e0, "J");
-  xp_case_stat_real(c, "energy_drop_max", e0 - emin, "J");
-  xp_case_stat_real(c, "steps", (double)steps, "");
-  xp_case_stat_real(c, "iterations_total", (double)iters, "");
-  xp_case_stat_real(c, "wall_time", wall, "s");
-  xp_case_stat_real(c, "stored_points", (double)ser.n, "");
-  if (st != MBS_OK) {
-    snprintf(msg, sizeof msg, "mbs_step status %s at step %ld (t = %g s)", mbs_status_name(st),
-             steps + 1, (double)steps * h);
-    xp_case_status(c, "failed", msg);
-  } else if (diverged) {
-    snprintf(msg, sizeof msg, "|q| exceeded %g m at t = %g s", PENDULUM_DIVERGED,
-             (double)steps * h);
-    xp_case_status(c, "diverged", msg);
-  } else {
-    xp_case_status(c, "ok", NULL);
-  }
-  xp_series_free(&ser);
-  mbs_workspace_free(ws);
-  if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-  return XP_OK;
+  xp_series_free(&pr.ser);
+  return rc;
 }
 
 // IDA rigid-joint solution against the elliptic one on a uniform time grid
@@ -289,13 +292,8 @@ static const xp_param_def pendulum_params_table[] = {
      "step sizes (paper Fig 4: 0.1 and 1e-4)"},
     {"k", XP_REAL_LIST, "1e15", XP_NONNEGATIVE, "N/m", NULL,
      "joint stiffness per row (paper: 1e15)"},
-    {"b", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "joint damping per row (paper: 1)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "duration (paper: 1 s)"},
-    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "bob mass (default; the paper does not say)"},
-    {"l", XP_REAL, "1", XP_POSITIVE, "m", NULL, "bob centre to joint (default)"},
-    {"inertia", XP_REAL, "1e-3", XP_POSITIVE, "kg*m^2", NULL,
-     "bob inertia about its centre (default)"},
-    {"g", XP_REAL, "9.81", XP_POSITIVE, "m/s^2", NULL, "gravity"},
+    PENDULUM_PARAM_DEFS  // m, l, inertia, g, b: the scenario's declarations
     {"copies", XP_INT, "1", XP_POSITIVE, "", NULL,
      "copies of the two joint rows (2+: redundant rows)"},
     {"contact", XP_STRING, "relaxed", XP_ANY, "", "relaxed|paper",

@@ -15,8 +15,18 @@
 #define PENDULUM_PI 3.14159265358979323846
 
 pendulum_params pendulum_params_default(void) {
-  return (pendulum_params){
-      .m = 1, .l = 1, .inertia = 1e-3, .g = 9.81, .k = 1e15, .b = 1, .copies = 1, .split = 0};
+#define PENDULUM_PARAM_VALUE(name, def, range, unit, help) .name = def,
+  return (pendulum_params){PENDULUM_PARAM_LIST(PENDULUM_PARAM_VALUE).k = 1e15, .copies = 1,
+                           .split = 0};
+#undef PENDULUM_PARAM_VALUE
+}
+
+pendulum_params pendulum_params_read(const xp_params *p) {
+  pendulum_params pp = pendulum_params_default();
+#define PENDULUM_PARAM_READ(name, def, range, unit, help) pp.name = xp_params_real(p, #name);
+  PENDULUM_PARAM_LIST(PENDULUM_PARAM_READ)
+#undef PENDULUM_PARAM_READ
+  return pp;
 }
 
 static int pendulum_mass(double t, const double *q, double *M, void *ctx) {
@@ -105,21 +115,14 @@ double pendulum_angle(const double q[3]) { return q[2] + PENDULUM_PI / 2; }
 
 static const xp_param_def pendulum_param_defs[] = {
     {"k", XP_REAL, "1e15", XP_NONNEGATIVE, "N/m", NULL, "joint stiffness per row (paper A)"},
-    {"b", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "joint damping per row (paper A)"},
-    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "bob mass (default)"},
-    {"l", XP_REAL, "1", XP_POSITIVE, "m", NULL, "length (default)"},
-    {"inertia", XP_REAL, "1e-3", XP_POSITIVE, "kg*m^2", NULL, "bob inertia (default)"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity"},
-};
+    PENDULUM_PARAM_DEFS};
 
 static int pendulum_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   (void)h;
   if (sim_instance_alloc(inst, sizeof(pendulum), 3, 3))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
-  pendulum_params pp = pendulum_params_default();
-  pp.k = xp_params_real(p, "k"), pp.b = xp_params_real(p, "b"), pp.m = xp_params_real(p, "m");
-  pp.l = xp_params_real(p, "l"), pp.inertia = xp_params_real(p, "inertia");
-  pp.g = xp_params_real(p, "g");
+  pendulum_params pp = pendulum_params_read(p);
+  pp.k = xp_params_real(p, "k");
   pendulum *pd = inst->data;
   pendulum_init(pd, &pp);
   pendulum_initial_state(pd, inst->q0, inst->v0);

@@ -83,6 +83,7 @@ static void ode_state_stats(void *state, void (*emit)(void *, const char *, doub
   const ref_stats *st = ref_ode_session_stats(s->session);
   emit(ctx, "ode_steps", (double)st->steps, "");
   emit(ctx, "ode_rhs_evals", (double)(st->rhs_evals + st->rhs_evals_jac), "");
+  emit(ctx, "ode_rhs_evals_jac", (double)st->rhs_evals_jac, "");  // the part in Jacobians
   emit(ctx, "ode_jac_evals", (double)st->jac_evals, "");
   emit(ctx, "ode_newton_iters", (double)st->newton_iters, "");
   emit(ctx, "ode_err_fails", (double)st->err_fails, "");

@@ -44,6 +44,11 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
     xp_fail(err, XP_ERR_USAGE, "parameter start=%s: not one of cold|warm|feasible", opt->start);
     return paper_a_free(s), NULL;
   }
+  if (opt->gdot_target) s->settings.gdot_target = *opt->gdot_target;
+  if (opt->solver && mbs_solver_parse(opt->solver, &s->settings.solver)) {
+    xp_fail(err, XP_ERR_USAGE, "parameter solver=%s: not one of auto|dense|qcp", opt->solver);
+    return paper_a_free(s), NULL;
+  }
   if (opt->activation && mbs_activation_parse(opt->activation, &s->settings.activation)) {
     xp_fail(err, XP_ERR_USAGE, "parameter activation=%s: not one of overlap|speculative",
             opt->activation);

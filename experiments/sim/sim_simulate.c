@@ -168,7 +168,12 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
     tot->iter_max = fmax(tot->iter_max, rep.iterations);
     tot->wall_max = fmax(tot->wall_max, wall);
     if (probe && probe->sample) probe->sample(probe->ctx, i + 1, t_next, b->q, b->v, &rep);
-    if ((i + 1) % stride == 0 || i + 1 == n) {
+    const char *stop = probe && probe->stop && i + 1 < n ? probe->stop(probe->ctx) : NULL;
+    if (stop) {
+      out->stopped = 1, out->status = stop;
+      snprintf(out->message, sizeof out->message, "%s: %s at t = %g s", method->name, stop, t_next);
+    }
+    if ((i + 1) % stride == 0 || i + 1 == n || stop) {
       const double cpu = cpu_now();
       record_sample(b, inst, k, t_next, &rep, wall, (cpu - cpu_mark) / (double)(i + 1 - mark_step));
       cpu_mark = cpu, mark_step = i + 1;
@@ -177,6 +182,7 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
         tot->energy_rise_max = fmax(tot->energy_rise_max, e - e_prev);
       e_prev = e, k++;
     }
+    if (stop) break;
   }
   out->cpu_time = cpu_now() - cpu0;
   (void)m;
@@ -208,7 +214,9 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   if (probe && probe->sample) probe->sample(probe->ctx, 0, 0.0, b.q, b.v, NULL);
   step_totals tot = {0};
   run_steps(method, state, inst, h, n, stride, &b, probe, out, &tot);
-  if (!out->failed) out->status = out->steps_degraded ? "degraded" : "ok";
+  if (!out->failed && !out->stopped) out->status = out->steps_degraded ? "degraded" : "ok";
+  if (probe && probe->method_stat && method->stats)
+    method->stats(state, probe->method_stat, probe->ctx);
   if (c) {
     xp_case_param_string(c, "method", method->name);
     xp_case_param_real(c, "h", h, "s");
@@ -216,7 +224,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
     write_case(c, &b, samples, out, &tot);
     if (method->stats) method->stats(state, emit_case_stat, c);
     if (probe && probe->finish) probe->finish(probe->ctx, emit_case_stat, c);
-    xp_case_status(c, out->status, out->failed ? out->message : NULL);
+    xp_case_status(c, out->status, out->failed || out->stopped ? out->message : NULL);
   }
   method->free(state);
   buffers_free(&b);

@@ -7,17 +7,34 @@
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
 
+// The physical parameters every pendulum run shares, declared once: name, default, range, unit,
+// help. The list generates the struct's fields, the parameter declarations of the scenario and of
+// the Fig 4 study (PENDULUM_PARAM_DEFS), the defaults and the reader (pendulum_params_read). The
+// joint stiffness k is not in it: the study sweeps a list of k, the scenario takes one.
+#define PENDULUM_PARAM_LIST(X)                                                      \
+  X(m, 1, XP_POSITIVE, "kg", "bob mass (default; the paper does not say)")          \
+  X(l, 1, XP_POSITIVE, "m", "bob centre to joint (default)")                        \
+  X(inertia, 1e-3, XP_POSITIVE, "kg*m^2", "bob inertia about its centre (default)") \
+  X(g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity")                                    \
+  X(b, 1, XP_NONNEGATIVE, "N*s/m", "joint damping per row (paper A: 1)")
+
+#define PENDULUM_PARAM_FIELD(name, def, range, unit, help) double name;  // [unit]
+#define PENDULUM_PARAM_DEF(name, def, range, unit, help) \
+  {#name, XP_REAL, #def, range, unit, NULL, help},
+// the declarations, for a parameter table (xp_param_def[])
+#define PENDULUM_PARAM_DEFS PENDULUM_PARAM_LIST(PENDULUM_PARAM_DEF)
+
 // Physical parameters (SPEC §5; defaults from pendulum_params_default).
 typedef struct pendulum_params {
-  double m;        // bob mass [kg] (1)
-  double l;        // distance bob centre – joint [m] (1)
-  double inertia;  // bob inertia about its centre [kg·m²] (1e-3, default: the paper does not say)
-  double g;        // gravity [m/s²] (9.81)
-  double k;        // joint stiffness per row [N/m] (1e15)
-  double b;        // joint damping per row [N·s/m] (1)
-  int copies;      // how many copies of the two joint rows (1; 2+ tests redundancy)
-  int split;       // 1: each copy gets k/copies and b/copies (parallel springs = one joint)
+  PENDULUM_PARAM_LIST(PENDULUM_PARAM_FIELD)  // m, l, inertia, g, b (declared above)
+  double k;                                  // joint stiffness per row [N/m] (1e15)
+  int copies;  // how many copies of the two joint rows (1; 2+ tests redundancy)
+  int split;   // 1: each copy gets k/copies and b/copies (parallel springs = one joint)
 } pendulum_params;
+
+struct xp_params;
+// The listed parameters from validated xp parameters (k, copies, split: the defaults).
+pendulum_params pendulum_params_read(const struct xp_params *p);
 
 // The paper's parameters: m = 1, l = 1, inertia = 1e-3, g = 9.81, k = 1e15, b = 1, one copy.
 pendulum_params pendulum_params_default(void);

@@ -58,6 +58,9 @@ typedef struct sim_method_options {
   const char *contact_solver;  // θ-method contact stage: "newton" (paper B, default) or "qcp"
   int no_bias;  // paper A and ODE methods: 1 drops the bias p = M̂Ġv (SPEC §1.1, §4): p = 0, as
                 // the foundation study's bias=0 and a plain penalty force (0: with the bias)
+  const char *solver;         // paper A: unilateral-row solver auto|dense|qcp; NULL: auto
+  const double *gdot_target;  // paper A: weight of hĠv0 in the velocity target (eq. 50);
+                              // NULL: the paper's 1 (the pendulum study also runs 0)
 } sim_method_options;
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.
@@ -133,6 +136,12 @@ typedef struct sim_probe {
                  const sim_step_report *rep);
   void (*finish)(void *ctx, sim_emit_fn emit, void *emit_ctx);
   void (*free)(void *ctx);
+  // optional: asked after every step but the last; a non-NULL answer stops the run there and
+  // becomes the case status (a study's own stop: divergence, a wall-time budget)
+  const char *(*stop)(void *ctx);
+  // optional: receives the method's statistics of the run (integrator counters), also when the
+  // loop writes no case
+  void (*method_stat)(void *ctx, const char *key, double value, const char *unit);
 } sim_probe;
 
 // A scenario descriptor: parameters declared once (name, kind, default, range, unit, help), the
@@ -174,7 +183,9 @@ typedef struct sim_outcome {
   size_t steps_degraded;       // steps taken with outcome > 0
   size_t steps_retried;        // steps solved again from the feasible start
   int failed;                  // 1 if a step failed (outcome < 0): the run stopped there
-  const char *status;          // the case status: "ok", "degraded", "failed" or "did-not-finish"
+  int stopped;                 // 1 if the probe stopped the run (status: the probe's answer)
+  const char *status;          // the case status: "ok", "degraded", "failed", "did-not-finish"
+                               // or the probe's stop
   char message[200];           // the failure, naming the step's time and status
   double wall_time, cpu_time;  // whole run [s]
 } sim_outcome;

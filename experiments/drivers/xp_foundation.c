@@ -12,9 +12,8 @@
 #include "xp/xp_report.h"
 
 #include "mbs/mbs.h"
-#include "ref/ref_ode.h"
-#include "ref/ref_penalty.h"
 #include "scenarios/foundation.h"
+#include "sim/sim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,24 +25,32 @@
 #define FD_NY (FD_NQ + FD_NV)
 
 // the methods of Table 1, in its column order
-#define FD_METHOD_LIST(X)                                                              \
-  X(FD_CONSTRAINT, "constraint", "constraint solver, relaxed (default) formulation")   \
-  X(FD_CONSTRAINT_PAPER, "constraint-paper", "constraint solver, paper A's objective") \
-  X(FD_BDF1, "cvode-bdf1", "CVODE BDF, max order 1 (ode15s at first order)")           \
-  X(FD_BDF, "cvode-bdf", "CVODE BDF, variable order")                                  \
-  X(FD_RK45, "rk45", "GSL RK45 (ode45)")
+#define FD_METHOD_LIST(X)                                                                  \
+  X(FD_CONSTRAINT, "constraint", "paperA-relaxed",                                         \
+    "constraint solver, relaxed (default) formulation")                                    \
+  X(FD_CONSTRAINT_PAPER, "constraint-paper", "paperA-paper",                               \
+    "constraint solver, paper A's objective")                                              \
+  X(FD_BDF1, "cvode-bdf1", "cvode-bdf1", "CVODE BDF, max order 1 (ode15s at first order)") \
+  X(FD_BDF, "cvode-bdf", "cvode-bdf", "CVODE BDF, variable order")                         \
+  X(FD_RK45, "rk45", "rk45", "GSL RK45 (ode45)")
 
 typedef enum fd_method {
-#define FD_ENUM(id, name, text) id,
+#define FD_ENUM(id, name, sim, text) id,
   FD_METHOD_LIST(FD_ENUM)
 #undef FD_ENUM
       FD_METHOD_COUNT
 } fd_method;
 
 static const char *const fd_method_names[] = {
-#define FD_NAME(id, name, text) name,
+#define FD_NAME(id, name, sim, text) name,
     FD_METHOD_LIST(FD_NAME)
 #undef FD_NAME
+};
+// the steppers of the method matrix that run them (sim_methods)
+static const char *const fd_sim_names[] = {
+#define FD_SIM(id, name, sim, text) sim,
+    FD_METHOD_LIST(FD_SIM)
+#undef FD_SIM
 };
 
 // outcome of one timed run
@@ -54,8 +61,9 @@ typedef struct fd_run {
   double q[FD_NQ], v[FD_NV];
   double seconds;  // wall time of this run
   long steps, rhs_evals, rhs_evals_jac, jac_evals, newton_iters, iterations;
-  int order_max;        // CVODE: the largest BDF order used (1 for BDF1)
-  double pressure_max;  // largest element pressure at T [Pa]
+  long degraded, retried;  // steps taken degraded / solved again from the feasible start
+  int order_max;           // CVODE: the largest BDF order used (1 for BDF1)
+  double pressure_max;     // largest element pressure at T [Pa]
 } fd_run;
 
 typedef struct fd_settings {
@@ -63,111 +71,134 @@ typedef struct fd_settings {
   int use_bias;
 } fd_settings;
 
-// the constraint solver: T/h steps of paper A's scheme
-static fd_run run_constraint(const foundation *fd, mbs_formulation form, const fd_settings *s,
-                             double *pressure) {
+// The study's observer on the one simulate loop: the state at T, the summed solver iterations,
+// the first degraded step, the element pressures of the last step and the integrators' counters;
+// it stops a fixed-step run past the wall-time budget.
+typedef struct fd_probe {
+  const foundation *fd;
+  double *pressure;  // NULL: not wanted
+  double q[FD_NQ], v[FD_NV];
+  size_t n;  // steps (output intervals) of the run
+  int is_ode;
+  double t0, budget;
+  long iterations;
+  const char *first_bad;  // status of the first degraded step (static)
+  double first_bad_t;
+  double ode[6];  // ode_steps, ode_rhs_evals, ode_rhs_evals_jac, ode_jac_evals, ode_newton_iters,
+                  // ode_order_max
+} fd_probe;
+
+static const char *const fd_ode_keys[6] = {"ode_steps",     "ode_rhs_evals",    "ode_rhs_evals_jac",
+                                           "ode_jac_evals", "ode_newton_iters", "ode_order_max"};
+
+static void fd_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                      const sim_step_report *rep) {
+  fd_probe *pr = ctx;
+  memcpy(pr->q, q, sizeof pr->q);
+  memcpy(pr->v, v, sizeof pr->v);
+  if (k == 0 || pr->is_ode) return;
+  pr->iterations += rep->iterations;
+  if (rep->outcome > 0 && !pr->first_bad) pr->first_bad = rep->status, pr->first_bad_t = t;
+  // pressure of the last step's row forces, λ_e / A_e (one row per element)
+  if (k == pr->n && pr->pressure && rep->force)
+    for (int e = 0; e < pr->fd->p.n * pr->fd->p.n; e++)
+      pr->pressure[e] = rep->force[e] / pr->fd->area_element;
+}
+
+static const char *fd_stop(void *ctx) {
+  const fd_probe *pr = ctx;
+  return !pr->is_ode && pr->budget > 0 && xp_now() - pr->t0 > pr->budget ? "did-not-finish" : NULL;
+}
+
+static void fd_method_stat(void *ctx, const char *key, double value, const char *unit) {
+  (void)unit;
+  fd_probe *pr = ctx;
+  for (int i = 0; i < 6; i++)
+    if (strcmp(key, fd_ode_keys[i]) == 0) pr->ode[i] = value;
+}
+
+// the run's record from the loop's outcome and the probe
+static void fd_run_fill(fd_run *out, const fd_probe *pr, const sim_outcome *oc) {
+  const int reached = !oc->failed && !oc->stopped;
+  out->ok = reached;
+  snprintf(out->status, sizeof out->status, "%s", oc->status);
+  snprintf(out->message, sizeof out->message, "%s", oc->message);
+  if (reached && oc->steps_degraded)
+    snprintf(out->message, sizeof out->message,
+             "%zu of %zu steps degraded after the retry from the feasible start (first: %s at "
+             "t = %g s)",
+             oc->steps_degraded, oc->steps_taken, pr->first_bad ? pr->first_bad : "?",
+             pr->first_bad_t);
+  memcpy(out->q, pr->q, sizeof out->q);
+  memcpy(out->v, pr->v, sizeof out->v);
+  out->seconds = oc->wall_time;
+  out->iterations = pr->iterations;
+  out->degraded = (long)oc->steps_degraded, out->retried = (long)oc->steps_retried;
+  if (pr->is_ode) {
+    out->steps = lround(pr->ode[0]);
+    out->rhs_evals = lround(pr->ode[1] - pr->ode[2]), out->rhs_evals_jac = lround(pr->ode[2]);
+    out->jac_evals = lround(pr->ode[3]), out->newton_iters = lround(pr->ode[4]);
+    out->order_max = (int)lround(pr->ode[5]);
+  } else {
+    out->steps = (long)oc->steps_taken + oc->failed;  // the failed step was attempted
+  }
+}
+
+// One run of a method through the one simulate loop (it writes no case: c = NULL; the study
+// keeps the state at T and its own statistics). Fixed-step methods step h over T; the ODE
+// integrators advance to T in one output interval. The loop's policy applies: a step whose
+// solve did not converge is retried from the feasible start, then taken as degraded.
+static fd_run run_sim(const foundation *fd, const char *method_name, const fd_settings *s,
+                      double rtol, double atol, double *pressure) {
   fd_run out = {0};
-  mbs_settings set = mbs_settings_default();
-  set.formulation = form;
-  set.use_bias = s->use_bias;
-  sc_error serr = {0};
-  mbs_workspace *ws = mbs_workspace_create(&fd->model, &set, &serr);
-  if (!ws) {
+  const sim_method *m = sim_method_find(method_name);
+  const int is_ode = m && m->family == SIM_FAMILY_ODE;
+  const sim_method_options opt = {.h = is_ode ? s->T : s->h,
+                                  .rtol = rtol,
+                                  .atol = atol,
+                                  .wall_budget = s->budget,
+                                  .fp_max_iter = 50,
+                                  .no_bias = !s->use_bias};
+  fd_probe pr = {.fd = fd, .pressure = pressure, .is_ode = is_ode, .budget = s->budget};
+  double q0[FD_NQ], v0[FD_NV];
+  foundation_initial_state(fd, q0, v0);
+  // the loop only reads the model; sim_instance holds it as non-const for scenarios' create
+  const sim_instance inst = {.model = (mbs_model *)&fd->model, .q0 = q0, .v0 = v0};
+  sim_probe probe = {
+      .ctx = &pr, .sample = fd_sample, .stop = fd_stop, .method_stat = fd_method_stat};
+  xp_error err = {.code = 0};
+  sim_outcome oc = {0};
+  if (!m || xp_step_count(s->T, opt.h, &pr.n, &err)) {
     snprintf(out.status, sizeof out.status, "failed");
-    snprintf(out.message, sizeof out.message, "%s", serr.message);
+    snprintf(out.message, sizeof out.message, "%.200s", m ? err.message : "unknown method");
     return out;
   }
-  foundation_initial_state(fd, out.q, out.v);
-  const long n = lround(s->T / s->h);
-  const double t0 = xp_now();
-  mbs_status st = MBS_OK;
-  long k = 0;
-  for (; k < n; k++) {
-    st = mbs_step(ws, (double)k * s->h, s->h, out.q, out.v, out.q, out.v);
-    out.iterations += mbs_step_info(ws)->iterations;
-    if (st != MBS_OK) break;
-    if (s->budget > 0 && xp_now() - t0 > s->budget) break;
+  pr.t0 = xp_now();
+  if (sim_simulate(m, &opt, &inst, s->T, 2, &probe, NULL, &oc, &err) != XP_OK) {
+    snprintf(out.status, sizeof out.status, "failed");
+    snprintf(out.message, sizeof out.message, "%.200s", err.message);
+    return out;
   }
-  out.seconds = xp_now() - t0;
-  out.steps = k + (st == MBS_OK ? 0 : 1);
-  out.ok = k == n && st == MBS_OK;
-  snprintf(out.status, sizeof out.status, "%s",
-           out.ok         ? "ok"
-           : st != MBS_OK ? mbs_status_name(st)
-                          : "did-not-finish");
-  if (!out.ok)
-    snprintf(out.message, sizeof out.message, "stopped at step %ld of %ld (t = %g s): %s", k, n,
-             (double)k * s->h, st != MBS_OK ? mbs_status_name(st) : "wall-time budget spent");
-  // pressure of the last step's row forces, λ_e / A_e
+  fd_run_fill(&out, &pr, &oc);
   if (pressure) {
-    const double *lambda = mbs_step_lambda(ws);
+    if (is_ode) foundation_pressure(fd, out.q, out.v, pressure);
     for (int e = 0; e < fd->p.n * fd->p.n; e++) {
-      pressure[e] = out.ok ? lambda[e] / fd->area_element : NAN;
+      if (!out.ok) pressure[e] = NAN;
       out.pressure_max = fmax(out.pressure_max, pressure[e]);
     }
   }
-  mbs_workspace_free(ws);
   return out;
 }
 
 // a reference integrator on the penalty ODE of the same model
-static fd_run run_ode(const foundation *fd, ref_method method, double rtol, double atol,
+static fd_run run_ode(const foundation *fd, const char *method, double rtol, double atol,
                       const fd_settings *s, double *pressure) {
-  fd_run out = {0};
-  ref_penalty pen;
-  mbs_eval_settings set = mbs_eval_settings_default();
-  set.use_bias = s->use_bias;
-  sc_error serr = {0};
-  if (ref_penalty_init(&pen, &fd->model, &set, &serr) != 0) {
-    snprintf(out.status, sizeof out.status, "failed");
-    snprintf(out.message, sizeof out.message, "%s", serr.message);
-    return out;
-  }
-  double y0[FD_NY], y[FD_NY];
-  foundation_initial_state(fd, y0, y0 + FD_NQ);
-  ref_ode_settings rs = ref_ode_settings_default();
-  rs.rtol = rtol, rs.atol = atol, rs.wall_budget = s->budget;
-  ref_stats st;
-  double t_out = s->T;
-  ref_ode_integrate(&pen.ode, method, &rs, 0, y0, &t_out, 1, y, &st);
-  ref_penalty_free(&pen);
-  memcpy(out.q, y, sizeof out.q);
-  memcpy(out.v, y + FD_NQ, sizeof out.v);
-  out.ok = st.status == REF_OK;
-  snprintf(out.status, sizeof out.status, "%s", ref_status_name(st.status));
-  snprintf(out.message, sizeof out.message, "%s", st.error.message);
-  out.seconds = st.wall_time;
-  out.steps = st.steps, out.rhs_evals = st.rhs_evals, out.jac_evals = st.jac_evals;
-  out.rhs_evals_jac = st.rhs_evals_jac, out.order_max = st.order_max;
-  out.newton_iters = st.newton_iters;
-  if (pressure) {
-    foundation_pressure(fd, out.q, out.v, pressure);
-    for (int e = 0; e < fd->p.n * fd->p.n; e++)
-      out.pressure_max = fmax(out.pressure_max, pressure[e]);
-  }
-  return out;
+  return run_sim(fd, method, s, rtol, atol, pressure);
 }
 
 static fd_run run_method(const foundation *fd, fd_method m, const fd_settings *s,
                          double *pressure) {
-  switch (m) {
-    case FD_CONSTRAINT:
-      return run_constraint(fd, MBS_RELAXED, s, pressure);
-    case FD_CONSTRAINT_PAPER:
-      return run_constraint(fd, MBS_PAPER, s, pressure);
-    case FD_BDF1:
-      return run_ode(fd, REF_CVODE_BDF1, s->rtol, s->atol, s, pressure);
-    case FD_BDF:
-      return run_ode(fd, REF_CVODE_BDF, s->rtol, s->atol, s, pressure);
-    case FD_RK45:
-    default:
-      return run_ode(fd, REF_RK45, s->rtol, s->atol, s, pressure);
-  }
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+  return run_sim(fd, fd_sim_names[m], s, s->rtol, s->atol, pressure);
 }
 
 // ‖a − b‖ over the 7 generalised coordinates (quaternion signs aligned)
@@ -199,10 +230,9 @@ static double run_timed(const foundation *fd, fd_method m, const fd_settings *s,
   if (first->seconds > 2) times[nt++] = first->seconds;
   for (int r = 0; r < repeats && r < 32 && first->ok && first->seconds <= 2; r++)
     times[nt++] = run_method(fd, m, s, NULL).seconds;
-  qsort(times, (size_t)nt, sizeof times[0], cmp_double);
   *timed = nt;
   if (nt == 0) return first->seconds;
-  return nt % 2 ? times[nt / 2] : 0.5 * (times[nt / 2 - 1] + times[nt / 2]);
+  return xp_min_median(times, (size_t)nt, NULL);
 }
 
 static int parse_methods(const char *text, int *use, xp_error *err) {
@@ -245,8 +275,8 @@ static int fd_reference_case(fd_point *pt, const fd_settings *s, double ref_tol,
                              xp_error *err) {
   fd_settings tight = *s;
   tight.budget = 0;
-  pt->ref = run_ode(&pt->fd, REF_RK45, ref_tol, ref_tol, &tight, pt->pressure);
-  fd_run ref_b = run_ode(&pt->fd, REF_CVODE_BDF, ref_tol, ref_tol, &tight, NULL);
+  pt->ref = run_ode(&pt->fd, "rk45", ref_tol, ref_tol, &tight, pt->pressure);
+  fd_run ref_b = run_ode(&pt->fd, "cvode-bdf", ref_tol, ref_tol, &tight, NULL);
   pt->floor_abs = q_distance(pt->ref.q, ref_b.q), pt->qref_norm = q_norm(pt->ref.q);
   char name[200];
   snprintf(name, sizeof name, "%s_reference", pt->base);
@@ -293,6 +323,9 @@ static int fd_method_case(fd_point *pt, fd_method m, const fd_settings *s, int r
   xp_case_stat_real(c, "jac_evals", (double)run.jac_evals, "");
   xp_case_stat_real(c, "newton_iters", (double)run.newton_iters, "");
   xp_case_stat_real(c, "solver_iterations", (double)run.iterations, "");
+  // the loop's step policy: steps solved again from the feasible start, steps taken degraded
+  xp_case_stat_real(c, "steps_retried", (double)run.retried, "");
+  xp_case_stat_real(c, "steps_degraded", (double)run.degraded, "");
   xp_case_stat_real(c, "pressure_max", run.pressure_max, "Pa");
   xp_case_series(c, "q", "m, 1", run.q, FD_NQ);
   xp_case_series(c, "pressure", "Pa", pt->pressure, (size_t)pt->ne);
@@ -365,7 +398,7 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         p.n = (int)lround(ns[in]);
         p.E = Es[iE];
         p.load = Fs[iF];
-        p.g = xp_params_real(prm, "g");
+        p.g = xp_params_real(prm, "g"), p.B = xp_params_real(prm, "B");
         if (p.n < 1 || (double)p.n != ns[in])
           return xp_fail(err, XP_ERR_USAGE, "parameter n=%g: must be a positive integer", ns[in]);
         if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
@@ -522,8 +555,7 @@ static const xp_param_def fd_params[] = {
     {"h_fine", XP_REAL, "1e-3", XP_NONNEGATIVE, "s", NULL,
      "constraint solver again at this step (Table 2's caption: 1e-3; 0: not run)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,
-     "gravity (default; the paper only says the load acts in its direction)"},
+    FOUNDATION_PARAM_DEFS,  // B, g: the scenario's declarations
     {"method", XP_STRING, "constraint,constraint-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
      "comma list of constraint, constraint-paper, cvode-bdf1, cvode-bdf, rk45"},
     {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
@@ -565,6 +597,7 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   p.n = (int)xp_params_int(prm, "n");
   p.E = xp_params_real(prm, "E");
   p.load = xp_params_real(prm, "F");
+  p.g = xp_params_real(prm, "g"), p.B = xp_params_real(prm, "B");
   foundation fd;
   if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
   foundation_init(&fd, &p);
@@ -578,8 +611,8 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   fd_settings tight = s;
   tight.budget = 0;
   const double ref_tol = xp_params_real(prm, "ref_tol");
-  fd_run ref_a = run_ode(&fd, REF_RK45, ref_tol, ref_tol, &tight, NULL);
-  fd_run ref_b = run_ode(&fd, REF_CVODE_BDF, ref_tol, ref_tol, &tight, NULL);
+  fd_run ref_a = run_ode(&fd, "rk45", ref_tol, ref_tol, &tight, NULL);
+  fd_run ref_b = run_ode(&fd, "cvode-bdf", ref_tol, ref_tol, &tight, NULL);
   const double floor_abs = q_distance(ref_a.q, ref_b.q);
   const fd_method ode_methods[3] = {FD_BDF1, FD_BDF, FD_RK45};
   size_t total = nh + 3 * nt, done = 0;
@@ -687,6 +720,7 @@ static const xp_param_def fd_wp_params[] = {
     {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "elements per side"},
     {"E", XP_REAL, "1e7", XP_POSITIVE, "N/m^2", NULL, "Young's modulus"},
     {"F", XP_REAL, "50", XP_NONNEGATIVE, "N", NULL, "load (50 N: rocking, elements separate)"},
+    FOUNDATION_PARAM_DEFS,  // B, g: the scenario's declarations
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
     {"h", XP_REAL_LIST, "0.02,0.01,0.005,0.0025,0.00125,0.000625,0.0003125", XP_POSITIVE, "s", NULL,
      "constraint-solver steps"},

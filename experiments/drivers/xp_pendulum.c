@@ -263,6 +263,10 @@ static int pendulum_run(const xp_params *prm, xp_results *out, xp_progress *prog
   const double *hs, *ks;
   size_t nh = xp_params_list(prm, "h", &hs), nk = xp_params_list(prm, "k", &ks);
   const double T_long = xp_params_real(prm, "T_long");
+  // the scenario allows g = 0; the elliptic reference of the study needs a swing
+  if (!(xp_params_real(prm, "g") > 0))
+    return xp_fail(err, XP_ERR_USAGE, "parameter g=%g: the Fig 4 study needs g > 0",
+                   xp_params_real(prm, "g"));
   size_t done = 0, total = nh * nk + 1 + (T_long > 0 ? 2 : 0);
   const case_opts fig4 = {.T = xp_params_real(prm, "T"),
                           .gdot_target = xp_params_real(prm, "gdot_target"),

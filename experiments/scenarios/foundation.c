@@ -182,9 +182,7 @@ static const xp_param_def foundation_param_defs[] = {
     {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "elements per side (n x n elements; paper: 10, 30)"},
     {"E", XP_REAL, "1e7", XP_POSITIVE, "Pa", NULL, "Young's modulus of the foundation (paper A)"},
     {"F", XP_REAL, "5", XP_NONNEGATIVE, "N", NULL, "rotating downward load (paper A: 5, 50)"},
-    {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "damping per element (paper A)"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},
-};
+    FOUNDATION_PARAM_DEFS};
 
 static int foundation_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   (void)h;

@@ -11,7 +11,17 @@
 #define ROM_PI 3.14159265358979323846
 
 rom_pendulum_params rom_pendulum_params_default(void) {
-  return (rom_pendulum_params){.m = 1, .l = 1, .g = 9.81, .k = 1e12, .b = 0};
+#define ROM_PENDULUM_PARAM_VALUE(name, def, range, unit, help) .name = def,
+  return (rom_pendulum_params){ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_VALUE)};
+#undef ROM_PENDULUM_PARAM_VALUE
+}
+
+rom_pendulum_params rom_pendulum_params_read(const xp_params *p) {
+  rom_pendulum_params rp;
+#define ROM_PENDULUM_PARAM_READ(name, def, range, unit, help) rp.name = xp_params_real(p, #name);
+  ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_READ)
+#undef ROM_PENDULUM_PARAM_READ
+  return rp;
 }
 
 static int rom_mass(double t, const double *q, double *M, void *ctx) {
@@ -72,23 +82,13 @@ double rom_pendulum_energy(const rom_pendulum_params *p, double theta, double th
 
 // ---- the scenario of the method matrix ------------------------------------------------------
 
-static const xp_param_def rom_pendulum_param_defs[] = {
-    {"k", XP_REAL, "1e12", XP_NONNEGATIVE, "N*m/rad", NULL, "limit stiffness (paper A)"},
-    {"b", XP_REAL, "0", XP_NONNEGATIVE, "N*m*s/rad", NULL, "limit damping (paper A)"},
-    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "point mass (default)"},
-    {"l", XP_REAL, "1", XP_POSITIVE, "m", NULL, "length (default)"},
-    {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity"},
-};
+static const xp_param_def rom_pendulum_param_defs[] = {ROM_PENDULUM_PARAM_DEFS};
 
 static int rom_pendulum_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   (void)h;
   if (sim_instance_alloc(inst, sizeof(rom_pendulum), 1, 1))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
-  rom_pendulum_params rp = {.k = xp_params_real(p, "k"),
-                            .b = xp_params_real(p, "b"),
-                            .m = xp_params_real(p, "m"),
-                            .l = xp_params_real(p, "l"),
-                            .g = xp_params_real(p, "g")};
+  rom_pendulum_params rp = rom_pendulum_params_read(p);
   rom_pendulum *r = inst->data;
   rom_pendulum_init(r, &rp);
   rom_pendulum_initial_state(inst->q0, inst->v0);

@@ -84,3 +84,16 @@ int xp_step_count(double T, double h, size_t *n, xp_error *err) {
   *n = rounded < 1 ? 1 : (size_t)rounded;
   return XP_OK;
 }
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double xp_min_median(double *x, size_t n, double *min) {
+  if (min) *min = NAN;
+  if (n == 0) return NAN;
+  qsort(x, n, sizeof *x, cmp_double);
+  if (min) *min = x[0];
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}

@@ -10,7 +10,6 @@
 // so an interrupted run leaves every finished case readable in the partial file.
 #include <errno.h>
 #include <hdf5.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,20 +28,14 @@ struct xp_results {
   hid_t file, cases;
   char path[1024];
   char partial[1040];
-  char error[512];
+  xp_error error;  // the first error (code 0: none): it names the cause
   xp_case current;
   int case_open;
 };
 
-static void results_set_error(xp_results *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void results_set_error(xp_results *r, const char *fmt, ...) {
-  if (r->error[0]) return;  // keep the first error: it names the cause
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r->error, sizeof r->error, fmt, ap);
-  va_end(ap);
-}
+// keeps the first error of the file (the one convention, xp_error): later ones are its effects
+#define results_set_error(r, ...) \
+  ((void)((r)->error.code ? 0 : xp_fail(&(r)->error, XP_ERR_RUN, __VA_ARGS__)))
 
 // a group whose links keep their creation order, so cases list in the order they ran
 static hid_t group_create_ordered(hid_t parent, const char *name) {
@@ -116,7 +109,7 @@ xp_results *xp_results_create(const char *path, const xp_experiment *x, const xp
 int xp_results_commit(xp_results *r, xp_error *err) {
   int rc = XP_OK;
   if (r->case_open) xp_case_end(&r->current);
-  if (r->error[0]) rc = xp_fail(err, XP_ERR_RUN, "%s", r->error);
+  if (r->error.code) rc = xp_fail(err, r->error.code, "%s", r->error.message);
   H5Gclose(r->cases);
   if (H5Fclose(r->file) < 0 && rc == XP_OK)
     rc = xp_fail(err, XP_ERR_RUN, "cannot close results file '%s' (disk full?)", r->partial);
@@ -135,7 +128,7 @@ void xp_results_abort(xp_results *r) {
   free(r);
 }
 
-const char *xp_results_error(const xp_results *r) { return r->error; }
+const char *xp_results_error(const xp_results *r) { return r->error.message; }
 
 hid_t xp_results_file_id(xp_results *r) { return r->file; }
 hid_t xp_results_cases_id(xp_results *r) { return r->cases; }

@@ -24,6 +24,15 @@ typedef struct foundation_params {
 
 foundation_params foundation_params_default(void);
 
+// The parameters every foundation run takes as one value, declared once for the scenario and the
+// studies (an xp_param_def[] initialiser; n, E and F are declared by each: the studies sweep
+// lists).
+#define FOUNDATION_PARAM_DEFS                                                               \
+  {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "damping per element (paper A: 1)"}, { \
+    "g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,                                    \
+        "gravity (default; the paper only says the load acts in its direction)"             \
+  }
+
 // An instance; `model` is ready after foundation_init (ctx points at the instance: do not move it).
 typedef struct foundation {
   foundation_params p;

@@ -7,14 +7,30 @@
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
 
-// Physical parameters (SPEC §5; defaults from rom_pendulum_params_default).
+// The physical parameters, declared once: name, default, range, unit, help. The list generates
+// the struct's fields, the defaults, the reader and the parameter declarations shared by the
+// scenario and the Fig 6 study (ROM_PENDULUM_PARAM_DEFS).
+#define ROM_PENDULUM_PARAM_LIST(X)                                           \
+  X(m, 1, XP_POSITIVE, "kg", "point mass (default; the paper does not say)") \
+  X(l, 1, XP_POSITIVE, "m", "length (default)")                              \
+  X(g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity")                             \
+  X(k, 1e12, XP_NONNEGATIVE, "N*m/rad", "limit stiffness (paper A: 1e12)")   \
+  X(b, 0, XP_NONNEGATIVE, "N*m*s/rad", "limit damping (paper A: 0)")
+
+#define ROM_PENDULUM_PARAM_FIELD(name, def, range, unit, help) double name;  // [unit]
+#define ROM_PENDULUM_PARAM_DEF(name, def, range, unit, help) \
+  {#name, XP_REAL, #def, range, unit, NULL, help},
+// the declarations, for a parameter table (xp_param_def[])
+#define ROM_PENDULUM_PARAM_DEFS ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_DEF)
+
+// Physical parameters (SPEC §5): m, l, g, k, b as listed above.
 typedef struct rom_pendulum_params {
-  double m;  // point mass [kg] (1)
-  double l;  // length [m] (1)
-  double g;  // gravity [m/s²] (9.81)
-  double k;  // limit stiffness [N·m/rad] (1e12)
-  double b;  // limit damping [N·m·s/rad] (0)
+  ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_FIELD)
 } rom_pendulum_params;
+
+struct xp_params;
+// The listed parameters from validated xp parameters.
+rom_pendulum_params rom_pendulum_params_read(const struct xp_params *p);
 
 // The paper's parameters: m = 1, l = 1, g = 9.81, k = 1e12, b = 0.
 rom_pendulum_params rom_pendulum_params_default(void);

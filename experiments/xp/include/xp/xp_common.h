@@ -36,4 +36,8 @@ void xp_format_compact(char *buf, size_t len, double v);
 // finite or exceeds the cap.
 int xp_step_count(double T, double h, size_t *n, xp_error *err);
 
+// Timing summary of n repeated measurements (the timing protocol: min and median of repeats):
+// sorts x[0..n) in place, returns the median (NaN if n = 0) and the minimum into *min if non-NULL.
+double xp_min_median(double *x, size_t n, double *min);
+
 #endif  // XP_COMMON_H

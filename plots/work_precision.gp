@@ -15,7 +15,8 @@ case_txt = (el eq '') ? '' : sprintf(', %s elements, E = %g Pa, F = %g N', el, r
 set logscale xy
 set format x '10^{%T}'
 set format y '10^{%T}'
-set key bottom left
+# outside the plot: the curves of a stiff case fill every corner
+set key outside right top
 do for [fmt in "png svg"] {
   eval setterm(fmt, 900, 620)
   set title sprintf('Work-precision: cube on elastic foundation%s (error of q at T vs reference)', case_txt) noenhanced

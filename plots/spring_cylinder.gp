@@ -50,8 +50,9 @@ do for [fmt in "png svg"] {
   set ylabel '|ẋ − Rω| [m/s]'
   set logscale y
   set format y '10^{%T}'
+  # the curves reach 1e4 m/s: the decades above are left free for the key
   set key top left opaque font ',9'
-  set yrange [1e-8:1e4]
+  set yrange [1e-8:1e9]
   plot for [i = 1:5] (ok(ecase('1', i)) ? csv(ecase('1', i)) : '/dev/null') using "t":(abs(column("slip"))) \
          with lines lw 1.5 dt dash(i) lc rgb colour(i) title label(i), \
        slip_estimate with lines lw 2 dt 3 lc rgb 'black' title sprintf("paper B's estimate σμgδt = %.3g m/s", slip_estimate)
@@ -68,7 +69,7 @@ do for [fmt in "png svg"] {
     set format x '10^{%T}'
     set format y '10^{%T}'
     set yrange [1e-8:1]
-    set key top left font ',9'
+    set key bottom right font ',9'  # the lower right is empty: small errors sit at small δt
     plot for [i = 1:5] (ok(ocase(mu, i)) ? csv(ocase(mu, i)) : '/dev/null') using "dt":"e_q" \
            with linespoints lw 1.2 dt dash(i) pt 6 ps 0.8 lc rgb colour(i) \
            title (ok(ocase(mu, i)) ? sprintf("%s: fitted order %.2f", label(i), num(stat(ocase(mu, i), 'fitted_order'))) \

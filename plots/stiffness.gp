@@ -8,12 +8,13 @@ load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'
 # the distinct scenarios (of cases with a protocol) and methods (of the paper-protocol cases), in
 # the order the cases ran, from the cases' parameters (common.gp's stat: data, never a command)
+# One pass over the summary's rows (a stat() lookup per case scans every statistic: with ~900
+# cases that took minutes).
 scen = ''; methods = ''
-do for [i = 1:ncases] {
-  c = word(cases, i); sv = stat(c, 'scenario'); mv = stat(c, 'method'); pv = stat(c, 'protocol')
-  if (pv ne '' && sv ne '' && strstrt(' '.scen.' ', ' '.sv.' ') == 0) { scen = scen.' '.sv }
-  if (pv eq 'paper' && mv ne '' && strstrt(' '.methods.' ', ' '.mv.' ') == 0) { methods = methods.' '.mv }
-}
+addw(list, w) = (w ne '' && strstrt(' '.list.' ', ' '.w.' ') == 0) ? list.' '.w : list
+stats summary using (pv = strcol("protocol"), sv = strcol("scenario"), mv = strcol("method"), \
+                     scen = (pv ne '' ? addw(scen, sv) : scen), \
+                     methods = (pv eq 'paper' ? addw(methods, mv) : methods), 0) nooutput
 ns = words(scen)
 nm = words(methods)
 okst(s) = (s eq "ok" || s eq "degraded")

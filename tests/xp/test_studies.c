@@ -39,6 +39,43 @@ static double stat_of(const xp_file *f, const char *c, const char *key) {
   return v;
 }
 
+// The foundation study runs through the simulate loop and its step policy (SPEC §7): paper A's
+// own objective at E = 1e11, 50 N ends some conic solves at the inaccurate tolerance; such a step
+// is solved again from the feasible start, else taken and counted as degraded — the run reaches
+// T (a8d88e7 stopped the run at the second step with status `inaccurate` and no error).
+static void test_foundation_step_policy(void **state) {
+  (void)state;
+  const char *args[] = {"run",   "foundation",
+                        "--set", "n=10",
+                        "--set", "E=1e11",
+                        "--set", "F=50",
+                        "--set", "method=constraint-paper",
+                        "--set", "T=0.05",
+                        "--set", "ref_tol=1e-6",
+                        "--set", "h_fine=0",
+                        "-o",    "fd.h5",
+                        NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300], status[64];
+  test_path(path, sizeof path, "fd.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  const char *c = "elements=100_E=1e11_F=50_constraint-paper";
+  assert_int_equal(xp_file_case_status(f, c, status, sizeof status), 0);
+  const double steps = stat_of(f, c, "steps"), degraded = stat_of(f, c, "steps_degraded");
+  const double retried = stat_of(f, c, "steps_retried"), e = stat_of(f, c, "error_abs");
+  printf("%s: %s, %g steps, %g retried, %g degraded, error %.3g\n", c, status, steps, retried,
+         degraded, e);
+  assert_true(steps == 5);  // reached T = 0.05 s at h = 0.01 s
+  assert_true(retried >= degraded && degraded >= 1);
+  assert_string_equal(status, degraded > 0 ? "degraded" : "ok");
+  assert_true(e < 1e-6);  // the taken steps are right (reference floor here ~1e-7)
+  xp_file_close(f);
+}
+
 // every method under both protocols at two stiffnesses; the matched run meets its target, the
 // reference floor is far below it, and the figure and report are drawn
 static void test_stiffness_tiny(void **state) {
@@ -208,6 +245,7 @@ int main(int argc, char **argv) {
   }
   xp_library_init();
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_foundation_step_policy),
       cmocka_unit_test(test_stiffness_tiny),
       cmocka_unit_test(test_scaling_tiny),
       cmocka_unit_test(test_claims_tiny),

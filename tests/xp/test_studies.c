@@ -39,6 +39,33 @@ static double stat_of(const xp_file *f, const char *c, const char *key) {
   return v;
 }
 
+// The pendulum study on the simulate loop: its probe's stop (sim_probe.stop) ends the long run
+// with paper A's velocity target when |q| passes the divergence bound, status `diverged` before
+// T; the run without the hĠv0 term reaches T. Checked against the elliptic solution at h = 1e-4.
+static void test_pendulum_probe_stop(void **state) {
+  (void)state;
+  const char *args[] = {"run", "pendulum", "--set", "h=1e-4", "-o", "pd.h5", NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300], status[64];
+  test_path(path, sizeof path, "pd.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  const char *grow = "long_gdot=1_h=0.1_k=1e15", *keep = "long_gdot=0_h=0.1_k=1e15";
+  assert_int_equal(xp_file_case_status(f, grow, status, sizeof status), 0);
+  printf("%s: %s after %g steps\n", grow, status, stat_of(f, grow, "steps"));
+  assert_string_equal(status, "diverged");
+  assert_true(stat_of(f, grow, "steps") < 200);  // T_long = 20 s is 200 steps of 0.1 s
+  assert_int_equal(xp_file_case_status(f, keep, status, sizeof status), 0);
+  assert_string_equal(status, "ok");
+  assert_true(stat_of(f, keep, "steps") == 200);
+  // h = 1e-4: the swing follows the elliptic solution (paper A Fig 4's small-step case)
+  assert_true(stat_of(f, "h=0.0001_k=1e15", "pos_error_T") < 1e-3);
+  xp_file_close(f);
+}
+
 // The foundation study runs through the simulate loop and its step policy (SPEC §7): paper A's
 // own objective at E = 1e11, 50 N ends some conic solves at the inaccurate tolerance; such a step
 // is solved again from the feasible start, else taken and counted as degraded — the run reaches
@@ -246,6 +273,7 @@ int main(int argc, char **argv) {
   xp_library_init();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_foundation_step_policy),
+      cmocka_unit_test(test_pendulum_probe_stop),
       cmocka_unit_test(test_stiffness_tiny),
       cmocka_unit_test(test_scaling_tiny),
       cmocka_unit_test(test_claims_tiny),

@@ -66,6 +66,7 @@ struct mbs_qcp {
   int have_warm, same;         // a stored solution; the last load kept the pattern
   double *shift, *shift0;      // De Saxcé shifts of this and the previous iterate
   int have_shift;              // shift holds the last step's converged shifts (warm fixed point)
+  int pending;                 // same pattern, values not yet passed to qws (flush_update)
   int cap_n, cap_p, cap_l, cap_P, cap_A, cap_G;
   // active-set prediction (relaxed/coulomb): K = [P Aᵀ; A −δI] of the problem qws holds with its
   // inequalities dropped, built with the pattern (so a step allocates nothing); pmap/amap: K's
@@ -391,10 +392,11 @@ static mbs_status load(mbs_workspace *ws) {
              !memcmp(q->Gi, q->Gi0, sizeof(int) * (size_t)q->nG);
   qcp_error err;
   q->same = same;
-  if (same) {
-    if (qcp_update(q->qws, q->Px, q->Ax, q->Gx, q->c, q->b, q->h, &err)) return MBS_SOLVER_FAILED;
+  if (same) {  // passed to qws only if an interior-point solve runs (flush_update): a predicted
+    q->pending = 1;  // step skips qcp's update and its rescaling
     return MBS_OK;
   }
+  q->pending = 0;
   q->have_warm = 0, q->have_shift = 0;
   qcp_workspace_free(q->qws);
   q->qws = NULL;
@@ -426,8 +428,19 @@ static mbs_status load(mbs_workspace *ws) {
   return MBS_OK;
 }
 
+// the values of a same-pattern step into qws (deferred by load until a solve needs them)
+static int flush_update(struct mbs_qcp *q) {
+  if (!q->pending) return 0;
+  qcp_error err;
+  q->pending = 0;
+  return qcp_update(q->qws, q->Px, q->Ax, q->Gx, q->c, q->b, q->h, &err);
+}
+
 const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws) {
-  return ws->qcp && ws->qcp->qws ? qcp_problem_get(ws->qcp->qws) : NULL;
+  if (!ws->qcp || !ws->qcp->qws) return NULL;
+  // logically const: the last step's problem is reported even when its update was deferred
+  if (flush_update(ws->qcp)) return NULL;
+  return qcp_problem_get(ws->qcp->qws);
 }
 
 // paper A's feasible start (Appendix A, last paragraph) into q->x0: λ_u = λ_n = L, λ_t = λ_b = 0,
@@ -663,13 +676,19 @@ static double predict_linear_solve(struct mbs_qcp *q) {
   qcp_qd_factor(q->qd, q->Kx, 1e-14 * (dmax > 0 ? dmax : 1), delta);
   memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
   qcp_qd_solve(q->qd, q->ksol);
+  // iterative refinement against K0 removes δ's perturbation (one pass takes the residual from
+  // ~δ to round-off, ~1e-14 relative); stop at round-off or when a pass gains less than 10×
   double res = INFINITY;
-  for (int it = 0; it < 4; it++) {  // iterative refinement: removes δ's perturbation
+  for (int it = 0; it < 4; it++) {
     sym_mv(N, q->Kp, q->Ki, q->Kx0, q->ksol, q->kres);
-    res = 0;
-    for (int j = 0; j < N; j++)
-      q->kres[j] = q->krhs[j] - q->kres[j], res = fmax(res, fabs(q->kres[j]));
-    if (res <= 1e-14 * (1 + bmax)) break;
+    double r = 0;
+    for (int j = 0; j < N; j++) q->kres[j] = q->krhs[j] - q->kres[j], r = fmax(r, fabs(q->kres[j]));
+    if (r > 0.1 * res) {  // no longer converging: stop here
+      res = r;
+      break;
+    }
+    res = r;
+    if (res <= 1e-13 * (1 + bmax)) break;
     qcp_qd_solve(q->qd, q->kres);
     for (int j = 0; j < N; j++) q->ksol[j] += q->kres[j];
   }
@@ -790,6 +809,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
     q->have_shift = 0;  // the next fixed point (if any) starts from s = 0
     return MBS_OK;
   }
+  if (flush_update(q)) return MBS_SOLVER_FAILED;
   int start = SOLVE_COLD;
   const int warm = ws->settings.start == MBS_START_WARM && q->same && q->have_warm;
   if (warm) start = SOLVE_WARM;

@@ -219,6 +219,7 @@ static mbs_eval_settings eval_settings(const mbs_settings *s, int cap) {
   e.dense_max_rows = s->solver == MBS_SOLVER_QCP     ? -1
                      : s->solver == MBS_SOLVER_DENSE ? cap
                                                      : s->dense_max_rows;
+  e.dense_contact = 0;  // active contact rows always take the conic (sparse) path
   return e;
 }
 

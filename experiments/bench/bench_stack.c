@@ -20,8 +20,8 @@ static int cmp_double(const void *a, const void *b) {
 
 // one row of the table: `steps` steps of the stack of n spheres; the median µs per step
 // (first step excluded: qcp setup) into *median. 0, or 1 after a message (setup failed)
-static int bench_one(int n, mbs_formulation form, mbs_activation act, int dropped, int steps,
-                     double *median) {
+static int bench_one(int n, mbs_formulation form, mbs_activation act, mbs_start start, int dropped,
+                     int steps, double *median) {
   stack_params p = stack_params_default();
   p.n = n;
   stack s;
@@ -29,6 +29,7 @@ static int bench_one(int n, mbs_formulation form, mbs_activation act, int droppe
   mbs_settings set = mbs_settings_default();
   set.formulation = form;
   set.activation = act;
+  set.start = start;
   sc_error serr = {0};
   mbs_workspace *ws = mbs_workspace_create(&s.model, &set, &serr);
   double *q = malloc(7 * (size_t)p.n * sizeof *q), *v = malloc(6 * (size_t)p.n * sizeof *v);
@@ -43,7 +44,7 @@ static int bench_one(int n, mbs_formulation form, mbs_activation act, int droppe
     stack_initial_state(&s, q, v);
   else
     stack_resting_state(&s, q, v);
-  long iters = 0, fp = 0;
+  long iters = 0, fp = 0, predicted = 0;
   mbs_status st = MBS_OK;
   int done = 0;  // steps taken (a step the solver only met inaccurately is still taken)
   while (done < steps && (st == MBS_OK || st == MBS_INACCURATE || st == MBS_MAX_ITERATIONS)) {
@@ -51,6 +52,7 @@ static int bench_one(int n, mbs_formulation form, mbs_activation act, int droppe
     st = mbs_step(ws, done * 0.01, 0.01, q, v, q, v);
     t[done++] = 1e6 * (xp_now() - t0);
     iters += mbs_step_info(ws)->iterations, fp += mbs_step_info(ws)->fp_iterations;
+    predicted += mbs_step_info(ws)->predicted > 0;
   }
   double fastest = NAN;
   *median = NAN;
@@ -58,8 +60,9 @@ static int bench_one(int n, mbs_formulation form, mbs_activation act, int droppe
     qsort(t + 1, (size_t)done - 1, sizeof *t, cmp_double);
     *median = t[1 + (done - 1) / 2], fastest = t[1];
   }
-  printf("| %d | %d | %.1f | %.1f | %.2f | %.1f | %.2f | %s |\n", p.n, 3 * p.n, *median, fastest,
-         *median / p.n, (double)iters / done, (double)fp / done, mbs_status_name(st));
+  printf("| %d | %d | %.1f | %.1f | %.2f | %.1f | %.2f | %.0f %% | %s |\n", p.n, 3 * p.n, *median,
+         fastest, *median / p.n, (double)iters / done, (double)fp / done,
+         100.0 * (double)predicted / done, mbs_status_name(st));
   fflush(stdout);
   free(q), free(v), free(t);
   mbs_workspace_free(ws);
@@ -71,6 +74,7 @@ int cli_bench_stack(int argc, char **argv) {
   int steps = 30;
   mbs_formulation form = MBS_COULOMB;
   mbs_activation act = MBS_ACTIVATION_OVERLAP;
+  mbs_start start = mbs_settings_default().start;
   int dropped = 0, only_n = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -81,6 +85,7 @@ int cli_bench_stack(int argc, char **argv) {
           "the\n"
           "least-squares exponent p of time ∝ N^p. Prints a Markdown table.\n"
           "  --activation overlap|speculative  activation rule (SPEC §1.5; default overlap)\n"
+          "  --start cold|warm|feasible  first conic solve of a step (default: the solver's)\n"
           "  --initial resting|dropped  start at the static overlaps (default) or in mid-air\n"
           "                             (paper A §6.5: the landing phase's cost per step)\n"
           "  --n N                      only this N");
@@ -94,6 +99,9 @@ int cli_bench_stack(int argc, char **argv) {
     } else if (strcmp(argv[i], "--activation") == 0 && i + 1 < argc) {
       if (mbs_activation_parse(argv[++i], &act))
         return fprintf(stderr, "--activation must be overlap or speculative\n"), 2;
+    } else if (strcmp(argv[i], "--start") == 0 && i + 1 < argc) {
+      if (mbs_start_parse(argv[++i], &start))
+        return fprintf(stderr, "--start must be cold, warm or feasible\n"), 2;
     } else if (strcmp(argv[i], "--initial") == 0 && i + 1 < argc) {
       const char *w = argv[++i];
       if (strcmp(w, "dropped") && strcmp(w, "resting"))
@@ -110,18 +118,20 @@ int cli_bench_stack(int argc, char **argv) {
   enum { NN = sizeof ns / sizeof ns[0] };
   double xs[NN], ys[NN];
   printf(
-      "formulation %s, activation %s, %s start, %d steps per N (first step excluded: qcp "
-      "setup)\n\n",
-      mbs_formulation_name(form), mbs_activation_name(act), dropped ? "dropped" : "resting", steps);
+      "formulation %s, activation %s, %s start, solver start %s, %d steps per N (first step "
+      "excluded: qcp setup)\n\n",
+      mbs_formulation_name(form), mbs_activation_name(act), dropped ? "dropped" : "resting",
+      mbs_start_name(start), steps);
   printf(
       "| N | rows | median µs/step | min µs/step | µs/step/N | qcp iterations/step | "
-      "fixed-point solves/step | status |\n|---:|---:|---:|---:|---:|---:|---:|---|\n");
+      "fixed-point solves/step | steps predicted | status |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
   int nk = 0;
   for (int k = 0; k < NN; k++) {
     if (only_n && k > 0) break;  // --n: one row
     const int n = only_n ? only_n : ns[k];
     double median = NAN;
-    if (bench_one(n, form, act, dropped, steps, &median)) return 1;
+    if (bench_one(n, form, act, start, dropped, steps, &median)) return 1;
     xs[nk] = log((double)n), ys[nk++] = log(median);
   }
   double sx = 0, sy = 0, sxx = 0, sxy = 0;

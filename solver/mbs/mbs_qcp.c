@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "qcp/qcp.h"
+#include "qcp/qcp_qd.h"
 
 struct mbs_qcp {
   qcp_workspace *qws;
@@ -64,7 +65,15 @@ struct mbs_qcp {
   double *x0;                  // paper A's feasible start (MBS_START_FEASIBLE)
   int have_warm, same;         // a stored solution; the last load kept the pattern
   double *shift, *shift0;      // De Saxcé shifts of this and the previous iterate
+  int have_shift;              // shift holds the last step's converged shifts (warm fixed point)
+  int pending;                 // same pattern, values not yet passed to qws (flush_update)
   int cap_n, cap_p, cap_l, cap_P, cap_A, cap_G;
+  // active-set prediction (relaxed/coulomb): K = [P Aᵀ; A −δI] of the problem qws holds with its
+  // inequalities dropped, built with the pattern (so a step allocates nothing); pmap/amap: K's
+  // slot of each P/A entry, kdiag: the slot of each diagonal; open: rows fixed at λ = 0
+  qcp_qd *qd;
+  int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
+  double *Kx, *Kx0, *krhs, *ksol, *kres, *kcor;
 };
 
 static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
@@ -118,6 +127,15 @@ int mbs_qcp_create(mbs_workspace *ws) {
   return 0;
 }
 
+static void predict_release(struct mbs_qcp *q) {
+  qcp_qd_free(q->qd);
+  q->qd = NULL, q->kn = 0;
+  free(q->Kp), free(q->Ki), free(q->pmap), free(q->amap), free(q->kdiag), free(q->open);
+  free(q->Kx), free(q->Kx0), free(q->krhs), free(q->ksol), free(q->kres), free(q->kcor);
+  q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = NULL;
+  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->kcor = NULL;
+}
+
 void mbs_qcp_free(mbs_workspace *ws) {
   struct mbs_qcp *q = ws->qcp;
   if (!q) return;
@@ -130,6 +148,7 @@ void mbs_qcp_free(mbs_workspace *ws) {
   free(q->role), free(q->ntan), free(q->tan1), free(q->tan2), free(q->tn), free(q->oidx);
   free(q->ridx), free(q->eidx), free(q->cidx), free(q->bcol), free(q->cmap), free(q->qdim);
   free(q->qdim0), free(q->shift), free(q->shift0);
+  predict_release(q);
   free(q);
   ws->qcp = NULL;
 }
@@ -356,6 +375,9 @@ static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double
   return MBS_OK;
 }
 
+static int predict_applies(const mbs_workspace *ws);
+static int predict_setup(struct mbs_qcp *q);
+
 // qcp_setup when the pattern differs from the one the workspace holds, qcp_update otherwise
 static mbs_status load(mbs_workspace *ws) {
   struct mbs_qcp *q = ws->qcp;
@@ -370,11 +392,12 @@ static mbs_status load(mbs_workspace *ws) {
              !memcmp(q->Gi, q->Gi0, sizeof(int) * (size_t)q->nG);
   qcp_error err;
   q->same = same;
-  if (same) {
-    if (qcp_update(q->qws, q->Px, q->Ax, q->Gx, q->c, q->b, q->h, &err)) return MBS_SOLVER_FAILED;
+  if (same) {  // passed to qws only if an interior-point solve runs (flush_update): a predicted
+    q->pending = 1;  // step skips qcp's update and its rescaling
     return MBS_OK;
   }
-  q->have_warm = 0;
+  q->pending = 0;
+  q->have_warm = 0, q->have_shift = 0;
   qcp_workspace_free(q->qws);
   q->qws = NULL;
   int m = l;
@@ -401,11 +424,23 @@ static mbs_status load(mbs_workspace *ws) {
   memcpy(q->Pi0, q->Pi, sizeof(int) * (size_t)q->nP);
   memcpy(q->Ai0, q->Ai, sizeof(int) * (size_t)q->nA);
   memcpy(q->Gi0, q->Gi, sizeof(int) * (size_t)q->nG);
+  if (predict_applies(ws) && predict_setup(q)) q->kn = 0;  // no prediction for this pattern
   return MBS_OK;
 }
 
+// the values of a same-pattern step into qws (deferred by load until a solve needs them)
+static int flush_update(struct mbs_qcp *q) {
+  if (!q->pending) return 0;
+  qcp_error err;
+  q->pending = 0;
+  return qcp_update(q->qws, q->Px, q->Ax, q->Gx, q->c, q->b, q->h, &err);
+}
+
 const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws) {
-  return ws->qcp && ws->qcp->qws ? qcp_problem_get(ws->qcp->qws) : NULL;
+  if (!ws->qcp || !ws->qcp->qws) return NULL;
+  // logically const: the last step's problem is reported even when its update was deferred
+  if (flush_update(ws->qcp)) return NULL;
+  return qcp_problem_get(ws->qcp->qws);
 }
 
 // paper A's feasible start (Appendix A, last paragraph) into q->x0: λ_u = λ_n = L, λ_t = λ_b = 0,
@@ -507,37 +542,223 @@ static double coulomb_shift(mbs_workspace *ws, int ns, const int *sidx, const do
   return smax;
 }
 
-mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
-                         const double *gE, double *lam_s, double *w) {
+// ---- active-set prediction (issue 16) ------------------------------------------------------
+// At rest, or sliding steadily, a step keeps the last step's active set. With the set known the
+// relaxed problem is an equality-constrained QP: open rows are fixed at λ = 0, closed rows are
+// free (sticking: λ inside its cone, so the cone constraint is inactive), and the optimum solves
+// one linear KKT system [P Aᵀ; A 0] (x; y) = (−c; b). If every dropped condition then holds —
+// closed: λ_u ≥ 0, ‖λ_t‖ ≤ μλ_n; open: the dual ρ = r̂ in F* (relaxed ρ_n ≥ μ‖ρ_t‖; coulomb
+// ρ_n ≥ 0, whose shift is μ‖ρ_t‖), to qcp's tolerance — the point satisfies the conic problem's
+// KKT conditions, and being strictly convex the problem has no other optimum: the step takes it
+// without an interior-point solve. Otherwise (a contact slides, opens or closes) the
+// interior-point solve runs as before. Sliding contacts are not predicted (their cone is active,
+// a nonlinear condition).
+
+static int predict_applies(const mbs_workspace *ws) {
+  return ws->settings.predict && ws->settings.formulation != MBS_PAPER;
+}
+
+// K's pattern (upper triangle, CSC, size n + p): column j < n holds P's column j (its diagonal
+// added if P has none), column n + i row i of A and the diagonal; then the symbolic factor
+static int predict_setup(struct mbs_qcp *q) {
+  predict_release(q);
+  const int n = q->nn, p = q->np, N = n + p, nP = q->nP, nA = q->nA;
+  const size_t un = (size_t)N, nnz = (size_t)nP + (size_t)nA + un;
+  q->Kp = malloc((un + 1) * sizeof(int)), q->Ki = malloc(nnz * sizeof(int));
+  q->pmap = malloc(((size_t)nP + 1) * sizeof(int)),
+  q->amap = malloc(((size_t)nA + 1) * sizeof(int));
+  q->kdiag = malloc(un * sizeof(int)), q->open = calloc((size_t)n + 1, sizeof(int));
+  q->Kx = malloc(nnz * sizeof(double)), q->Kx0 = malloc(nnz * sizeof(double));
+  q->krhs = malloc(un * sizeof(double)), q->ksol = malloc(un * sizeof(double));
+  q->kres = malloc(un * sizeof(double)), q->kcor = malloc(un * sizeof(double));
+  signed char *sign = malloc(un);
+  int *rowcnt = calloc(un + 1, sizeof(int));
+  int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
+           q->krhs && q->ksol && q->kres && q->kcor && sign && rowcnt;
+  if (ok) {
+    int e = 0;
+    for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)
+      q->Kp[j] = e;
+      q->kdiag[j] = -1;
+      for (int k = q->Pp[j]; k < q->Pp[j + 1]; k++) {
+        q->pmap[k] = e;
+        if (q->Pi[k] == j) q->kdiag[j] = e;
+        q->Ki[e++] = q->Pi[k];
+      }
+      if (q->kdiag[j] < 0) q->kdiag[j] = e, q->Ki[e++] = j;
+    }
+    // A by rows: column n + i of K holds row i of A, then its diagonal; rowcnt becomes the next
+    // free slot of each such column
+    for (int k = 0; k < nA; k++) rowcnt[q->Ai[k] + 1]++;
+    for (int i = 0; i < p; i++) rowcnt[i + 1] += rowcnt[i];
+    for (int i = 0; i < p; i++) q->Kp[n + i] = rowcnt[i] = e + rowcnt[i] + i;
+    for (int j = 0; j < n; j++)
+      for (int k = q->Ap[j]; k < q->Ap[j + 1]; k++) {
+        int at = rowcnt[q->Ai[k]]++;
+        q->amap[k] = at, q->Ki[at] = j;
+      }
+    for (int i = 0; i < p; i++) q->kdiag[n + i] = rowcnt[i], q->Ki[rowcnt[i]] = n + i;
+    q->Kp[N] = e + nA + p;
+    for (int j = 0; j < N; j++) sign[j] = j < n ? 1 : -1;
+    sc_error err = {0};
+    q->qd = qcp_qd_create(N, q->Kp, q->Ki, sign, &err);
+    ok = q->qd != NULL;
+  }
+  free(sign), free(rowcnt);
+  if (!ok) return predict_release(q), -1;
+  q->kn = N;
+  return 0;
+}
+
+// y = K0 x for the symmetric K0 given by its upper triangle
+static void sym_mv(int N, const int *Kp, const int *Ki, const double *Kx, const double *x,
+                   double *y) {
+  for (int i = 0; i < N; i++) y[i] = 0;
+  for (int j = 0; j < N; j++)
+    for (int k = Kp[j]; k < Kp[j + 1]; k++) {
+      int i = Ki[k];
+      y[i] += Kx[k] * x[j];
+      if (i != j) y[j] += Kx[k] * x[i];
+    }
+}
+
+// the last step's active set from its solution wx (same pattern): open[s] = 1 for rows fixed at
+// λ = 0; −1 if a contact slides (not predicted)
+static int predict_classify(const mbs_workspace *ws, int ns, const int *sidx) {
+  const struct mbs_qcp *q = ws->qcp;
+  const double *x = q->wx;
+  double lmax = 0;
+  for (int s = 0; s < ns; s++) lmax = fmax(lmax, fabs(x[s]));
+  const double open_tol = 1e-6 * lmax;  // an interior point's open rows end near 0, not at 0
+  for (int s = 0; s < ns; s++) {
+    const int role = q->role[s];
+    q->open[s] = role == ROLE_OFF || (role == ROLE_UNI && x[s] <= open_tol);
+    if (role != ROLE_NORMAL) continue;
+    double lt = x[q->tan1[s]] * x[q->tan1[s]];
+    if (q->ntan[s] > 1) lt += x[q->tan2[s]] * x[q->tan2[s]];
+    if (x[s] <= open_tol) {
+      q->open[s] = 1;
+    } else if (sqrt(lt) > (1 - 1e-6) * ws->rows->mu[ws->act[sidx[s]]] * x[s]) {
+      return -1;  // sliding (or about to): the cone is active
+    }
+  }
+  for (int s = 0; s < ns; s++)
+    if (q->role[s] == ROLE_TANGENT) q->open[s] = q->open[q->tn[s]];
+  return 0;
+}
+
+// K's values for the predicted set: open rows' λ columns become the identity (λ = 0)
+static void predict_values(struct mbs_qcp *q) {
+  const int n = q->nn, p = q->np, N = n + p;
+  for (int e = 0; e < q->Kp[N]; e++) q->Kx0[e] = 0;
+  for (int k = 0; k < q->nP; k++) q->Kx0[q->pmap[k]] = q->Px[k];
+  for (int k = 0; k < q->nA; k++) q->Kx0[q->amap[k]] = q->Ax[k];
+  for (int s = 0; s < n; s++) {
+    if (!q->open[s]) continue;
+    q->Kx0[q->kdiag[s]] = 1;
+    for (int k = q->Ap[s]; k < q->Ap[s + 1]; k++) q->Kx0[q->amap[k]] = 0;
+  }
+  for (int j = 0; j < n; j++) q->krhs[j] = q->open[j] ? 0 : -q->c[j];
+  for (int i = 0; i < p; i++) q->krhs[n + i] = q->b[i];
+}
+
+// factor K0 regularised (zero diagonals of P ± δ, −δI on the y block), solve, and refine against
+// K0 itself; returns ‖K0 x − rhs‖∞ / (1 + ‖rhs‖∞)
+static double predict_linear_solve(struct mbs_qcp *q) {
+  const int n = q->nn, N = n + q->np, nnz = q->Kp[N];
+  double dmax = 0, bmax = 0;
+  for (int j = 0; j < N; j++) dmax = fmax(dmax, fabs(q->Kx0[q->kdiag[j]]));
+  for (int j = 0; j < N; j++) bmax = fmax(bmax, fabs(q->krhs[j]));
+  const double delta = 1e-10 * (dmax > 0 ? dmax : 1);
+  memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
+  for (int j = 0; j < N; j++)
+    if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? delta : -delta;
+  qcp_qd_factor(q->qd, q->Kx, 1e-14 * (dmax > 0 ? dmax : 1), delta);
+  memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
+  qcp_qd_solve(q->qd, q->ksol);
+  // iterative refinement against K0 removes δ's perturbation (one pass takes the residual from
+  // ~δ to round-off, ~1e-14 relative); stop at round-off or when a pass gains less than 10×
+  double res = INFINITY;
+  for (int it = 0; it < 4; it++) {
+    sym_mv(N, q->Kp, q->Ki, q->Kx0, q->ksol, q->kres);
+    double r = 0;
+    for (int j = 0; j < N; j++) q->kres[j] = q->krhs[j] - q->kres[j], r = fmax(r, fabs(q->kres[j]));
+    if (r > 0.1 * res) {  // no longer converging: stop here
+      res = r;
+      break;
+    }
+    res = r;
+    if (res <= 1e-13 * (1 + bmax)) break;
+    qcp_qd_solve(q->qd, q->kres);
+    for (int j = 0; j < N; j++) q->ksol[j] += q->kres[j];
+  }
+  return res / (1 + bmax);
+}
+
+// every dropped condition at the linear solution x (λ_S, w): closed rows λ_u ≥ 0 and λ in its
+// cone; open rows ρ = λ/D + G w − ĉ0 in the dual cone (relaxed ρ_n ≥ μ‖ρ_t‖, coulomb ρ_n ≥ 0)
+static int predict_verify(const mbs_workspace *ws, int ns, const int *sidx, const double *chat0) {
+  const struct mbs_qcp *q = ws->qcp;
+  const mbs_rows *r = ws->rows;
+  const double *x = q->ksol, *w = q->ksol + ns;
+  const double eps = ws->settings.qcp_eps > 0 ? ws->settings.qcp_eps : 1e-8;
+  double lmax = 0, cmax = 0;
+  for (int s = 0; s < ns; s++) lmax = fmax(lmax, fabs(x[s])), cmax = fmax(cmax, fabs(chat0[s]));
+  const double tl = eps * (1 + lmax), tr = eps * (1 + cmax);
+  const int coulomb = ws->settings.formulation == MBS_COULOMB;
+  for (int s = 0; s < ns; s++) {
+    const int role = q->role[s];
+    if (role != ROLE_UNI && role != ROLE_NORMAL) continue;
+    const double mu = role == ROLE_NORMAL ? r->mu[ws->act[sidx[s]]] : 0;
+    double v[3] = {0, 0, 0};  // λ (closed) or ρ (open) of the row and its tangents
+    const int rows[3] = {s, role == ROLE_NORMAL ? q->tan1[s] : -1,
+                         role == ROLE_NORMAL && q->ntan[s] > 1 ? q->tan2[s] : -1};
+    for (int k = 0; k < 3; k++) {
+      int t = rows[k];
+      if (t < 0) continue;
+      v[k] = q->open[s] ? mbs_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t] : x[t];
+    }
+    const double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
+    if (!q->open[s] && !(v[0] >= -tl && vt <= mu * v[0] + tl)) return 0;
+    if (q->open[s] && !(v[0] >= (coulomb ? 0 : mu * vt) - tr)) return 0;
+  }
+  return 1;
+}
+
+// the step's solve by prediction: 1 and (λ_S, w) if accepted, 0 if not tried or rejected
+static int predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
+                         double *lam_s, double *w) {
   struct mbs_qcp *q = ws->qcp;
-  int ncone = 0;
-  mbs_status st = classify(ws, ns, sidx, &ncone);
-  if (st != MBS_OK) return st;
-  ws->info.contacts = ncone;
-  if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
-  if ((st = load(ws)) != MBS_OK) return st;
-  ws->qcp_used = 1;
-  int start = SOLVE_COLD;
-  if (ws->settings.start == MBS_START_WARM && q->same && q->have_warm) start = SOLVE_WARM;
-  if (ws->settings.start == MBS_START_FEASIBLE && !feasible_point(ws, ns, sidx, chat0))
-    start = SOLVE_FEASIBLE;
-  st = solve_once(ws, start);
-  if (st == MBS_SOLVER_FAILED) return st;
-  extract(ws, ns, lam_s, w);
-  ws->info.fp_iterations = 1;
-  if (ws->settings.formulation != MBS_COULOMB || ncone == 0) return st;
-  // De Saxcé fixed point (SPEC §1.3): re-solve relaxed with ĉ_n lowered by s = μ‖ρ_t‖ until the
-  // shifts stop changing (relative fp_tol), warm-starting each solve from the previous one
+  if (!q->kn || !q->same || !q->have_warm || predict_classify(ws, ns, sidx)) return 0;
+  predict_values(q);
+  const double res = predict_linear_solve(q);
+  if (!(res <= 1e-10) || !predict_verify(ws, ns, sidx, chat0)) return 0;
+  memcpy(q->wx, q->ksol, sizeof(double) * (size_t)q->nn);
+  memcpy(q->wy, q->ksol + q->nn, sizeof(double) * (size_t)q->np);
+  for (int s = 0; s < ns; s++) q->wx[s] = q->open[s] ? 0 : q->wx[s];
+  for (int s = 0; s < ns; s++) lam_s[s] = q->open[s] ? 0 : q->ksol[s];
+  for (int j = 0; j < ws->nv; j++) w[j] = q->ksol[ns + j];
+  return 1;
+}
+
+// De Saxcé fixed point (SPEC §1.3): re-solve relaxed with ĉ_n lowered by s = μ‖ρ_t‖ until the
+// shifts stop changing (relative fp_tol), warm-starting each solve from the previous one. The
+// first solve (status st, iterate λ_S, w) used the shifts in q->shift if warm_shift, else none.
+static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx,
+                                      const double *chat0, double *lam_s, double *w, int warm_shift,
+                                      mbs_status st) {
+  struct mbs_qcp *q = ws->qcp;
   double *shift = q->shift, *shift0 = q->shift0, cscale = 0;
   for (int s = 0; s < ns; s++) {
-    shift[s] = 0;
+    if (!warm_shift) shift[s] = 0;
     if (q->role[s] == ROLE_NORMAL || q->role[s] == ROLE_TANGENT) {
       int n = q->role[s] == ROLE_NORMAL ? s : q->tn[s];
       cscale = fmax(cscale, ws->rows->mu[ws->act[sidx[n]]] * fabs(chat0[s]));
     }
   }
-  // it counts the relaxed solves done; the shifts of solve it are compared with those of it − 1,
-  // and at most fp_max_iter solves are made
+  q->have_shift = 0;
+  // it counts the relaxed solves done; the shifts computed from solve it are compared with those
+  // solve it used, and at most fp_max_iter solves are made
   mbs_status fst = MBS_MAX_ITERATIONS;
   for (int it = 1;; it++) {
     memcpy(shift0, shift, sizeof(double) * (size_t)ns);
@@ -547,11 +768,11 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
     // noise for sticking contacts, where s = 0 in exact arithmetic)
     const double scale = fmax(smax, cscale);
     ws->info.fp_change = scale > 0 ? ds / scale : ds;
-    if (it > 1 && ds <= ws->settings.fp_tol * scale) {
+    if ((it > 1 || warm_shift) && ds <= ws->settings.fp_tol * scale) {
       fst = MBS_OK;
       break;
     }
-    if (it == 1 && smax == 0) {  // nothing slides: relaxed is already Coulomb
+    if (it == 1 && smax == 0 && !warm_shift) {  // nothing slides: relaxed is already Coulomb
       fst = MBS_OK;
       break;
     }
@@ -565,12 +786,52 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
     extract(ws, ns, lam_s, w);
     ws->info.fp_iterations = it + 1;
   }
+  q->have_shift = fst == MBS_OK;
   // worst of the last solve's status and the fixed point's: an unconverged fixed point is
   // reported as max-iterations even when its last solve was only inaccurate
   if (fst != MBS_OK && (st == MBS_OK || st == MBS_INACCURATE)) st = MBS_MAX_ITERATIONS;
   return st;
 }
 
+mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
+                         const double *gE, double *lam_s, double *w) {
+  struct mbs_qcp *q = ws->qcp;
+  int ncone = 0;
+  mbs_status st = classify(ws, ns, sidx, &ncone);
+  if (st != MBS_OK) return st;
+  ws->info.contacts = ncone;
+  if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
+  if ((st = load(ws)) != MBS_OK) return st;
+  ws->qcp_used = 1;
+  if (predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
+    ws->info.predicted++;
+    ws->info.fp_iterations = 1;
+    q->have_shift = 0;  // the next fixed point (if any) starts from s = 0
+    return MBS_OK;
+  }
+  if (flush_update(q)) return MBS_SOLVER_FAILED;
+  int start = SOLVE_COLD;
+  const int warm = ws->settings.start == MBS_START_WARM && q->same && q->have_warm;
+  if (warm) start = SOLVE_WARM;
+  if (ws->settings.start == MBS_START_FEASIBLE && !feasible_point(ws, ns, sidx, chat0))
+    start = SOLVE_FEASIBLE;
+  // coulomb, warm: the fixed point starts from the last step's converged shifts (same pattern,
+  // so the same contacts in the same compact rows) instead of from relaxed's s = 0; at rest they
+  // barely change, and the first solve already satisfies the fixed point's test
+  const int warm_shift = warm && q->have_shift && ws->settings.formulation == MBS_COULOMB;
+  if (warm_shift) {
+    for (int s = 0; s < ns; s++)
+      if (q->role[s] == ROLE_NORMAL) q->c[s] = -(chat0[s] - q->shift[s]);
+    qcp_error err;
+    if (qcp_update(q->qws, NULL, NULL, NULL, q->c, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
+  }
+  st = solve_once(ws, start);
+  if (st == MBS_SOLVER_FAILED) return st;
+  extract(ws, ns, lam_s, w);
+  ws->info.fp_iterations = 1;
+  if (ws->settings.formulation != MBS_COULOMB || ncone == 0) return st;
+  return coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, warm_shift, st);
+}
 #else  // no qcp in this build
 
 int mbs_qcp_create(mbs_workspace *ws) {

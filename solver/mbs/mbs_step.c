@@ -167,7 +167,8 @@ mbs_settings mbs_settings_default(void) {
                         .activation = MBS_ACTIVATION_OVERLAP,
                         .margin = 1e-4,
                         .gap_stiffness = 1e8,
-                        .max_resolves = 8};
+                        .max_resolves = 8,
+                        .predict = 1};
 }
 
 static int settings_check(const mbs_settings *s, sc_error *err) {
@@ -204,6 +205,8 @@ static int settings_check(const mbs_settings *s, sc_error *err) {
     bad = "gap_stiffness (must be finite and > 0)";
   else if (s->max_resolves < 0 || s->max_resolves > 1000)
     bad = "max_resolves (must be in 0..1000)";
+  else if (s->predict != 0 && s->predict != 1)
+    bad = "predict (must be 0 or 1)";
   return bad ? sc_error_set(err, SC_ERR_INPUT, "mbs settings: invalid %s", bad) : SC_OK;
 }
 
@@ -216,6 +219,7 @@ static mbs_eval_settings eval_settings(const mbs_settings *s, int cap) {
   e.dense_max_rows = s->solver == MBS_SOLVER_QCP     ? -1
                      : s->solver == MBS_SOLVER_DENSE ? cap
                                                      : s->dense_max_rows;
+  e.dense_contact = 0;  // active contact rows always take the conic (sparse) path
   return e;
 }
 

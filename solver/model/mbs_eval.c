@@ -254,6 +254,9 @@ mbs_eval_status mbs_eval_prepare(mbs_eval *ws, double t, const double *q, const 
 mbs_eval_status mbs_eval_activate(mbs_eval *ws, const int *extra) {
   eval_active(ws, extra);
   ws->dense = ws->settings.dense_max_rows >= 0 && ws->na <= ws->dcap;
+  for (int a = 0; ws->dense && !ws->settings.dense_contact && a < ws->na; a++)
+    ws->dense = ws->rows->kind[ws->act[a]] != MBS_ROW_NORMAL &&
+                ws->rows->kind[ws->act[a]] != MBS_ROW_TANGENT;
   if (ws->dense) eval_dense(ws);
   return bias_compute(ws, ws->na);
 }
@@ -261,7 +264,8 @@ mbs_eval_status mbs_eval_activate(mbs_eval *ws, const int *extra) {
 // ---- settings and allocation -----------------------------------------------------------------
 
 mbs_eval_settings mbs_eval_settings_default(void) {
-  return (mbs_eval_settings){.use_bias = 1, .bias_reg = 1e-8, .dense_max_rows = 64};
+  return (mbs_eval_settings){
+      .use_bias = 1, .bias_reg = 1e-8, .dense_max_rows = 64, .dense_contact = 1};
 }
 
 int mbs_eval_settings_validate(const mbs_eval_settings *s, sc_error *err) {

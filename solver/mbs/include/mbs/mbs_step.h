@@ -112,6 +112,9 @@ typedef struct mbs_settings {
   double gap_stiffness;  // speculative: K of open rows (φ0 > 0) [N/m] (default 1e8)
   int max_resolves;      // speculative: most re-solves per step (rows joining after a solve, or
                          // stiffness over the step changing by more than 2×) (default 8)
+  int predict;  // relaxed/coulomb on the conic path: 1 tries the last step's active set first
+                // (one linear KKT solve, accepted only if every cone and sign condition holds,
+                // else the interior-point solve); 0 never (default 1)
 } mbs_settings;
 
 // Default settings: relaxed, auto (dense up to 64 rows; steps with contact rows always use qcp),
@@ -146,8 +149,10 @@ typedef struct mbs_info {
   int rows_joined;       // speculative: rows that joined after a solve ended them penetrating
   int stiffness_updates;  // speculative: row stiffnesses re-evaluated over the step
   int penetrating;        // speculative: rows left out that still end penetrating (bound reached)
-  int callback_code;      // the offending callback's return value (0 if none)
-  const char *callback;   // name of the offending callback (NULL if none)
+  int predicted;  // conic solves of the step accepted from the active-set prediction (one linear
+                  // KKT solve with the last step's active set, checked, no interior point)
+  int callback_code;     // the offending callback's return value (0 if none)
+  const char *callback;  // name of the offending callback (NULL if none)
 } mbs_info;
 
 // Opaque step workspace: every array a step needs is allocated by mbs_workspace_create.

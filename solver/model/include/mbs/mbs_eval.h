@@ -19,9 +19,12 @@ typedef struct mbs_eval_settings {
   int dense_max_rows;  // form Y = M⁻¹Gᵀ and W = G M⁻¹ Gᵀ over the active rows while they number
                        // ≤ min(dense_max_rows, max_rows) (bias by Cholesky); beyond, the bias uses
                        // matrix-free CG; < 0: never form them (default 64)
+  int dense_contact;  // 0: do not form them while a contact (normal/tangent) row is active — a
+                      // caller whose contact solves are sparse anyway (paper A's conic path)
+                      // would pay O(rows²) for nothing (default 1)
 } mbs_eval_settings;
 
-// use_bias 1, bias_reg 1e-8, dense_max_rows 64.
+// use_bias 1, bias_reg 1e-8, dense_max_rows 64, dense_contact 1.
 mbs_eval_settings mbs_eval_settings_default(void);
 
 // Evaluation workspace. The fields above the line are the outputs of the last mbs_eval_prepare

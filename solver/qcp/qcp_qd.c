@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The exported quasidefinite LDLᵀ (qcp_qd.h): AMD on the pattern, the permuted upper triangle
+// with a map from the caller's entry order, the elimination tree, then qcp_ldl's numeric factor
+// and solves (qcp_ldl.c has the derivation).
+#include "qcp/qcp_qd.h"
+
+#include <amd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qcp/qcp.h"
+#include "qcp_internal.h"
+
+struct qcp_qd {
+  int n;
+  int *perm, *pinv, *Kp, *Ki, *map, *etree, *Lnz, *Lp, *Li, *iwork;
+  double *Kx, *Lx, *D, *Dinv, *fwork, *b;
+  signed char *sign;
+};
+
+void qcp_qd_free(qcp_qd *f) {
+  if (!f) return;
+  void *ptrs[] = {f->perm,  f->pinv, f->Kp, f->Ki, f->map,  f->etree, f->Lnz, f->Lp,  f->Li,
+                  f->iwork, f->Kx,   f->Lx, f->D,  f->Dinv, f->fwork, f->b,   f->sign};
+  for (size_t k = 0; k < sizeof ptrs / sizeof *ptrs; k++) free(ptrs[k]);
+  free(f);
+}
+
+// the permuted upper triangle (column max(π(i), π(j)), row min) and map[k] = its slot of entry k
+static void permute_pattern(qcp_qd *f, const int *Ap, const int *Ai) {
+  const int n = f->n;
+  int *next = f->iwork;
+  memset(next, 0, sizeof(int) * (size_t)n);
+  for (int j = 0; j < n; j++)
+    for (int k = Ap[j]; k < Ap[j + 1]; k++) {
+      int a = f->pinv[Ai[k]], b = f->pinv[j];
+      next[a > b ? a : b]++;
+    }
+  f->Kp[0] = 0;
+  for (int j = 0; j < n; j++) f->Kp[j + 1] = f->Kp[j] + next[j], next[j] = f->Kp[j];
+  for (int j = 0; j < n; j++)
+    for (int k = Ap[j]; k < Ap[j + 1]; k++) {
+      int a = f->pinv[Ai[k]], b = f->pinv[j];
+      int col = a > b ? a : b;
+      f->map[k] = next[col];
+      f->Ki[next[col]++] = a > b ? b : a;
+    }
+}
+
+qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *sign, sc_error *err) {
+  if (n <= 0 || !Ap || !Ai || !sign || Ap[0] != 0 || Ap[n] < n)
+    return sc_error_set(err, QCP_ERR_INPUT, "quasidefinite system: bad size n = %d", n), NULL;
+  const int nnz = Ap[n];
+  qcp_qd *f = calloc(1, sizeof *f);
+  if (!f) return sc_error_set(err, QCP_ERR_ALLOC, "out of memory (n = %d)", n), NULL;
+  f->n = n;
+  size_t un = (size_t)n;
+  f->perm = malloc(un * sizeof(int)), f->pinv = malloc(un * sizeof(int));
+  f->Kp = malloc((un + 1) * sizeof(int)), f->Ki = malloc((size_t)nnz * sizeof(int));
+  f->map = malloc((size_t)nnz * sizeof(int)), f->etree = malloc(un * sizeof(int));
+  f->Lnz = malloc(un * sizeof(int)), f->Lp = malloc((un + 1) * sizeof(int));
+  f->iwork = malloc(3 * un * sizeof(int)), f->Kx = malloc((size_t)nnz * sizeof(double));
+  f->D = malloc(un * sizeof(double)), f->Dinv = malloc(un * sizeof(double));
+  f->fwork = malloc(un * sizeof(double)), f->b = malloc(un * sizeof(double));
+  f->sign = malloc(un);
+  if (!f->perm || !f->pinv || !f->Kp || !f->Ki || !f->map || !f->etree || !f->Lnz || !f->Lp ||
+      !f->iwork || !f->Kx || !f->D || !f->Dinv || !f->fwork || !f->b || !f->sign)
+    goto oom;
+  double control[AMD_CONTROL], info[AMD_INFO];
+  amd_defaults(control);
+  int st = amd_order(n, Ap, Ai, f->perm, control, info);
+  if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
+    sc_error_set(err, st == AMD_OUT_OF_MEMORY ? QCP_ERR_ALLOC : QCP_ERR_ORDERING,
+                 "AMD ordering of the %dx%d system failed (status %d)", n, n, st);
+    qcp_qd_free(f);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) f->pinv[f->perm[i]] = i;
+  for (int i = 0; i < n; i++) f->sign[f->pinv[i]] = sign[i] < 0 ? -1 : 1;
+  permute_pattern(f, Ap, Ai);
+  long nnzL = qcp_ldl_etree(n, f->Kp, f->Ki, f->iwork, f->Lnz, f->etree);
+  if (nnzL < 0 || nnzL > 2000000000L) {
+    sc_error_set(err, QCP_ERR_INPUT, "quasidefinite system: %s",
+                 nnzL < 0 ? "a diagonal entry is missing from the pattern" : "factor too large");
+    qcp_qd_free(f);
+    return NULL;
+  }
+  f->Lp[0] = 0;
+  for (int j = 0; j < n; j++) f->Lp[j + 1] = f->Lp[j] + f->Lnz[j];
+  f->Li = malloc((size_t)(nnzL ? nnzL : 1) * sizeof(int));
+  f->Lx = malloc((size_t)(nnzL ? nnzL : 1) * sizeof(double));
+  if (!f->Li || !f->Lx) goto oom;
+  return f;
+oom:
+  sc_error_set(err, QCP_ERR_ALLOC, "out of memory for the %dx%d system (%d entries)", n, n, nnz);
+  qcp_qd_free(f);
+  return NULL;
+}
+
+int qcp_qd_factor(qcp_qd *f, const double *Ax, double eps, double delta) {
+  const int nnz = f->Kp[f->n];
+  for (int k = 0; k < nnz; k++) f->Kx[f->map[k]] = Ax[k];
+  return qcp_ldl_factor(f->n, f->Kp, f->Ki, f->Kx, f->Lp, f->Li, f->Lx, f->D, f->Dinv, f->etree,
+                        f->sign, eps, delta, f->iwork, f->fwork);
+}
+
+void qcp_qd_solve(qcp_qd *f, double *x) {
+  for (int i = 0; i < f->n; i++) f->b[i] = x[f->perm[i]];
+  qcp_ldl_solve(f->n, f->Lp, f->Li, f->Lx, f->Dinv, f->b);
+  for (int i = 0; i < f->n; i++) x[f->perm[i]] = f->b[i];
+}

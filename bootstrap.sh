@@ -10,11 +10,12 @@ cd "$(dirname "$0")"
 BUILD_DIR=${BUILD_DIR:-build}
 
 # libmatio-dev is optional for the build (meson: dependency('matio', required: false)); it gives
-# `stabcon qcp solve NAME.mat` and `stabcon bench maros` their MATLAB reader.
+# `stabcon qcp solve NAME.mat` and `stabcon bench maros` their MATLAB reader. libmujoco-dev is
+# optional too (meson option mujoco=auto): MuJoCo 2.2 as the peer of `stabcon bench stack`.
 PACKAGES="meson ninja-build pkg-config gcc libc6-dev git
   libsundials-dev libgsl-dev libhdf5-dev libsuitesparse-dev liblapack-dev libblas-dev
   libcmocka-dev gnuplot-nox python3-cvxopt libopenmpi-dev openmpi-bin
-  libmatio-dev clang-format"
+  libmatio-dev libmujoco-dev clang-format"
 
 install_missing() {
   missing=""

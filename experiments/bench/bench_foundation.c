@@ -48,8 +48,8 @@ int cli_bench_foundation(int argc, char **argv) {
   enum { NN = sizeof ns / sizeof ns[0] };
   double xs[NN], ys[NN];
   printf(
-      "| elements | median µs/step | min µs/step | qcp iterations/step | status "
-      "|\n|---:|---:|---:|---:|---|\n");
+      "| elements | median µs/step | min µs/step | qcp iterations/step | steps predicted | status "
+      "|\n|---:|---:|---:|---:|---:|---|\n");
   for (int k = 0; k < NN; k++) {
     foundation_params p = foundation_params_default();
     p.n = ns[k], p.E = E, p.load = load;
@@ -62,19 +62,20 @@ int cli_bench_foundation(int argc, char **argv) {
     if (!ws) return fprintf(stderr, "setup failed: %s\n", serr.message), 1;
     double q[7], v[6], *t = malloc((size_t)steps * sizeof *t);
     foundation_initial_state(&fd, q, v);
-    long iters = 0;
+    long iters = 0, predicted = 0;
     mbs_status st = MBS_OK;
     for (int s = 0; s < steps && st == MBS_OK; s++) {
       double t0 = xp_now();
       st = mbs_step(ws, s * 0.01, 0.01, q, v, q, v);
       t[s] = 1e6 * (xp_now() - t0);
       iters += mbs_step_info(ws)->iterations;
+      predicted += mbs_step_info(ws)->predicted > 0;
     }
     // the first step sets the pattern up (allocation): time the steady state
     qsort(t + 1, (size_t)steps - 1, sizeof *t, cmp_double);
     double median = t[1 + (steps - 1) / 2], fastest = t[1];
-    printf("| %d | %.1f | %.1f | %.1f | %s |\n", p.n * p.n, median, fastest, (double)iters / steps,
-           mbs_status_name(st));
+    printf("| %d | %.1f | %.1f | %.1f | %.0f %% | %s |\n", p.n * p.n, median, fastest,
+           (double)iters / steps, 100.0 * (double)predicted / steps, mbs_status_name(st));
     xs[k] = log((double)(p.n * p.n)), ys[k] = log(median);
     free(t);
     mbs_workspace_free(ws);

@@ -74,6 +74,9 @@ struct mbs_qcp {
   qcp_qd *qd;
   int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
   double *Kx, *Kx0, *krhs, *ksol, *kres, *kcor;
+  // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
+  double *lam_row;
+  long *row_stamp, stamp;  // row i took part in the last solve iff row_stamp[i] == stamp
 };
 
 static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
@@ -115,13 +118,16 @@ int mbs_qcp_create(mbs_workspace *ws) {
     *carr[k] = zalloc((size_t)cap, sizeof(int));
   q->shift = zalloc((size_t)cap, sizeof(double));
   q->shift0 = zalloc((size_t)cap, sizeof(double));
+  q->lam_row = zalloc((size_t)cap, sizeof(double));
+  q->row_stamp = zalloc((size_t)cap, sizeof(long));
+  q->stamp = 1;  // no row carries it yet
   for (size_t k = 0; k < sizeof iarr / sizeof *iarr; k++)
     if (!*iarr[k]) return -1;
   for (size_t k = 0; k < sizeof carr / sizeof *carr; k++)
     if (!*carr[k]) return -1;
   if (!q->Pi || !q->Pi0 || !q->Ai || !q->Ai0 || !q->Gi || !q->Gi0 || !q->Px || !q->Ax || !q->Gx ||
       !q->c || !q->b || !q->h || !q->wx || !q->x0 || !q->wy || !q->ws_ || !q->wz || !q->Tp ||
-      !q->cnt || !q->Ti || !q->Tx || !q->shift || !q->shift0)
+      !q->cnt || !q->Ti || !q->Tx || !q->shift || !q->shift0 || !q->lam_row || !q->row_stamp)
     return -1;
   for (int k = 0; k < cap; k++) q->cmap[k] = -1;
   return 0;
@@ -147,7 +153,7 @@ void mbs_qcp_free(mbs_workspace *ws) {
   free(q->Tp), free(q->cnt), free(q->Ti), free(q->Tx);
   free(q->role), free(q->ntan), free(q->tan1), free(q->tan2), free(q->tn), free(q->oidx);
   free(q->ridx), free(q->eidx), free(q->cidx), free(q->bcol), free(q->cmap), free(q->qdim);
-  free(q->qdim0), free(q->shift), free(q->shift0);
+  free(q->qdim0), free(q->shift), free(q->shift0), free(q->lam_row), free(q->row_stamp);
   predict_release(q);
   free(q);
   ws->qcp = NULL;
@@ -622,29 +628,42 @@ static void sym_mv(int N, const int *Kp, const int *Ki, const double *Kx, const 
     }
 }
 
-// the last step's active set from its solution wx (same pattern): open[s] = 1 for rows fixed at
-// λ = 0; −1 if a contact slides (not predicted)
+// the last solve's active set, by model row (rows new to this solve are predicted closed: a row
+// joins because it penetrates): open[s] = 1 for rows fixed at λ = 0; −1 if a contact slides
 static int predict_classify(const mbs_workspace *ws, int ns, const int *sidx) {
   const struct mbs_qcp *q = ws->qcp;
-  const double *x = q->wx;
   double lmax = 0;
-  for (int s = 0; s < ns; s++) lmax = fmax(lmax, fabs(x[s]));
+  for (int s = 0; s < ns; s++) {
+    const int i = ws->act[sidx[s]];
+    if (q->row_stamp[i] == q->stamp) lmax = fmax(lmax, fabs(q->lam_row[i]));
+  }
   const double open_tol = 1e-6 * lmax;  // an interior point's open rows end near 0, not at 0
   for (int s = 0; s < ns; s++) {
-    const int role = q->role[s];
-    q->open[s] = role == ROLE_OFF || (role == ROLE_UNI && x[s] <= open_tol);
-    if (role != ROLE_NORMAL) continue;
-    double lt = x[q->tan1[s]] * x[q->tan1[s]];
-    if (q->ntan[s] > 1) lt += x[q->tan2[s]] * x[q->tan2[s]];
-    if (x[s] <= open_tol) {
-      q->open[s] = 1;
-    } else if (sqrt(lt) > (1 - 1e-6) * ws->rows->mu[ws->act[sidx[s]]] * x[s]) {
-      return -1;  // sliding (or about to): the cone is active
+    const int role = q->role[s], i = ws->act[sidx[s]];
+    const int known = q->row_stamp[i] == q->stamp;
+    const double l = known ? q->lam_row[i] : INFINITY;
+    q->open[s] = role == ROLE_OFF || ((role == ROLE_UNI || role == ROLE_NORMAL) && l <= open_tol);
+    if (role != ROLE_NORMAL || q->open[s] || !known) continue;
+    double lt = 0;
+    for (int k = 0; k < q->ntan[s]; k++) {
+      const int t = ws->act[sidx[k ? q->tan2[s] : q->tan1[s]]];
+      if (q->row_stamp[t] == q->stamp) lt += q->lam_row[t] * q->lam_row[t];
     }
+    if (sqrt(lt) > (1 - 1e-6) * ws->rows->mu[i] * l) return -1;  // sliding: the cone is active
   }
   for (int s = 0; s < ns; s++)
     if (q->role[s] == ROLE_TANGENT) q->open[s] = q->open[q->tn[s]];
   return 0;
+}
+
+// records the solve's λ (q->wx) by model row for the next step's prediction
+static void predict_record(mbs_workspace *ws, int ns, const int *sidx) {
+  struct mbs_qcp *q = ws->qcp;
+  q->stamp++;
+  for (int s = 0; s < ns; s++) {
+    const int i = ws->act[sidx[s]];
+    q->lam_row[i] = q->role[s] == ROLE_OFF ? 0 : q->wx[s], q->row_stamp[i] = q->stamp;
+  }
 }
 
 // K's values for the predicted set: open rows' λ columns become the identity (λ = 0)
@@ -696,8 +715,10 @@ static double predict_linear_solve(struct mbs_qcp *q) {
 }
 
 // every dropped condition at the linear solution x (λ_S, w): closed rows λ_u ≥ 0 and λ in its
-// cone; open rows ρ = λ/D + G w − ĉ0 in the dual cone (relaxed ρ_n ≥ μ‖ρ_t‖, coulomb ρ_n ≥ 0)
-static int predict_verify(const mbs_workspace *ws, int ns, const int *sidx, const double *chat0) {
+// cone; open rows ρ = λ/D + G w − ĉ0 in the dual cone (relaxed ρ_n ≥ μ‖ρ_t‖, coulomb ρ_n ≥ 0).
+// A violated sign flips the row (closed with λ < 0 opens, open with ρ < 0 closes: one step of a
+// primal–dual active-set method); returns the number of flips, or −1 if a contact slides
+static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, const double *chat0) {
   const struct mbs_qcp *q = ws->qcp;
   const mbs_rows *r = ws->rows;
   const double *x = q->ksol, *w = q->ksol + ns;
@@ -706,6 +727,7 @@ static int predict_verify(const mbs_workspace *ws, int ns, const int *sidx, cons
   for (int s = 0; s < ns; s++) lmax = fmax(lmax, fabs(x[s])), cmax = fmax(cmax, fabs(chat0[s]));
   const double tl = eps * (1 + lmax), tr = eps * (1 + cmax);
   const int coulomb = ws->settings.formulation == MBS_COULOMB;
+  int flips = 0;
   for (int s = 0; s < ns; s++) {
     const int role = q->role[s];
     if (role != ROLE_UNI && role != ROLE_NORMAL) continue;
@@ -719,20 +741,34 @@ static int predict_verify(const mbs_workspace *ws, int ns, const int *sidx, cons
       v[k] = q->open[s] ? mbs_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t] : x[t];
     }
     const double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
-    if (!q->open[s] && !(v[0] >= -tl && vt <= mu * v[0] + tl)) return 0;
-    if (q->open[s] && !(v[0] >= (coulomb ? 0 : mu * vt) - tr)) return 0;
+    if (!q->open[s] && v[0] < -tl) {
+      q->open[s] = 1, flips++;
+    } else if (!q->open[s] && vt > mu * v[0] + tl) {
+      return -1;
+    } else if (q->open[s] && v[0] < (coulomb ? 0 : mu * vt) - tr) {
+      q->open[s] = 0, flips++;
+    }
   }
-  return 1;
+  for (int s = 0; flips && s < ns; s++)
+    if (q->role[s] == ROLE_TANGENT) q->open[s] = q->open[q->tn[s]];
+  return flips;
 }
 
 // the step's solve by prediction: 1 and (λ_S, w) if accepted, 0 if not tried or rejected
 static int predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                          double *lam_s, double *w) {
   struct mbs_qcp *q = ws->qcp;
-  if (!q->kn || !q->same || !q->have_warm || predict_classify(ws, ns, sidx)) return 0;
-  predict_values(q);
-  const double res = predict_linear_solve(q);
-  if (!(res <= 1e-10) || !predict_verify(ws, ns, sidx, chat0)) return 0;
+  if (!q->kn || predict_classify(ws, ns, sidx)) return 0;
+  // a few active-set corrections (rows joining or leaving); a set that does not settle in
+  // PREDICT_MAX_SOLVES linear solves goes to the interior point
+  enum { PREDICT_MAX_SOLVES = 6 };
+  int flips = 1;
+  for (int it = 0; flips && it < PREDICT_MAX_SOLVES; it++) {
+    predict_values(q);
+    if (!(predict_linear_solve(q) <= 1e-10)) return 0;
+    if ((flips = predict_update(ws, ns, sidx, chat0)) < 0) return 0;
+  }
+  if (flips) return 0;
   memcpy(q->wx, q->ksol, sizeof(double) * (size_t)q->nn);
   memcpy(q->wy, q->ksol + q->nn, sizeof(double) * (size_t)q->np);
   for (int s = 0; s < ns; s++) q->wx[s] = q->open[s] ? 0 : q->wx[s];
@@ -793,22 +829,10 @@ static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx
   return st;
 }
 
-mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
-                         const double *gE, double *lam_s, double *w) {
+// the interior-point path: qcp from the chosen start, then (coulomb) the fixed point
+static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sidx,
+                                       const double *chat0, int ncone, double *lam_s, double *w) {
   struct mbs_qcp *q = ws->qcp;
-  int ncone = 0;
-  mbs_status st = classify(ws, ns, sidx, &ncone);
-  if (st != MBS_OK) return st;
-  ws->info.contacts = ncone;
-  if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
-  if ((st = load(ws)) != MBS_OK) return st;
-  ws->qcp_used = 1;
-  if (predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
-    ws->info.predicted++;
-    ws->info.fp_iterations = 1;
-    q->have_shift = 0;  // the next fixed point (if any) starts from s = 0
-    return MBS_OK;
-  }
   if (flush_update(q)) return MBS_SOLVER_FAILED;
   int start = SOLVE_COLD;
   const int warm = ws->settings.start == MBS_START_WARM && q->same && q->have_warm;
@@ -825,13 +849,36 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
     qcp_error err;
     if (qcp_update(q->qws, NULL, NULL, NULL, q->c, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
   }
-  st = solve_once(ws, start);
+  mbs_status st = solve_once(ws, start);
   if (st == MBS_SOLVER_FAILED) return st;
   extract(ws, ns, lam_s, w);
   ws->info.fp_iterations = 1;
   if (ws->settings.formulation != MBS_COULOMB || ncone == 0) return st;
   return coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, warm_shift, st);
 }
+
+mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
+                         const double *gE, double *lam_s, double *w) {
+  struct mbs_qcp *q = ws->qcp;
+  int ncone = 0;
+  mbs_status st = classify(ws, ns, sidx, &ncone);
+  if (st != MBS_OK) return st;
+  ws->info.contacts = ncone;
+  if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
+  if ((st = load(ws)) != MBS_OK) return st;
+  ws->qcp_used = 1;
+  if (predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
+    ws->info.predicted++;
+    ws->info.fp_iterations = 1;
+    q->have_shift = 0;  // the next fixed point (if any) starts from s = 0
+    st = MBS_OK;
+  } else {
+    st = interior_point_solve(ws, ns, sidx, chat0, ncone, lam_s, w);
+  }
+  if (st != MBS_SOLVER_FAILED) predict_record(ws, ns, sidx);
+  return st;
+}
+
 #else  // no qcp in this build
 
 int mbs_qcp_create(mbs_workspace *ws) {

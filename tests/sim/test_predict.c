@@ -7,7 +7,11 @@
 //   * resting stack, N = 20 (coulomb and relaxed), 60 steps: at every step the positions agree
 //     to 1e-6 of the smallest static overlap (2.1e-6 m) and the speeds to 1e-9 m/s, and
 //     prediction carried most steps (so it is what was checked);
-//   * dropped stack (landing: contacts join, the set changes), N = 10, speculative: the same.
+//   * dropped stack (landing: contacts join, the set changes), N = 10, speculative: the same;
+//   * the foundation (paper A §6.3; 400 elements, E = 1e7 and 1e11, 50 N, bias off as its study
+//     runs it): the cube rocks, rim elements join and leave every step, so the prediction's
+//     active-set corrections are what is checked; against the interior point within its own
+//     floor (its change from tolerance 1e-11 to 1e-12, measured in the same run).
 // cmocka.h needs these three first
 // clang-format off
 #include <setjmp.h>
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 
 #include "mbs/mbs.h"
+#include "scenarios/foundation.h"
 #include "scenarios/stack.h"
 
 typedef struct run_result {
@@ -92,10 +97,73 @@ static void test_landing(void **state) {
         run_pair(10, MBS_COULOMB, MBS_ACTIVATION_SPECULATIVE, 1, 100), 2.1e-6, 20);
 }
 
+// the foundation three times in lockstep: predict 1, and the interior point alone at qcp's
+// tolerance 1e-11 (the default) and 1e-12; the difference of the last two is the reference's own
+// error floor, measured before it is used
+typedef struct fd_result {
+  run_result r;
+  double floor_q, floor_v, sink;
+} fd_result;
+
+static fd_result run_foundation(int n, double E, int steps) {
+  foundation_params p = foundation_params_default();
+  p.n = n, p.E = E, p.load = 50;
+  foundation fd;
+  foundation_init(&fd, &p);
+  mbs_workspace *ws[3];
+  double q[3][7], v[3][6];
+  for (int k = 0; k < 3; k++) {
+    mbs_settings set = mbs_settings_default();
+    set.use_bias = 0, set.predict = k == 0, set.qcp_eps = k == 2 ? 1e-12 : set.qcp_eps;
+    sc_error err = {0};
+    ws[k] = mbs_workspace_create(&fd.model, &set, &err);
+    assert_non_null(ws[k]);
+    foundation_initial_state(&fd, q[k], v[k]);
+  }
+  const double z0 = q[0][2];
+  fd_result f = {{0}, 0, 0, 0};
+  for (int i = 0; i < steps; i++) {
+    for (int k = 0; k < 3; k++) {
+      mbs_status st = mbs_step(ws[k], i * 0.01, 0.01, q[k], v[k], q[k], v[k]);
+      assert_true(st == MBS_OK || st == MBS_INACCURATE);
+    }
+    f.r.predicted += mbs_step_info(ws[0])->predicted > 0, f.r.steps++;
+    for (int j = 0; j < 7; j++) {
+      f.r.dq_max = fmax(f.r.dq_max, fabs(q[0][j] - q[1][j]));
+      f.floor_q = fmax(f.floor_q, fabs(q[2][j] - q[1][j]));
+    }
+    for (int j = 0; j < 6; j++) {
+      f.r.dv_max = fmax(f.r.dv_max, fabs(v[0][j] - v[1][j]));
+      f.floor_v = fmax(f.floor_v, fabs(v[2][j] - v[1][j]));
+    }
+  }
+  f.sink = fabs(q[1][2] - z0);
+  for (int k = 0; k < 3; k++) mbs_workspace_free(ws[k]);
+  return f;
+}
+
+static void test_foundation(void **state) {
+  (void)state;
+  const double Es[] = {1e7, 1e11};
+  for (int k = 0; k < 2; k++) {
+    fd_result f = run_foundation(20, Es[k], 40);
+    printf(
+        "foundation 400 elements, E = %g: sinkage %.2e m, %ld of %ld steps predicted, "
+        "max |Δq| = %.2e m, |Δv| = %.2e m/s; interior point's floor |Δq| = %.2e m, "
+        "|Δv| = %.2e m/s\n",
+        Es[k], f.sink, f.r.predicted, f.r.steps, f.r.dq_max, f.r.dv_max, f.floor_q, f.floor_v);
+    // within the reference's own floor (×10), or 1e-6 of the sinkage if the floor is below it
+    assert_true(f.r.dq_max <= 10 * fmax(f.floor_q, 1e-6 * f.sink));
+    assert_true(f.r.dv_max <= 10 * fmax(f.floor_v, 1e-9));
+    assert_true(f.r.predicted >= 30);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_resting),
       cmocka_unit_test(test_landing),
+      cmocka_unit_test(test_foundation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

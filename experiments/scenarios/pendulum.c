@@ -15,10 +15,8 @@
 #define PENDULUM_PI 3.14159265358979323846
 
 pendulum_params pendulum_params_default(void) {
-#define PENDULUM_PARAM_VALUE(name, def, range, unit, help) .name = def,
-  return (pendulum_params){PENDULUM_PARAM_LIST(PENDULUM_PARAM_VALUE).k = 1e15, .copies = 1,
+  return (pendulum_params){PENDULUM_PARAM_LIST(XP_REAL_PARAM_VALUE).k = 1e15, .copies = 1,
                            .split = 0};
-#undef PENDULUM_PARAM_VALUE
 }
 
 pendulum_params pendulum_params_read(const xp_params *p) {

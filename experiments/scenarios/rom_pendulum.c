@@ -11,9 +11,7 @@
 #define ROM_PI 3.14159265358979323846
 
 rom_pendulum_params rom_pendulum_params_default(void) {
-#define ROM_PENDULUM_PARAM_VALUE(name, def, range, unit, help) .name = def,
-  return (rom_pendulum_params){ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_VALUE)};
-#undef ROM_PENDULUM_PARAM_VALUE
+  return (rom_pendulum_params){ROM_PENDULUM_PARAM_LIST(XP_REAL_PARAM_VALUE)};
 }
 
 rom_pendulum_params rom_pendulum_params_read(const xp_params *p) {

@@ -6,6 +6,7 @@
 
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
+#include "xp/xp_param_list.h"
 
 // The physical parameters every pendulum run shares, declared once: name, default, range, unit,
 // help. The list generates the struct's fields, the parameter declarations of the scenario and of
@@ -18,16 +19,13 @@
   X(g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity")                                    \
   X(b, 1, XP_NONNEGATIVE, "N*s/m", "joint damping per row (paper A: 1)")
 
-#define PENDULUM_PARAM_FIELD(name, def, range, unit, help) double name;  // [unit]
-#define PENDULUM_PARAM_DEF(name, def, range, unit, help) \
-  {#name, XP_REAL, #def, range, unit, NULL, help},
 // the declarations, for a parameter table (xp_param_def[])
-#define PENDULUM_PARAM_DEFS PENDULUM_PARAM_LIST(PENDULUM_PARAM_DEF)
+#define PENDULUM_PARAM_DEFS PENDULUM_PARAM_LIST(XP_REAL_PARAM_DEF)
 
 // Physical parameters (SPEC §5; defaults from pendulum_params_default).
 typedef struct pendulum_params {
-  PENDULUM_PARAM_LIST(PENDULUM_PARAM_FIELD)  // m, l, inertia, g, b (declared above)
-  double k;                                  // joint stiffness per row [N/m] (1e15)
+  PENDULUM_PARAM_LIST(XP_REAL_PARAM_FIELD)  // m, l, inertia, g, b (declared above)
+  double k;                                 // joint stiffness per row [N/m] (1e15)
   int copies;  // how many copies of the two joint rows (1; 2+ tests redundancy)
   int split;   // 1: each copy gets k/copies and b/copies (parallel springs = one joint)
 } pendulum_params;

@@ -6,6 +6,7 @@
 
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
+#include "xp/xp_param_list.h"
 
 // The physical parameters, declared once: name, default, range, unit, help. The list generates
 // the struct's fields, the defaults, the reader and the parameter declarations shared by the
@@ -17,15 +18,12 @@
   X(k, 1e12, XP_NONNEGATIVE, "N*m/rad", "limit stiffness (paper A: 1e12)")   \
   X(b, 0, XP_NONNEGATIVE, "N*m*s/rad", "limit damping (paper A: 0)")
 
-#define ROM_PENDULUM_PARAM_FIELD(name, def, range, unit, help) double name;  // [unit]
-#define ROM_PENDULUM_PARAM_DEF(name, def, range, unit, help) \
-  {#name, XP_REAL, #def, range, unit, NULL, help},
 // the declarations, for a parameter table (xp_param_def[])
-#define ROM_PENDULUM_PARAM_DEFS ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_DEF)
+#define ROM_PENDULUM_PARAM_DEFS ROM_PENDULUM_PARAM_LIST(XP_REAL_PARAM_DEF)
 
 // Physical parameters (SPEC §5): m, l, g, k, b as listed above.
 typedef struct rom_pendulum_params {
-  ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_FIELD)
+  ROM_PENDULUM_PARAM_LIST(XP_REAL_PARAM_FIELD)
 } rom_pendulum_params;
 
 struct xp_params;

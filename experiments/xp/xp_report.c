@@ -100,11 +100,11 @@ void xp_report_end(FILE *md, double total_seconds) {
           "time in the `stiffness` and `scaling` sections and the stack's cost is the minimum "
           "(median beside it in the results files) over repeated runs, the foundation tables "
           "and work-precision diagrams the median after a warm-up; wall and CPU time are both "
-          "recorded. The build type is in the build options below: the default `debugoptimized` "
-          "is -O2 (its -g costs nothing at run time); `-Dbuildtype=release` (-O3, NDEBUG) gave "
-          "bit-identical results and was 0-5 %% faster when measured (stack 1.20-1.24 s both; "
-          "an ODE-heavy work-precision run 9.03 against 8.60 s, medians of 3 alternated), so "
-          "reproduce keeps the default build. The load "
+          "recorded. The build type is in the build options below: `./bootstrap.sh reproduce` "
+          "builds with `-Dbuildtype=release` (-O3, NDEBUG) in `build-release/`; against the "
+          "default `debugoptimized` (-O2) it gave bit-identical results and was 0-5 %% faster "
+          "when measured (stack 1.20-1.24 s both; an ODE-heavy work-precision run 8.60 against "
+          "9.03 s, medians of 3 alternated). The load "
           "average (1, 5, 15 min) was %s at the end of this run and is stored in every results "
           "file (`load_average`), so a timing taken on a loaded machine can be recognised.\n\n%s",
           total_seconds, load, env);

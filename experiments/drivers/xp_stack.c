@@ -45,6 +45,11 @@ typedef struct st_meas {
   int contacts, settled;
   double *lam, *stat, *rel;  // n each (settle case), owned by the caller or NULL
   double *tt, *vm, *th;      // steps + 1 each or NULL
+  // settle case (or NULL): total energy per step (steps + 1), and at the end each sphere's height
+  // and speed and each contact's overlap (n each); the largest rise of the energy over a step
+  double *en, *zf, *sf, *df;
+  const stack *s;
+  double e_prev, e_rise;
 } st_meas;
 
 static double st_vmax(const double *v, int n) {
@@ -83,6 +88,16 @@ static void st_sample(void *ctx, size_t k, double t, const double *q, const doub
   o->vmax = st_vmax(v, o->n), o->top = q[7 * (o->n - 1) + 2];
   if (o->tt) o->tt[k] = t, o->vm[k] = o->vmax, o->th[k] = o->top;
   if (rep) st_statics(o, rep);
+  if (!o->en) return;
+  const double e = stack_energy(o->s, q, v);
+  o->en[k] = e;
+  if (k > 0) o->e_rise = fmax(o->e_rise, e - o->e_prev);
+  o->e_prev = e;
+  for (int i = 0; i < o->n; i++) {  // overwritten every step: the last sample stays
+    const double *vi = v + 6 * i;
+    o->zf[i] = q[7 * i + 2], o->sf[i] = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+    o->df[i] = stack_contact_depth(o->s, q, i);
+  }
 }
 
 // one run of T through the simulate loop into case c (its series and statistics, then this
@@ -108,7 +123,13 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                  .rel = o->rel,
                  .tt = o->tt,
                  .vm = o->vm,
-                 .th = o->th};
+                 .th = o->th,
+                 .en = o->en,
+                 .zf = o->zf,
+                 .sf = o->sf,
+                 .df = o->df,
+                 .s = &s,
+                 .e_rise = -INFINITY};
   char mname[32];
   snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
   const sim_method_options opt = {.h = h,
@@ -191,7 +212,7 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   const double Ts = xp_params_real(prm, "settle_T");
   size_t steps;
   if (xp_step_count(Ts, xp_params_real(prm, "h"), &steps, err)) return XP_ERR_USAGE;
-  const size_t nb = 3 * (size_t)n + 3 * (steps + 1) + (size_t)n;
+  const size_t nb = 7 * (size_t)n + 4 * (steps + 1);
   double *b = malloc(nb * sizeof *b);
   if (!b) return xp_fail(err, XP_ERR_RUN, "out of memory");
   for (size_t k = 0; k < nb; k++) b[k] = NAN;  // a run that stops early leaves NaN, not garbage
@@ -200,8 +221,12 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
                .rel = b + 2 * n,
                .tt = b + 3 * n,
                .vm = b + 3 * n + (steps + 1),
-               .th = b + 3 * n + 2 * (steps + 1)};
-  double *cidx = b + 3 * n + 3 * (steps + 1);
+               .th = b + 3 * n + 2 * (steps + 1),
+               .en = b + 3 * n + 3 * (steps + 1),
+               .zf = b + 3 * n + 4 * (steps + 1),
+               .sf = b + 4 * n + 4 * (steps + 1),
+               .df = b + 5 * n + 4 * (steps + 1)};
+  double *cidx = b + 6 * n + 4 * (steps + 1);
   for (int i = 0; i < n; i++) cidx[i] = i;
   char name[64];
   snprintf(name, sizeof name, "settle_N=%d", n);
@@ -219,6 +244,14 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case_series(c, "lambda_n", "N", o.lam, (size_t)n);
   xp_case_series(c, "statics", "N", o.stat, (size_t)n);
   xp_case_series(c, "rel_err", "", o.rel, (size_t)n);
+  // what a reader checks (issue 14): total energy per step (kinetic + gravity + Hertz, beside the
+  // loop's `energy`, which by the model's contract leaves the contact springs out), each sphere
+  // and contact at the end
+  xp_case_series(c, "energy_total", "J", o.en, steps + 1);
+  xp_case_series(c, "sphere_z_final", "m", o.zf, (size_t)n);
+  xp_case_series(c, "sphere_speed_final", "m/s", o.sf, (size_t)n);
+  xp_case_series(c, "overlap_final", "m", o.df, (size_t)n);
+  xp_case_stat_real(c, "energy_total_rise_max", o.e_rise, "J");
   xp_case_stat_real(c, "load_err_max", o.load_err, "");
   xp_case_stat_real(c, "settled", !oc.failed && o.settled, "");
   xp_case_stat_real(c, "vmax_final", o.vmax, "m/s");
@@ -294,10 +327,12 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
           "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
           "(issue 5: ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
           nmin, exr, ex);
-  static const char *const skeys[] = {"settled", "load_err_max", "vmax_final"};
-  static const char *const sheads[] = {"settled", "max relative load error vs statics",
-                                       "max speed at T [m/s]"};
-  xp_report_stats_table(md, f, "settle_", 3, skeys, sheads);
+  static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
+                                      "energy_total_rise_max"};
+  static const char *const sheads[] = {
+      "settled", "max relative load error vs statics", "max speed at T [m/s]",
+      "largest rise of kinetic + gravity + Hertz energy over a step [J]"};
+  xp_report_stats_table(md, f, "settle_", 4, skeys, sheads);
   char rule[32] = "";
   xp_file_param(f, "activation", rule, sizeof rule);
   fprintf(md,

@@ -38,6 +38,23 @@ double stack_contact_depth(const stack *s, const double *q, int c) {
                       (b[2] - a[2]) * (b[2] - a[2]));
 }
 
+double stack_energy(const stack *s, const double *q, const double *v) {
+  const stack_params *p = &s->p;
+  double e = 0;
+  for (int i = 0; i < p->n; i++) {
+    const double *vi = v + 6 * i;
+    e += 0.5 * p->m * (vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]) + p->m * p->g * q[7 * i + 2];
+    for (int k = 0; k < 3; k++) e += 0.5 * s->inertia[k] * vi[3 + k] * vi[3 + k];
+  }
+  for (int c = 0; c < p->n; c++) {
+    const double d = stack_contact_depth(s, q, c), reff = c == 0 ? p->r : 0.5 * p->r;
+    if (d <= 0) continue;
+    const double k = p->E * sqrt(reff);
+    e += p->hertz == HERTZ_PAPER ? 0.5 * k * d * d * d : 0.4 * k * d * d * sqrt(d);
+  }
+  return e;
+}
+
 static int st_mass(double t, const double *q, double *M, void *ctx) {
   (void)t, (void)q;
   const stack *s = ctx;

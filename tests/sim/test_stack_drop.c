@@ -36,7 +36,7 @@ typedef struct drop_result {
 } drop_result;
 
 // kinetic + gravity + Hertz potential of the stack at (q, v); *scale = Σ of the terms' magnitudes
-static double stack_energy(const stack *s, const double *q, const double *v, double *scale) {
+static double energy_and_scale(const stack *s, const double *q, const double *v, double *scale) {
   const stack_params *p = &s->p;
   double e = 0, sc = 0;
   for (int i = 0; i < p->n; i++) {
@@ -80,7 +80,7 @@ static drop_result drop(int n, double T, mbs_activation act) {
   const double h = 0.01;
   const long steps = lround(T / h);
   drop_result res = {.t_settle = NAN};
-  double scale, e0 = stack_energy(&s, q, v, &scale);
+  double scale, e0 = energy_and_scale(&s, q, v, &scale);
   res.energy_scale = scale;
   for (long k = 1; k <= steps; k++) {
     mbs_status st = mbs_step(ws, (double)(k - 1) * h, h, q, v, q, v);
@@ -88,7 +88,7 @@ static drop_result drop(int n, double T, mbs_activation act) {
       fail_msg("N=%d step %ld: status %s", n, k, mbs_status_name(st));
     res.bad_steps += st != MBS_OK;
     res.resolves += mbs_step_info(ws)->resolves;
-    double sc, e1 = stack_energy(&s, q, v, &sc);
+    double sc, e1 = energy_and_scale(&s, q, v, &sc);
     res.energy_rise = fmax(res.energy_rise, e1 - e0);
     e0 = e1;
     res.vmax = max_speed(v, n);

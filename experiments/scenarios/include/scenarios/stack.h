@@ -57,6 +57,12 @@ void stack_resting_state(const stack *s, double *q, double *v);
 int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, const double *nrm,
                        double d, double reff, const stack_params *p);
 
+// Total energy [J] at (q, v): kinetic (translation and rotation) + gravity (z above the ground
+// plane) + the Hertz potential of every overlapping contact: (2/5) E*√r_eff d^{5/2} for the
+// default row's F = E*√r_eff d^{3/2}, ½ E*√r_eff d³ for hertz=paper's F = (3/2) E*√r_eff d².
+// With B ≥ 0 paper A's implicit step cannot raise it (issue 14).
+double stack_energy(const stack *s, const double *q, const double *v);
+
 // Overlap [m] of contact c (0: ground–sphere 0, c ≥ 1: sphere c−1 – sphere c) at q.
 double stack_contact_depth(const stack *s, const double *q, int c);
 

@@ -13,8 +13,8 @@
 
 #include "cli_commands.h"
 #include "mbs/mbs.h"
-#include "peer_mujoco.h"
 #include "scenarios/stack.h"
+#include "sim/sim_mujoco.h"
 #include "xp/xp.h"
 
 typedef struct bench_opts {
@@ -92,22 +92,25 @@ static int repeat_stabcon(const stack *s, const bench_opts *o, bench_row *r) {
 static int repeat_mujoco(const stack *s, const bench_opts *o, bench_row *r, char *describe,
                          size_t len) {
   double *q = malloc(7 * (size_t)s->p.n * sizeof *q), *v = malloc(6 * (size_t)s->p.n * sizeof *v);
-  char msg[1200];
-  peer_mujoco *pm = NULL;
+  char msg[1200] = "out of memory";
+  sim_mujoco *mj = NULL;
   if (q && v)
-    stack_state(s, o, q, v), pm = peer_mujoco_stack_create(&s->p, q, 0.01, msg, sizeof msg);
-  free(q), free(v);
-  if (!pm) return fprintf(stderr, "stabcon bench stack: %s\n", q ? msg : "out of memory"), 1;
+    stack_state(s, o, q, v), mj = sim_mujoco_create(&s->model, q, v, 0.01, msg, sizeof msg);
+  if (!mj) return free(q), free(v), fprintf(stderr, "stabcon bench stack: %s\n", msg), 1;
   for (int k = 0; k < o->steps; k++) {
     double t0 = xp_now();
-    peer_mujoco_step(pm);
+    sim_mujoco_step(mj, q, v);
     if (k > 0) r->t[r->nt++] = 1e6 * (xp_now() - t0);
     r->steps++;
   }
   r->status = "ok";
-  r->overlap = peer_mujoco_bottom_overlap(pm), r->vmax = peer_mujoco_max_speed(pm);
-  snprintf(describe, len, "%s", peer_mujoco_describe(pm));
-  peer_mujoco_free(pm);
+  r->overlap = stack_contact_depth(s, q, 0), r->vmax = 0;
+  for (int i = 0; i < s->p.n; i++)
+    r->vmax = fmax(r->vmax, sqrt(v[6 * i] * v[6 * i] + v[6 * i + 1] * v[6 * i + 1] +
+                                 v[6 * i + 2] * v[6 * i + 2]));
+  snprintf(describe, len, "%s", sim_mujoco_describe(mj));
+  sim_mujoco_free(mj);
+  free(q), free(v);
   return 0;
 }
 

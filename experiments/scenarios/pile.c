@@ -114,6 +114,7 @@ int pile_init(pile *s, const pile_params *p) {
   if (p->s.n < 1 || p->s.n > 1000000 || !(p->half > p->s.r) || !(p->reach >= 0)) return -1;
   s->p = *p;
   if (stack_init(&s->column, &p->s)) return -1;
+  s->column.scene.wall_half = p->half;  // the column's scene with the four walls (model.scene)
   const int n = p->s.n;
   // ground + two walls in a corner, and at most 12 touching neighbours (kissing number) plus
   // the ones within reach: 16 per sphere bounds a pile of equal spheres
@@ -236,7 +237,7 @@ const sim_scenario sim_scenario_pile = {
     .summary = "N Hertz spheres dropped with random offsets between four walls (issue 14)",
     .params = pile_param_defs,
     .n_params = sizeof pile_param_defs / sizeof pile_param_defs[0],
-    .methods = SIM_FAMILY_COMPLIANT,
+    .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
     .not_applicable =
         "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
         "rows",

@@ -163,6 +163,8 @@ int stack_init(stack *s, const stack_params *p) {
   if (!s->block_size) return -1;
   for (int i = 0; i < p->n; i++) s->block_size[i] = 6;
   s->inertia[0] = s->inertia[1] = s->inertia[2] = 0.4 * p->m * p->r * p->r;
+  s->scene = (mbs_scene){
+      .nbodies = p->n, .radius = p->r, .mass = p->m, .mu = p->mu, .gravity = p->g, .wall_half = 0};
   s->model = (mbs_model){.nq = 7 * p->n,
                          .nv = 6 * p->n,
                          .max_rows = 3 * p->n,
@@ -175,6 +177,7 @@ int stack_init(stack *s, const stack_params *p) {
                          .rows = st_rows,
                          .position_update = st_position_update,
                          .row_stiffness = st_row_stiffness,
+                         .scene = &s->scene,
                          .ctx = s};
   return 0;
 }
@@ -252,7 +255,7 @@ const sim_scenario sim_scenario_stack = {
     .summary = "column of N Hertz spheres, dropped or resting (paper A §6.5)",
     .params = stack_param_defs,
     .n_params = sizeof stack_param_defs / sizeof stack_param_defs[0],
-    .methods = SIM_FAMILY_COMPLIANT,
+    .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
     .not_applicable =
         "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
         "rows",

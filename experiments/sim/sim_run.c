@@ -50,10 +50,16 @@ static const xp_param_def common_params[] = {
 };
 enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS = 32 };
 
+// why a peer does not apply: it rebuilds the model from its scene (mbs_model.scene)
+static const char peer_not_applicable[] =
+    "mujoco: needs the model's scene of free spheres (mbs_scene.h), which only the stack and "
+    "the pile describe";
+
 static const char *family_name(unsigned family) {
   return family == SIM_FAMILY_PAPER_A ? "paper A"
          : family == SIM_FAMILY_THETA ? "theta (paper B)"
          : family == SIM_FAMILY_ODE   ? "ODE integrators"
+         : family == SIM_FAMILY_PEER  ? "peer"
                                       : "rigid DAE";
 }
 
@@ -77,7 +83,10 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
     if (sc && !(sc->methods & m->family))
       return xp_fail(err, XP_ERR_USAGE,
                      "parameter method=%s: %s does not apply to scenario %s (%s)", text, tok,
-                     sc->name, sc->not_applicable ? sc->not_applicable : "");
+                     sc->name,
+                     m->family == SIM_FAMILY_PEER ? peer_not_applicable
+                     : sc->not_applicable         ? sc->not_applicable
+                                                  : "");
     list[(*n)++] = m;
   }
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
@@ -212,6 +221,9 @@ void sim_print_matrix(FILE *out) {
     if ((sim_scenarios[i]->methods & SIM_FAMILY_ALL) != SIM_FAMILY_ALL)
       fprintf(out, "  %s: %s\n", sim_scenarios[i]->name,
               sim_scenarios[i]->not_applicable ? sim_scenarios[i]->not_applicable : "");
+  int have_peer = 0;
+  for (size_t j = 0; sim_methods[j]; j++) have_peer |= sim_methods[j]->family == SIM_FAMILY_PEER;
+  if (have_peer) fprintf(out, "  %s\n", peer_not_applicable);
   fputs("\nMethods:\n", out);
   for (size_t j = 0; sim_methods[j]; j++)
     fprintf(out, "  %-16s %-16s %s\n", sim_methods[j]->name, family_name(sim_methods[j]->family),

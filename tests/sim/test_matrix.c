@@ -68,8 +68,14 @@ static void test_every_method_on_every_scenario(void **state) {
     for (size_t j = 0; sim_methods[j]; j++) {
       const sim_method *m = sim_methods[j];
       if (!(sc->methods & m->family)) {
-        // not applicable: documented in the descriptor, refused by the run
-        assert_non_null(sc->not_applicable);
+        // not applicable: documented (in the descriptor; a peer's reason is its own) and
+        // refused when asked for
+        if (m->family != SIM_FAMILY_PEER) assert_non_null(sc->not_applicable);
+        const sim_method *list[2];
+        size_t nl = 0;
+        xp_error e = {.code = 0};
+        assert_int_equal(sim_methods_parse(m->name, ~0u, sc, list, 2, &nl, &e), XP_ERR_USAGE);
+        assert_non_null(strstr(e.message, "does not apply"));
         continue;
       }
       // the penalty ODE with paper A's B_t = 1e6/h is beyond an explicit integrator (rk45 on

@@ -7,6 +7,7 @@
 
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
+#include "mbs/mbs_scene.h"
 #include "scenarios/hertz.h"
 
 // Parameters (defaults from stack_params_default).
@@ -33,6 +34,7 @@ typedef struct stack {
   mbs_model model;
   int *block_size;  // n entries of 6 (heap, owned)
   double inertia[3];
+  mbs_scene scene;  // the column's geometry (model.scene), for peers
 } stack;
 
 // Fills s from p (copied): n rigid bodies (mbs_rigid.h), contact c = 0 sphere 0–ground, c = i

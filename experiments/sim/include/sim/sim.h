@@ -20,11 +20,14 @@
 
 // Method families; a scenario declares which apply to it as a bit mask.
 enum {
-  SIM_FAMILY_PAPER_A = 1u << 0,  // paper A's constraint step (mbs_step), per contact formulation
-  SIM_FAMILY_THETA = 1u << 1,    // paper B's θ-method with compliant contact (theta_step)
-  SIM_FAMILY_ODE = 1u << 2,      // CVODE BDF / GSL RK45 on the penalty ODE (SPEC §4)
-  SIM_FAMILY_RIGID = 1u << 3,    // IDA on the rigid-constraint DAE (bilateral rows only, N = I)
-  SIM_FAMILY_ALL = (1u << 4) - 1,
+  SIM_FAMILY_PAPER_A = 1u << 0,    // paper A's constraint step (mbs_step), per contact formulation
+  SIM_FAMILY_THETA = 1u << 1,      // paper B's θ-method with compliant contact (theta_step)
+  SIM_FAMILY_ODE = 1u << 2,        // CVODE BDF / GSL RK45 on the penalty ODE (SPEC §4)
+  SIM_FAMILY_RIGID = 1u << 3,      // IDA on the rigid-constraint DAE (bilateral rows only, N = I)
+  SIM_FAMILY_ALL = (1u << 4) - 1,  // every family of stabcon's own methods
+  // a peer simulator rebuilding the model's scene (mbs_model.scene) with its own contact law
+  // (MuJoCo, sim_mujoco.h); built only when found
+  SIM_FAMILY_PEER = 1u << 4,
   // every family but the rigid reference: models with contact or unilateral rows
   SIM_FAMILY_COMPLIANT = SIM_FAMILY_PAPER_A | SIM_FAMILY_THETA | SIM_FAMILY_ODE,
 };

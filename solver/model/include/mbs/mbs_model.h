@@ -95,6 +95,8 @@ typedef struct mbs_model {
   // `rows` would have at constraint value phi (Hertz: K(d) = E*√(r d) at overlap d = −φ); lets a
   // step evaluate the stiffness over the step instead of holding it at the start; NULL: held
   int (*row_stiffness)(const mbs_rows *rows, int i, double phi, double *K, void *ctx);
+  // optional: the scene's geometry for peers that build their own model (mbs_scene.h); NULL: none
+  const struct mbs_scene *scene;
   void *ctx;  // passed to every callback, owned by the caller
 } mbs_model;
 

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// MuJoCo (Debian libmujoco-dev, 2.2) as a peer method (issue 16): `method=mujoco` of the method
+// matrix, and the peer of `stabcon bench stack --peer mujoco`. It simulates a model's scene
+// (mbs_model.scene, mbs_scene.h: identical spheres on the ground, optional walls) with MuJoCo's
+// own solver and soft contact — same geometry, masses, inertias, μ, h, gravity and initial state,
+// not the same contact law. Built when meson finds MuJoCo (STABCON_HAVE_MUJOCO); otherwise
+// create reports that it is not built.
+#ifndef SIM_SIM_MUJOCO_H
+#define SIM_SIM_MUJOCO_H
+
+#include <stddef.h>
+
+#include "mbs/mbs_model.h"
+
+typedef struct sim_mujoco sim_mujoco;
+
+// 1 if this build has MuJoCo.
+int sim_mujoco_available(void);
+// MuJoCo's model of the scene of `model` (an MJCF text written from the scene's numbers only,
+// loaded from memory: no file), time step h [s], state (q, v) in the mbs_rigid.h layout. NULL
+// with a message in msg if the model has no scene, MuJoCo is not built or rejects the model.
+sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
+                              char *msg, size_t len);
+// One mj_step, then the state into (q, v) (either may be NULL).
+void sim_mujoco_step(sim_mujoco *mj, double *q, double *v);
+// One line naming MuJoCo's version, solver, cone, iteration limit, tolerance and contact
+// parameters (solref, solimp), for the record.
+const char *sim_mujoco_describe(const sim_mujoco *mj);
+void sim_mujoco_free(sim_mujoco *mj);
+
+#endif

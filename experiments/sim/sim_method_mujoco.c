@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// MuJoCo as a peer method (sim_mujoco.h). The model is MJCF text written from the numbers of the
+// scene only (no caller string reaches it) and loaded through MuJoCo's virtual file system, so
+// nothing touches the disk. Solver: Newton with elliptic cones (MuJoCo's friction cone that
+// matches a Coulomb cone), condim 3 (sliding friction only, as paper A's rows), MuJoCo's default
+// soft contact (solref 0.02 1, solimp 0.9 0.95 0.001): its contact is MuJoCo's, not Hertz's —
+// the comparison is the cost at MuJoCo's defaults with the physics measured beside it. MuJoCo's
+// free-joint state has stabcon's rigid-body layout (centre, quaternion w x y z; world linear and
+// body angular velocity), so q and v map one to one.
+#include "sim/sim_mujoco.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbs/mbs_scene.h"
+#include "sim/sim.h"
+
+#ifdef STABCON_HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+
+struct sim_mujoco {
+  mjModel *m;
+  mjData *d;
+  int nbodies;
+  char text[320];
+};
+
+int sim_mujoco_available(void) { return 1; }
+
+// MuJoCo's warnings (a full contact buffer, an unstable simulation) go to stderr instead of its
+// default MUJOCO_LOG.TXT in the working directory: a run writes no file it was not asked for
+static void warning_to_stderr(const char *text) { fprintf(stderr, "MuJoCo warning: %s\n", text); }
+
+// appends printf output to buf at *at; −1 if it does not fit
+static int put(char *buf, size_t cap, size_t *at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(buf + *at, cap - *at, fmt, ap);
+  va_end(ap);
+  if (k < 0 || (size_t)k >= cap - *at) return -1;
+  *at += (size_t)k;
+  return 0;
+}
+
+// the MJCF of the scene (contact buffers sized for every sphere touching a dozen others and the
+// ground and walls: MuJoCo 2.2 preallocates them); its length, or −1 if buf is too small
+static int scene_mjcf(const mbs_scene *sc, const double *q, double h, char *buf, size_t cap) {
+  const int ncon = 8 * (sc->nbodies + 1);
+  size_t at = 0;
+  int bad = put(buf, cap, &at,
+                "<mujoco model=\"stabcon-scene\">\n"
+                "  <option timestep=\"%.17g\" gravity=\"0 0 %.17g\" solver=\"Newton\" "
+                "cone=\"elliptic\"/>\n  <size nconmax=\"%d\" njmax=\"%d\"/>\n"
+                "  <default><geom condim=\"3\" friction=\"%.17g 0 0\"/></default>\n"
+                "  <worldbody>\n    <geom type=\"plane\" size=\"0 0 1\"/>\n",
+                h, -sc->gravity, ncon, 3 * ncon, sc->mu);
+  if (sc->wall_half > 0) {  // planes through (±a, 0) and (0, ±a), normals pointing inwards
+    const double a = sc->wall_half;
+    bad |= put(buf, cap, &at,
+               "    <geom type=\"plane\" size=\"0 0 1\" pos=\"%.17g 0 0\" zaxis=\"1 0 0\"/>\n"
+               "    <geom type=\"plane\" size=\"0 0 1\" pos=\"%.17g 0 0\" zaxis=\"-1 0 0\"/>\n"
+               "    <geom type=\"plane\" size=\"0 0 1\" pos=\"0 %.17g 0\" zaxis=\"0 1 0\"/>\n"
+               "    <geom type=\"plane\" size=\"0 0 1\" pos=\"0 %.17g 0\" zaxis=\"0 -1 0\"/>\n",
+               -a, a, -a, a);
+  }
+  for (int i = 0; !bad && i < sc->nbodies; i++) {
+    const double *qi = q + 7 * i;
+    bad |= put(buf, cap, &at,
+               "    <body pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"><freejoint/>"
+               "<geom type=\"sphere\" size=\"%.17g\" mass=\"%.17g\"/></body>\n",
+               qi[0], qi[1], qi[2], qi[3], qi[4], qi[5], qi[6], sc->radius, sc->mass);
+  }
+  bad |= put(buf, cap, &at, "  </worldbody>\n</mujoco>\n");
+  return bad ? -1 : (int)at;
+}
+
+// loads the MJCF text through a one-file virtual file system; NULL with MuJoCo's message in err
+static mjModel *load_from_memory(const char *xml, int n, char *err, int errlen) {
+  mjVFS *vfs = malloc(sizeof *vfs);  // ~2 MB of name slots: not on the stack
+  if (!vfs) return snprintf(err, (size_t)errlen, "out of memory"), NULL;
+  mj_defaultVFS(vfs);
+  mjModel *m = NULL;
+  if (mj_makeEmptyFileVFS(vfs, "scene.xml", n) == 0) {
+    memcpy(vfs->filedata[mj_findFileVFS(vfs, "scene.xml")], xml, (size_t)n);
+    m = mj_loadXML("scene.xml", vfs, err, errlen);
+  } else {
+    snprintf(err, (size_t)errlen, "its virtual file system is full");
+  }
+  mj_deleteVFS(vfs);
+  free(vfs);
+  return m;
+}
+
+sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
+                              char *msg, size_t len) {
+  const mbs_scene *sc = model->scene;
+  if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies)
+    return snprintf(msg, len, "mujoco: the model has no scene of free spheres to rebuild"), NULL;
+  mju_user_warning = warning_to_stderr;
+  const size_t cap = 1024 + 256 * (size_t)sc->nbodies;
+  char *xml = malloc(cap), err[1000] = "";
+  sim_mujoco *mj = calloc(1, sizeof *mj);
+  const int n = xml ? scene_mjcf(sc, q, h, xml, cap) : -1;
+  if (mj && n > 0) mj->m = load_from_memory(xml, n, err, (int)sizeof err);
+  free(xml);
+  if (mj && mj->m) mj->d = mj_makeData(mj->m);
+  if (!mj || !mj->d) {
+    snprintf(msg, len, "mujoco: %s (N = %d)", mj && n > 0 ? err : "out of memory", sc->nbodies);
+    sim_mujoco_free(mj);
+    return NULL;
+  }
+  mj->nbodies = sc->nbodies;
+  memcpy(mj->d->qvel, v, sizeof(double) * 6 * (size_t)sc->nbodies);
+  mj_forward(mj->m, mj->d);
+  const mjOption *o = &mj->m->opt;
+  snprintf(mj->text, sizeof mj->text,
+           "MuJoCo %s, solver Newton, cone elliptic, iterations %d, tolerance %g, timestep %g, "
+           "condim 3, solref %g %g, solimp %g %g %g (defaults)",
+           mj_versionString(), o->iterations, o->tolerance, o->timestep, mj->m->geom_solref[0],
+           mj->m->geom_solref[1], mj->m->geom_solimp[0], mj->m->geom_solimp[1],
+           mj->m->geom_solimp[2]);
+  return mj;
+}
+
+void sim_mujoco_step(sim_mujoco *mj, double *q, double *v) {
+  mj_step(mj->m, mj->d);
+  if (q) memcpy(q, mj->d->qpos, sizeof(double) * 7 * (size_t)mj->nbodies);
+  if (v) memcpy(v, mj->d->qvel, sizeof(double) * 6 * (size_t)mj->nbodies);
+}
+
+const char *sim_mujoco_describe(const sim_mujoco *mj) { return mj->text; }
+
+void sim_mujoco_free(sim_mujoco *mj) {
+  if (!mj) return;
+  if (mj->d) mj_deleteData(mj->d);
+  if (mj->m) mj_deleteModel(mj->m);
+  free(mj);
+}
+
+// ---- the method of the matrix -------------------------------------------------------------
+
+static void *mujoco_create(const sim_method *type, const mbs_model *model,
+                           const sim_method_options *opt, double t0, const double *q0,
+                           const double *v0, double t_end, xp_error *err) {
+  (void)t0, (void)t_end;
+  char msg[1100];
+  sim_mujoco *mj = sim_mujoco_create(model, q0, v0, opt->h, msg, sizeof msg);
+  if (!mj) xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, msg);
+  return mj;
+}
+
+static int mujoco_step(void *state, double t, double t_next, double *q, double *v,
+                       sim_step_report *rep) {
+  (void)t, (void)t_next;
+  sim_mujoco_step(state, q, v);
+  sim_mujoco *mj = state;
+  rep->status = "ok";
+  rep->iterations = mj->d->solver_iter;
+  rep->solves = 1, rep->retried = 0;
+  rep->residual = rep->cone_residual = NAN;
+  rep->rows = NULL, rep->force = NULL;
+  return rep->outcome = 0;
+}
+
+static void mujoco_stats(void *state, void (*emit)(void *, const char *, double, const char *),
+                         void *ctx) {
+  const sim_mujoco *mj = state;
+  const mjOption *o = &mj->m->opt;
+  emit(ctx, "mujoco_version", mj_version(), "");
+  emit(ctx, "mujoco_iterations_limit", o->iterations, "");
+  emit(ctx, "mujoco_tolerance", o->tolerance, "");
+  emit(ctx, "mujoco_solref_timeconst", mj->m->geom_solref[0], "s");
+  emit(ctx, "mujoco_solref_dampratio", mj->m->geom_solref[1], "");
+  emit(ctx, "mujoco_solimp_dmin", mj->m->geom_solimp[0], "");
+  emit(ctx, "mujoco_solimp_dmax", mj->m->geom_solimp[1], "");
+  emit(ctx, "mujoco_solimp_width", mj->m->geom_solimp[2], "m");
+}
+
+static void mujoco_free(void *state) { sim_mujoco_free(state); }
+
+const sim_method sim_method_mujoco = {
+    .name = "mujoco",
+    .description = "MuJoCo 2.2 (Newton, elliptic cones, its default soft contact) on the scene",
+    .family = SIM_FAMILY_PEER,
+    .variant = 0,
+    .create = mujoco_create,
+    .step = mujoco_step,
+    .stats = mujoco_stats,
+    .free = mujoco_free};
+
+#else  // built without MuJoCo
+
+int sim_mujoco_available(void) { return 0; }
+sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
+                              char *msg, size_t len) {
+  (void)model, (void)q, (void)v, (void)h;
+  snprintf(msg, len, "MuJoCo peer not built (install libmujoco-dev and reconfigure)");
+  return NULL;
+}
+void sim_mujoco_step(sim_mujoco *mj, double *q, double *v) { (void)mj, (void)q, (void)v; }
+const char *sim_mujoco_describe(const sim_mujoco *mj) { return (void)mj, ""; }
+void sim_mujoco_free(sim_mujoco *mj) { (void)mj; }
+
+#endif

@@ -36,8 +36,11 @@ do for [i = 1:ns] {
   do for [j = 1:nm] {
     k = (i - 1) * nm + j
     p[k] = NaN
+    # a block with no point (a method that does not apply to this scenario, e.g. mujoco on the
+    # foundation) leaves the STATS_ variables undefined
     stats blk(i, j) using (log10($1)):(log10($2)) nooutput
-    if (STATS_records >= 3 && STATS_stddev_x > 0) { p[k] = STATS_slope }
+    if (exists("STATS_records") && STATS_records >= 3 && STATS_stddev_x > 0) { p[k] = STATS_slope }
+    undefine STATS_*
   }
 }
 set logscale xy

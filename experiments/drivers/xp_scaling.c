@@ -151,9 +151,16 @@ static int sc_case(const sc_family *fam, long value, const sim_method *m,
 }
 
 // the methods to run: "applicable" is every method but the rigid-DAE reference (ida): these
-// scenarios all have contact rows
+// scenarios all have contact rows; a peer (mujoco, when built) runs where the scenario has a scene
 static int parse_methods(const char *text, const sim_method **list, size_t *n, xp_error *err) {
-  return sim_methods_parse(text, SIM_FAMILY_COMPLIANT, NULL, list, SC_MAX_METHODS, n, err);
+  return sim_methods_parse(text, SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER, NULL, list, SC_MAX_METHODS,
+                           n, err);
+}
+
+// whether method m applies to family f's scenario (the peer: only the stack)
+static int sc_applies(const sc_family *fam, const sim_method *m) {
+  const sim_scenario *sc = sim_scenario_find(fam->scenario);
+  return sc && (sc->methods & m->family);
 }
 
 static int sc_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
@@ -175,7 +182,8 @@ static int sc_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
   size_t total = 0, done = 0;
   for (size_t f = 0; f < SC_NFAMILIES; f++) {
     const double *v;
-    total += xp_params_list(prm, sc_families[f].list_key, &v) * nm;
+    const size_t nv = xp_params_list(prm, sc_families[f].list_key, &v);
+    for (size_t j = 0; j < nm; j++) total += sc_applies(&sc_families[f], methods[j]) ? nv : 0;
   }
   for (size_t f = 0; f < SC_NFAMILIES; f++) {
     const double *vals;
@@ -186,6 +194,7 @@ static int sc_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         return xp_fail(err, XP_ERR_USAGE, "parameter %s: %g is not a positive integer",
                        sc_families[f].list_key, vals[k]);
       for (size_t j = 0; j < nm; j++) {
+        if (!sc_applies(&sc_families[f], methods[j])) continue;
         int rc = sc_case(&sc_families[f], value, methods[j], &base, T, repeats, out, err);
         if (rc != XP_OK) return rc;
         xp_progress_update(progress, (double)++done / (double)total);

@@ -14,8 +14,17 @@
 #include "sim/sim.h"
 
 sphere_params sphere_params_default(void) {
-  return (sphere_params){
-      .r = 0.1, .m = 1, .Estar = 1e7, .b = 0, .v0 = 1, .gap = 1e-3, .g = 0, .hertz = HERTZ_DEFAULT};
+  return (sphere_params){.r = 0.1,
+                         .m = 1,
+                         .Estar = 1e7,
+                         .b = 0,
+                         .v0 = 1,
+                         .gap = 1e-3,
+                         .g = 0,
+                         .hertz = HERTZ_DEFAULT,
+                         .dissipation = HERTZ_DISSIPATION_PAPER,
+                         .alpha = 0.02,
+                         .tau_d = 1e-5};
 }
 
 static int sp_mass(double t, const double *q, double *M, void *ctx) {
@@ -39,7 +48,9 @@ static int sp_rows(double t, const double *q, const double *v, mbs_rows *rows, v
   hertz_row(s->p.hertz, s->p.Estar, s->p.r, s->p.r - q[0], &phi, &K, &gscale);
   const int col = 0;
   mbs_rows_clear(rows);
-  int i = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, K, s->p.b, 1, &col, &gscale);
+  const double B = hertz_damping(s->p.dissipation, s->p.b, s->p.alpha, s->p.tau_d, s->p.Estar,
+                                 s->p.r, s->p.r - q[0]);
+  int i = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, K, B, 1, &col, &gscale);
   return i < 0 || mbs_rows_set_contact(rows, i, 0, 0.0) ? -1 : 0;
 }
 
@@ -107,6 +118,10 @@ static const xp_param_def sphere_param_defs[] = {
      "gravity (default 0: impact theory assumes none)"},
     {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper",
      "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5 (SPEC §1.4)"},
+    {"dissipation", XP_STRING, "paper", XP_ANY, "", "paper|hunt-crossley|sap",
+     "normal damping law: paper A's constant B; Hunt-Crossley alpha k d^1.5; SAP tau_d K(d)"},
+    {"alpha", XP_REAL, "0.02", XP_NONNEGATIVE, "s/m", NULL, "Hunt-Crossley dissipation alpha"},
+    {"tau_d", XP_REAL, "1e-5", XP_NONNEGATIVE, "s", NULL, "SAP dissipation time scale tau_d"},
 };
 
 static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
@@ -114,15 +129,27 @@ static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_er
   if (sim_instance_alloc(inst, sizeof(sphere), 1, 1))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   sphere *s = inst->data;
-  sphere_params sp = {
-      .r = xp_params_real(p, "r"),
-      .m = xp_params_real(p, "m"),
-      .Estar = xp_params_real(p, "Estar"),
-      .b = xp_params_real(p, "B"),
-      .v0 = xp_params_real(p, "v0"),
-      .gap = xp_params_real(p, "gap"),
-      .g = xp_params_real(p, "g"),
-      .hertz = xp_params_string(p, "hertz")[0] == 'p' ? HERTZ_PAPER : HERTZ_DEFAULT};
+  sphere_params sp = {.r = xp_params_real(p, "r"),
+                      .m = xp_params_real(p, "m"),
+                      .Estar = xp_params_real(p, "Estar"),
+                      .b = xp_params_real(p, "B"),
+                      .v0 = xp_params_real(p, "v0"),
+                      .gap = xp_params_real(p, "gap"),
+                      .g = xp_params_real(p, "g"),
+                      .hertz = xp_params_string(p, "hertz")[0] == 'p' ? HERTZ_PAPER : HERTZ_DEFAULT,
+                      .alpha = xp_params_real(p, "alpha"),
+                      .tau_d = xp_params_real(p, "tau_d")};
+  const char *law = xp_params_string(p, "dissipation");
+  sp.dissipation = law[0] == 'h'   ? HERTZ_DISSIPATION_HUNT_CROSSLEY
+                   : law[0] == 's' ? HERTZ_DISSIPATION_SAP
+                                   : HERTZ_DISSIPATION_PAPER;
+  if (sp.dissipation != HERTZ_DISSIPATION_PAPER && sp.hertz == HERTZ_PAPER) {
+    sim_instance_release(inst);
+    return xp_fail(err, XP_ERR_USAGE,
+                   "dissipation = %s needs hertz = default (its damping is written for the "
+                   "default row's force k d^1.5)",
+                   law);
+  }
   sphere_init(s, &sp);
   sphere_initial_state(s, inst->q0, inst->v0);
   inst->model = &s->model;
@@ -173,6 +200,11 @@ static void impact_finish(void *ctx, sim_emit_fn emit, void *ectx) {
   emit(ectx, "contact_time_hertz", tc_th, "s");
   emit(ectx, "contact_time_error", fabs(tc - tc_th) / tc_th, "");
   emit(ectx, "restitution", ip->phase == 2 ? ip->v_out / ip->v_in : NAN, "");
+  // first order in the damping (hertz.h): the elastic path's energy loss
+  emit(ectx, "restitution_small_damping",
+       hertz_restitution_small_damping(p->dissipation, p->b, p->alpha, p->tau_d, p->m, v_in,
+                                       dmax_th),
+       "");
 }
 
 static int sphere_probe(const sim_instance *inst, sim_probe *probe) {

@@ -45,4 +45,48 @@ static inline double hertz_static_overlap(hertz_mode mode, double Estar, double 
                              : cbrt(F * F / (Estar * Estar * r));
 }
 
+// How a contact dissipates (issue 14; recorded as "dissipation"): the normal row's damping
+// coefficient B [N·s/m] at overlap d, for the default Hertz row (force k d^{3/2}, k = E*√r, row
+// stiffness K = k√d):
+//   paper          paper A's constant B (eq. 121);
+//   hunt-crossley  B = α k d^{3/2}: force k d^{3/2}(1 + α ḋ) (Hunt & Crossley 1975), α [s/m];
+//   sap            B = τ_d K = τ_d k √d: SAP's (−kφ − τ_d k v_n)₊ with the row's stiffness, τ_d
+//   [s].
+typedef enum hertz_dissipation {
+  HERTZ_DISSIPATION_PAPER = 0,
+  HERTZ_DISSIPATION_HUNT_CROSSLEY = 1,
+  HERTZ_DISSIPATION_SAP = 2,
+} hertz_dissipation;
+
+static inline const char *hertz_dissipation_name(hertz_dissipation law) {
+  return law == HERTZ_DISSIPATION_HUNT_CROSSLEY ? "hunt-crossley"
+         : law == HERTZ_DISSIPATION_SAP         ? "sap"
+                                                : "paper";
+}
+
+// Damping coefficient [N·s/m] of a default Hertz row at overlap d under `law` (B, α, τ_d as above).
+static inline double hertz_damping(hertz_dissipation law, double B, double alpha, double tau_d,
+                                   double Estar, double r, double d) {
+  const double dp = d > 0 ? d : 0, k = Estar * sqrt(r);
+  return law == HERTZ_DISSIPATION_HUNT_CROSSLEY ? alpha * k * dp * sqrt(dp)
+         : law == HERTZ_DISSIPATION_SAP         ? tau_d * k * sqrt(dp)
+                                                : B;
+}
+
+// First-order coefficient of restitution of a sphere of mass m hitting at speed v with largest
+// overlap δ_max, for small damping: e ≈ 1 − ΔE/(m v²), ΔE = 2∫₀^δmax B(x) ẋ(x) dx along the elastic
+// path ẋ = v√(1 − (x/δ_max)^{5/2}). With u^{5/2} = w the integrals are Beta functions:
+//   paper          ΔE/(m v²) = (4/5) B(2/5, 3/2) · B δ_max/(m v)
+//   hunt-crossley  ΔE/(m v²) = (2/3) α v
+//   sap            ΔE/(m v²) = B(3/5, 3/2) · τ_d v/δ_max
+static inline double hertz_restitution_small_damping(hertz_dissipation law, double B, double alpha,
+                                                     double tau_d, double m, double v,
+                                                     double dmax) {
+  const double beta25 = exp(lgamma(0.4) + lgamma(1.5) - lgamma(1.9));  // B(2/5, 3/2)
+  const double beta35 = exp(lgamma(0.6) + lgamma(1.5) - lgamma(2.1));  // B(3/5, 3/2)
+  return law == HERTZ_DISSIPATION_HUNT_CROSSLEY ? 1 - 2.0 / 3.0 * alpha * v
+         : law == HERTZ_DISSIPATION_SAP         ? 1 - beta35 * tau_d * v / dmax
+                                                : 1 - 0.8 * beta25 * B * dmax / (m * v);
+}
+
 #endif  // SCENARIOS_HERTZ_H

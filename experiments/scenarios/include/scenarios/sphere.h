@@ -18,6 +18,9 @@ typedef struct sphere_params {
   double gap;    // initial gap between sphere and ground [m] (1e-3)
   double g;      // gravity [m/s²] (0: impact theory is exact only without it)
   hertz_mode hertz;
+  hertz_dissipation dissipation;  // damping law (hertz.h; paper: the constant b)
+  double alpha;                   // Hunt–Crossley α [s/m] (0.02)
+  double tau_d;                   // SAP's dissipation time scale τ_d [s] (1e-5)
 } sphere_params;
 
 sphere_params sphere_params_default(void);

@@ -20,6 +20,7 @@ extern const xp_experiment xp_experiment_incline;
 extern const xp_experiment xp_experiment_stack;
 extern const xp_experiment xp_experiment_stiffness;
 extern const xp_experiment xp_experiment_scaling;
+extern const xp_experiment xp_experiment_restitution;
 extern const xp_experiment xp_experiment_claims;
 
 // one per line, in reproduce order (claims last: its report reads the others' results)
@@ -40,6 +41,7 @@ const xp_experiment *const xp_experiments[] = {
     &xp_experiment_stack,
     &xp_experiment_stiffness,
     &xp_experiment_scaling,
+    &xp_experiment_restitution,
     &xp_experiment_claims,
     NULL,
 };

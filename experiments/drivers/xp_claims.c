@@ -33,17 +33,6 @@
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-static int make_instance(const char *scenario, const char *const *settings, double h,
-                         const sim_scenario **sc, sim_instance *inst, xp_error *err) {
-  *sc = sim_scenario_find(scenario);
-  if (!*sc) return xp_fail(err, XP_ERR_RUN, "scenario %s is not built in", scenario);
-  xp_params p;
-  int rc = xp_params_init(&p, (*sc)->params, (*sc)->n_params, err);
-  for (size_t k = 0; rc == XP_OK && settings[k]; k++) rc = xp_params_set(&p, settings[k], err);
-  if (rc == XP_OK) rc = (*sc)->create(&p, h, inst, err);
-  return rc;
-}
-
 // keeps the final state and the initial and final energy
 typedef struct cl_final {
   const mbs_model *m;
@@ -75,7 +64,9 @@ static int cl_simulate(const char *scenario, const char *const *settings, const 
                        xp_error *err) {
   const sim_scenario *sc;
   sim_instance inst = {0};
-  int rc = make_instance(scenario, settings, opt->h, &sc, &inst, err);
+  size_t ns = 0;
+  while (settings[ns]) ns++;
+  int rc = sim_instance_make(scenario, settings, ns, opt->h, &sc, &inst, err);
   if (rc != XP_OK) return rc;
   if (inst.model->nq > 16) {
     sc->free(&inst);

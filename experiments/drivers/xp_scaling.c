@@ -52,17 +52,13 @@ enum { SC_NFAMILIES = sizeof sc_families / sizeof sc_families[0] };
 
 static int sc_instance(const sc_family *fam, long value, double h, const sim_scenario **sc,
                        sim_instance *inst, xp_error *err) {
-  *sc = sim_scenario_find(fam->scenario);
-  if (!*sc) return xp_fail(err, XP_ERR_RUN, "scenario %s is not built in", fam->scenario);
-  xp_params p;
-  int rc = xp_params_init(&p, (*sc)->params, (*sc)->n_params, err);
-  for (size_t k = 0; rc == XP_OK && fam->settings[k]; k++)
-    rc = xp_params_set(&p, fam->settings[k], err);
+  const char *settings[5];
+  size_t n = 0;
+  while (n < 4 && fam->settings[n]) settings[n] = fam->settings[n], n++;
   char kv[64];
   snprintf(kv, sizeof kv, "%s=%ld", fam->size_key, value);
-  if (rc == XP_OK) rc = xp_params_set(&p, kv, err);
-  if (rc == XP_OK) rc = (*sc)->create(&p, h, inst, err);
-  return rc;
+  settings[n++] = kv;
+  return sim_instance_make(fam->scenario, settings, n, h, sc, inst, err);
 }
 
 // sums each step's iterations (interior-point or Newton iterations; an adaptive integrator's

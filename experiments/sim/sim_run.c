@@ -50,6 +50,16 @@ static const xp_param_def common_params[] = {
 };
 enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS = 32 };
 
+int sim_instance_make(const char *name, const char *const *settings, size_t n, double h,
+                      const sim_scenario **sc, sim_instance *inst, xp_error *err) {
+  *sc = sim_scenario_find(name);
+  if (!*sc) return xp_fail(err, XP_ERR_RUN, "scenario %s is not built in", name);
+  xp_params p;
+  int rc = xp_params_init(&p, (*sc)->params, (*sc)->n_params, err);
+  for (size_t k = 0; rc == XP_OK && k < n; k++) rc = xp_params_set(&p, settings[k], err);
+  return rc == XP_OK ? (*sc)->create(&p, h, inst, err) : rc;
+}
+
 // why a peer does not apply: it rebuilds the model from its scene (mbs_model.scene)
 static const char peer_not_applicable[] =
     "mujoco: needs the model's scene of free spheres (mbs_scene.h), which only the stack and "

@@ -170,6 +170,11 @@ typedef struct sim_scenario {
 extern const sim_scenario *const sim_scenarios[];
 // Looks a scenario up by name; NULL if unknown.
 const sim_scenario *sim_scenario_find(const char *name);
+// Builds an instance of scenario `name` from its declared defaults with the n "key=value"
+// settings applied, for the step h actually used; XP_OK with *sc set, or an XP_ERR_* code with a
+// message naming the scenario or the bad setting (nothing to free then).
+int sim_instance_make(const char *name, const char *const *settings, size_t n, double h,
+                      const sim_scenario **sc, sim_instance *inst, xp_error *err);
 
 // Tangential damping B_t [N·s/m] of the memoryless Coulomb friction: the parameter when > 0,
 // else paper A §6.4's rule B_t = 1e6/h for the step h actually used — the one place it is written.

@@ -430,7 +430,11 @@ static mbs_status load(mbs_workspace *ws) {
   memcpy(q->Pi0, q->Pi, sizeof(int) * (size_t)q->nP);
   memcpy(q->Ai0, q->Ai, sizeof(int) * (size_t)q->nA);
   memcpy(q->Gi0, q->Gi, sizeof(int) * (size_t)q->nG);
-  if (predict_applies(ws) && predict_setup(q)) q->kn = 0;  // no prediction for this pattern
+  // the prediction's system for the new pattern (none: never a stale one from the last pattern)
+  if (!predict_applies(ws))
+    predict_release(q);
+  else if (predict_setup(q))
+    q->kn = 0;
   return MBS_OK;
 }
 

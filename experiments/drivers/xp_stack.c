@@ -23,19 +23,6 @@
 #include "xp/xp_common.h"
 #include "xp/xp_file.h"
 #include "xp/xp_report.h"
-
-static stack_params st_params(const xp_params *prm, int n) {
-  stack_params p = stack_params_default();
-  p.n = n;
-  p.r = xp_params_real(prm, "r"), p.m = xp_params_real(prm, "m");
-  p.gap = xp_params_real(prm, "gap"), p.E = xp_params_real(prm, "E");
-  p.b = xp_params_real(prm, "B");
-  p.bt = sim_tangent_damping(xp_params_real(prm, "Bt"), xp_params_real(prm, "h"));
-  p.mu = xp_params_real(prm, "mu"), p.g = xp_params_real(prm, "g");
-  p.hertz = strcmp(xp_params_string(prm, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
-  return p;
-}
-
 // what this study measures beside the simulate loop: the largest speed, the top sphere's height
 // and, at the end, each contact's load against the weight above it
 typedef struct st_meas {
@@ -106,7 +93,9 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                        sim_outcome *oc, xp_error *err) {
   const double h = xp_params_real(prm, "h");
   stack s;
-  stack_params p = st_params(prm, n);
+  stack_params p = stack_params_default();
+  p.n = n;
+  if (stack_params_read(prm, h, &p, err)) return XP_ERR_USAGE;
   if (stack_init(&s, &p)) return xp_fail(err, XP_ERR_RUN, "out of memory (stack of %d)", n);
   double *q = malloc(13 * (size_t)n * sizeof *q), *v = q ? q + 7 * (size_t)n : NULL;
   if (!q) return stack_free(&s), xp_fail(err, XP_ERR_RUN, "out of memory");

@@ -213,12 +213,8 @@ static int pile_create(const xp_params *p, double h, sim_instance *inst, xp_erro
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   pile_params pp = pile_params_default();
   stack_params *sp = &pp.s;
-  sp->n = (int)n, sp->r = xp_params_real(p, "r"), sp->m = xp_params_real(p, "m");
-  sp->gap = xp_params_real(p, "gap"), sp->E = xp_params_real(p, "E"),
-  sp->b = xp_params_real(p, "B");
-  sp->bt = sim_tangent_damping(xp_params_real(p, "Bt"), h);
-  sp->mu = xp_params_real(p, "mu"), sp->g = xp_params_real(p, "g");
-  sp->hertz = strcmp(xp_params_string(p, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
+  sp->n = (int)n;
+  if (stack_params_read(p, h, sp, err)) return sim_instance_release(inst), XP_ERR_USAGE;
   pp.half = xp_params_real(p, "half"), pp.reach = xp_params_real(p, "reach");
   pp.seed = (unsigned)xp_params_int(p, "seed");
   pile *s = inst->data;

@@ -26,6 +26,9 @@ stack_params stack_params_default(void) {
                         .b = 1,
                         .bt = 1e8,
                         .mu = 0.5,
+                        .dissipation = HERTZ_DISSIPATION_PAPER,
+                        .alpha = 0.02,
+                        .tau_d = 1e-5,
                         .g = 9.81,
                         .hertz = HERTZ_DEFAULT};
 }
@@ -117,7 +120,8 @@ int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, con
                   nrm[0] * t1[1] - nrm[1] * t1[0]};
   double phi, K, gs;
   hertz_row(p->hertz, p->E, reff, d, &phi, &K, &gs);
-  int rn = add_row(rows, MBS_ROW_NORMAL, phi, K, p->b, a, b, q, nrm, p->r, nrm, gs);
+  const double B = hertz_damping(p->dissipation, p->b, p->alpha, p->tau_d, p->E, reff, d);
+  int rn = add_row(rows, MBS_ROW_NORMAL, phi, K, B, a, b, q, nrm, p->r, nrm, gs);
   int r1 = add_row(rows, MBS_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t1, 1);
   int r2 = add_row(rows, MBS_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t2, 1);
   if (rn < 0 || r1 < 0 || r2 < 0) return -1;
@@ -226,17 +230,34 @@ static void stack_release(sim_instance *inst) {
   sim_instance_release(inst);
 }
 
+int stack_params_read(const xp_params *prm, double h, stack_params *out, xp_error *err) {
+  out->r = xp_params_real(prm, "r"), out->m = xp_params_real(prm, "m");
+  out->gap = xp_params_real(prm, "gap"), out->E = xp_params_real(prm, "E");
+  out->b = xp_params_real(prm, "B");
+  out->bt = sim_tangent_damping(xp_params_real(prm, "Bt"), h);
+  out->mu = xp_params_real(prm, "mu"), out->g = xp_params_real(prm, "g");
+  out->hertz = strcmp(xp_params_string(prm, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
+  const char *law = xp_params_string(prm, "dissipation");
+  out->dissipation = law[0] == 'h'   ? HERTZ_DISSIPATION_HUNT_CROSSLEY
+                     : law[0] == 's' ? HERTZ_DISSIPATION_SAP
+                                     : HERTZ_DISSIPATION_PAPER;
+  out->alpha = xp_params_real(prm, "alpha"), out->tau_d = xp_params_real(prm, "tau_d");
+  if (out->dissipation != HERTZ_DISSIPATION_PAPER && out->hertz == HERTZ_PAPER)
+    return xp_fail(err, XP_ERR_USAGE,
+                   "dissipation = %s needs hertz = default (its damping is written for the "
+                   "default row's force k d^1.5)",
+                   law);
+  return XP_OK;
+}
+
 static int stack_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   const long n = xp_params_int(p, "n");
   if (n > 100000) return xp_fail(err, XP_ERR_USAGE, "parameter n=%ld: at most 100000 spheres", n);
   if (sim_instance_alloc(inst, sizeof(stack), 7 * (int)n, 6 * (int)n))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   stack_params sp = stack_params_default();
-  sp.n = (int)n, sp.r = xp_params_real(p, "r"), sp.m = xp_params_real(p, "m");
-  sp.gap = xp_params_real(p, "gap"), sp.E = xp_params_real(p, "E"), sp.b = xp_params_real(p, "B");
-  sp.bt = sim_tangent_damping(xp_params_real(p, "Bt"), h);
-  sp.mu = xp_params_real(p, "mu"), sp.g = xp_params_real(p, "g");
-  sp.hertz = strcmp(xp_params_string(p, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
+  sp.n = (int)n;
+  if (stack_params_read(p, h, &sp, err)) return sim_instance_release(inst), XP_ERR_USAGE;
   stack *s = inst->data;
   if (stack_init(s, &sp)) {
     sim_instance_release(inst);

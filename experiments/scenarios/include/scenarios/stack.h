@@ -21,11 +21,22 @@ typedef struct stack_params {
   double bt;   // tangential damping B_t [N·s/m] (1e8 = 1e6/h at h = 0.01, paper A §6.4)
   double mu;   // friction coefficient (0.5, default: the paper does not give it)
   double g;    // gravity [m/s²] (9.81)
-  hertz_mode hertz;  // Hertz row (HERTZ_DEFAULT)
+  hertz_mode hertz;               // Hertz row (HERTZ_DEFAULT)
+  hertz_dissipation dissipation;  // normal damping law (hertz.h; paper: the constant b)
+  double alpha;                   // Hunt–Crossley α [s/m] (0.02)
+  double tau_d;                   // SAP's τ_d [s] (1e-5)
 } stack_params;
 
 // The defaults listed above.
 stack_params stack_params_default(void);
+
+struct xp_params;
+struct xp_error;
+// Reads the STACK_PARAM_DEFS keys of validated parameters into *out (other fields untouched),
+// with B_t = 1e6/h by default for the step h actually used; 0, or an XP_ERR_* code with a
+// message (a dissipation law other than paper with hertz = paper).
+int stack_params_read(const struct xp_params *prm, double h, stack_params *out,
+                      struct xp_error *err);
 
 // A stack instance; `model` is ready for a step after stack_init succeeds (ctx points at the
 // instance, which must not move while the model is in use).
@@ -70,40 +81,49 @@ double stack_contact_depth(const stack *s, const double *q, int c);
 
 // The scenario's physical parameters as xp_param_def initialisers (xp/xp.h), declared once for
 // the method matrix (stack.c) and the paper study (drivers/xp_stack.c).
-#define STACK_PARAM_DEFS                                                                    \
-  {"r", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "sphere radius (default)"},                 \
-      {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "sphere mass (default); I = 2/5 m r^2"}, \
-      {"gap",                                                                               \
-       XP_REAL,                                                                             \
-       "0.01",                                                                              \
-       XP_NONNEGATIVE,                                                                      \
-       "m",                                                                                 \
-       NULL,                                                                                \
-       "initial vertical gap between neighbours and above the ground (default)"},           \
-      {"E",                                                                                 \
-       XP_REAL,                                                                             \
-       "1e11",                                                                              \
-       XP_POSITIVE,                                                                         \
-       "Pa",                                                                                \
-       NULL,                                                                                \
-       "Hertz modulus, used as E* (paper A); r_eff = r (ground), r/2 (sphere pairs)"},      \
-      {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping (paper A)"},       \
-      {"Bt",                                                                                \
-       XP_REAL,                                                                             \
-       "0",                                                                                 \
-       XP_NONNEGATIVE,                                                                      \
-       "N*s/m",                                                                             \
-       NULL,                                                                                \
-       "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0"},                        \
-      {"mu",                                                                                \
-       XP_REAL,                                                                             \
-       "0.5",                                                                               \
-       XP_NONNEGATIVE,                                                                      \
-       "",                                                                                  \
-       NULL,                                                                                \
-       "friction coefficient (default; the paper does not give it)"},                       \
-      {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"}, {         \
-    "hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"    \
+#define STACK_PARAM_DEFS                                                                     \
+  {"r", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "sphere radius (default)"},                  \
+      {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "sphere mass (default); I = 2/5 m r^2"},  \
+      {"gap",                                                                                \
+       XP_REAL,                                                                              \
+       "0.01",                                                                               \
+       XP_NONNEGATIVE,                                                                       \
+       "m",                                                                                  \
+       NULL,                                                                                 \
+       "initial vertical gap between neighbours and above the ground (default)"},            \
+      {"E",                                                                                  \
+       XP_REAL,                                                                              \
+       "1e11",                                                                               \
+       XP_POSITIVE,                                                                          \
+       "Pa",                                                                                 \
+       NULL,                                                                                 \
+       "Hertz modulus, used as E* (paper A); r_eff = r (ground), r/2 (sphere pairs)"},       \
+      {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping (paper A)"},        \
+      {"Bt",                                                                                 \
+       XP_REAL,                                                                              \
+       "0",                                                                                  \
+       XP_NONNEGATIVE,                                                                       \
+       "N*s/m",                                                                              \
+       NULL,                                                                                 \
+       "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0"},                         \
+      {"mu",                                                                                 \
+       XP_REAL,                                                                              \
+       "0.5",                                                                                \
+       XP_NONNEGATIVE,                                                                       \
+       "",                                                                                   \
+       NULL,                                                                                 \
+       "friction coefficient (default; the paper does not give it)"},                        \
+      {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},            \
+      {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"}, \
+      {"dissipation",                                                                        \
+       XP_STRING,                                                                            \
+       "paper",                                                                              \
+       XP_ANY,                                                                               \
+       "",                                                                                   \
+       "paper|hunt-crossley|sap",                                                            \
+       "normal damping law (hertz.h): paper A's constant B, Hunt-Crossley, SAP"},            \
+      {"alpha", XP_REAL, "0.02", XP_NONNEGATIVE, "s/m", NULL, "Hunt-Crossley alpha"}, {      \
+    "tau_d", XP_REAL, "1e-5", XP_NONNEGATIVE, "s", NULL, "SAP dissipation time scale"        \
   }
 
 #endif  // SCENARIOS_STACK_H

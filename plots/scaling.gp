@@ -7,12 +7,15 @@ load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'
 # the distinct scenarios and methods in the order the cases ran, from the cases' parameters
 # (common.gp's stat: data, never a command)
-scen = ''; methods = ''
+scen = ''; methods = ''; pairs = ' '
 do for [i = 1:ncases] {
   c = word(cases, i); sv = stat(c, 'scenario'); mv = stat(c, 'method')
   if (sv ne '' && strstrt(' '.scen.' ', ' '.sv.' ') == 0) { scen = scen.' '.sv }
   if (mv ne '' && strstrt(' '.methods.' ', ' '.mv.' ') == 0) { methods = methods.' '.mv }
+  if (sv ne '' && mv ne '' && strstrt(pairs, ' '.sv.'|'.mv.' ') == 0) { pairs = pairs.sv.'|'.mv.' ' }
 }
+# whether method j ran on scenario i (a peer runs only where the scenario describes its scene)
+present(i, j) = strstrt(pairs, ' '.word(scen, i).'|'.word(methods, j).' ') > 0
 ns = words(scen)
 nm = words(methods)
 sel(s, m) = strcol("scenario") eq s && strcol("method") eq m
@@ -36,11 +39,11 @@ do for [i = 1:ns] {
   do for [j = 1:nm] {
     k = (i - 1) * nm + j
     p[k] = NaN
-    # a block with no point (a method that does not apply to this scenario, e.g. mujoco on the
-    # foundation) leaves the STATS_ variables undefined
-    stats blk(i, j) using (log10($1)):(log10($2)) nooutput
-    if (exists("STATS_records") && STATS_records >= 3 && STATS_stddev_x > 0) { p[k] = STATS_slope }
-    undefine STATS_*
+    if (present(i, j)) {
+      stats blk(i, j) using (log10($1)):(log10($2)) nooutput
+      if (exists("STATS_records") && STATS_records >= 3 && STATS_stddev_x > 0) { p[k] = STATS_slope }
+      undefine STATS_*
+    }
   }
 }
 set logscale xy
@@ -55,9 +58,12 @@ do for [fmt in "png svg"] {
     set title (s eq 'foundation' ? 'cube on elastic foundation (E = 1e7 Pa, 5 N)' : 'resting sphere stack (E = 1e11 Pa, μ = 0.5)')
     set xlabel (s eq 'foundation' ? 'foundation elements' : 'spheres N')
     set ylabel 'wall time per step [s] (ODE: per 0.01 s output interval)'
-    plot for [j = 1:nm] blk(i, j) using 1:2 with linespoints lw 1.5 pt (j % 7 + 1) lc j \
-           title sprintf('%s (p = %.2f)', word(methods, j), p[(i - 1) * nm + j]) noenhanced, \
-         for [j = 1:nm] blk(i, j) using 1:3 with lines lw 0.5 lc j notitle
+    js = ''
+    do for [j = 1:nm] { if (present(i, j)) { js = js.' '.j } }
+    plot for [jj in js] blk(i, jj + 0) using 1:2 with linespoints lw 1.5 pt ((jj + 0) % 7 + 1) \
+           lc (jj + 0) title sprintf('%s (p = %.2f)', word(methods, jj + 0), \
+           p[(i - 1) * nm + jj]) noenhanced, \
+         for [jj in js] blk(i, jj + 0) using 1:3 with lines lw 0.5 lc (jj + 0) notitle
   }
   unset multiplot
 }

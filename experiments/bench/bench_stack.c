@@ -46,6 +46,15 @@ static void row_min_median(bench_row *r, double *min, double *median) {
   *min = r->t[0], *median = r->t[r->nt / 2];
 }
 
+// largest linear speed of the n spheres [m/s]
+static double max_speed(const double *v, int n) {
+  double vmax = 0;
+  for (int i = 0; i < n; i++)
+    vmax = fmax(vmax, sqrt(v[6 * i] * v[6 * i] + v[6 * i + 1] * v[6 * i + 1] +
+                           v[6 * i + 2] * v[6 * i + 2]));
+  return vmax;
+}
+
 static void stack_state(const stack *s, const bench_opts *o, double *q, double *v) {
   if (o->dropped)
     stack_initial_state(s, q, v);
@@ -79,10 +88,7 @@ static int repeat_stabcon(const stack *s, const bench_opts *o, bench_row *r) {
     r->predicted += info->predicted > 0;
   }
   r->status = mbs_status_name(st);
-  r->overlap = stack_contact_depth(s, q, 0), r->vmax = 0;
-  for (int i = 0; i < n; i++)
-    r->vmax = fmax(r->vmax, sqrt(v[6 * i] * v[6 * i] + v[6 * i + 1] * v[6 * i + 1] +
-                                 v[6 * i + 2] * v[6 * i + 2]));
+  r->overlap = stack_contact_depth(s, q, 0), r->vmax = max_speed(v, s->p.n);
   free(q), free(v);
   mbs_workspace_free(ws);
   return 0;
@@ -104,10 +110,7 @@ static int repeat_mujoco(const stack *s, const bench_opts *o, bench_row *r, char
     r->steps++;
   }
   r->status = "ok";
-  r->overlap = stack_contact_depth(s, q, 0), r->vmax = 0;
-  for (int i = 0; i < s->p.n; i++)
-    r->vmax = fmax(r->vmax, sqrt(v[6 * i] * v[6 * i] + v[6 * i + 1] * v[6 * i + 1] +
-                                 v[6 * i + 2] * v[6 * i + 2]));
+  r->overlap = stack_contact_depth(s, q, 0), r->vmax = max_speed(v, s->p.n);
   snprintf(describe, len, "%s", sim_mujoco_describe(mj));
   sim_mujoco_free(mj);
   free(q), free(v);

@@ -139,16 +139,14 @@ static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_er
                       .hertz = xp_params_string(p, "hertz")[0] == 'p' ? HERTZ_PAPER : HERTZ_DEFAULT,
                       .alpha = xp_params_real(p, "alpha"),
                       .tau_d = xp_params_real(p, "tau_d")};
-  const char *law = xp_params_string(p, "dissipation");
-  sp.dissipation = law[0] == 'h'   ? HERTZ_DISSIPATION_HUNT_CROSSLEY
-                   : law[0] == 's' ? HERTZ_DISSIPATION_SAP
-                                   : HERTZ_DISSIPATION_PAPER;
-  if (sp.dissipation != HERTZ_DISSIPATION_PAPER && sp.hertz == HERTZ_PAPER) {
+  const char *law = xp_params_string(p, "dissipation"), *why = NULL;
+  if (hertz_dissipation_parse(law, &sp.dissipation))
+    why = "is not paper|hunt-crossley|sap";
+  else
+    why = hertz_dissipation_unsupported(sp.hertz, sp.dissipation);
+  if (why) {
     sim_instance_release(inst);
-    return xp_fail(err, XP_ERR_USAGE,
-                   "dissipation = %s needs hertz = default (its damping is written for the "
-                   "default row's force k d^1.5)",
-                   law);
+    return xp_fail(err, XP_ERR_USAGE, "dissipation = %s %s", law, why);
   }
   sphere_init(s, &sp);
   sphere_initial_state(s, inst->q0, inst->v0);

@@ -237,16 +237,13 @@ int stack_params_read(const xp_params *prm, double h, stack_params *out, xp_erro
   out->bt = sim_tangent_damping(xp_params_real(prm, "Bt"), h);
   out->mu = xp_params_real(prm, "mu"), out->g = xp_params_real(prm, "g");
   out->hertz = strcmp(xp_params_string(prm, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
-  const char *law = xp_params_string(prm, "dissipation");
-  out->dissipation = law[0] == 'h'   ? HERTZ_DISSIPATION_HUNT_CROSSLEY
-                     : law[0] == 's' ? HERTZ_DISSIPATION_SAP
-                                     : HERTZ_DISSIPATION_PAPER;
   out->alpha = xp_params_real(prm, "alpha"), out->tau_d = xp_params_real(prm, "tau_d");
-  if (out->dissipation != HERTZ_DISSIPATION_PAPER && out->hertz == HERTZ_PAPER)
-    return xp_fail(err, XP_ERR_USAGE,
-                   "dissipation = %s needs hertz = default (its damping is written for the "
-                   "default row's force k d^1.5)",
-                   law);
+  const char *law = xp_params_string(prm, "dissipation"), *why = NULL;
+  if (hertz_dissipation_parse(law, &out->dissipation))
+    why = "is not paper|hunt-crossley|sap";
+  else
+    why = hertz_dissipation_unsupported(out->hertz, out->dissipation);
+  if (why) return xp_fail(err, XP_ERR_USAGE, "dissipation = %s %s", law, why);
   return XP_OK;
 }
 

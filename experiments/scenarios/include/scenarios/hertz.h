@@ -4,6 +4,7 @@
 #define SCENARIOS_HERTZ_H
 
 #include <math.h>
+#include <string.h>
 
 // Which Hertz row a scenario reports; recorded in provenance as "hertz".
 typedef enum hertz_mode {
@@ -62,6 +63,22 @@ static inline const char *hertz_dissipation_name(hertz_dissipation law) {
   return law == HERTZ_DISSIPATION_HUNT_CROSSLEY ? "hunt-crossley"
          : law == HERTZ_DISSIPATION_SAP         ? "sap"
                                                 : "paper";
+}
+
+// Parses a law name (hertz_dissipation_name's); 0 and *law, or −1 if unknown.
+static inline int hertz_dissipation_parse(const char *name, hertz_dissipation *law) {
+  for (int k = HERTZ_DISSIPATION_PAPER; k <= HERTZ_DISSIPATION_SAP; k++)
+    if (strcmp(name, hertz_dissipation_name((hertz_dissipation)k)) == 0)
+      return *law = (hertz_dissipation)k, 0;
+  return -1;
+}
+
+// NULL if a row of `mode` can carry `law`, else why not (the velocity-dependent laws are written
+// for the default row's force k d^{3/2})
+static inline const char *hertz_dissipation_unsupported(hertz_mode mode, hertz_dissipation law) {
+  return law != HERTZ_DISSIPATION_PAPER && mode == HERTZ_PAPER
+             ? "needs hertz = default (its damping is written for the default row's force k d^1.5)"
+             : NULL;
 }
 
 // Damping coefficient [N·s/m] of a default Hertz row at overlap d under `law` (B, α, τ_d as above).

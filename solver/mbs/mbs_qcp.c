@@ -43,9 +43,14 @@
 #include <string.h>
 
 #include "qcp/qcp.h"
+#include "qcp/qcp_arena.h"
 #include "qcp/qcp_qd.h"
 
 struct mbs_qcp {
+  // everything one pattern needs (qws, the prediction's system) lives in the arena, emptied when
+  // the pattern changes: a contact that joins or leaves sets up the new pattern without malloc
+  // once the arena has grown to the largest pattern so far
+  qcp_arena arena;
   qcp_workspace *qws;
   int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
   int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
@@ -133,11 +138,9 @@ int mbs_qcp_create(mbs_workspace *ws) {
   return 0;
 }
 
+// forgets the prediction's system (its memory is the arena's, reclaimed at the next reset)
 static void predict_release(struct mbs_qcp *q) {
-  qcp_qd_free(q->qd);
   q->qd = NULL, q->kn = 0;
-  free(q->Kp), free(q->Ki), free(q->pmap), free(q->amap), free(q->kdiag), free(q->open);
-  free(q->Kx), free(q->Kx0), free(q->krhs), free(q->ksol), free(q->kres), free(q->kcor);
   q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = NULL;
   q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->kcor = NULL;
 }
@@ -146,6 +149,8 @@ void mbs_qcp_free(mbs_workspace *ws) {
   struct mbs_qcp *q = ws->qcp;
   if (!q) return;
   qcp_workspace_free(q->qws);
+  predict_release(q);
+  qcp_arena_free(&q->arena);
   free(q->Pp), free(q->Pp0), free(q->Ap), free(q->Ap0), free(q->Gp), free(q->Gp0);
   free(q->Pi), free(q->Pi0), free(q->Ai), free(q->Ai0), free(q->Gi), free(q->Gi0);
   free(q->Px), free(q->Ax), free(q->Gx), free(q->c), free(q->b), free(q->h);
@@ -154,7 +159,6 @@ void mbs_qcp_free(mbs_workspace *ws) {
   free(q->role), free(q->ntan), free(q->tan1), free(q->tan2), free(q->tn), free(q->oidx);
   free(q->ridx), free(q->eidx), free(q->cidx), free(q->bcol), free(q->cmap), free(q->qdim);
   free(q->qdim0), free(q->shift), free(q->shift0), free(q->lam_row), free(q->row_stamp);
-  predict_release(q);
   free(q);
   ws->qcp = NULL;
 }
@@ -404,8 +408,11 @@ static mbs_status load(mbs_workspace *ws) {
   }
   q->pending = 0;
   q->have_warm = 0, q->have_shift = 0;
+  ws->info.pattern_setups++;
   qcp_workspace_free(q->qws);
   q->qws = NULL;
+  predict_release(q);
+  qcp_arena_reset(&q->arena);  // a failed growth is not fatal: the setup then spills to malloc
   int m = l;
   for (int k = 0; k < nsoc; k++) m += q->qdim[k];
   qcp_problem prob = {.n = n,
@@ -421,6 +428,7 @@ static mbs_status load(mbs_workspace *ws) {
                       .h = q->h};
   qcp_settings set = qcp_settings_default();
   if (ws->settings.qcp_eps > 0) set.eps_abs = set.eps_rel = ws->settings.qcp_eps;
+  set.allocator = qcp_arena_allocator(&q->arena);
   if (qcp_setup(&q->qws, &prob, &set, &err)) return MBS_SOLVER_FAILED;
   q->n = n, q->p = p, q->l = l, q->nsoc0 = nsoc, q->m = m;
   memcpy(q->qdim0, q->qdim, sizeof(int) * (size_t)nsoc);
@@ -431,10 +439,7 @@ static mbs_status load(mbs_workspace *ws) {
   memcpy(q->Ai0, q->Ai, sizeof(int) * (size_t)q->nA);
   memcpy(q->Gi0, q->Gi, sizeof(int) * (size_t)q->nG);
   // the prediction's system for the new pattern (none: never a stale one from the last pattern)
-  if (!predict_applies(ws))
-    predict_release(q);
-  else if (predict_setup(q))
-    q->kn = 0;
+  if (predict_applies(ws) && predict_setup(q)) q->kn = 0;
   return MBS_OK;
 }
 
@@ -570,19 +575,29 @@ static int predict_applies(const mbs_workspace *ws) {
 
 // K's pattern (upper triangle, CSC, size n + p): column j < n holds P's column j (its diagonal
 // added if P has none), column n + i row i of A and the diagonal; then the symbolic factor
+// zeroed memory for count items of the current pattern (the arena's; NULL when out of memory)
+static void *pattern_alloc(struct mbs_qcp *q, size_t size, size_t count) {
+  const size_t bytes = size * (count ? count : 1);
+  void *p = qcp_arena_allocator(&q->arena).alloc(bytes, &q->arena);
+  if (p) memset(p, 0, bytes);
+  return p;
+}
+
 static int predict_setup(struct mbs_qcp *q) {
   predict_release(q);
   const int n = q->nn, p = q->np, N = n + p, nP = q->nP, nA = q->nA;
   const size_t un = (size_t)N, nnz = (size_t)nP + (size_t)nA + un;
-  q->Kp = malloc((un + 1) * sizeof(int)), q->Ki = malloc(nnz * sizeof(int));
-  q->pmap = malloc(((size_t)nP + 1) * sizeof(int)),
-  q->amap = malloc(((size_t)nA + 1) * sizeof(int));
-  q->kdiag = malloc(un * sizeof(int)), q->open = calloc((size_t)n + 1, sizeof(int));
-  q->Kx = malloc(nnz * sizeof(double)), q->Kx0 = malloc(nnz * sizeof(double));
-  q->krhs = malloc(un * sizeof(double)), q->ksol = malloc(un * sizeof(double));
-  q->kres = malloc(un * sizeof(double)), q->kcor = malloc(un * sizeof(double));
-  signed char *sign = malloc(un);
-  int *rowcnt = calloc(un + 1, sizeof(int));
+  const qcp_allocator al = qcp_arena_allocator(&q->arena);
+  q->Kp = pattern_alloc(q, sizeof(int), un + 1), q->Ki = pattern_alloc(q, sizeof(int), nnz);
+  q->pmap = pattern_alloc(q, sizeof(int), (size_t)nP + 1),
+  q->amap = pattern_alloc(q, sizeof(int), (size_t)nA + 1);
+  q->kdiag = pattern_alloc(q, sizeof(int), un),
+  q->open = pattern_alloc(q, sizeof(int), (size_t)n + 1);
+  q->Kx = pattern_alloc(q, sizeof(double), nnz), q->Kx0 = pattern_alloc(q, sizeof(double), nnz);
+  q->krhs = pattern_alloc(q, sizeof(double), un), q->ksol = pattern_alloc(q, sizeof(double), un);
+  q->kres = pattern_alloc(q, sizeof(double), un), q->kcor = pattern_alloc(q, sizeof(double), un);
+  signed char *sign = pattern_alloc(q, 1, un);
+  int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
   int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
            q->krhs && q->ksol && q->kres && q->kcor && sign && rowcnt;
   if (ok) {
@@ -611,10 +626,9 @@ static int predict_setup(struct mbs_qcp *q) {
     q->Kp[N] = e + nA + p;
     for (int j = 0; j < N; j++) sign[j] = j < n ? 1 : -1;
     sc_error err = {0};
-    q->qd = qcp_qd_create(N, q->Kp, q->Ki, sign, &err);
+    q->qd = qcp_qd_create(N, q->Kp, q->Ki, sign, &al, &err);
     ok = q->qd != NULL;
   }
-  free(sign), free(rowcnt);
   if (!ok) return predict_release(q), -1;
   q->kn = N;
   return 0;

@@ -22,6 +22,14 @@ double qcp_clock(void);
 double qcp_vec_norm_inf(const double *v, int n);
 double qcp_vec_dot(const double *a, const double *b, int n);
 
+// ---- fill-reducing ordering (qcp_amd.c) -------------------------------------------------
+
+// AMD ordering of the symmetric matrix whose upper triangle (diagonal optional, a repeated entry
+// ignored) is the n×n CSC pattern (Up, Ui), with every array taken from al (amd_order uses
+// malloc); the same ordering as amd_order's. Returns AMD_OK, AMD_INVALID (an entry below the
+// diagonal or out of range) or AMD_OUT_OF_MEMORY.
+int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allocator *al);
+
 // ---- sparse LDLᵀ (qcp_ldl.c) ---------------------------------------------------------
 
 // Symbolic factor of an n×n upper-triangular CSC pattern: elimination tree and L's column counts.

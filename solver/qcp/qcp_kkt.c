@@ -127,10 +127,8 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   ALLOC(kkt->perm, N);
   ALLOC(kkt->pinv, N);
   {
-    double control[AMD_CONTROL], info[AMD_INFO];
-    amd_defaults(control);
-    int st = amd_order(N, Up, Ui, kkt->perm, control, info);
-    if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
+    int st = qcp_amd_order(N, Up, Ui, kkt->perm, al);
+    if (st != AMD_OK) {
       rc = qcp_fail(err, st == AMD_OUT_OF_MEMORY ? QCP_ERR_ALLOC : QCP_ERR_ORDERING,
                     "AMD ordering of the %dx%d KKT matrix failed (status %d)", N, N, st);
       goto fail;

@@ -5,7 +5,6 @@
 #include "qcp/qcp_qd.h"
 
 #include <amd.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "qcp/qcp.h"
@@ -13,6 +12,7 @@
 
 struct qcp_qd {
   int n;
+  qcp_allocator al;  // where every array below came from
   int *perm, *pinv, *Kp, *Ki, *map, *etree, *Lnz, *Lp, *Li, *iwork;
   double *Kx, *Lx, *D, *Dinv, *fwork, *b;
   signed char *sign;
@@ -20,10 +20,11 @@ struct qcp_qd {
 
 void qcp_qd_free(qcp_qd *f) {
   if (!f) return;
+  const qcp_allocator al = f->al;
   void *ptrs[] = {f->perm,  f->pinv, f->Kp, f->Ki, f->map,  f->etree, f->Lnz, f->Lp,  f->Li,
                   f->iwork, f->Kx,   f->Lx, f->D,  f->Dinv, f->fwork, f->b,   f->sign};
-  for (size_t k = 0; k < sizeof ptrs / sizeof *ptrs; k++) free(ptrs[k]);
-  free(f);
+  for (size_t k = 0; k < sizeof ptrs / sizeof *ptrs; k++) qcp_release(&al, ptrs[k]);
+  qcp_release(&al, f);
 }
 
 // the permuted upper triangle (column max(π(i), π(j)), row min) and map[k] = its slot of entry k
@@ -47,29 +48,30 @@ static void permute_pattern(qcp_qd *f, const int *Ap, const int *Ai) {
     }
 }
 
-qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *sign, sc_error *err) {
+qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *sign,
+                      const qcp_allocator *allocator, sc_error *err) {
   if (n <= 0 || !Ap || !Ai || !sign || Ap[0] != 0 || Ap[n] < n)
     return sc_error_set(err, QCP_ERR_INPUT, "quasidefinite system: bad size n = %d", n), NULL;
   const int nnz = Ap[n];
-  qcp_qd *f = calloc(1, sizeof *f);
+  const qcp_allocator al = allocator ? *allocator : (qcp_allocator){0};
+  qcp_qd *f = qcp_calloc(&al, 1, sizeof *f);
   if (!f) return sc_error_set(err, QCP_ERR_ALLOC, "out of memory (n = %d)", n), NULL;
-  f->n = n;
-  size_t un = (size_t)n;
-  f->perm = malloc(un * sizeof(int)), f->pinv = malloc(un * sizeof(int));
-  f->Kp = malloc((un + 1) * sizeof(int)), f->Ki = malloc((size_t)nnz * sizeof(int));
-  f->map = malloc((size_t)nnz * sizeof(int)), f->etree = malloc(un * sizeof(int));
-  f->Lnz = malloc(un * sizeof(int)), f->Lp = malloc((un + 1) * sizeof(int));
-  f->iwork = malloc(3 * un * sizeof(int)), f->Kx = malloc((size_t)nnz * sizeof(double));
-  f->D = malloc(un * sizeof(double)), f->Dinv = malloc(un * sizeof(double));
-  f->fwork = malloc(un * sizeof(double)), f->b = malloc(un * sizeof(double));
-  f->sign = malloc(un);
+  f->n = n, f->al = al;
+  const size_t un = (size_t)n;
+  f->perm = qcp_calloc(&al, un, sizeof(int)), f->pinv = qcp_calloc(&al, un, sizeof(int));
+  f->Kp = qcp_calloc(&al, un + 1, sizeof(int)), f->Ki = qcp_calloc(&al, (size_t)nnz, sizeof(int));
+  f->map = qcp_calloc(&al, (size_t)nnz, sizeof(int));
+  f->etree = qcp_calloc(&al, un, sizeof(int)), f->Lnz = qcp_calloc(&al, un, sizeof(int));
+  f->Lp = qcp_calloc(&al, un + 1, sizeof(int)), f->iwork = qcp_calloc(&al, 3 * un, sizeof(int));
+  f->Kx = qcp_calloc(&al, (size_t)nnz, sizeof(double));
+  f->D = qcp_calloc(&al, un, sizeof(double)), f->Dinv = qcp_calloc(&al, un, sizeof(double));
+  f->fwork = qcp_calloc(&al, un, sizeof(double)), f->b = qcp_calloc(&al, un, sizeof(double));
+  f->sign = qcp_calloc(&al, un, 1);
   if (!f->perm || !f->pinv || !f->Kp || !f->Ki || !f->map || !f->etree || !f->Lnz || !f->Lp ||
       !f->iwork || !f->Kx || !f->D || !f->Dinv || !f->fwork || !f->b || !f->sign)
     goto oom;
-  double control[AMD_CONTROL], info[AMD_INFO];
-  amd_defaults(control);
-  int st = amd_order(n, Ap, Ai, f->perm, control, info);
-  if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
+  const int st = qcp_amd_order(n, Ap, Ai, f->perm, &al);
+  if (st != AMD_OK) {
     sc_error_set(err, st == AMD_OUT_OF_MEMORY ? QCP_ERR_ALLOC : QCP_ERR_ORDERING,
                  "AMD ordering of the %dx%d system failed (status %d)", n, n, st);
     qcp_qd_free(f);
@@ -87,8 +89,8 @@ qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *si
   }
   f->Lp[0] = 0;
   for (int j = 0; j < n; j++) f->Lp[j + 1] = f->Lp[j] + f->Lnz[j];
-  f->Li = malloc((size_t)(nnzL ? nnzL : 1) * sizeof(int));
-  f->Lx = malloc((size_t)(nnzL ? nnzL : 1) * sizeof(double));
+  f->Li = qcp_calloc(&al, (size_t)nnzL, sizeof(int));
+  f->Lx = qcp_calloc(&al, (size_t)nnzL, sizeof(double));
   if (!f->Li || !f->Lx) goto oom;
   return f;
 oom:

@@ -12,6 +12,7 @@
 #include "scenarios/incline.h"
 #include "scenarios/pendulum.h"
 #include "scenarios/rom_pendulum.h"
+#include "scenarios/stack.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -123,6 +124,50 @@ static void test_no_allocation_contact(void **state) {
     }
 }
 
+// a landing column (issue 16): contacts join as the spheres land (overlap rule: a row joins
+// when it overlaps and leaves when it opens, so bounces change the pattern on many steps;
+// speculative: open rows join early and stay). Each new pattern is set up in the workspace's
+// arena, which calls malloc only when a pattern is larger than every earlier one: the same drop
+// run again on the same workspace must allocate nothing at all.
+static void test_no_allocation_landing(void **state) {
+  (void)state;
+  for (int act = 0; act < 2; act++) {
+    stack s;
+    stack_params p = stack_params_default();
+    p.n = 10;
+    assert_int_equal(stack_init(&s, &p), 0);
+    mbs_settings set = mbs_settings_default();
+    set.activation = act ? MBS_ACTIVATION_SPECULATIVE : MBS_ACTIVATION_OVERLAP;
+    mbs_workspace *ws = mbs_workspace_create(&s.model, &set, NULL);
+    assert_non_null(ws);
+    double q[7 * 10], v[6 * 10];
+    assert_true(s.model.nq <= 70 && s.model.nv <= 60);
+    for (int run = 0; run < 2; run++) {
+      stack_initial_state(&s, q, v);
+      long changes = 0, change_allocs = 0, allocating_changes = 0, other_allocs = 0;
+      for (int i = 0; i < 150; i++) {
+        const long a0 = allocations;
+        assert_true(mbs_step(ws, i * 0.01, 0.01, q, v, q, v) >= MBS_OK);
+        const long a = allocations - a0;
+        if (mbs_step_info(ws)->pattern_setups > 0)
+          changes++, change_allocs += a, allocating_changes += a > 0;
+        else
+          other_allocs += a;
+      }
+      printf(
+          "landing stack N=10, %s, drop %d: %ld steps with a new pattern, %ld allocations in %ld "
+          "of them, %ld in the other steps\n",
+          mbs_activation_name(set.activation), run + 1, changes, change_allocs, allocating_changes,
+          other_allocs);
+      assert_true(changes >= (act ? 2 : 10));
+      assert_int_equal(other_allocs, 0);
+      if (run == 1) assert_int_equal(change_allocs, 0);
+    }
+    mbs_workspace_free(ws);
+    stack_free(&s);
+  }
+}
+
 static void test_determinism(void **state) {
   (void)state;
   uint64_t a = run_hash(), b = run_hash();
@@ -134,6 +179,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_no_allocation_in_steps),
       cmocka_unit_test(test_no_allocation_contact),
+      cmocka_unit_test(test_no_allocation_landing),
       cmocka_unit_test(test_determinism),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

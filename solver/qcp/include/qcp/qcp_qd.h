@@ -5,17 +5,22 @@
 //
 // The pattern is the upper triangle of a symmetric n×n matrix in CSC with every diagonal entry
 // present; sign[i] = +1 or −1 is the expected sign of pivot i (quasidefinite [H Bᵀ; B −F]: + on
-// H, − on F). Setup (ordering, symbolic factor) allocates; factor and solve do not.
+// H, − on F). Setup (ordering, symbolic factor) allocates (from the caller's allocator); factor
+// and solve do not.
 #ifndef QCP_QD_H
 #define QCP_QD_H
 
 #include "common/sc_error.h"
+#include "qcp/qcp.h"
 
 typedef struct qcp_qd qcp_qd;
 
 // Orders and analyses the pattern (Ap[n+1], Ai[nnz], upper triangle, sorted or not, diagonal
-// present). NULL with a message in err on a missing diagonal, a bad size or out of memory.
-qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *sign, sc_error *err);
+// present), taking every array from allocator (NULL: malloc; a qcp_arena's makes a new pattern
+// allocation-free). NULL with a message in err on an entry below the diagonal, a missing
+// diagonal, a bad size or out of memory.
+qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *sign,
+                      const qcp_allocator *allocator, sc_error *err);
 
 // Numeric factor of the matrix with values Ax (in the order of the pattern given to create).
 // A pivot of the wrong sign or with |d| < eps is replaced by ±delta; returns how many were

@@ -6,14 +6,10 @@
 // lists of the graph of A + Aᵀ without the diagonal, with elbow room for the quotient graph — from
 // an upper-triangular pattern, in the order amd_order's own preprocessing gives for such a pattern
 // (column by column, each stored pair (i, j), i < j, appended to the lists of j and of i), so the
-// ordering is the same as amd_order's.
+// ordering is the same as amd_order's (tests/qcp/test_qcp_ldl.c compares them).
 #include <amd.h>
 #include <stdint.h>
 #include <string.h>
-#ifdef QCP_AMD_CHECK
-#include <stdio.h>
-#include <stdlib.h>
-#endif
 
 #include "qcp_internal.h"
 
@@ -66,17 +62,5 @@ int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allo
   amd_defaults(control);
   amd_2(n, pe, iw, len, (int)iwlen, pfree, nv, next, perm, head, elen, degree, w, control, NULL);
   qcp_release(al, iw), qcp_release(al, work), qcp_release(al, len);
-#ifdef QCP_AMD_CHECK  // development check: the same ordering as amd_order's
-  {
-    int *chk = malloc(sizeof(int) * (size_t)n);
-    double info[AMD_INFO];
-    amd_order(n, Up, Ui, chk, control, info);
-    if (memcmp(chk, perm, sizeof(int) * (size_t)n)) {
-      fprintf(stderr, "qcp_amd_order: ordering differs from amd_order (n = %d)\n", n);
-      abort();
-    }
-    free(chk);
-  }
-#endif
   return AMD_OK;
 }

@@ -11,6 +11,7 @@
 #include "scenarios/incline.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim.h"
@@ -135,7 +136,17 @@ void incline_init(incline *s, const incline_params *p) {
                          .rows = in_rows,
                          .position_update = in_position_update,
                          .row_stiffness = in_row_stiffness,
+                         .scene = &s->scene,
                          .ctx = s};
+  s->scene = (mbs_scene){.kind = MBS_SCENE_BOX_ON_FEET,
+                         .nbodies = 1,
+                         .radius = p->r,
+                         .mass = m,
+                         .mu = p->mu,
+                         .gravity = p->g,
+                         .half = {0.5 * a, 0.5 * b, 0.5 * c},
+                         .inertia = {s->inertia[0], s->inertia[1], s->inertia[2]},
+                         .ramp_angle = p->theta};
 }
 
 void incline_initial_state(const incline *s, double q[7], double v[6]) {
@@ -173,12 +184,48 @@ static int incline_create(const xp_params *p, double h, sim_instance *inst, xp_e
   return XP_OK;
 }
 
+// what a reader checks on the ramp, for any method: the distance travelled down the slope (paper
+// A §6.4: frictionless 1.2822 m in 1 s; creep while sticking at μ = 0.375) and the largest foot
+// overlap against the Hertz static overlap of a quarter of the normal load
+typedef struct slide_probe {
+  const incline *s;
+  double x0, x, overlap_max;
+} slide_probe;
+
+static void slide_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                         const sim_step_report *rep) {
+  (void)t, (void)v, (void)rep;
+  slide_probe *sp = ctx;
+  if (k == 0) sp->x0 = q[0];
+  sp->x = q[0];
+  double d[4];
+  incline_foot_depth(sp->s, q, d);
+  for (int f = 0; f < 4; f++) sp->overlap_max = fmax(sp->overlap_max, d[f]);
+}
+
+static void slide_finish(void *ctx, sim_emit_fn emit, void *ectx) {
+  const slide_probe *sp = ctx;
+  const incline_params *p = &sp->s->p;
+  emit(ectx, "distance", sp->x - sp->x0, "m");
+  emit(ectx, "foot_overlap_max", sp->overlap_max, "m");
+  emit(ectx, "foot_overlap_hertz",
+       hertz_static_overlap(p->hertz, p->Estar, p->r, 0.25 * p->m * p->g * cos(p->theta)), "m");
+}
+
+static int incline_probe(const sim_instance *inst, sim_probe *probe) {
+  slide_probe *sp = calloc(1, sizeof *sp);
+  if (!sp) return -1;
+  sp->s = inst->data;
+  *probe = (sim_probe){.ctx = sp, .sample = slide_sample, .finish = slide_finish, .free = free};
+  return 0;
+}
+
 const sim_scenario sim_scenario_incline = {
     .name = "incline",
     .summary = "box on four Hertz feet on a 15° ramp (paper A §6.4)",
     .params = incline_param_defs,
     .n_params = sizeof incline_param_defs / sizeof incline_param_defs[0],
-    .methods = SIM_FAMILY_COMPLIANT,
+    .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
     .not_applicable =
         "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
         "rows",
@@ -186,4 +233,5 @@ const sim_scenario sim_scenario_incline = {
     .default_T = 1,
     .create = incline_create,
     .free = sim_instance_release,
+    .probe = incline_probe,
 };

@@ -45,34 +45,60 @@ static int put(char *buf, size_t cap, size_t *at, const char *fmt, ...) {
   return 0;
 }
 
+// the bodies of a scene of identical spheres, at q
+static int spheres_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t cap, size_t *at) {
+  int bad = 0;
+  for (int i = 0; !bad && i < sc->nbodies; i++) {
+    const double *qi = q + 7 * i;
+    bad |= put(buf, cap, at,
+               "    <body pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"><freejoint/>"
+               "<geom type=\"sphere\" size=\"%.17g\" mass=\"%.17g\"/></body>\n",
+               qi[0], qi[1], qi[2], qi[3], qi[4], qi[5], qi[6], sc->radius, sc->mass);
+  }
+  return bad;
+}
+
+// the box on its four feet at q: the box's mass and inertia as an explicit inertial, the feet
+// (spheres at the bottom corners) as its only contact geometry — as stabcon's rows, which only
+// the feet have
+static int box_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t cap, size_t *at) {
+  int bad =
+      put(buf, cap, at,
+          "    <body pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"><freejoint/>\n"
+          "      <inertial pos=\"0 0 0\" mass=\"%.17g\" diaginertia=\"%.17g %.17g %.17g\"/>\n",
+          q[0], q[1], q[2], q[3], q[4], q[5], q[6], sc->mass, sc->inertia[0], sc->inertia[1],
+          sc->inertia[2]);
+  for (int k = 0; k < 4; k++)
+    bad |= put(
+        buf, cap, at, "      <geom type=\"sphere\" size=\"%.17g\" pos=\"%.17g %.17g %.17g\"/>\n",
+        sc->radius, (k & 1 ? 1 : -1) * sc->half[0], (k & 2 ? 1 : -1) * sc->half[1], -sc->half[2]);
+  return bad | put(buf, cap, at, "    </body>\n");
+}
+
 // the MJCF of the scene (contact buffers sized for every sphere touching a dozen others and the
 // ground and walls: MuJoCo 2.2 preallocates them); its length, or −1 if buf is too small
 static int scene_mjcf(const mbs_scene *sc, const double *q, double h, char *buf, size_t cap) {
   const int ncon = 8 * (sc->nbodies + 1);
+  const int box = sc->kind == MBS_SCENE_BOX_ON_FEET;
+  const double a = box ? sc->ramp_angle : 0;  // the box's scene is in the ramp frame
   size_t at = 0;
   int bad = put(buf, cap, &at,
                 "<mujoco model=\"stabcon-scene\">\n"
-                "  <option timestep=\"%.17g\" gravity=\"0 0 %.17g\" solver=\"Newton\" "
+                "  <option timestep=\"%.17g\" gravity=\"%.17g 0 %.17g\" solver=\"Newton\" "
                 "cone=\"elliptic\"/>\n  <size nconmax=\"%d\" njmax=\"%d\"/>\n"
                 "  <default><geom condim=\"3\" friction=\"%.17g 0 0\"/></default>\n"
                 "  <worldbody>\n    <geom type=\"plane\" size=\"0 0 1\"/>\n",
-                h, -sc->gravity, ncon, 3 * ncon, sc->mu);
+                h, sc->gravity * sin(a), -sc->gravity * cos(a), ncon, 3 * ncon, sc->mu);
   if (sc->wall_half > 0) {  // planes through (±a, 0) and (0, ±a), normals pointing inwards
-    const double a = sc->wall_half;
+    const double w = sc->wall_half;
     bad |= put(buf, cap, &at,
                "    <geom type=\"plane\" size=\"0 0 1\" pos=\"%.17g 0 0\" zaxis=\"1 0 0\"/>\n"
                "    <geom type=\"plane\" size=\"0 0 1\" pos=\"%.17g 0 0\" zaxis=\"-1 0 0\"/>\n"
                "    <geom type=\"plane\" size=\"0 0 1\" pos=\"0 %.17g 0\" zaxis=\"0 1 0\"/>\n"
                "    <geom type=\"plane\" size=\"0 0 1\" pos=\"0 %.17g 0\" zaxis=\"0 -1 0\"/>\n",
-               -a, a, -a, a);
+               -w, w, -w, w);
   }
-  for (int i = 0; !bad && i < sc->nbodies; i++) {
-    const double *qi = q + 7 * i;
-    bad |= put(buf, cap, &at,
-               "    <body pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"><freejoint/>"
-               "<geom type=\"sphere\" size=\"%.17g\" mass=\"%.17g\"/></body>\n",
-               qi[0], qi[1], qi[2], qi[3], qi[4], qi[5], qi[6], sc->radius, sc->mass);
-  }
+  if (!bad) bad |= box ? box_mjcf(sc, q, buf, cap, &at) : spheres_mjcf(sc, q, buf, cap, &at);
   bad |= put(buf, cap, &at, "  </worldbody>\n</mujoco>\n");
   return bad ? -1 : (int)at;
 }
@@ -97,8 +123,10 @@ static mjModel *load_from_memory(const char *xml, int n, char *err, int errlen) 
 sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
                               char *msg, size_t len) {
   const mbs_scene *sc = model->scene;
-  if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies)
-    return snprintf(msg, len, "mujoco: the model has no scene of free spheres to rebuild"), NULL;
+  if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies ||
+      (sc->kind != MBS_SCENE_SPHERES && sc->kind != MBS_SCENE_BOX_ON_FEET) ||
+      (sc->kind == MBS_SCENE_BOX_ON_FEET && sc->nbodies != 1))
+    return snprintf(msg, len, "mujoco: the model has no scene (mbs_scene.h) to rebuild"), NULL;
   mju_user_warning = warning_to_stderr;
   const size_t cap = 1024 + 256 * (size_t)sc->nbodies;
   char *xml = malloc(cap), err[1000] = "";
@@ -181,15 +209,17 @@ static void mujoco_stats(void *state, void (*emit)(void *, const char *, double,
 
 static void mujoco_free(void *state) { sim_mujoco_free(state); }
 
-const sim_method sim_method_mujoco = {
-    .name = "mujoco",
-    .description = "MuJoCo 2.2 (Newton, elliptic cones, its default soft contact) on the scene",
-    .family = SIM_FAMILY_PEER,
-    .variant = 0,
-    .create = mujoco_create,
-    .step = mujoco_step,
-    .stats = mujoco_stats,
-    .free = mujoco_free};
+const sim_method sim_method_mujoco = {.name = "mujoco",
+                                      .description =
+                                          "MuJoCo 2.2 (Newton, elliptic cones, its default soft "
+                                          "contact) on the scene (spheres, box on "
+                                          "feet)",
+                                      .family = SIM_FAMILY_PEER,
+                                      .variant = 0,
+                                      .create = mujoco_create,
+                                      .step = mujoco_step,
+                                      .stats = mujoco_stats,
+                                      .free = mujoco_free};
 
 #else  // built without MuJoCo
 

@@ -62,8 +62,8 @@ int sim_instance_make(const char *name, const char *const *settings, size_t n, d
 
 // why a peer does not apply: it rebuilds the model from its scene (mbs_model.scene)
 static const char peer_not_applicable[] =
-    "mujoco: needs the model's scene of free spheres (mbs_scene.h), which only the stack and "
-    "the pile describe";
+    "mujoco: needs the model's scene (mbs_scene.h: free spheres, or a box on feet), which only the "
+    "stack, the pile and the incline describe";
 
 static const char *family_name(unsigned family) {
   return family == SIM_FAMILY_PAPER_A ? "paper A"

@@ -7,6 +7,7 @@
 
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
+#include "mbs/mbs_scene.h"
 #include "scenarios/hertz.h"
 
 // Physical parameters (defaults from incline_params_default: paper A §6.4 values).
@@ -33,6 +34,7 @@ typedef struct incline {
   mbs_model model;
   int block_size[1];
   double inertia[3];  // principal inertia of the box [kg·m²]
+  mbs_scene scene;    // the box on its feet in the ramp frame (model.scene), for peers
 } incline;
 
 // Fills s from p (copied). Works in the ramp frame: the ramp is z = 0, x points down the slope

@@ -1,19 +1,30 @@
 // SPDX-License-Identifier: MIT
-// Optional geometric description of a model made of identical free spheres (mbs_rigid.h layout:
-// q = 7 per body (centre, unit quaternion w x y z body → world), v = 6 per body (world linear,
-// body-frame angular velocity)) resting on the ground plane z = 0, with optional walls. No
-// stabcon method reads it: it lets a peer that builds its own model from geometry (MuJoCo, issue
-// 16) simulate the same scene (the stack, the pile).
+// Optional geometric description of a model made of free rigid bodies (mbs_rigid.h layout: q = 7
+// per body (centre, unit quaternion w x y z body → world), v = 6 per body (world linear,
+// body-frame angular velocity)) on the plane z = 0: identical spheres with optional walls (the
+// stack, the pile), or one box standing on four spherical feet at its bottom corners with gravity
+// tilted by the ramp angle (the incline, which works in the ramp frame). No stabcon method reads
+// it: it lets a peer that builds its own model from geometry (MuJoCo, issue 16) simulate the same
+// scene.
 #ifndef MBS_MBS_SCENE_H
 #define MBS_MBS_SCENE_H
 
+typedef enum mbs_scene_kind {
+  MBS_SCENE_SPHERES = 0,  // nbodies identical solid spheres
+  MBS_SCENE_BOX_ON_FEET,  // one box (nbodies = 1) on four feet of the given radius
+} mbs_scene_kind;
+
 typedef struct mbs_scene {
-  int nbodies;       // identical solid spheres, bodies 0 … nbodies−1 of the model
-  double radius;     // [m]
-  double mass;       // [kg] (inertia 2/5 m r², uniform density)
+  mbs_scene_kind kind;
+  int nbodies;       // bodies 0 … nbodies−1 of the model
+  double radius;     // sphere (or foot) radius [m]
+  double mass;       // [kg] (spheres: inertia 2/5 m r², uniform density)
   double mu;         // Coulomb friction of every contact
-  double gravity;    // g [m/s²], along −z
+  double gravity;    // g [m/s²], along −z (box: tilted by ramp_angle, see below)
   double wall_half;  // walls at x, y = ±wall_half [m]; 0: none
+  double half[3];  // box: half extents along its body axes [m]; feet centred at (±, ±, −half_z)
+  double inertia[3];  // box: principal moments about its centre [kg·m²]
+  double ramp_angle;  // box: gravity g (sin a, 0, −cos a) (the plane is the ramp) [rad]
 } mbs_scene;
 
 #endif

@@ -70,6 +70,7 @@ typedef struct fd_run {
 typedef struct fd_settings {
   double h, T, rtol, atol, budget;
   int use_bias;
+  const char *start;  // constraint solver: first conic solve of a step (NULL: mbs's default)
 } fd_settings;
 
 // The study's observer on the one simulate loop: the state at T, the summed solver iterations,
@@ -159,6 +160,7 @@ static fd_run run_sim(const foundation *fd, const char *method_name, const fd_se
                                   .atol = atol,
                                   .wall_budget = s->budget,
                                   .fp_max_iter = 50,
+                                  .start = s->start,
                                   .no_bias = !s->use_bias};
   fd_probe pr = {.fd = fd, .pressure = pressure, .is_ode = is_ode, .budget = s->budget};
   double q0[FD_NQ], v0[FD_NV];
@@ -409,7 +411,8 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
                          .rtol = xp_params_real(prm, "rtol"),
                          .atol = xp_params_real(prm, "atol"),
                          .budget = xp_params_real(prm, "budget"),
-                         .use_bias = (int)xp_params_int(prm, "bias")};
+                         .use_bias = (int)xp_params_int(prm, "bias"),
+                         .start = xp_params_string(prm, "start")};
   size_t total = nn * nE * nF, done = 0;
   for (size_t in = 0; in < nn; in++)
     for (size_t iE = 0; iE < nE; iE++)
@@ -590,6 +593,8 @@ static const xp_param_def fd_params[] = {
      "wall-time budget per run; past it the run is did-not-finish (0: none)"},
     {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
      "1: include the bias p = M̂Ġv (rank-deficient here: 900 rows on 6 dofs), 0: p = 0"},
+    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
+     "constraint solver: first conic solve of a step (cold, warm, paper A's feasible point)"},
 };
 
 static const char *const fd_full[] = {"repeats=5", NULL};

@@ -252,9 +252,9 @@ static const xp_param_def incline_params_def[] = {
     INCLINE_PARAM_DEFS,
     {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
      "paper objective weight zeta; 0 means 1/h (paper A §6.1)"},
-    {"start", XP_STRING, "cold", XP_ANY, "", "cold|warm|feasible",
+    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
      "first qcp solve of a step: cold, warm from the previous step, or paper A's feasible point "
-     "(default cold)"},
+     "(default warm)"},
     {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
      "coulomb: most relaxed solves per step (default)"},
     {"activation", XP_STRING, "overlap", XP_ANY, "", "overlap|speculative",

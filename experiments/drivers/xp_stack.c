@@ -371,8 +371,8 @@ static const xp_param_def stack_params_def[] = {
     STACK_PARAM_DEFS,
     {"contact", XP_STRING, "coulomb", XP_ANY, "", "coulomb|relaxed|paper",
      "contact formulation (SPEC §1.3)"},
-    {"start", XP_STRING, "cold", XP_ANY, "", "cold|warm|feasible",
-     "first qcp solve of a step (default cold)"},
+    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
+     "first qcp solve of a step (default warm)"},
     {"activation", XP_STRING, "speculative", XP_ANY, "", "overlap|speculative",
      "when a contact row joins a step: speculative (SPEC §1.5, default: the dropped column "
      "forms) or overlap (paper A §5.2: from N = 21 the column explodes)"},

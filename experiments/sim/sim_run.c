@@ -35,7 +35,7 @@ static const xp_param_def common_params[] = {
     {"atol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL, "cvode-*, rk45: absolute tolerance"},
     {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL,
      "cvode-*, rk45: wall-time budget per run, then did-not-finish (0: none)"},
-    {"start", XP_STRING, "cold", XP_ANY, "", "cold|warm|feasible",
+    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
      "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)"},
     {"activation", XP_STRING, "scenario", XP_ANY, "", "scenario|overlap|speculative",
      "paperA-*: when a contact row joins a step: overlap (paper A §5.2), speculative (SPEC §1.5), "

@@ -82,6 +82,8 @@ struct mbs_qcp {
   // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
   double *lam_row;
   long *row_stamp, stamp;  // row i took part in the last solve iff row_stamp[i] == stamp
+  double *w_last;          // the last solve's w (nv): with lam_row, a warm start for a new pattern
+  int have_row_warm;       // lam_row and w_last hold a solve (since the workspace was made)
 };
 
 static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
@@ -125,6 +127,7 @@ int mbs_qcp_create(mbs_workspace *ws) {
   q->shift0 = zalloc((size_t)cap, sizeof(double));
   q->lam_row = zalloc((size_t)cap, sizeof(double));
   q->row_stamp = zalloc((size_t)cap, sizeof(long));
+  q->w_last = zalloc((size_t)nv, sizeof(double));
   q->stamp = 1;  // no row carries it yet
   for (size_t k = 0; k < sizeof iarr / sizeof *iarr; k++)
     if (!*iarr[k]) return -1;
@@ -132,7 +135,8 @@ int mbs_qcp_create(mbs_workspace *ws) {
     if (!*carr[k]) return -1;
   if (!q->Pi || !q->Pi0 || !q->Ai || !q->Ai0 || !q->Gi || !q->Gi0 || !q->Px || !q->Ax || !q->Gx ||
       !q->c || !q->b || !q->h || !q->wx || !q->x0 || !q->wy || !q->ws_ || !q->wz || !q->Tp ||
-      !q->cnt || !q->Ti || !q->Tx || !q->shift || !q->shift0 || !q->lam_row || !q->row_stamp)
+      !q->cnt || !q->Ti || !q->Tx || !q->shift || !q->shift0 || !q->lam_row || !q->row_stamp ||
+      !q->w_last)
     return -1;
   for (int k = 0; k < cap; k++) q->cmap[k] = -1;
   return 0;
@@ -159,6 +163,7 @@ void mbs_qcp_free(mbs_workspace *ws) {
   free(q->role), free(q->ntan), free(q->tan1), free(q->tan2), free(q->tn), free(q->oidx);
   free(q->ridx), free(q->eidx), free(q->cidx), free(q->bcol), free(q->cmap), free(q->qdim);
   free(q->qdim0), free(q->shift), free(q->shift0), free(q->lam_row), free(q->row_stamp);
+  free(q->w_last);
   free(q);
   ws->qcp = NULL;
 }
@@ -491,7 +496,7 @@ static int feasible_point(mbs_workspace *ws, int ns, const int *sidx, const doub
 
 // one interior-point solve: warm from the stored iterate or from x0 (feasible) if asked (falling
 // back to cold when that start fails), then the solution is kept as the next warm start
-enum { SOLVE_COLD, SOLVE_WARM, SOLVE_FEASIBLE };
+enum { SOLVE_COLD, SOLVE_WARM, SOLVE_FEASIBLE, SOLVE_ROWS };
 static mbs_status solve_once(mbs_workspace *ws, int start) {
   struct mbs_qcp *q = ws->qcp;
   qcp_error err;
@@ -500,6 +505,8 @@ static mbs_status solve_once(mbs_workspace *ws, int start) {
     rc = qcp_solve(q->qws, QCP_START_WARM, q->wx, q->ws_, q->wy, q->wz, &err);
   else if (start == SOLVE_FEASIBLE)
     rc = qcp_solve(q->qws, QCP_START_FEASIBLE, q->x0, NULL, NULL, NULL, &err);
+  else if (start == SOLVE_ROWS)  // x only: qcp pushes s = h − Gx inside and centres z
+    rc = qcp_solve(q->qws, QCP_START_WARM, q->x0, NULL, NULL, NULL, &err);
   const qcp_info *qi = qcp_info_get(q->qws);
   if (!rc) ws->info.iterations += qi->iterations;
   if (rc || (qi->status != QCP_SOLVED && qi->status != QCP_SOLVED_INACCURATE)) {
@@ -682,6 +689,8 @@ static void predict_record(mbs_workspace *ws, int ns, const int *sidx) {
     const int i = ws->act[sidx[s]];
     q->lam_row[i] = q->role[s] == ROLE_OFF ? 0 : q->wx[s], q->row_stamp[i] = q->stamp;
   }
+  memcpy(q->w_last, q->wx + ns, sizeof(double) * (size_t)ws->nv);
+  q->have_row_warm = 1;
 }
 
 // K's values for the predicted set: open rows' λ columns become the identity (λ = 0)
@@ -779,7 +788,7 @@ static int predict_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   if (!q->kn || predict_classify(ws, ns, sidx)) return 0;
   // a few active-set corrections (rows joining or leaving); a set that does not settle in
   // PREDICT_MAX_SOLVES linear solves goes to the interior point
-  enum { PREDICT_MAX_SOLVES = 6 };
+  enum { PREDICT_MAX_SOLVES = 25 };
   int flips = 1;
   for (int it = 0; flips && it < PREDICT_MAX_SOLVES; it++) {
     predict_values(q);
@@ -847,6 +856,18 @@ static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx
   return st;
 }
 
+// a warm start for a new pattern from the last solve by model row (q->x0): λ of the rows that
+// took part (0 for rows new to this solve: qcp pushes the slacks inside), the last w, β̂ = 0
+static void row_warm_point(mbs_workspace *ws, int ns, const int *sidx) {
+  struct mbs_qcp *q = ws->qcp;
+  for (int s = 0; s < ns; s++) {
+    const int i = ws->act[sidx[s]];
+    q->x0[s] = q->row_stamp[i] == q->stamp && q->role[s] != ROLE_OFF ? q->lam_row[i] : 0;
+  }
+  memcpy(q->x0 + ns, q->w_last, sizeof(double) * (size_t)ws->nv);
+  for (int k = ns + ws->nv; k < q->nn; k++) q->x0[k] = 0;
+}
+
 // the interior-point path: qcp from the chosen start, then (coulomb) the fixed point
 static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sidx,
                                        const double *chat0, int ncone, double *lam_s, double *w) {
@@ -855,6 +876,10 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
   int start = SOLVE_COLD;
   const int warm = ws->settings.start == MBS_START_WARM && q->same && q->have_warm;
   if (warm) start = SOLVE_WARM;
+  if (ws->settings.start == MBS_START_WARM && !warm && q->have_row_warm) {
+    row_warm_point(ws, ns, sidx);
+    start = SOLVE_ROWS;
+  }
   if (ws->settings.start == MBS_START_FEASIBLE && !feasible_point(ws, ns, sidx, chat0))
     start = SOLVE_FEASIBLE;
   // coulomb, warm: the fixed point starts from the last step's converged shifts (same pattern,

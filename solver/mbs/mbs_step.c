@@ -163,7 +163,7 @@ mbs_settings mbs_settings_default(void) {
                         .fp_max_iter = 50,
                         .fp_tol = 1e-10,
                         .qcp_eps = 1e-11,
-                        .start = MBS_START_COLD,
+                        .start = MBS_START_WARM,
                         .activation = MBS_ACTIVATION_OVERLAP,
                         .margin = 1e-4,
                         .gap_stiffness = 1e8,

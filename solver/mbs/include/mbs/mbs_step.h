@@ -64,8 +64,11 @@ int mbs_solver_parse(const char *name, mbs_solver *s);
 // How the conic solver starts the first solve of a step (the coulomb fixed point's re-solves
 // always start warm from the previous iterate).
 typedef enum mbs_start {
-  MBS_START_COLD = 0,      // qcp's cold start (default)
-  MBS_START_WARM = 1,      // the previous step's solution when the pattern is unchanged, else cold
+  MBS_START_COLD = 0,      // qcp's cold start
+  MBS_START_WARM = 1,      // (default) the previous step's solution (λ, slacks, multipliers) when
+                           // the pattern is unchanged; after a pattern change its λ by model row
+                           // and w (slacks recomputed, pushed inside, duals centred); the coulomb
+                           // fixed point from the last step's shifts
   MBS_START_FEASIBLE = 2,  // paper A's strictly feasible point (Appendix A): λ_u = λ_n = L large,
                            // λ_t = 0, w = M⁻¹(g_E + Gᵀλ); cold if none is found
 } mbs_start;
@@ -105,7 +108,7 @@ typedef struct mbs_settings {
   double fp_tol;  // coulomb: stop when max |Δs| ≤ fp_tol · max(max s, μ‖ĉ0‖∞ of the contact
                   // rows) over the shifts s = μ‖ρ_t‖ (1e-10)
   double qcp_eps;   // qcp's eps_abs = eps_rel for the sparse path; ≤ 0 keeps qcp's 1e-8 (1e-11)
-  mbs_start start;  // first solve of a step on the conic path (default MBS_START_COLD)
+  mbs_start start;  // first solve of a step on the conic path (default MBS_START_WARM)
   mbs_activation activation;  // which rows join a step (default MBS_ACTIVATION_OVERLAP)
   double margin;  // speculative: an open row joins when φ0 − h Σ_j |G_ij v_free,j| ≤ margin, in
                   // φ's units (default 1e-4 m)
@@ -119,7 +122,7 @@ typedef struct mbs_settings {
 
 // Default settings: relaxed, auto (dense up to 64 rows; steps with contact rows always use qcp),
 // ζ = 1/h, bias on with ε = 1e-8, gdot_target 1, 100 pivots, tol 1e-12, fixed point 50 solves to
-// 1e-10, qcp tolerance 1e-11, cold starts, overlap activation (speculative: margin 1e-4, gap
+// 1e-10, qcp tolerance 1e-11, warm starts, overlap activation (speculative: margin 1e-4, gap
 // stiffness 1e8 N/m, at most 8 re-solves).
 mbs_settings mbs_settings_default(void);
 

@@ -418,7 +418,7 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         p.n = (int)lround(ns[in]);
         p.E = Es[iE];
         p.load = Fs[iF];
-        p.g = xp_params_real(prm, "g"), p.B = xp_params_real(prm, "B");
+        foundation_params_read(prm, &p);
         if (p.n < 1 || (double)p.n != ns[in])
           return xp_fail(err, XP_ERR_USAGE, "parameter n=%g: must be a positive integer", ns[in]);
         if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
@@ -575,7 +575,7 @@ static const xp_param_def fd_params[] = {
     {"h_fine", XP_REAL, "1e-3", XP_NONNEGATIVE, "s", NULL,
      "constraint solver again at this step (Table 2's caption: 1e-3; 0: not run)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
-    FOUNDATION_PARAM_DEFS,  // B, g: the scenario's declarations
+    FOUNDATION_PARAM_DEFS  // B, g: the scenario's declarations
     {"method", XP_STRING, "constraint,constraint-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
      "comma list of constraint, constraint-paper, cvode-bdf1, cvode-bdf, rk45"},
     {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
@@ -617,7 +617,7 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   p.n = (int)xp_params_int(prm, "n");
   p.E = xp_params_real(prm, "E");
   p.load = xp_params_real(prm, "F");
-  p.g = xp_params_real(prm, "g"), p.B = xp_params_real(prm, "B");
+  foundation_params_read(prm, &p);
   foundation fd;
   if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
   foundation_init(&fd, &p);
@@ -787,7 +787,7 @@ static int fd_wp_report(const char *path, FILE *md, xp_error *err) {
   {"n", XP_INT, n_def, XP_POSITIVE, "", NULL, "elements per side"},                               \
       {"E", XP_REAL, E_def, XP_POSITIVE, "N/m^2", NULL, "Young's modulus"},                       \
       {"F", XP_REAL, "50", XP_NONNEGATIVE, "N", NULL, "load (50 N: rocking, elements separate)"}, \
-      FOUNDATION_PARAM_DEFS, {"T", XP_REAL, T_def, XP_POSITIVE, "s", NULL, "simulated time"},     \
+      FOUNDATION_PARAM_DEFS{"T", XP_REAL, T_def, XP_POSITIVE, "s", NULL, "simulated time"},       \
       {"h",                                                                                       \
        XP_REAL_LIST,                                                                              \
        "0.02,0.01,0.005,0.0025,0.00125,0.000625,0.0003125",                                       \

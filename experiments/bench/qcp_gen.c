@@ -174,99 +174,142 @@ static void feasible_w(qcp_gen *g, int nrow, int ndof, const trip *J, const doub
   for (int d = 0; d < ndof; d++) w[d] /= Md[d];
 }
 
-// One instance of the stack family, assembled row by row (long on purpose: the bodies, the
-// contact frames, the lifted rows and the feasible point are built in one pass).
-int qcp_gen_stack(qcp_gen *g, int N, double mu, unsigned seed, int variant) {
-  memset(g, 0, sizeof *g);
-  if (N < 1 || !(mu > 0.0)) return -1;
-  uint64_t st = 0x5eedULL * (seed + 1), pst = 0xabcdULL * (seed + 1) + 7919ULL * (unsigned)variant;
-  const double r = 0.1, h = GEN_H;
-  int nrow = 3 * N, ndof = 6 * N, rc = 0;
-  double *Md = malloc((size_t)ndof * sizeof *Md), *v0 = calloc((size_t)ndof, sizeof *v0);
-  double *Cd = malloc((size_t)nrow * sizeof *Cd), *chat = malloc((size_t)nrow * sizeof *chat);
-  double *vf = malloc((size_t)ndof * sizeof *vf), *mass = malloc((size_t)N * sizeof *mass);
-  trip J = {0}, Gq = {0};
-  if (!Md || !v0 || !Cd || !chat || !vf || !mass) {
-    rc = -1;
-    goto out;
-  }
-  double K = pow(10.0, rng_uniform(&st, 6.0, 11.0));  // normal stiffness, N/m
-  double Bn = 0.0, Bt = 1e6 / h;
+// The stack family's working data: sizes and physics, the random streams (st: the instance,
+// pst: the perturbation between variants) and the arrays the rows are assembled from.
+typedef struct stack_build {
+  int N, variant;
+  double r, h, K, Bn, Bt, mu;
+  uint64_t st, pst;
+  double *Md, *v0, *Cd, *chat, *vf, *mass;  // 6N, 6N, 3N, 3N, 6N, N entries
+  trip J, Gq;
+} stack_build;
+
+static void stack_build_free(stack_build *sb) {
+  free(sb->Md), free(sb->v0), free(sb->Cd), free(sb->chat), free(sb->vf), free(sb->mass);
+  trip_free(&sb->J);
+  trip_free(&sb->Gq);
+}
+
+// masses, inertias and initial velocities of the N spheres; then v_free = v0 + h M⁻¹ f with
+// gravity only
+static void stack_bodies(stack_build *sb) {
+  const int N = sb->N, ndof = 6 * N;
+  const double r = sb->r, h = sb->h;
+  double *Md = sb->Md, *v0 = sb->v0;
   for (int b = 0; b < N; b++) {
-    mass[b] = rng_uniform(&st, 0.5, 2.0);
-    double I = 0.4 * mass[b] * r * r;
+    sb->mass[b] = rng_uniform(&sb->st, 0.5, 2.0);
+    double I = 0.4 * sb->mass[b] * r * r;
     for (int d = 0; d < 3; d++) {
-      Md[6 * b + d] = mass[b];
+      Md[6 * b + d] = sb->mass[b];
       Md[6 * b + 3 + d] = I;
     }
     // ~30 % of the spheres slide or spin relative to the one below, the rest co-move (stick)
-    if (rng_uniform(&st, 0, 1) < 0.3) {
-      v0[6 * b + 0] = rng_uniform(&st, -0.05, 0.05);
-      v0[6 * b + 1] = rng_uniform(&st, -0.05, 0.05);
-      v0[6 * b + 3] = rng_uniform(&st, -0.5, 0.5);
-      v0[6 * b + 4] = rng_uniform(&st, -0.5, 0.5);
+    if (rng_uniform(&sb->st, 0, 1) < 0.3) {
+      v0[6 * b + 0] = rng_uniform(&sb->st, -0.05, 0.05);
+      v0[6 * b + 1] = rng_uniform(&sb->st, -0.05, 0.05);
+      v0[6 * b + 3] = rng_uniform(&sb->st, -0.5, 0.5);
+      v0[6 * b + 4] = rng_uniform(&sb->st, -0.5, 0.5);
     } else if (b > 0) {
       for (int d = 0; d < 6; d++) v0[6 * b + d] = v0[6 * (b - 1) + d];
     }
   }
-  for (int d = 0; d < ndof; d++) v0[d] *= 1.0 + (variant ? rng_uniform(&pst, -0.01, 0.01) : 0.0);
-  // v_free = v0 + h M⁻¹ f with gravity only
+  for (int d = 0; d < ndof; d++)
+    v0[d] *= 1.0 + (sb->variant ? rng_uniform(&sb->pst, -0.01, 0.01) : 0.0);
   for (int b = 0; b < N; b++)
-    for (int d = 0; d < 6; d++) vf[6 * b + d] = v0[6 * b + d] - (d == 2 ? h * GEN_G : 0.0);
+    for (int d = 0; d < 6; d++) sb->vf[6 * b + d] = v0[6 * b + d] - (d == 2 ? h * GEN_G : 0.0);
+}
+
+// Jacobian rows of contact b (below sphere b; a = b − 1 the body below, −1 = ground): normal z,
+// tangents x, y of v_rel = (v_b + ω_b × (−r e_z)) − (v_a + ω_a × (r e_z)); 0 or −1 (no memory)
+static int stack_contact_jacobian(trip *J, int b, double r) {
+  const int a = b - 1, rn = 3 * b, rx = 3 * b + 1, ry = 3 * b + 2;
+  int rc = 0;
+  rc |= trip_add(J, rn, 6 * b + 2, 1.0);
+  rc |= trip_add(J, rx, 6 * b + 0, 1.0);
+  rc |= trip_add(J, rx, 6 * b + 4, -r);
+  rc |= trip_add(J, ry, 6 * b + 1, 1.0);
+  rc |= trip_add(J, ry, 6 * b + 3, r);
+  if (a >= 0) {
+    rc |= trip_add(J, rn, 6 * a + 2, -1.0);
+    rc |= trip_add(J, rx, 6 * a + 0, -1.0);
+    rc |= trip_add(J, rx, 6 * a + 4, -r);
+    rc |= trip_add(J, ry, 6 * a + 1, -1.0);
+    rc |= trip_add(J, ry, 6 * a + 3, r);
+  }
+  return rc;
+}
+
+// contact b carrying the weight `above`: its rows, compliance and right-hand side, and its cone
+// s = (μλ_n, λ_r, λ_s); 0 or −1 (no memory)
+static int stack_contact(stack_build *sb, int b, double above) {
+  const int rn = 3 * b, rx = 3 * b + 1, ry = 3 * b + 2;
+  const double h = sb->h, K = sb->K, Bn = sb->Bn, Bt = sb->Bt;
+  int rc = stack_contact_jacobian(&sb->J, b, sb->r);
+  const trip *J = &sb->J;
+  double gv[3] = {0, 0, 0};
+  for (int k = J->n - (b > 0 ? 10 : 5); k < J->n; k++)
+    gv[J->i[k] - rn] += J->v[k] * sb->vf[J->j[k]];
+  // static deflection of the carried weight, ±10 % (and ±1 % between variants)
+  double phi = -above * GEN_G / K * rng_uniform(&sb->st, 0.9, 1.1);
+  if (sb->variant) phi *= 1.0 + rng_uniform(&sb->pst, -0.01, 0.01);
+  double Dn = h * h * K + h * Bn, cn = -K * phi - (h * K + Bn) * gv[0];
+  double Dt = h * Bt;
+  sb->Cd[rn] = 1.0 / Dn;
+  sb->chat[rn] = cn / Dn;
+  sb->Cd[rx] = sb->Cd[ry] = 1.0 / Dt;
+  sb->chat[rx] = -Bt * gv[1] / Dt;
+  sb->chat[ry] = -Bt * gv[2] / Dt;
+  rc |= trip_add(&sb->Gq, rn, rn, -sb->mu);
+  rc |= trip_add(&sb->Gq, rx, rx, -1.0);
+  rc |= trip_add(&sb->Gq, ry, ry, -1.0);
+  return rc;
+}
+
+// One instance of the stack family: the bodies, then the contacts from the top down (each
+// carries the weight above it), the assembly and the feasible point.
+int qcp_gen_stack(qcp_gen *g, int N, double mu, unsigned seed, int variant) {
+  memset(g, 0, sizeof *g);
+  if (N < 1 || !(mu > 0.0)) return -1;
+  const int nrow = 3 * N, ndof = 6 * N;
+  stack_build sb = {.N = N,
+                    .variant = variant,
+                    .r = 0.1,
+                    .h = GEN_H,
+                    .Bn = 0.0,
+                    .Bt = 1e6 / GEN_H,
+                    .mu = mu,
+                    .st = 0x5eedULL * (seed + 1),
+                    .pst = 0xabcdULL * (seed + 1) + 7919ULL * (unsigned)variant};
+  sb.Md = malloc((size_t)ndof * sizeof *sb.Md), sb.v0 = calloc((size_t)ndof, sizeof *sb.v0);
+  sb.Cd = malloc((size_t)nrow * sizeof *sb.Cd), sb.chat = malloc((size_t)nrow * sizeof *sb.chat);
+  sb.vf = malloc((size_t)ndof * sizeof *sb.vf), sb.mass = malloc((size_t)N * sizeof *sb.mass);
+  int rc = 0;
+  if (!sb.Md || !sb.v0 || !sb.Cd || !sb.chat || !sb.vf || !sb.mass) {
+    rc = -1;
+    goto out;
+  }
+  sb.K = pow(10.0, rng_uniform(&sb.st, 6.0, 11.0));  // normal stiffness, N/m
+  stack_bodies(&sb);
   double above = 0.0;
   for (int b = N - 1; b >= 0; b--) {
-    above += mass[b];  // weight carried by contact b (below sphere b)
-    int a = b - 1;     // body below (-1 = ground)
-    // rows: normal z, tangents x, y of v_rel = (v_b + ω_b × (−r e_z)) − (v_a + ω_a × (r e_z))
-    int rn = 3 * b, rx = 3 * b + 1, ry = 3 * b + 2;
-    rc |= trip_add(&J, rn, 6 * b + 2, 1.0);
-    rc |= trip_add(&J, rx, 6 * b + 0, 1.0);
-    rc |= trip_add(&J, rx, 6 * b + 4, -r);
-    rc |= trip_add(&J, ry, 6 * b + 1, 1.0);
-    rc |= trip_add(&J, ry, 6 * b + 3, r);
-    if (a >= 0) {
-      rc |= trip_add(&J, rn, 6 * a + 2, -1.0);
-      rc |= trip_add(&J, rx, 6 * a + 0, -1.0);
-      rc |= trip_add(&J, rx, 6 * a + 4, -r);
-      rc |= trip_add(&J, ry, 6 * a + 1, -1.0);
-      rc |= trip_add(&J, ry, 6 * a + 3, r);
-    }
-    double gv[3] = {0, 0, 0};
-    for (int k = J.n - (a >= 0 ? 10 : 5); k < J.n; k++) gv[J.i[k] - rn] += J.v[k] * vf[J.j[k]];
-    // static deflection of the carried weight, ±10 % (and ±1 % between variants)
-    double phi = -above * GEN_G / K * rng_uniform(&st, 0.9, 1.1);
-    if (variant) phi *= 1.0 + rng_uniform(&pst, -0.01, 0.01);
-    double Dn = h * h * K + h * Bn, cn = -K * phi - (h * K + Bn) * gv[0];
-    double Dt = h * Bt;
-    Cd[rn] = 1.0 / Dn;
-    chat[rn] = cn / Dn;
-    Cd[rx] = Cd[ry] = 1.0 / Dt;
-    chat[rx] = -Bt * gv[1] / Dt;
-    chat[ry] = -Bt * gv[2] / Dt;
-    // cone s = (μλ_n, λ_r, λ_s)
-    rc |= trip_add(&Gq, rn, rn, -mu);
-    rc |= trip_add(&Gq, rx, rx, -1.0);
-    rc |= trip_add(&Gq, ry, ry, -1.0);
+    above += sb.mass[b];  // weight carried by contact b (below sphere b)
+    rc |= stack_contact(&sb, b, above);
   }
-  if (rc || assemble(g, nrow, ndof, &J, Cd, chat, Md, &Gq, 0, N, 3)) {
+  if (rc || assemble(g, nrow, ndof, &sb.J, sb.Cd, sb.chat, sb.Md, &sb.Gq, 0, N, 3)) {
     rc = -1;
     goto out;
   }
   // feasible start (paper A, Appendix A): normal forces large — twice the weight each contact
   // carries — tangential zero, w = M⁻¹Gᵀλ
-  {
-    double w = 0.0;
-    for (int b = N - 1; b >= 0; b--) {
-      w += mass[b] * GEN_G;
-      g->x_feas[3 * b] = 2.0 * w;
-    }
+  double w = 0.0;
+  for (int b = N - 1; b >= 0; b--) {
+    w += sb.mass[b] * GEN_G;
+    g->x_feas[3 * b] = 2.0 * w;
   }
-  feasible_w(g, nrow, ndof, &J, Md);
+  feasible_w(g, nrow, ndof, &sb.J, sb.Md);
   snprintf(g->name, sizeof g->name, "stack%d_mu%g", N, mu);
 out:
-  free(Md), free(v0), free(Cd), free(chat), free(vf), free(mass);
-  trip_free(&J);
-  trip_free(&Gq);
+  stack_build_free(&sb);
   if (rc) qcp_gen_free(g);
   return rc;
 }

@@ -421,7 +421,7 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         p.n = (int)lround(ns[in]);
         p.E = Es[iE];
         p.load = Fs[iF];
-        p.g = xp_params_real(prm, "g"), p.B = xp_params_real(prm, "B");
+        foundation_params_read(prm, &p);
         if (p.n < 1 || (double)p.n != ns[in])
           return xp_fail(err, XP_ERR_USAGE, "parameter n=%g: must be a positive integer", ns[in]);
         if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
@@ -449,7 +449,82 @@ static int paper_index(double elements, double F, double E, int *ie, int *iF, in
   return *ie >= 0 && *iF >= 0 && *iE >= 0;
 }
 
-// Long on purpose: Tables 1 and 2 beside the paper's, written cell by cell in reading order.
+// the case of a reference case c (element count, E, F) and the prefix of its method cases
+static void reference_case(const xp_file *f, const char *c, double *ne, double *E, double *F,
+                           char base[200]) {
+  xp_file_case_param(f, c, "elements", ne);
+  xp_file_case_param(f, c, "E", E);
+  xp_file_case_param(f, c, "F", F);
+  snprintf(base, 200, "%.*s", (int)(strstr(c, "_reference") - c), c);
+}
+
+// Table 1's row of reference case c: each method's wall time (or status), paper A's, the ratios
+static void table1_row(const xp_file *f, FILE *md, const char *c) {
+  double ne = NAN, E = NAN, F = NAN;
+  char base[200];
+  reference_case(f, c, &ne, &E, &F, base);
+  double t[FD_METHOD_COUNT];
+  char cell[FD_METHOD_COUNT][48];
+  for (int m = 0; m < FD_METHOD_COUNT; m++) {
+    char name[260], status[64] = "";
+    snprintf(name, sizeof name, "%s_%s", base, fd_method_names[m]);
+    t[m] = NAN;
+    if (xp_file_case_status(f, name, status, sizeof status) != 0) {
+      snprintf(cell[m], sizeof cell[m], "—");
+      continue;
+    }
+    xp_file_case_stat(f, name, "wall_time", &t[m]);
+    if (strcmp(status, "ok") == 0)
+      snprintf(cell[m], sizeof cell[m], "%.3g", t[m]);
+    else
+      snprintf(cell[m], sizeof cell[m], "%s after %.3g", status, t[m]);
+  }
+  int ie, iF, iE;
+  char paper[80] = "—";
+  if (paper_index(ne, F, E, &ie, &iF, &iE))
+    snprintf(paper, sizeof paper, "[%g, %g, %g]", paper_table1[ie][iF][iE][0],
+             paper_table1[ie][iF][iE][1], paper_table1[ie][iF][iE][2]);
+  fprintf(md, "| %g | %g N | %g | %s | %s | %s | %s | %s | %s | %.3g | %.3g |\n", ne, F, E, cell[0],
+          cell[1], cell[2], cell[3], cell[4], paper, t[FD_CONSTRAINT] / t[FD_BDF1],
+          t[FD_CONSTRAINT] / t[FD_RK45]);
+}
+
+// Table 2's row of reference case c: errors of the shown methods, the floor, paper A's, and the
+// caption's h = 1e-3 errors (100 elements, 50 N, E = 1e7 and 1e11)
+static void table2_row(const xp_file *f, FILE *md, const char *c) {
+  double ne = NAN, E = NAN, F = NAN, floor_abs = NAN;
+  char base[200];
+  reference_case(f, c, &ne, &E, &F, base);
+  xp_file_case_stat(f, c, "floor_abs", &floor_abs);
+  const fd_method shown[4] = {FD_CONSTRAINT, FD_CONSTRAINT_PAPER, FD_BDF1, FD_RK45};
+  char cell[4][64];
+  double rel = NAN;
+  for (int k = 0; k < 4; k++) {
+    char name[260];
+    double e = NAN, at_floor = 0;
+    snprintf(name, sizeof name, "%s_%s", base, fd_method_names[shown[k]]);
+    xp_file_case_stat(f, name, "error_abs", &e);
+    xp_file_case_stat(f, name, "at_floor", &at_floor);
+    if (k == 0) xp_file_case_stat(f, name, "error_rel", &rel);
+    snprintf(cell[k], sizeof cell[k], "%.3g%s", e, at_floor > 0 ? " (at floor)" : "");
+  }
+  int ie, iF, iE;
+  char paper[32] = "—";
+  if (paper_index(ne, F, E, &ie, &iF, &iE))
+    snprintf(paper, sizeof paper, "%.3g", paper_table2[ie][iF][iE]);
+  char fine_name[260], fine[64] = "—", paper_fine[32] = "—";
+  double e_fine = NAN, h_fine = NAN;
+  snprintf(fine_name, sizeof fine_name, "%s_fine-step-constraint", base);
+  if (xp_file_case_stat(f, fine_name, "error_abs", &e_fine) == 0 &&
+      xp_file_case_param(f, fine_name, "h", &h_fine) == 0)
+    snprintf(fine, sizeof fine, "%.3g (h = %g)", e_fine, h_fine);
+  if (ne == 100 && F == 50 && (E == 1e7 || E == 1e11))
+    snprintf(paper_fine, sizeof paper_fine, "%s", E == 1e7 ? "3.14e-3" : "9.22e-5");
+  fprintf(md, "| %g | %g N | %g | %s | %.3g | %s | %s | %s | %.3g | %s | %s | %s |\n", ne, F, E,
+          cell[0], rel, cell[1], cell[2], cell[3], floor_abs, paper, fine, paper_fine);
+}
+
+// Tables 1 and 2 beside the paper's, a row per reference case, in reading order
 static void write_tables(const xp_file *f, FILE *md) {
   fprintf(md,
           "**Table 1 analogue** — wall time [s] to simulate 1 s (median of repeats after a "
@@ -459,40 +534,8 @@ static void write_tables(const xp_file *f, FILE *md) {
           "| elements | load | E | constraint | constraint (paper obj.) | CVODE BDF1 | CVODE BDF | "
           "RK45 | paper A [constraint, ode15s, ode45] | constraint ÷ BDF1 | constraint ÷ RK45 |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (size_t i = 0; i < xp_file_case_count(f); i++) {
-    const char *c = xp_file_case_name(f, i);
-    if (!strstr(c, "_reference")) continue;
-    double ne = NAN, E = NAN, F = NAN;
-    xp_file_case_param(f, c, "elements", &ne);
-    xp_file_case_param(f, c, "E", &E);
-    xp_file_case_param(f, c, "F", &F);
-    char base[200];
-    snprintf(base, sizeof base, "%.*s", (int)(strstr(c, "_reference") - c), c);
-    double t[FD_METHOD_COUNT];
-    char cell[FD_METHOD_COUNT][48];
-    for (int m = 0; m < FD_METHOD_COUNT; m++) {
-      char name[260], status[64] = "";
-      snprintf(name, sizeof name, "%s_%s", base, fd_method_names[m]);
-      t[m] = NAN;
-      if (xp_file_case_status(f, name, status, sizeof status) != 0) {
-        snprintf(cell[m], sizeof cell[m], "—");
-        continue;
-      }
-      xp_file_case_stat(f, name, "wall_time", &t[m]);
-      if (strcmp(status, "ok") == 0)
-        snprintf(cell[m], sizeof cell[m], "%.3g", t[m]);
-      else
-        snprintf(cell[m], sizeof cell[m], "%s after %.3g", status, t[m]);
-    }
-    int ie, iF, iE;
-    char paper[80] = "—";
-    if (paper_index(ne, F, E, &ie, &iF, &iE))
-      snprintf(paper, sizeof paper, "[%g, %g, %g]", paper_table1[ie][iF][iE][0],
-               paper_table1[ie][iF][iE][1], paper_table1[ie][iF][iE][2]);
-    fprintf(md, "| %g | %g N | %g | %s | %s | %s | %s | %s | %s | %.3g | %.3g |\n", ne, F, E,
-            cell[0], cell[1], cell[2], cell[3], cell[4], paper, t[FD_CONSTRAINT] / t[FD_BDF1],
-            t[FD_CONSTRAINT] / t[FD_RK45]);
-  }
+  for (size_t i = 0; i < xp_file_case_count(f); i++)
+    if (strstr(xp_file_case_name(f, i), "_reference")) table1_row(f, md, xp_file_case_name(f, i));
   fprintf(md,
           "\n**Table 2 analogue** — error ‖q − q_ref‖ of the generalised coordinates "
           "(position and unit quaternion) at T against the reference (RK45 at ref_tol); the "
@@ -503,44 +546,8 @@ static void write_tables(const xp_file *f, FILE *md) {
           "abs. | CVODE BDF1 abs. | RK45 abs. | reference floor | paper A abs. | constraint "
           "abs. at h_fine | paper A at h = 1e-3 |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (size_t i = 0; i < xp_file_case_count(f); i++) {
-    const char *c = xp_file_case_name(f, i);
-    if (!strstr(c, "_reference")) continue;
-    double ne = NAN, E = NAN, F = NAN, floor_abs = NAN;
-    xp_file_case_param(f, c, "elements", &ne);
-    xp_file_case_param(f, c, "E", &E);
-    xp_file_case_param(f, c, "F", &F);
-    xp_file_case_stat(f, c, "floor_abs", &floor_abs);
-    char base[200];
-    snprintf(base, sizeof base, "%.*s", (int)(strstr(c, "_reference") - c), c);
-    const fd_method shown[4] = {FD_CONSTRAINT, FD_CONSTRAINT_PAPER, FD_BDF1, FD_RK45};
-    char cell[4][64];
-    double rel = NAN;
-    for (int k = 0; k < 4; k++) {
-      char name[260];
-      double e = NAN, at_floor = 0;
-      snprintf(name, sizeof name, "%s_%s", base, fd_method_names[shown[k]]);
-      xp_file_case_stat(f, name, "error_abs", &e);
-      xp_file_case_stat(f, name, "at_floor", &at_floor);
-      if (k == 0) xp_file_case_stat(f, name, "error_rel", &rel);
-      snprintf(cell[k], sizeof cell[k], "%.3g%s", e, at_floor > 0 ? " (at floor)" : "");
-    }
-    int ie, iF, iE;
-    char paper[32] = "—";
-    if (paper_index(ne, F, E, &ie, &iF, &iE))
-      snprintf(paper, sizeof paper, "%.3g", paper_table2[ie][iF][iE]);
-    // the caption's h = 1e-3 errors: 100 elements, 50 N, E = 1e7 and 1e11
-    char fine_name[260], fine[64] = "—", paper_fine[32] = "—";
-    double e_fine = NAN, h_fine = NAN;
-    snprintf(fine_name, sizeof fine_name, "%s_fine-step-constraint", base);
-    if (xp_file_case_stat(f, fine_name, "error_abs", &e_fine) == 0 &&
-        xp_file_case_param(f, fine_name, "h", &h_fine) == 0)
-      snprintf(fine, sizeof fine, "%.3g (h = %g)", e_fine, h_fine);
-    if (ne == 100 && F == 50 && (E == 1e7 || E == 1e11))
-      snprintf(paper_fine, sizeof paper_fine, "%s", E == 1e7 ? "3.14e-3" : "9.22e-5");
-    fprintf(md, "| %g | %g N | %g | %s | %.3g | %s | %s | %s | %.3g | %s | %s | %s |\n", ne, F, E,
-            cell[0], rel, cell[1], cell[2], cell[3], floor_abs, paper, fine, paper_fine);
-  }
+  for (size_t i = 0; i < xp_file_case_count(f); i++)
+    if (strstr(xp_file_case_name(f, i), "_reference")) table2_row(f, md, xp_file_case_name(f, i));
   fprintf(md,
           "\nPaper A does not state whether gravity acts (default here g = 9.81 m/s², "
           "recorded in the run's parameters). Its 50 N errors (0.81 at 100 elements) are of the "
@@ -578,7 +585,7 @@ static const xp_param_def fd_params[] = {
     {"h_fine", XP_REAL, "1e-3", XP_NONNEGATIVE, "s", NULL,
      "constraint solver again at this step (Table 2's caption: 1e-3; 0: not run)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
-    FOUNDATION_PARAM_DEFS,  // B, g: the scenario's declarations
+    FOUNDATION_PARAM_DEFS  // B, g: the scenario's declarations
     {"method", XP_STRING, "constraint,constraint-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
      "comma list of constraint, constraint-paper, cvode-bdf1, cvode-bdf, rk45"},
     {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
@@ -622,7 +629,7 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   p.n = (int)xp_params_int(prm, "n");
   p.E = xp_params_real(prm, "E");
   p.load = xp_params_real(prm, "F");
-  p.g = xp_params_real(prm, "g"), p.B = xp_params_real(prm, "B");
+  foundation_params_read(prm, &p);
   foundation fd;
   if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
   foundation_init(&fd, &p);
@@ -792,7 +799,7 @@ static int fd_wp_report(const char *path, FILE *md, xp_error *err) {
   {"n", XP_INT, n_def, XP_POSITIVE, "", NULL, "elements per side"},                               \
       {"E", XP_REAL, E_def, XP_POSITIVE, "N/m^2", NULL, "Young's modulus"},                       \
       {"F", XP_REAL, "50", XP_NONNEGATIVE, "N", NULL, "load (50 N: rocking, elements separate)"}, \
-      FOUNDATION_PARAM_DEFS, {"T", XP_REAL, T_def, XP_POSITIVE, "s", NULL, "simulated time"},     \
+      FOUNDATION_PARAM_DEFS{"T", XP_REAL, T_def, XP_POSITIVE, "s", NULL, "simulated time"},       \
       {"h",                                                                                       \
        XP_REAL_LIST,                                                                              \
        "0.02,0.01,0.005,0.0025,0.00125,0.000625,0.0003125",                                       \

@@ -44,18 +44,6 @@ static int parse_formulations(const char *text, mbs_formulation *list, size_t *n
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter contact: empty list");
 }
 
-static incline_params in_params(const xp_params *prm, double mu, double h) {
-  incline_params p = incline_params_default();
-  p.lx = xp_params_real(prm, "lx"), p.ly = xp_params_real(prm, "ly");
-  p.lz = xp_params_real(prm, "lz"), p.m = xp_params_real(prm, "m");
-  p.r = xp_params_real(prm, "r"), p.theta = xp_params_real(prm, "theta_deg") * M_PI / 180.0;
-  p.Estar = xp_params_real(prm, "Estar"), p.bn = xp_params_real(prm, "Bn");
-  p.bt = sim_tangent_damping(xp_params_real(prm, "Bt"), h);
-  p.g = xp_params_real(prm, "g"), p.mu = mu;
-  p.hertz = strcmp(xp_params_string(prm, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
-  return p;
-}
-
 // what this study records beside the simulate loop's series: distance and height, the normal
 // force per foot, the friction force and its direction, the fixed point's solves
 typedef struct in_probe {
@@ -141,7 +129,9 @@ static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_res
   size_t n;
   if (xp_step_count(T, h, &n, err)) return XP_ERR_USAGE;
   incline s;
-  incline_params p = in_params(prm, mu, h);
+  incline_params p = incline_params_default();
+  if (incline_params_read(prm, h, &p, err)) return XP_ERR_USAGE;
+  p.mu = mu;
   incline_init(&s, &p);
   double q[7], v[6];
   incline_initial_state(&s, q, v);
@@ -249,7 +239,7 @@ static const xp_param_def incline_params_def[] = {
      "contact formulations, comma-separated subset of coulomb,relaxed,paper (SPEC §1.3)"},
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "step size (paper A)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time (paper A)"},
-    INCLINE_PARAM_DEFS,
+    INCLINE_PARAM_DEFS  // theta_deg, lx, ly, lz, m, r, Estar, Bn, Bt, g, hertz
     {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
      "paper objective weight zeta; 0 means 1/h (paper A §6.1)"},
     {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",

@@ -32,20 +32,34 @@ static void smd_record(void *ctx, size_t i, double x, double v) {
 
 // ---- Figs 1–3: trajectories for a Cartesian product of h, k, b ------------------
 
+// the listed parameters: mass (k, b, f left to the caller) and initial state
+static void smd_params_read(const xp_params *prm, smd_params *out) { SMD_PARAM_LIST(XP_PARAM_READ) }
+static void smd_start_read(const xp_params *prm, smd_start *out) {
+  SMD_START_PARAM_LIST(XP_PARAM_READ)
+}
+
+// the case attributes of the listed parameters (m; x0, v0)
+static void smd_params_case(xp_case *c, const smd_params *p) { SMD_PARAM_LIST(XP_PARAM_CASE) }
+static void smd_start_case(xp_case *c, const smd_start *p) { SMD_START_PARAM_LIST(XP_PARAM_CASE) }
+
 static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *out,
                          xp_progress *progress, xp_error *err) {
   const double *hs, *ks, *bs;
   size_t nh = xp_params_list(prm, "h", &hs), nk = xp_params_list(prm, "k", &ks),
          nb = xp_params_list(prm, "b", &bs);
-  const double m = xp_params_real(prm, "m"), x0 = xp_params_real(prm, "x0"),
-               v0 = xp_params_real(prm, "v0"), T = xp_params_real(prm, "T");
+  smd_params base = {.f = 0};
+  smd_start start;
+  smd_params_read(prm, &base);
+  smd_start_read(prm, &start);
+  const double T = xp_params_real(prm, "T");
   const size_t max_points = (size_t)xp_params_int(prm, "max_points");
   size_t total = nh * nk * nb, done = 0;
   for (size_t ih = 0; ih < nh; ih++)
     for (size_t ik = 0; ik < nk; ik++)
       for (size_t ib = 0; ib < nb; ib++) {
         const double h = hs[ih];
-        smd_params p = {.m = m, .k = ks[ik], .b = bs[ib], .f = 0};
+        smd_params p = base;
+        p.k = ks[ik], p.b = bs[ib];
         size_t n;
         if (xp_step_count(T, h, &n, err)) return XP_ERR_USAGE;
         size_t stride = n / max_points + 1;
@@ -56,7 +70,7 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
         if (xp_series_init(&traj, 3, n / stride + 3))
           return xp_fail(err, XP_ERR_RUN, "out of memory");
         smd_recorder rec = {.out = &traj, .stride = stride, .n = n, .h = h, .progress = progress};
-        smd_run run = smd_simulate(scheme, &p, h, x0, v0, n, smd_record, &rec);
+        smd_run run = smd_simulate(scheme, &p, h, start.x0, start.v0, n, smd_record, &rec);
         double A[4];
         smd_iteration_matrix(scheme, &p, h, A);
         double rho = smd_spectral_radius(A);
@@ -66,27 +80,26 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
         xp_case_param_real(c, "h", h, "s");
         xp_case_param_real(c, "k", p.k, "N/m");
         xp_case_param_real(c, "b", p.b, "N*s/m");
-        xp_case_param_real(c, "m", m, "kg");
-        xp_case_param_real(c, "x0", x0, "m");
-        xp_case_param_real(c, "v0", v0, "m/s");
+        smd_params_case(c, &p);
+        smd_start_case(c, &start);
         xp_case_param_real(c, "T", T, "s");
         xp_case_stat_real(c, "spectral_radius", rho, "");
         xp_case_stat_real(c, "growth_observed", run.growth, "");
         xp_case_stat_real(c, "stability_boundary_h", smd_stability_boundary(scheme, &p), "s");
-        xp_case_stat_real(c, "omega_h", sqrt(p.k / m) * h, "");
+        xp_case_stat_real(c, "omega_h", sqrt(p.k / p.m) * h, "");
         xp_case_stat_real(c, "steps", (double)run.steps, "");
         xp_case_stat_real(c, "x_final", run.x_final, "m");
         // error against the closed form at the end time: √((x−x*)² + (v−v*)²/ω²)
         double x_exact = NAN, v_exact = NAN;
         if (p.k > 0 && !run.diverged)
-          smd_exact(&p, x0, v0, (double)run.steps * h, &x_exact, &v_exact);
+          smd_exact(&p, start.x0, start.v0, (double)run.steps * h, &x_exact, &v_exact);
         xp_case_stat_real(c, "error_final",
-                          hypot(run.x_final - x_exact, (run.v_final - v_exact) / sqrt(p.k / m)),
+                          hypot(run.x_final - x_exact, (run.v_final - v_exact) / sqrt(p.k / p.m)),
                           "m");
         double *t = traj.col[0], *x = traj.col[1], *v = traj.col[2];
         double *energy = malloc((traj.n + 1) * sizeof *energy);
         for (size_t i = 0; energy && i < traj.n; i++)
-          energy[i] = 0.5 * p.k * x[i] * x[i] + 0.5 * m * v[i] * v[i];
+          energy[i] = 0.5 * p.k * x[i] * x[i] + 0.5 * p.m * v[i] * v[i];
         xp_case_series(c, "t", "s", t, traj.n);
         xp_case_series(c, "x", "m", x, traj.n);
         xp_case_series(c, "v", "m/s", v, traj.n);
@@ -169,12 +182,11 @@ static int smd_run_implicit(const xp_params *p, xp_results *o, xp_progress *pr, 
   return smd_run_cases(SMD_IMPLICIT, p, o, pr, e);
 }
 
-#define SMD_COMMON_PARAMS                                                                            \
-  {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "mass"},                                              \
-      {"x0", XP_REAL, "1", XP_ANY, "m", NULL, "initial position (default; the paper does not say)"}, \
-      {"v0", XP_REAL, "0", XP_ANY, "m/s", NULL, "initial velocity"}, {                               \
-    "max_points", XP_INT, "20000", XP_POSITIVE, "", NULL,                                            \
-        "at most this many stored states per case (uniform decimation)"                              \
+// m, x0, v0 (the scenario's declarations) and the decimation
+#define SMD_COMMON_PARAMS                                               \
+  SMD_PARAM_DEFS SMD_START_PARAM_DEFS {                                 \
+    "max_points", XP_INT, "20000", XP_POSITIVE, "", NULL,               \
+        "at most this many stored states per case (uniform decimation)" \
   }
 
 static const xp_param_def smd_explicit_params[] = {
@@ -272,7 +284,8 @@ const xp_experiment xp_experiment_smd = {
 
 static int smd_run_map(const xp_params *prm, xp_results *out, xp_progress *progress,
                        xp_error *err) {
-  const double m = xp_params_real(prm, "m"), b = xp_params_real(prm, "b");
+  smd_params base = {.b = xp_params_real(prm, "b"), .f = 0};
+  smd_params_read(prm, &base);
   const double h_lo = xp_params_real(prm, "h_min"), h_hi = xp_params_real(prm, "h_max");
   const double k_lo = xp_params_real(prm, "k_min"), k_hi = xp_params_real(prm, "k_max");
   const size_t nh = (size_t)xp_params_int(prm, "n_h"), nk = (size_t)xp_params_int(prm, "n_k");
@@ -291,7 +304,8 @@ static int smd_run_map(const xp_params *prm, xp_results *out, xp_progress *progr
     // k varies slowest, h fastest: the grid order `with image` expects
     for (size_t ik = 0; ik < nk; ik++) {
       double k = k_lo * pow(k_hi / k_lo, (double)ik / (double)(nk - 1));
-      smd_params p = {.m = m, .k = k, .b = b, .f = 0};
+      smd_params p = base;
+      p.k = k;
       bk[ik] = k;
       // no boundary (unconditional stability) is stored as NaN: nothing to draw
       bh[ik] = smd_stability_boundary((smd_scheme)s, &p);
@@ -318,8 +332,8 @@ static int smd_run_map(const xp_params *prm, xp_results *out, xp_progress *progr
     }
     xp_case *c = xp_case_begin(out, smd_scheme_name((smd_scheme)s));
     xp_case_param_string(c, "scheme", smd_scheme_name((smd_scheme)s));
-    xp_case_param_real(c, "b", b, "N*s/m");
-    xp_case_param_real(c, "m", m, "kg");
+    xp_case_param_real(c, "b", base.b, "N*s/m");
+    smd_params_case(c, &base);
     xp_case_param_real(c, "steps", (double)steps, "");
     xp_case_series(c, "h", "s", H, np);
     xp_case_series(c, "k", "N/m", K, np);
@@ -344,7 +358,7 @@ static int smd_run_map(const xp_params *prm, xp_results *out, xp_progress *progr
 
 static const xp_param_def smd_map_params[] = {
     {"b", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "damping held fixed over the map"},
-    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "mass"},
+    SMD_PARAM_DEFS  // m
     {"h_min", XP_REAL, "1e-6", XP_POSITIVE, "s", NULL, "smallest step"},
     {"h_max", XP_REAL, "1", XP_POSITIVE, "s", NULL, "largest step"},
     {"k_min", XP_REAL, "1", XP_POSITIVE, "N/m", NULL, "smallest stiffness"},

@@ -113,13 +113,7 @@ static int cyl_run(const sim_method *method, const sim_method_options *opt0,
 // scenario parameters from the run's parameters, with friction coefficient mu
 static spring_cylinder_params cyl_params(const xp_params *prm, double mu) {
   spring_cylinder_params p = spring_cylinder_params_default();
-  p.radius = xp_params_real(prm, "R");
-  p.m = xp_params_real(prm, "m");
-  p.ks = xp_params_real(prm, "ks");
-  p.x0 = xp_params_real(prm, "x0");
-  p.k = xp_params_real(prm, "k");
-  p.tau_d = xp_params_real(prm, "tau_d");
-  p.g = xp_params_real(prm, "g");
+  spring_cylinder_params_read(prm, &p);
   p.mu = mu;
   return p;
 }
@@ -127,13 +121,7 @@ static spring_cylinder_params cyl_params(const xp_params *prm, double mu) {
 static void case_common(xp_case *c, const spring_cylinder_params *p, const char *scheme) {
   xp_case_param_string(c, "scheme", scheme);
   xp_case_param_real(c, "mu", p->mu, "");
-  xp_case_param_real(c, "R", p->radius, "m");
-  xp_case_param_real(c, "m", p->m, "kg");
-  xp_case_param_real(c, "ks", p->ks, "N/m");
-  xp_case_param_real(c, "x0", p->x0, "m");
-  xp_case_param_real(c, "k", p->k, "N/m");
-  xp_case_param_real(c, "tau_d", p->tau_d, "s");
-  xp_case_param_real(c, "g", p->g, "m/s^2");
+  SPRING_CYLINDER_PARAM_LIST(XP_PARAM_CASE)  // R, m, ks, x0, k, tau_d, g with their units
   xp_case_param_real(c, "m_eff", spring_cylinder_effective_mass(p), "kg");
 }
 
@@ -457,7 +445,7 @@ static int spring_cylinder_report(const char *path, FILE *md, xp_error *err) {
 }
 
 static const xp_param_def spring_cylinder_params_def[] = {
-    SPRING_CYLINDER_PARAM_DEFS,
+    SPRING_CYLINDER_PARAM_DEFS  // R, m, ks, x0, k, tau_d, g
     {"mu", XP_REAL_LIST, "0,1", XP_NONNEGATIVE, "", NULL,
      "friction coefficients (paper B: 0 slides, 1 rolls)"},
     {"method", XP_STRING, "theta-explicit,theta-symplectic,theta-implicit,theta-midpoint", XP_ANY,

@@ -368,7 +368,7 @@ static const xp_param_def stack_params_def[] = {
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "step size (paper A)"},
     {"repeats", XP_INT, "5", XP_POSITIVE, "", NULL,
      "timed runs per cost case (min and median; the figure and fits take the min)"},
-    STACK_PARAM_DEFS,
+    STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
     {"contact", XP_STRING, "coulomb", XP_ANY, "", "coulomb|relaxed|paper",
      "contact formulation (SPEC §1.3)"},
     {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",

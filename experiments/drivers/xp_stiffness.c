@@ -615,17 +615,12 @@ static size_t file_methods(const xp_file *f, const char **methods) {
   return n;
 }
 
-// Long on purpose: the REPORT section in reading order (text, crossover table, speed-up table,
-// per-scenario tables), a straight sequence of writes.
-static int st_report(const char *path, FILE *md, xp_error *err) {
-  xp_file *f = xp_file_open(path, err);
-  if (!f) return XP_ERR_RUN;
+// the protocols in words: what runs, the reference, the budget
+static void st_report_intro(FILE *md, const xp_file *f) {
   char target[32] = "?", budget[32] = "?", T[32] = "?", ref_tol[32] = "?";
   xp_file_param(f, "target", target, sizeof target),
       xp_file_param(f, "budget", budget, sizeof budget);
   xp_file_param(f, "T", T, sizeof T), xp_file_param(f, "ref_tol", ref_tol, sizeof ref_tol);
-  const char *methods[ST_MAX_METHODS];
-  const size_t nm = file_methods(f, methods);
   fprintf(md,
           "Not a paper table: paper A times its methods at E ∈ {1e7, 1e11} only. Here every "
           "method runs while the contact stiffness sweeps, T = %s s, under (a) paper A's "
@@ -638,6 +633,11 @@ static int st_report(const char *path, FILE *md, xp_error *err) {
           "predicted to exceed it is not run). Times are the minimum over repeats of runs "
           "under 0.5 s (median and CPU time in the results file).\n\n",
           T, target, ref_tol, budget);
+}
+
+// from which stiffness paper A's relaxed step is cheaper than each ODE integrator, per scenario
+// and protocol
+static void st_crossover_table(FILE *md, const xp_file *f) {
   fprintf(md,
           "**Crossover stiffness** — from where on paper A's constraint solver "
           "(`paperA-relaxed`) is cheaper than CVODE BDF1 and than RK45:\n\n"
@@ -660,12 +660,10 @@ static int st_report(const char *path, FILE *md, xp_error *err) {
               p ? "(b) matched" : "(a) paper", c1, c2, c3);
     }
   }
-  fprintf(md,
-          "\nThe θ-methods integrate paper B's convex compliant contact (regularised with "
-          "β = 1, σ = 1e-3), not the penalty ODE of the reference, so their error includes "
-          "the model difference: their overlap on the foundation does not shrink with E past "
-          "1e11 (2e-7 m at 1e11 and 1e12), and on the resting stack they settle ≈ 1e-2 m away "
-          "from the penalty equilibrium for E ≥ 1e8.\n");
+}
+
+// wall time of each method over paper A's relaxed step at matched accuracy and E = 1e11
+static void st_cost_ratio_table(FILE *md, const xp_file *f, const char *const *methods, size_t nm) {
   fprintf(md,
           "\n**Matched-accuracy cost at E = 1e11** (wall time of each method ÷ that of "
           "`paperA-relaxed`; > 1: the constraint solver is faster):\n\n| scenario |");
@@ -693,6 +691,12 @@ static int st_report(const char *path, FILE *md, xp_error *err) {
     fprintf(md, "\n");
   }
   fprintf(md, "\n");
+}
+
+// per scenario: the time tables of both protocols and the reference's floor per E
+static void st_slice_tables(FILE *md, const xp_file *f, const char *const *methods, size_t nm) {
+  char target[32] = "?";
+  xp_file_param(f, "target", target, sizeof target);
   for (size_t i = 0; i < ST_NSLICES; i++) {
     st_grid g;
     slice_grid(f, st_slices[i].label, &g);
@@ -713,6 +717,24 @@ static int st_report(const char *path, FILE *md, xp_error *err) {
     }
     fprintf(md, "\n\n");
   }
+}
+
+// the REPORT section in reading order: text, crossover table, speed-up table, per-scenario tables
+static int st_report(const char *path, FILE *md, xp_error *err) {
+  xp_file *f = xp_file_open(path, err);
+  if (!f) return XP_ERR_RUN;
+  const char *methods[ST_MAX_METHODS];
+  const size_t nm = file_methods(f, methods);
+  st_report_intro(md, f);
+  st_crossover_table(md, f);
+  fprintf(md,
+          "\nThe θ-methods integrate paper B's convex compliant contact (regularised with "
+          "β = 1, σ = 1e-3), not the penalty ODE of the reference, so their error includes "
+          "the model difference: their overlap on the foundation does not shrink with E past "
+          "1e11 (2e-7 m at 1e11 and 1e12), and on the resting stack they settle ≈ 1e-2 m away "
+          "from the penalty equilibrium for E ≥ 1e8.\n");
+  st_cost_ratio_table(md, f, methods, nm);
+  st_slice_tables(md, f, methods, nm);
   xp_file_close(f);
   return XP_OK;
 }

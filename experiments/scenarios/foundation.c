@@ -20,13 +20,14 @@
 foundation_params foundation_params_default(void) {
   return (foundation_params){.side = 1,
                              .density = 8,
-                             .n = 10,
-                             .E = 1e7,
                              .depth = 1,
-                             .B = 1,
-                             .load = 5,
                              .omega = 10,
-                             .g = 9.81};
+                             FOUNDATION_CASE_PARAM_LIST(XP_PARAM_VALUE)
+                                 FOUNDATION_PARAM_LIST(XP_PARAM_VALUE)};
+}
+
+void foundation_params_read(const xp_params *prm, foundation_params *out) {
+  FOUNDATION_PARAM_LIST(XP_PARAM_READ)
 }
 
 // r = R(quat) p, quat = (w, x, y, z) unit
@@ -179,10 +180,13 @@ void foundation_pressure(const foundation *fd, const double q[7], const double v
 // ---- the scenario of the method matrix ------------------------------------------------------
 
 static const xp_param_def foundation_param_defs[] = {
-    {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "elements per side (n x n elements; paper: 10, 30)"},
-    {"E", XP_REAL, "1e7", XP_POSITIVE, "Pa", NULL, "Young's modulus of the foundation (paper A)"},
-    {"F", XP_REAL, "5", XP_NONNEGATIVE, "N", NULL, "rotating downward load (paper A: 5, 50)"},
-    FOUNDATION_PARAM_DEFS};
+    FOUNDATION_CASE_PARAM_DEFS FOUNDATION_PARAM_DEFS};
+
+// the case (n, E, F) and the shared parameters (B, g)
+static void foundation_case_read(const xp_params *prm, foundation_params *out) {
+  FOUNDATION_CASE_PARAM_LIST(XP_PARAM_READ)
+  foundation_params_read(prm, out);
+}
 
 static int foundation_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   (void)h;
@@ -192,8 +196,7 @@ static int foundation_create(const xp_params *p, double h, sim_instance *inst, x
   if (sim_instance_alloc(inst, sizeof(foundation), 7, 6))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   foundation_params fp = foundation_params_default();
-  fp.n = (int)n, fp.E = xp_params_real(p, "E"), fp.load = xp_params_real(p, "F");
-  fp.B = xp_params_real(p, "B"), fp.g = xp_params_real(p, "g");
+  foundation_case_read(p, &fp);
   foundation *fd = inst->data;
   foundation_init(fd, &fp);
   foundation_initial_state(fd, inst->q0, inst->v0);

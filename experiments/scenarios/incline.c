@@ -17,18 +17,15 @@
 #include "sim/sim.h"
 
 incline_params incline_params_default(void) {
-  return (incline_params){.lx = 0.2,
-                          .ly = 0.1,
-                          .lz = 0.05,
-                          .m = 1,
-                          .r = 0.01,
-                          .theta = 15.0 * M_PI / 180.0,
-                          .Estar = 1e11,
-                          .bn = 1,
-                          .bt = 1e8,
-                          .mu = 0,
-                          .g = 9.81,
-                          .hertz = HERTZ_DEFAULT};
+  incline_params p = {INCLINE_PARAM_LIST(XP_PARAM_VALUE) INCLINE_CASE_PARAM_LIST(XP_PARAM_VALUE)};
+  p.bt = 1e8;  // 1e6/h at the paper's h = 0.01 s (the reader derives it from the h used)
+  return p;
+}
+
+int incline_params_read(const xp_params *prm, double h, incline_params *out, xp_error *err) {
+  INCLINE_PARAM_LIST(XP_PARAM_READ)
+  out->bt = sim_tangent_damping(out->bt, h);  // Bt = 0: 1e6/h for the step actually used
+  return XP_OK;
 }
 
 static void foot_corner(const incline_params *p, int k, double c[3]) {
@@ -161,22 +158,19 @@ void incline_initial_state(const incline *s, double q[7], double v[6]) {
 
 // ---- the scenario of the method matrix ------------------------------------------------------
 
-static const xp_param_def incline_param_defs[] = {
-    {"mu", XP_REAL, "0", XP_NONNEGATIVE, "", NULL,
-     "friction coefficient (paper A §6.4: 0 … 0.375)"},
-    INCLINE_PARAM_DEFS,
-};
+static const xp_param_def incline_param_defs[] = {INCLINE_CASE_PARAM_DEFS INCLINE_PARAM_DEFS};
+
+// the case (μ) and the physical parameters
+static int incline_case_read(const xp_params *prm, double h, incline_params *out, xp_error *err) {
+  INCLINE_CASE_PARAM_LIST(XP_PARAM_READ)
+  return incline_params_read(prm, h, out, err);
+}
 
 static int incline_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   if (sim_instance_alloc(inst, sizeof(incline), 7, 6))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   incline_params ip = incline_params_default();
-  ip.mu = xp_params_real(p, "mu"), ip.theta = xp_params_real(p, "theta_deg") * M_PI / 180.0;
-  ip.lx = xp_params_real(p, "lx"), ip.ly = xp_params_real(p, "ly"), ip.lz = xp_params_real(p, "lz");
-  ip.m = xp_params_real(p, "m"), ip.r = xp_params_real(p, "r");
-  ip.Estar = xp_params_real(p, "Estar"), ip.bn = xp_params_real(p, "Bn");
-  ip.bt = sim_tangent_damping(xp_params_real(p, "Bt"), h), ip.g = xp_params_real(p, "g");
-  ip.hertz = strcmp(xp_params_string(p, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
+  if (incline_case_read(p, h, &ip, err)) return sim_instance_release(inst), XP_ERR_USAGE;
   incline *s = inst->data;
   incline_init(s, &ip);
   incline_initial_state(s, inst->q0, inst->v0);

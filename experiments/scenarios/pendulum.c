@@ -15,15 +15,12 @@
 #define PENDULUM_PI 3.14159265358979323846
 
 pendulum_params pendulum_params_default(void) {
-  return (pendulum_params){PENDULUM_PARAM_LIST(XP_REAL_PARAM_VALUE).k = 1e15, .copies = 1,
-                           .split = 0};
+  return (pendulum_params){PENDULUM_PARAM_LIST(XP_PARAM_VALUE).k = 1e15, .copies = 1, .split = 0};
 }
 
-pendulum_params pendulum_params_read(const xp_params *p) {
-  pendulum_params pp = pendulum_params_default();
-#define PENDULUM_PARAM_READ(name, def, range, unit, help) pp.name = xp_params_real(p, #name);
-  PENDULUM_PARAM_LIST(PENDULUM_PARAM_READ)
-#undef PENDULUM_PARAM_READ
+pendulum_params pendulum_params_read(const xp_params *prm) {
+  pendulum_params pp = pendulum_params_default(), *out = &pp;
+  PENDULUM_PARAM_LIST(XP_PARAM_READ)
   return pp;
 }
 

@@ -19,7 +19,7 @@
 #include "sim/sim.h"
 
 pile_params pile_params_default(void) {
-  pile_params p = {.s = stack_params_default(), .half = 0.5, .reach = 0.05, .seed = 1};
+  pile_params p = {.s = stack_params_default(), PILE_PARAM_LIST(XP_PARAM_VALUE)};
   p.s.n = 200;
   return p;
 }
@@ -194,16 +194,19 @@ double pile_energy(const pile *s, const double *q, const double *v) {
 
 static const xp_param_def pile_param_defs[] = {
     {"n", XP_INT, "20", XP_POSITIVE, "", NULL, "number of spheres N"},
-    {"half", XP_REAL, "0.5", XP_POSITIVE, "m", NULL, "walls at x, y = +-half (default)"},
-    {"reach", XP_REAL, "0.05", XP_NONNEGATIVE, "m", NULL,
-     "contacts reported while closer than this (default)"},
-    {"seed", XP_INT, "1", XP_POSITIVE, "", NULL, "seed of the horizontal offsets"},
-    STACK_PARAM_DEFS,
+    PILE_PARAM_DEFS       // half, reach, seed
+        STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
 };
 
 static void pile_release(sim_instance *inst) {
   if (inst->data) pile_free(inst->data);
   sim_instance_release(inst);
+}
+
+// the listed parameters of the pile and its spheres (n: the caller's)
+static int pile_params_read(const xp_params *prm, double h, pile_params *out, xp_error *err) {
+  PILE_PARAM_LIST(XP_PARAM_READ)
+  return stack_params_read(prm, h, &out->s, err);
 }
 
 static int pile_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
@@ -212,11 +215,8 @@ static int pile_create(const xp_params *p, double h, sim_instance *inst, xp_erro
   if (sim_instance_alloc(inst, sizeof(pile), 7 * (int)n, 6 * (int)n))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   pile_params pp = pile_params_default();
-  stack_params *sp = &pp.s;
-  sp->n = (int)n;
-  if (stack_params_read(p, h, sp, err)) return sim_instance_release(inst), XP_ERR_USAGE;
-  pp.half = xp_params_real(p, "half"), pp.reach = xp_params_real(p, "reach");
-  pp.seed = (unsigned)xp_params_int(p, "seed");
+  pp.s.n = (int)n;
+  if (pile_params_read(p, h, &pp, err)) return sim_instance_release(inst), XP_ERR_USAGE;
   pile *s = inst->data;
   if (pile_init(s, &pp)) {
     sim_instance_release(inst);

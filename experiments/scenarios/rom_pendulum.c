@@ -11,14 +11,12 @@
 #define ROM_PI 3.14159265358979323846
 
 rom_pendulum_params rom_pendulum_params_default(void) {
-  return (rom_pendulum_params){ROM_PENDULUM_PARAM_LIST(XP_REAL_PARAM_VALUE)};
+  return (rom_pendulum_params){ROM_PENDULUM_PARAM_LIST(XP_PARAM_VALUE)};
 }
 
-rom_pendulum_params rom_pendulum_params_read(const xp_params *p) {
-  rom_pendulum_params rp;
-#define ROM_PENDULUM_PARAM_READ(name, def, range, unit, help) rp.name = xp_params_real(p, #name);
-  ROM_PENDULUM_PARAM_LIST(ROM_PENDULUM_PARAM_READ)
-#undef ROM_PENDULUM_PARAM_READ
+rom_pendulum_params rom_pendulum_params_read(const xp_params *prm) {
+  rom_pendulum_params rp, *out = &rp;
+  ROM_PENDULUM_PARAM_LIST(XP_PARAM_READ)
   return rp;
 }
 

@@ -14,17 +14,7 @@
 #include "sim/sim.h"
 
 sphere_params sphere_params_default(void) {
-  return (sphere_params){.r = 0.1,
-                         .m = 1,
-                         .Estar = 1e7,
-                         .b = 0,
-                         .v0 = 1,
-                         .gap = 1e-3,
-                         .g = 0,
-                         .hertz = HERTZ_DEFAULT,
-                         .dissipation = HERTZ_DISSIPATION_PAPER,
-                         .alpha = 0.02,
-                         .tau_d = 1e-5};
+  return (sphere_params){SPHERE_PARAM_LIST(XP_PARAM_VALUE)};
 }
 
 static int sp_mass(double t, const double *q, double *M, void *ctx) {
@@ -106,48 +96,25 @@ void sphere_impact_theory(const sphere_params *p, double v, double *overlap_max,
 
 // ---- the scenario of the method matrix ------------------------------------------------------
 
-static const xp_param_def sphere_param_defs[] = {
-    {"r", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "sphere radius (default)"},
-    {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "sphere mass (default)"},
-    {"Estar", XP_REAL, "1e7", XP_POSITIVE, "Pa", NULL,
-     "Hertz modulus E* (default; an ~8 ms contact at 1 m/s)"},
-    {"B", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping (default 0: elastic)"},
-    {"v0", XP_REAL, "1", XP_POSITIVE, "m/s", NULL, "downward speed at the start"},
-    {"gap", XP_REAL, "1e-3", XP_POSITIVE, "m", NULL, "initial gap above the ground"},
-    {"g", XP_REAL, "0", XP_NONNEGATIVE, "m/s^2", NULL,
-     "gravity (default 0: impact theory assumes none)"},
-    {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper",
-     "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5 (SPEC §1.4)"},
-    {"dissipation", XP_STRING, "paper", XP_ANY, "", "paper|hunt-crossley|sap",
-     "normal damping law: paper A's constant B; Hunt-Crossley alpha k d^1.5; SAP tau_d K(d)"},
-    {"alpha", XP_REAL, "0.02", XP_NONNEGATIVE, "s/m", NULL, "Hunt-Crossley dissipation alpha"},
-    {"tau_d", XP_REAL, "1e-5", XP_NONNEGATIVE, "s", NULL, "SAP dissipation time scale tau_d"},
-};
+static const xp_param_def sphere_param_defs[] = {SPHERE_PARAM_LIST(XP_PARAM_DEF)};
+
+// the listed parameters; a damping law the Hertz row cannot carry is a usage error
+static int sphere_params_read(const xp_params *prm, sphere_params *out, xp_error *err) {
+  SPHERE_PARAM_LIST(XP_PARAM_READ)
+  const char *why = hertz_dissipation_unsupported(out->hertz, out->dissipation);
+  if (why)
+    return xp_fail(err, XP_ERR_USAGE, "dissipation = %s %s",
+                   hertz_dissipation_name(out->dissipation), why);
+  return XP_OK;
+}
 
 static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   (void)h;
+  sphere_params sp;
+  if (sphere_params_read(p, &sp, err)) return XP_ERR_USAGE;
   if (sim_instance_alloc(inst, sizeof(sphere), 1, 1))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   sphere *s = inst->data;
-  sphere_params sp = {.r = xp_params_real(p, "r"),
-                      .m = xp_params_real(p, "m"),
-                      .Estar = xp_params_real(p, "Estar"),
-                      .b = xp_params_real(p, "B"),
-                      .v0 = xp_params_real(p, "v0"),
-                      .gap = xp_params_real(p, "gap"),
-                      .g = xp_params_real(p, "g"),
-                      .hertz = xp_params_string(p, "hertz")[0] == 'p' ? HERTZ_PAPER : HERTZ_DEFAULT,
-                      .alpha = xp_params_real(p, "alpha"),
-                      .tau_d = xp_params_real(p, "tau_d")};
-  const char *law = xp_params_string(p, "dissipation"), *why = NULL;
-  if (hertz_dissipation_parse(law, &sp.dissipation))
-    why = "is not paper|hunt-crossley|sap";
-  else
-    why = hertz_dissipation_unsupported(sp.hertz, sp.dissipation);
-  if (why) {
-    sim_instance_release(inst);
-    return xp_fail(err, XP_ERR_USAGE, "dissipation = %s %s", law, why);
-  }
   sphere_init(s, &sp);
   sphere_initial_state(s, inst->q0, inst->v0);
   inst->model = &s->model;

@@ -19,16 +19,15 @@
 #include "sim/sim.h"
 
 spring_cylinder_params spring_cylinder_params_default(void) {
-  return (spring_cylinder_params){.radius = 0.05,
-                                  .m = 0.5,
-                                  .ks = 100,
-                                  .x0 = 0.1,
-                                  .k = 1e4,
-                                  .tau_d = 0.02,
-                                  .mu = 1,
-                                  .g = 9.81,
-                                  .bt = 5e7,
-                                  .contact = SPRING_CYLINDER_CONTACT_FRICTION};
+  spring_cylinder_params p = {SPRING_CYLINDER_PARAM_LIST(XP_PARAM_VALUE)
+                                  SPRING_CYLINDER_CASE_PARAM_LIST(XP_PARAM_VALUE)
+                                      .contact = SPRING_CYLINDER_CONTACT_FRICTION};
+  p.bt = 5e7;  // 1e6/δt at paper B's δt = 0.02 s (the scenario derives it from the h used)
+  return p;
+}
+
+void spring_cylinder_params_read(const xp_params *prm, spring_cylinder_params *out) {
+  SPRING_CYLINDER_PARAM_LIST(XP_PARAM_READ)
 }
 
 double spring_cylinder_inertia(const spring_cylinder_params *p) {
@@ -142,20 +141,20 @@ double spring_cylinder_slip(const spring_cylinder *sc, const double v[3]) {
 // ---- the scenario of the method matrix ------------------------------------------------------
 
 static const xp_param_def spring_cylinder_param_defs[] = {
-    SPRING_CYLINDER_PARAM_DEFS,
-    {"mu", XP_REAL, "1", XP_NONNEGATIVE, "", NULL, "friction coefficient (paper B: 0, 1)"},
-    {"Bt", XP_REAL, "0", XP_NONNEGATIVE, "N*s/m", NULL,
-     "paper A's tangent damping; 0 means 1e6/h (paper A §6.4)"},
-};
+    SPRING_CYLINDER_PARAM_DEFS SPRING_CYLINDER_CASE_PARAM_DEFS};
+
+// the physical parameters and the case (μ, B_t = 1e6/h by default for the step actually used)
+static void spring_cylinder_case_read(const xp_params *prm, double h, spring_cylinder_params *out) {
+  spring_cylinder_params_read(prm, out);
+  SPRING_CYLINDER_CASE_PARAM_LIST(XP_PARAM_READ)
+  out->bt = sim_tangent_damping(out->bt, h);
+}
 
 static int spring_cylinder_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   if (sim_instance_alloc(inst, sizeof(spring_cylinder), 3, 3))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
   spring_cylinder_params sp = spring_cylinder_params_default();
-  sp.radius = xp_params_real(p, "R"), sp.m = xp_params_real(p, "m");
-  sp.ks = xp_params_real(p, "ks"), sp.x0 = xp_params_real(p, "x0"), sp.k = xp_params_real(p, "k");
-  sp.tau_d = xp_params_real(p, "tau_d"), sp.mu = xp_params_real(p, "mu");
-  sp.g = xp_params_real(p, "g"), sp.bt = sim_tangent_damping(xp_params_real(p, "Bt"), h);
+  spring_cylinder_case_read(p, h, &sp);
   spring_cylinder *sc = inst->data;
   spring_cylinder_init(sc, &sp);
   spring_cylinder_initial_state(sc, inst->q0, inst->v0);

@@ -18,19 +18,9 @@
 #include "sim/sim.h"
 
 stack_params stack_params_default(void) {
-  return (stack_params){.n = 10,
-                        .r = 0.1,
-                        .m = 1,
-                        .gap = 0.01,
-                        .E = 1e11,
-                        .b = 1,
-                        .bt = 1e8,
-                        .mu = 0.5,
-                        .dissipation = HERTZ_DISSIPATION_PAPER,
-                        .alpha = 0.02,
-                        .tau_d = 1e-5,
-                        .g = 9.81,
-                        .hertz = HERTZ_DEFAULT};
+  stack_params p = {.n = 10, STACK_PARAM_LIST(XP_PARAM_VALUE)};
+  p.bt = 1e8;  // 1e6/h at the paper's h = 0.01 s (the reader derives it from the h used)
+  return p;
 }
 
 double stack_contact_depth(const stack *s, const double *q, int c) {
@@ -222,7 +212,7 @@ static const xp_param_def stack_param_defs[] = {
     {"n", XP_INT, "10", XP_POSITIVE, "", NULL, "number of spheres N"},
     {"initial", XP_STRING, "dropped", XP_ANY, "", "dropped|resting",
      "dropped: at rest in mid-air, evenly spaced (paper A §6.5); resting: static Hertz overlaps"},
-    STACK_PARAM_DEFS,
+    STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
 };
 
 static void stack_release(sim_instance *inst) {
@@ -231,19 +221,12 @@ static void stack_release(sim_instance *inst) {
 }
 
 int stack_params_read(const xp_params *prm, double h, stack_params *out, xp_error *err) {
-  out->r = xp_params_real(prm, "r"), out->m = xp_params_real(prm, "m");
-  out->gap = xp_params_real(prm, "gap"), out->E = xp_params_real(prm, "E");
-  out->b = xp_params_real(prm, "B");
-  out->bt = sim_tangent_damping(xp_params_real(prm, "Bt"), h);
-  out->mu = xp_params_real(prm, "mu"), out->g = xp_params_real(prm, "g");
-  out->hertz = strcmp(xp_params_string(prm, "hertz"), "paper") == 0 ? HERTZ_PAPER : HERTZ_DEFAULT;
-  out->alpha = xp_params_real(prm, "alpha"), out->tau_d = xp_params_real(prm, "tau_d");
-  const char *law = xp_params_string(prm, "dissipation"), *why = NULL;
-  if (hertz_dissipation_parse(law, &out->dissipation))
-    why = "is not paper|hunt-crossley|sap";
-  else
-    why = hertz_dissipation_unsupported(out->hertz, out->dissipation);
-  if (why) return xp_fail(err, XP_ERR_USAGE, "dissipation = %s %s", law, why);
+  STACK_PARAM_LIST(XP_PARAM_READ)
+  out->bt = sim_tangent_damping(out->bt, h);  // Bt = 0: 1e6/h for the step actually used
+  const char *why = hertz_dissipation_unsupported(out->hertz, out->dissipation);
+  if (why)
+    return xp_fail(err, XP_ERR_USAGE, "dissipation = %s %s",
+                   hertz_dissipation_name(out->dissipation), why);
   return XP_OK;
 }
 

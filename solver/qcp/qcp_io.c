@@ -369,8 +369,98 @@ void qcp_io_problem_free(qcp_io_problem *p) {
   memset(p, 0, sizeof *p);
 }
 
-// Long on purpose: each dataset is checked (type, shape, size against the stored bytes) before
-// it is read, in the file format's order, with one cleanup path.
+// the sizes n (variables) and l (nonnegative-orthant rows), each checked against its range
+static int read_sizes(hid_t f, const char *path, long long *n, long long *l, qcp_error *err) {
+  int rc = read_scalar_int(f, "n", n, path, err);
+  if (!rc) rc = read_scalar_int(f, "l", l, path, err);
+  if (!rc && (*n < 1 || *n > 100000000LL))
+    rc = io_fail(err, QCP_ERR_INPUT, "%s: n = %lld out of range 1..1e8", path, *n);
+  if (!rc && (*l < 0 || *l > 100000000LL))
+    rc = io_fail(err, QCP_ERR_INPUT, "%s: l = %lld out of range 0..1e8", path, *l);
+  return rc;
+}
+
+// the second-order cone dimensions q[0..nq) into out->q, each and their coupling checked; *m =
+// l + sum(q), the rows of G
+static int read_cones(hid_t f, const char *path, long long l, qcp_io_problem *out, long long *nq,
+                      long long *m, qcp_error *err) {
+  long long *q = NULL;
+  int rc = read_object(f, "q", 1, H5T_NATIVE_LLONG, sizeof(long long), 100000000LL, 0, (void **)&q,
+                       nq, path, err);
+  *m = l;
+  if (!rc) {
+    out->q = malloc(((size_t)*nq + 1) * sizeof *out->q);
+    if (!out->q) rc = io_fail(err, QCP_ERR_ALLOC, "%s: out of memory", path);
+  }
+  long long sq = 0;
+  for (long long k = 0; !rc && k < *nq; k++) {
+    if (q[k] < 1 || q[k] > QCP_IO_MAX_CONE)
+      rc = io_fail(err, QCP_ERR_INPUT, "%s: cone dimension q[%lld] = %lld outside 1..%d", path, k,
+                   q[k], QCP_IO_MAX_CONE);
+    else
+      out->q[k] = (int)q[k], *m += q[k], sq += q[k] * q[k];
+  }
+  if (!rc && sq > QCP_IO_MAX_CONE_SQ)
+    rc = io_fail(err, QCP_ERR_INPUT,
+                 "%s: the cones couple %lld KKT entries (sum of q^2), limit %lld", path, sq,
+                 QCP_IO_MAX_CONE_SQ);
+  free(q);
+  if (!rc && *m > 100000000LL) rc = io_fail(err, QCP_ERR_INPUT, "%s: m = %lld too large", path, *m);
+  return rc;
+}
+
+// the equality constraints A x = b, optional as a pair: *p rows (0 without A); b without A is
+// accepted only empty
+static int read_equalities(hid_t f, const char *path, long long n, qcp_io_problem *out, int *p,
+                           qcp_error *err) {
+  int rc = 0, nrA = 0;
+  htri_t hasA = H5Lexists(f, "A", H5P_DEFAULT), hasb = H5Lexists(f, "b", H5P_DEFAULT);
+  if (hasA > 0) {
+    rc = read_csc(f, "A", (int)n, &nrA, &out->Ap, &out->Ai, &out->Av, path, err);
+    *p = nrA;
+    if (!rc && hasb <= 0 && *p > 0)
+      rc = io_fail(err, QCP_ERR_INPUT, "%s: group A present but dataset b missing", path);
+    if (!rc && hasb > 0) rc = read_dvec(f, "b", &out->b, *p, path, err);
+  } else if (hasb > 0) {
+    long long len = 0;
+    double *tmp = NULL;
+    rc = read_object(f, "b", 0, H5T_NATIVE_DOUBLE, sizeof(double), 100000000LL, 0, (void **)&tmp,
+                     &len, path, err);
+    free(tmp);
+    if (!rc && len > 0)
+      rc = io_fail(err, QCP_ERR_INPUT, "%s: dataset b has %lld entries but group A is missing",
+                   path, len);
+  }
+  return rc;
+}
+
+// out->prob over the arrays read (an empty A when the file has none), validated; a validation
+// message is prefixed with the path
+static int problem_assemble(const char *path, long long n, int p, long long l, long long nq,
+                            long long m, qcp_io_problem *out, qcp_error *err) {
+  if (!out->Ap) out->Ap = calloc((size_t)n + 1, sizeof *out->Ap);
+  out->prob = (qcp_problem){.n = (int)n,
+                            .p = p,
+                            .l = (int)l,
+                            .nsoc = (int)nq,
+                            .q = out->q,
+                            .P = {(int)n, (int)n, out->Pp, out->Pi, out->Pv},
+                            .A = {p, (int)n, out->Ap, out->Ai, out->Av},
+                            .G = {(int)m, (int)n, out->Gp, out->Gi, out->Gv},
+                            .c = out->c,
+                            .b = out->b,
+                            .h = out->h};
+  int rc = qcp_problem_validate(&out->prob, err);
+  if (rc && err) {
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s", err->message);
+    io_fail(err, rc, "%s: %s", path, msg);
+  }
+  return rc;
+}
+
+// Each dataset is checked (type, shape, size against the stored bytes) before it is read, in the
+// file format's order, with one cleanup path.
 static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
   memset(out, 0, sizeof *out);
   FILE *probe = fopen(path, "rb");
@@ -379,36 +469,10 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
   if (H5Fis_hdf5(path) <= 0) return io_fail(err, QCP_ERR_INPUT, "%s is not an HDF5 file", path);
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return io_fail(err, QCP_ERR_IO, "cannot open HDF5 file %s", path);
-  long long n = 0, l = 0, nq = 0, *q = NULL;
-  int rc = read_scalar_int(f, "n", &n, path, err);
-  if (!rc) rc = read_scalar_int(f, "l", &l, path, err);
-  if (!rc && (n < 1 || n > 100000000LL))
-    rc = io_fail(err, QCP_ERR_INPUT, "%s: n = %lld out of range 1..1e8", path, n);
-  if (!rc && (l < 0 || l > 100000000LL))
-    rc = io_fail(err, QCP_ERR_INPUT, "%s: l = %lld out of range 0..1e8", path, l);
-  if (!rc)
-    rc = read_object(f, "q", 1, H5T_NATIVE_LLONG, sizeof(long long), 100000000LL, 0, (void **)&q,
-                     &nq, path, err);
-  long long m = l;
-  if (!rc) {
-    out->q = malloc(((size_t)nq + 1) * sizeof *out->q);
-    if (!out->q) rc = io_fail(err, QCP_ERR_ALLOC, "%s: out of memory", path);
-  }
-  long long sq = 0;
-  for (long long k = 0; !rc && k < nq; k++) {
-    if (q[k] < 1 || q[k] > QCP_IO_MAX_CONE)
-      rc = io_fail(err, QCP_ERR_INPUT, "%s: cone dimension q[%lld] = %lld outside 1..%d", path, k,
-                   q[k], QCP_IO_MAX_CONE);
-    else
-      out->q[k] = (int)q[k], m += q[k], sq += q[k] * q[k];
-  }
-  if (!rc && sq > QCP_IO_MAX_CONE_SQ)
-    rc = io_fail(err, QCP_ERR_INPUT,
-                 "%s: the cones couple %lld KKT entries (sum of q^2), limit %lld", path, sq,
-                 QCP_IO_MAX_CONE_SQ);
-  free(q);
-  if (!rc && m > 100000000LL) rc = io_fail(err, QCP_ERR_INPUT, "%s: m = %lld too large", path, m);
-  int nrP = 0, nrA = 0, nrG = 0, p = 0;
+  long long n = 0, l = 0, nq = 0, m = 0;
+  int rc = read_sizes(f, path, &n, &l, err);
+  if (!rc) rc = read_cones(f, path, l, out, &nq, &m, err);
+  int nrP = 0, nrG = 0, p = 0;
   if (!rc) rc = read_dvec(f, "c", &out->c, n, path, err);
   if (!rc) rc = read_dvec(f, "h", &out->h, m, path, err);
   if (!rc) rc = read_csc(f, "P", (int)n, &nrP, &out->Pp, &out->Pi, &out->Pv, path, err);
@@ -418,46 +482,9 @@ static int problem_read(const char *path, qcp_io_problem *out, qcp_error *err) {
   if (!rc && nrG != m)
     rc = io_fail(err, QCP_ERR_INPUT, "%s: G has nrows = %d, expected m = l + sum(q) = %lld", path,
                  nrG, m);
-  if (!rc) {
-    htri_t hasA = H5Lexists(f, "A", H5P_DEFAULT), hasb = H5Lexists(f, "b", H5P_DEFAULT);
-    if (hasA > 0) {
-      rc = read_csc(f, "A", (int)n, &nrA, &out->Ap, &out->Ai, &out->Av, path, err);
-      p = nrA;
-      if (!rc && hasb <= 0 && p > 0)
-        rc = io_fail(err, QCP_ERR_INPUT, "%s: group A present but dataset b missing", path);
-      if (!rc && hasb > 0) rc = read_dvec(f, "b", &out->b, p, path, err);
-    } else if (hasb > 0) {
-      long long len = 0;
-      double *tmp = NULL;
-      rc = read_object(f, "b", 0, H5T_NATIVE_DOUBLE, sizeof(double), 100000000LL, 0, (void **)&tmp,
-                       &len, path, err);
-      free(tmp);
-      if (!rc && len > 0)
-        rc = io_fail(err, QCP_ERR_INPUT, "%s: dataset b has %lld entries but group A is missing",
-                     path, len);
-    }
-  }
+  if (!rc) rc = read_equalities(f, path, n, out, &p, err);
   H5Fclose(f);
-  if (!rc) {
-    if (!out->Ap) out->Ap = calloc((size_t)n + 1, sizeof *out->Ap);
-    out->prob = (qcp_problem){.n = (int)n,
-                              .p = p,
-                              .l = (int)l,
-                              .nsoc = (int)nq,
-                              .q = out->q,
-                              .P = {(int)n, (int)n, out->Pp, out->Pi, out->Pv},
-                              .A = {p, (int)n, out->Ap, out->Ai, out->Av},
-                              .G = {(int)m, (int)n, out->Gp, out->Gi, out->Gv},
-                              .c = out->c,
-                              .b = out->b,
-                              .h = out->h};
-    rc = qcp_problem_validate(&out->prob, err);
-    if (rc && err) {
-      char msg[sizeof err->message];
-      snprintf(msg, sizeof msg, "%s", err->message);
-      io_fail(err, rc, "%s: %s", path, msg);
-    }
-  }
+  if (!rc) rc = problem_assemble(path, n, p, l, nq, m, out, err);
   if (rc) qcp_io_problem_free(out);
   return rc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "xp/xp.h"
+#include "xp/xp_param_list.h"
 
 static const xp_param_def defs[] = {
     {"h", XP_REAL_LIST, "1e-5,1e-2", XP_POSITIVE, "s", NULL, "steps"},
@@ -86,11 +87,71 @@ static void test_bad_assignments(void **state) {
   }
 }
 
+// ---- a parameter list of every kind (xp_param_list.h) --------------------------------------
+
+typedef enum shade { SHADE_LIGHT = 0, SHADE_DARK = 1 } shade;
+
+static int shade_parse(const char *name, shade *out) {
+  if (strcmp(name, "light") == 0) return *out = SHADE_LIGHT, 0;
+  if (strcmp(name, "dark") == 0) return *out = SHADE_DARK, 0;
+  return -1;
+}
+
+#define DEMO_PARAM_LIST(X)                            \
+  X(REAL, mass, m, 2.5, XP_POSITIVE, "kg", "mass")    \
+  X(DEG, angle, angle_deg, 30, XP_ANY, "angle")       \
+  X(INT, count, n, unsigned, 7, XP_POSITIVE, "count") \
+  X(ENUM, tone, tone, shade, SHADE_DARK, "dark", "light|dark", "the shade")
+
+typedef struct demo_params {
+  DEMO_PARAM_LIST(XP_PARAM_FIELD)
+} demo_params;
+
+static const xp_param_def demo_defs[] = {DEMO_PARAM_LIST(XP_PARAM_DEF)};
+
+static int demo_read(const xp_params *prm, demo_params *out, xp_error *err) {
+  DEMO_PARAM_LIST(XP_PARAM_READ)
+  return XP_OK;
+}
+
+// the list's table, defaults and reader agree; set values reach the fields converted
+static void test_param_list(void **state) {
+  (void)state;
+  assert_int_equal(sizeof demo_defs / sizeof demo_defs[0], 4);
+  assert_string_equal(demo_defs[0].key, "m");
+  assert_string_equal(demo_defs[0].default_value, "2.5");
+  assert_string_equal(demo_defs[0].unit, "kg");
+  assert_string_equal(demo_defs[1].key, "angle_deg");
+  assert_string_equal(demo_defs[1].unit, "deg");
+  assert_int_equal(demo_defs[2].kind, XP_INT);
+  assert_int_equal(demo_defs[3].kind, XP_STRING);
+  assert_string_equal(demo_defs[3].choices, "light|dark");
+  assert_string_equal(demo_defs[3].default_value, "dark");
+  xp_params p;
+  xp_error err;
+  assert_int_equal(xp_params_init(&p, demo_defs, 4, &err), XP_OK);
+  const demo_params def = {DEMO_PARAM_LIST(XP_PARAM_VALUE)};
+  demo_params got = {0};
+  assert_int_equal(demo_read(&p, &got, &err), XP_OK);
+  assert_true(got.mass == def.mass && got.angle == def.angle);
+  assert_true(got.count == def.count && got.tone == def.tone);
+  assert_true(fabs(got.angle - M_PI / 6) < 1e-15);
+  assert_int_equal(xp_params_set(&p, "tone=light", &err), XP_OK);
+  assert_int_equal(xp_params_set(&p, "n=3", &err), XP_OK);
+  assert_int_equal(xp_params_set(&p, "angle_deg=90", &err), XP_OK);
+  assert_int_equal(demo_read(&p, &got, &err), XP_OK);
+  assert_int_equal(got.tone, SHADE_LIGHT);
+  assert_int_equal(got.count, 3);
+  assert_true(got.angle == 90 * M_PI / 180.0);
+  assert_int_equal(xp_params_set(&p, "tone=grey", &err), XP_ERR_USAGE);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_defaults),
       cmocka_unit_test(test_good_assignments),
       cmocka_unit_test(test_bad_assignments),
+      cmocka_unit_test(test_param_list),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,30 +8,45 @@
 
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
+#include "xp/xp_param_list.h"
 
-// Parameters (SPEC §5; foundation_params_default gives the paper's values).
+// The parameters every foundation run takes as one value, declared once for the scenario and the
+// studies (kinds in xp/xp_param_list.h): they generate the fields, defaults, declarations
+// (FOUNDATION_PARAM_DEFS) and reader (foundation_params_read).
+#define FOUNDATION_PARAM_LIST(X)                                                \
+  X(REAL, B, B, 1, XP_NONNEGATIVE, "N*s/m", "damping per element (paper A: 1)") \
+  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2",                                  \
+    "gravity (default; the paper only says the load acts in its direction)")
+
+// The case of one run: the studies sweep lists of these (and declare them so), the method
+// matrix's scenario takes one of each (FOUNDATION_CASE_PARAM_DEFS).
+#define FOUNDATION_CASE_PARAM_LIST(X)                                                     \
+  X(INT, n, n, int, 10, XP_POSITIVE, "elements per side (n x n elements; paper: 10, 30)") \
+  X(REAL, E, E, 1e7, XP_POSITIVE, "Pa", "Young's modulus of the foundation (paper A)")    \
+  X(REAL, load, F, 5, XP_NONNEGATIVE, "N", "rotating downward load (paper A: 5, 50)")
+
+// the declarations, for a parameter table (xp_param_def[])
+#define FOUNDATION_PARAM_DEFS FOUNDATION_PARAM_LIST(XP_PARAM_DEF)
+#define FOUNDATION_CASE_PARAM_DEFS FOUNDATION_CASE_PARAM_LIST(XP_PARAM_DEF)
+
+// Parameters (SPEC §5; foundation_params_default gives the paper's values): the listed ones —
+// n×n elements (10 → 100), Young's modulus E [N/m²] of the foundation (1e7), downward force F
+// [N] (5) at (s/2)[cos ωt, sin ωt, 1] in the cube frame, damping B per element [N·s/m] (1),
+// gravity g [m/s²] (9.81) — and the fixed geometry below.
 typedef struct foundation_params {
   double side;     // cube side s [m] (1)
   double density;  // [kg/m³] (8 → m = 8 kg, I = m s²/6)
-  int n;           // elements per side: n×n elements (10 → 100)
-  double E;        // Young's modulus of the foundation [N/m²] (1e7)
   double depth;    // foundation depth [m] (1): element stiffness K = E·(s/n)²/depth
-  double B;        // damping per element [N·s/m] (1)
-  double load;     // downward force F [N] (5) at (s/2)[cos ωt, sin ωt, 1] in the cube frame
   double omega;    // angular rate of the load point [rad/s] (10)
-  double g;  // gravity [m/s²] (9.81; default: the paper's force "in the direction of gravity")
+  FOUNDATION_CASE_PARAM_LIST(XP_PARAM_FIELD)
+  FOUNDATION_PARAM_LIST(XP_PARAM_FIELD)
 } foundation_params;
 
 foundation_params foundation_params_default(void);
 
-// The parameters every foundation run takes as one value, declared once for the scenario and the
-// studies (an xp_param_def[] initialiser; n, E and F are declared by each: the studies sweep
-// lists).
-#define FOUNDATION_PARAM_DEFS                                                               \
-  {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "damping per element (paper A: 1)"}, { \
-    "g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,                                    \
-        "gravity (default; the paper only says the load acts in its direction)"             \
-  }
+struct xp_params;
+// Reads the FOUNDATION_PARAM_LIST keys (B, g) of validated parameters into *out (others untouched).
+void foundation_params_read(const struct xp_params *prm, foundation_params *out);
 
 // An instance; `model` is ready after foundation_init (ctx points at the instance: do not move it).
 typedef struct foundation {

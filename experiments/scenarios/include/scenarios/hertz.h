@@ -17,6 +17,13 @@ static inline const char *hertz_mode_name(hertz_mode m) {
   return m == HERTZ_PAPER ? "paper" : "default";
 }
 
+// Parses a mode name (hertz_mode_name's); 0 and *mode, or −1 if unknown.
+static inline int hertz_mode_parse(const char *name, hertz_mode *mode) {
+  if (strcmp(name, "default") != 0 && strcmp(name, "paper") != 0) return -1;
+  *mode = name[0] == 'p' ? HERTZ_PAPER : HERTZ_DEFAULT;
+  return 0;
+}
+
 // Row data of one contact of overlap d [m] (d < 0: apart) between surfaces of effective radius r
 // [m] and modulus E* [Pa]: φ, stiffness K and the factor that scales the Jacobian n̂ᵀJ.
 static inline void hertz_row(hertz_mode mode, double Estar, double r, double d, double *phi,

@@ -9,23 +9,52 @@
 #include "mbs/mbs_rigid.h"
 #include "mbs/mbs_scene.h"
 #include "scenarios/hertz.h"
+#include "xp/xp_param_list.h"
 
-// Physical parameters (defaults from incline_params_default: paper A §6.4 values).
+// The physical parameters, declared once for the method matrix (incline.c) and the paper study
+// (drivers/xp_incline.c) (kinds in xp/xp_param_list.h): they generate incline_params' fields,
+// the defaults, the declarations (INCLINE_PARAM_DEFS) and the reader (incline_params_read).
+#define INCLINE_PARAM_LIST(X)                                                                 \
+  X(DEG, theta, theta_deg, 15, XP_ANY, "ramp angle (paper A)")                                \
+  X(REAL, lx, lx, 0.2, XP_POSITIVE, "m", "box length down the slope (paper A)")               \
+  X(REAL, ly, ly, 0.1, XP_POSITIVE, "m", "box width (paper A)")                               \
+  X(REAL, lz, lz, 0.05, XP_POSITIVE, "m", "box height (paper A)")                             \
+  X(REAL, m, m, 1, XP_POSITIVE, "kg", "box mass (paper A); solid-box inertia (default)")      \
+  X(REAL, r, r, 0.01, XP_POSITIVE, "m",                                                       \
+    "foot radius (paper A); feet centred at the bottom corners (default)")                    \
+  X(REAL, Estar, Estar, 1e11, XP_POSITIVE, "Pa", "Hertz modulus E* (paper A)")                \
+  X(REAL, bn, Bn, 1, XP_NONNEGATIVE, "N*s/m", "normal damping B_n (paper A)")                 \
+  X(REAL, bt, Bt, 0, XP_NONNEGATIVE, "N*s/m",                                                 \
+    "tangential damping B_t; 0 means 1e6/h (paper A); K_t = 0")                               \
+  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity (default)")                           \
+  X(ENUM, hertz, hertz, hertz_mode, HERTZ_DEFAULT, "default", "default|paper",                \
+    "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5, K = E*sqrt(r) (SPEC " \
+    "§1.4)")
+
+// The case of one run: the study sweeps a list of μ, the method matrix's scenario takes one.
+#define INCLINE_CASE_PARAM_LIST(X) \
+  X(REAL, mu, mu, 0, XP_NONNEGATIVE, "", "friction coefficient (paper A §6.4: 0 … 0.375)")
+
+// the declarations, for a parameter table (xp_param_def[])
+#define INCLINE_PARAM_DEFS INCLINE_PARAM_LIST(XP_PARAM_DEF)
+#define INCLINE_CASE_PARAM_DEFS INCLINE_CASE_PARAM_LIST(XP_PARAM_DEF)
+
+// Physical parameters (defaults from incline_params_default: paper A §6.4 values): the listed
+// ones, with the ramp angle theta in radians and bt the tangential damping actually used.
 typedef struct incline_params {
-  double lx, ly, lz;  // box length (down the slope) 0.2, width 0.1, height 0.05 [m]
-  double m;           // mass [kg] (1); inertia of the solid box
-  double r;           // foot radius [m] (0.01); feet centred at the bottom corners
-  double theta;       // ramp angle [rad] (15°)
-  double Estar;       // Hertz modulus E* [Pa] (1e11)
-  double bn;          // normal damping B_n [N·s/m] (1)
-  double bt;          // tangential damping B_t [N·s/m] (1e6/h = 1e8 at h = 0.01); K_t = 0
-  double mu;          // friction coefficient (0)
-  double g;           // gravity [m/s²] (9.81)
-  hertz_mode hertz;   // Hertz row (HERTZ_DEFAULT)
+  INCLINE_PARAM_LIST(XP_PARAM_FIELD)
+  INCLINE_CASE_PARAM_LIST(XP_PARAM_FIELD)
 } incline_params;
 
 // Paper A §6.4 parameters with μ = 0 and B_t = 1e8 (= 1e6/h at h = 0.01 s).
 incline_params incline_params_default(void);
+
+struct xp_params;
+struct xp_error;
+// Reads the INCLINE_PARAM_LIST keys of validated parameters into *out (μ untouched), with B_t =
+// 1e6/h by default for the step h actually used; 0, or XP_ERR_USAGE with a message.
+int incline_params_read(const struct xp_params *prm, double h, incline_params *out,
+                        struct xp_error *err);
 
 // An incline instance; `model` is ready for a step after incline_init (its ctx points at the
 // instance, which must not move while the model is in use).
@@ -50,41 +79,5 @@ void incline_initial_state(const incline *s, double q[7], double v[6]);
 
 // Overlap d_k [m] of the four feet with the ramp (negative: above it) at q.
 void incline_foot_depth(const incline *s, const double q[7], double d[4]);
-
-// The scenario's physical parameters as xp_param_def initialisers (xp/xp.h), declared once for
-// the method matrix (incline.c) and the paper study (drivers/xp_incline.c).
-#define INCLINE_PARAM_DEFS                                                                        \
-  {"theta_deg", XP_REAL, "15", XP_ANY, "deg", NULL, "ramp angle (paper A)"},                      \
-      {"lx", XP_REAL, "0.2", XP_POSITIVE, "m", NULL, "box length down the slope (paper A)"},      \
-      {"ly", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "box width (paper A)"},                      \
-      {"lz", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "box height (paper A)"},                    \
-      {"m",                                                                                       \
-       XP_REAL,                                                                                   \
-       "1",                                                                                       \
-       XP_POSITIVE,                                                                               \
-       "kg",                                                                                      \
-       NULL,                                                                                      \
-       "box mass (paper A); solid-box inertia (default)"},                                        \
-      {"r",                                                                                       \
-       XP_REAL,                                                                                   \
-       "0.01",                                                                                    \
-       XP_POSITIVE,                                                                               \
-       "m",                                                                                       \
-       NULL,                                                                                      \
-       "foot radius (paper A); feet centred at the bottom corners (default)"},                    \
-      {"Estar", XP_REAL, "1e11", XP_POSITIVE, "Pa", NULL, "Hertz modulus E* (paper A)"},          \
-      {"Bn", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping B_n (paper A)"},        \
-      {"Bt",                                                                                      \
-       XP_REAL,                                                                                   \
-       "0",                                                                                       \
-       XP_NONNEGATIVE,                                                                            \
-       "N*s/m",                                                                                   \
-       NULL,                                                                                      \
-       "tangential damping B_t; 0 means 1e6/h (paper A); K_t = 0"},                               \
-      {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"}, {               \
-    "hertz", XP_STRING, "default", XP_ANY, "", "default|paper",                                   \
-        "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5, K = E*sqrt(r) (SPEC " \
-        "§1.4)"                                                                                  \
-  }
 
 #endif  // SCENARIOS_INCLINE_H

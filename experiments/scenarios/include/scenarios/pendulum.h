@@ -12,20 +12,20 @@
 // help. The list generates the struct's fields, the parameter declarations of the scenario and of
 // the Fig 4 study (PENDULUM_PARAM_DEFS), the defaults and the reader (pendulum_params_read). The
 // joint stiffness k is not in it: the study sweeps a list of k, the scenario takes one.
-#define PENDULUM_PARAM_LIST(X)                                                      \
-  X(m, 1, XP_POSITIVE, "kg", "bob mass (default; the paper does not say)")          \
-  X(l, 1, XP_POSITIVE, "m", "bob centre to joint (default)")                        \
-  X(inertia, 1e-3, XP_POSITIVE, "kg*m^2", "bob inertia about its centre (default)") \
-  X(g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity")                                    \
-  X(b, 1, XP_NONNEGATIVE, "N*s/m", "joint damping per row (paper A: 1)")
+#define PENDULUM_PARAM_LIST(X)                                                                     \
+  X(REAL, m, m, 1, XP_POSITIVE, "kg", "bob mass (default; the paper does not say)")                \
+  X(REAL, l, l, 1, XP_POSITIVE, "m", "bob centre to joint (default)")                              \
+  X(REAL, inertia, inertia, 1e-3, XP_POSITIVE, "kg*m^2", "bob inertia about its centre (default)") \
+  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity")                                          \
+  X(REAL, b, b, 1, XP_NONNEGATIVE, "N*s/m", "joint damping per row (paper A: 1)")
 
 // the declarations, for a parameter table (xp_param_def[])
-#define PENDULUM_PARAM_DEFS PENDULUM_PARAM_LIST(XP_REAL_PARAM_DEF)
+#define PENDULUM_PARAM_DEFS PENDULUM_PARAM_LIST(XP_PARAM_DEF)
 
 // Physical parameters (SPEC §5; defaults from pendulum_params_default).
 typedef struct pendulum_params {
-  PENDULUM_PARAM_LIST(XP_REAL_PARAM_FIELD)  // m, l, inertia, g, b (declared above)
-  double k;                                 // joint stiffness per row [N/m] (1e15)
+  PENDULUM_PARAM_LIST(XP_PARAM_FIELD)  // m, l, inertia, g, b (declared above)
+  double k;                            // joint stiffness per row [N/m] (1e15)
   int copies;  // how many copies of the two joint rows (1; 2+ tests redundancy)
   int split;   // 1: each copy gets k/copies and b/copies (parallel springs = one joint)
 } pendulum_params;

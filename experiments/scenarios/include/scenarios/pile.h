@@ -8,14 +8,24 @@
 #include "mbs/mbs_model.h"
 #include "scenarios/stack.h"
 
+// The pile's own parameters, declared once (kinds in xp/xp_param_list.h): they generate the
+// fields below, their defaults and the pile scenario's declarations (PILE_PARAM_DEFS).
+#define PILE_PARAM_LIST(X)                                                       \
+  X(REAL, half, half, 0.5, XP_POSITIVE, "m", "walls at x, y = +-half (default)") \
+  X(REAL, reach, reach, 0.05, XP_NONNEGATIVE, "m",                               \
+    "contacts reported while closer than this (default)")                        \
+  X(INT, seed, seed, unsigned, 1, XP_POSITIVE, "seed of the horizontal offsets")
+
+// the declarations, for a parameter table (xp_param_def[])
+#define PILE_PARAM_DEFS PILE_PARAM_LIST(XP_PARAM_DEF)
+
 // Parameters: the sphere and contact data of the stack (stack_params: r, m, gap, E, B, B_t, μ, g,
-// hertz; n spheres) and the box.
+// hertz, dissipation; n spheres) and the box: walls at x, y = ±half [m] (0.5); rows for every
+// pair and plane closer than reach [m] (0.05), so a speculative row can join (SPEC §1.5); seed of
+// the horizontal offsets (1).
 typedef struct pile_params {
   stack_params s;  // spheres and contacts; s.gap is the gap between layers
-  double half;     // walls at x, y = ±half [m] (0.5)
-  double reach;    // detection distance beyond touching [m] (0.05): rows for every pair and
-                   // plane closer than this, so a speculative row can join (SPEC §1.5)
-  unsigned seed;   // seed of the horizontal offsets (1)
+  PILE_PARAM_LIST(XP_PARAM_FIELD)
 } pile_params;
 
 // Defaults: 200 spheres (r = 0.1, m = 1, E = 1e11, B = 1, μ = 0.5), walls at ±0.5 m, reach 0.05 m,

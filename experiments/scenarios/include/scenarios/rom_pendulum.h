@@ -11,19 +11,19 @@
 // The physical parameters, declared once: name, default, range, unit, help. The list generates
 // the struct's fields, the defaults, the reader and the parameter declarations shared by the
 // scenario and the Fig 6 study (ROM_PENDULUM_PARAM_DEFS).
-#define ROM_PENDULUM_PARAM_LIST(X)                                           \
-  X(m, 1, XP_POSITIVE, "kg", "point mass (default; the paper does not say)") \
-  X(l, 1, XP_POSITIVE, "m", "length (default)")                              \
-  X(g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity")                             \
-  X(k, 1e12, XP_NONNEGATIVE, "N*m/rad", "limit stiffness (paper A: 1e12)")   \
-  X(b, 0, XP_NONNEGATIVE, "N*m*s/rad", "limit damping (paper A: 0)")
+#define ROM_PENDULUM_PARAM_LIST(X)                                                    \
+  X(REAL, m, m, 1, XP_POSITIVE, "kg", "point mass (default; the paper does not say)") \
+  X(REAL, l, l, 1, XP_POSITIVE, "m", "length (default)")                              \
+  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity")                             \
+  X(REAL, k, k, 1e12, XP_NONNEGATIVE, "N*m/rad", "limit stiffness (paper A: 1e12)")   \
+  X(REAL, b, b, 0, XP_NONNEGATIVE, "N*m*s/rad", "limit damping (paper A: 0)")
 
 // the declarations, for a parameter table (xp_param_def[])
-#define ROM_PENDULUM_PARAM_DEFS ROM_PENDULUM_PARAM_LIST(XP_REAL_PARAM_DEF)
+#define ROM_PENDULUM_PARAM_DEFS ROM_PENDULUM_PARAM_LIST(XP_PARAM_DEF)
 
 // Physical parameters (SPEC §5): m, l, g, k, b as listed above.
 typedef struct rom_pendulum_params {
-  ROM_PENDULUM_PARAM_LIST(XP_REAL_PARAM_FIELD)
+  ROM_PENDULUM_PARAM_LIST(XP_PARAM_FIELD)
 } rom_pendulum_params;
 
 struct xp_params;

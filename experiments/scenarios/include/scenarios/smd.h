@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "xp/xp_param_list.h"
+
 #define SMD_SCHEME_LIST(X)                                                  \
   X(SMD_EXPLICIT, "explicit", "explicit Euler (eqs. 7-8)")                  \
   X(SMD_SEMI_IMPLICIT, "semi-implicit", "semi-implicit Euler (eqs. 11-12)") \
@@ -17,10 +19,31 @@ typedef enum smd_scheme {
       SMD_SCHEME_COUNT
 } smd_scheme;
 
-// Physical parameters: mass m [kg] > 0, stiffness k [N/m] ≥ 0, damping b [N·s/m] ≥ 0, force f [N].
+// The parameters every spring–mass–damper study takes as one value, declared once (kinds in
+// xp/xp_param_list.h): the mass and the initial state. They generate the fields below, the
+// declarations (SMD_PARAM_DEFS, SMD_START_PARAM_DEFS) of the Figs 1–3 runs, the sweepable `smd`
+// and the stability map, and the case attributes. k and b are swept as lists; f is 0 in every
+// study.
+#define SMD_PARAM_LIST(X) X(REAL, m, m, 1, XP_POSITIVE, "kg", "mass")
+#define SMD_START_PARAM_LIST(X)                                                         \
+  X(REAL, x0, x0, 1, XP_ANY, "m", "initial position (default; the paper does not say)") \
+  X(REAL, v0, v0, 0, XP_ANY, "m/s", "initial velocity")
+
+// the declarations, for a parameter table (xp_param_def[])
+#define SMD_PARAM_DEFS SMD_PARAM_LIST(XP_PARAM_DEF)
+#define SMD_START_PARAM_DEFS SMD_START_PARAM_LIST(XP_PARAM_DEF)
+
+// Physical parameters: mass m [kg] > 0 (listed above), stiffness k [N/m] ≥ 0, damping b [N·s/m]
+// ≥ 0, force f [N].
 typedef struct smd_params {
-  double m, k, b, f;
+  SMD_PARAM_LIST(XP_PARAM_FIELD)
+  double k, b, f;
 } smd_params;
+
+// Initial state: position x0 [m] and velocity v0 [m/s] (listed above).
+typedef struct smd_start {
+  SMD_START_PARAM_LIST(XP_PARAM_FIELD)
+} smd_start;
 
 // Short CLI name of a scheme ("explicit", "semi-implicit", "implicit").
 const char *smd_scheme_name(smd_scheme s);

@@ -7,20 +7,34 @@
 
 #include "mbs/mbs_model.h"
 #include "scenarios/hertz.h"
+#include "xp/xp_param_list.h"
 
-// Parameters (defaults from sphere_params_default; none is a paper value).
+// The parameters, declared once (kinds in xp/xp_param_list.h; none is a paper value): they
+// generate sphere_params' fields, the defaults, the scenario's declarations and its reader.
+#define SPHERE_PARAM_LIST(X)                                                                   \
+  X(REAL, r, r, 0.1, XP_POSITIVE, "m", "sphere radius (default)")                              \
+  X(REAL, m, m, 1, XP_POSITIVE, "kg", "sphere mass (default)")                                 \
+  X(REAL, Estar, Estar, 1e7, XP_POSITIVE, "Pa",                                                \
+    "Hertz modulus E* (default; an ~8 ms contact at 1 m/s)")                                   \
+  X(REAL, b, B, 0, XP_NONNEGATIVE, "N*s/m", "normal damping (default 0: elastic)")             \
+  X(REAL, v0, v0, 1, XP_POSITIVE, "m/s", "downward speed at the start")                        \
+  X(REAL, gap, gap, 1e-3, XP_POSITIVE, "m", "initial gap above the ground")                    \
+  X(REAL, g, g, 0, XP_NONNEGATIVE, "m/s^2", "gravity (default 0: impact theory assumes none)") \
+  X(ENUM, hertz, hertz, hertz_mode, HERTZ_DEFAULT, "default", "default|paper",                 \
+    "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5 (SPEC §1.4)")           \
+  X(ENUM, dissipation, dissipation, hertz_dissipation, HERTZ_DISSIPATION_PAPER, "paper",       \
+    "paper|hunt-crossley|sap",                                                                 \
+    "normal damping law: paper A's constant B; Hunt-Crossley alpha k d^1.5; SAP tau_d K(d)")   \
+  X(REAL, alpha, alpha, 0.02, XP_NONNEGATIVE, "s/m", "Hunt-Crossley dissipation alpha")        \
+  X(REAL, tau_d, tau_d, 1e-5, XP_NONNEGATIVE, "s", "SAP dissipation time scale tau_d")
+
+// Parameters (defaults from sphere_params_default): radius r [m], mass m [kg], Hertz modulus E*
+// [Pa] (1e7: a contact of ~8 ms, resolved by h ≪ 1e-3), normal damping B [N·s/m] (0: elastic,
+// restitution 1 as h → 0), downward speed v0 [m/s] and gap [m] at the start, gravity g [m/s²]
+// (0: impact theory is exact only without it), the Hertz row, the damping law (hertz.h; paper:
+// the constant B) with Hunt–Crossley α [s/m] and SAP's τ_d [s].
 typedef struct sphere_params {
-  double r;      // radius [m] (0.1)
-  double m;      // mass [kg] (1)
-  double Estar;  // Hertz modulus E* [Pa] (1e7: a contact of ~8 ms, resolved by h ≪ 1e-3)
-  double b;      // normal damping B [N·s/m] (0: elastic, restitution 1 as h → 0)
-  double v0;     // downward speed at the start [m/s] (1)
-  double gap;    // initial gap between sphere and ground [m] (1e-3)
-  double g;      // gravity [m/s²] (0: impact theory is exact only without it)
-  hertz_mode hertz;
-  hertz_dissipation dissipation;  // damping law (hertz.h; paper: the constant b)
-  double alpha;                   // Hunt–Crossley α [s/m] (0.02)
-  double tau_d;                   // SAP's dissipation time scale τ_d [s] (1e-5)
+  SPHERE_PARAM_LIST(XP_PARAM_FIELD)
 } sphere_params;
 
 sphere_params sphere_params_default(void);

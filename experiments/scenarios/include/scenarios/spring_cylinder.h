@@ -6,6 +6,7 @@
 
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
+#include "xp/xp_param_list.h"
 
 // How the ground contact is reported to a step.
 typedef enum spring_cylinder_contact {
@@ -14,24 +15,49 @@ typedef enum spring_cylinder_contact {
   SPRING_CYLINDER_CONTACT_UNILATERAL = 2,  // one unilateral row (frictionless, for paper A's step)
 } spring_cylinder_contact;
 
-// Physical parameters (SPEC §5; defaults from spring_cylinder_params_default).
+// The physical parameters, declared once for the method matrix (spring_cylinder.c) and the paper
+// study (drivers/xp_spring_cylinder.c) (kinds in xp/xp_param_list.h): they generate the fields
+// below, the defaults, the declarations (SPRING_CYLINDER_PARAM_DEFS), the reader
+// (spring_cylinder_params_read) and the study's case attributes.
+#define SPRING_CYLINDER_PARAM_LIST(X)                                                          \
+  X(REAL, radius, R, 0.05, XP_POSITIVE, "m", "cylinder radius (paper B)")                      \
+  X(REAL, m, m, 0.5, XP_POSITIVE, "kg", "cylinder mass (paper B); I = m R^2/2")                \
+  X(REAL, ks, ks, 100, XP_NONNEGATIVE, "N/m", "horizontal spring stiffness k_s (paper B)")     \
+  X(REAL, x0, x0, 0.1, XP_ANY, "m",                                                            \
+    "initial spring extension, released at rest (paper B); starts at the static contact "      \
+    "compression m g/k (default)")                                                             \
+  X(REAL, k, k, 1e4, XP_POSITIVE, "N/m", "ground contact stiffness (paper B)")                 \
+  X(REAL, tau_d, tau_d, 0.02, XP_NONNEGATIVE, "s", "contact dissipation time scale (paper B)") \
+  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity (default; the paper does not say)")
+
+// The case of one run: the study sweeps a list of μ and sets B_t from its own step; the method
+// matrix's scenario takes one of each (SPRING_CYLINDER_CASE_PARAM_DEFS).
+#define SPRING_CYLINDER_CASE_PARAM_LIST(X)                                       \
+  X(REAL, mu, mu, 1, XP_NONNEGATIVE, "", "friction coefficient (paper B: 0, 1)") \
+  X(REAL, bt, Bt, 0, XP_NONNEGATIVE, "N*s/m",                                    \
+    "paper A's tangent damping; 0 means 1e6/h (paper A §6.4)")
+
+// the declarations, for a parameter table (xp_param_def[])
+#define SPRING_CYLINDER_PARAM_DEFS SPRING_CYLINDER_PARAM_LIST(XP_PARAM_DEF)
+#define SPRING_CYLINDER_CASE_PARAM_DEFS SPRING_CYLINDER_CASE_PARAM_LIST(XP_PARAM_DEF)
+
+// Physical parameters (SPEC §5; defaults from spring_cylinder_params_default): the listed ones
+// (R: radius [m], k: ground contact stiffness [N/m], τ_d: dissipation time scale [s], row damping
+// B = τ_d k; bt: tangent-row damping B_t of paper A's memoryless Coulomb [N·s/m], 5e7 = 1e6/δt
+// at δt = 0.02 s, unused by paper B's step) and how the contact is reported.
 typedef struct spring_cylinder_params {
-  double radius;  // cylinder radius R [m] (0.05)
-  double m;       // mass [kg] (0.5)
-  double ks;      // horizontal spring stiffness k_s [N/m] (100)
-  double x0;      // initial spring extension [m] (0.1), released from rest
-  double k;       // ground contact stiffness [N/m] (1e4)
-  double tau_d;   // contact dissipation time scale τ_d [s] (0.02); row damping B = τ_d k
-  double mu;      // friction coefficient (1; the study also runs 0)
-  double g;       // gravity [m/s²] (9.81, default: the paper does not say)
-  double bt;      // tangent-row damping B_t for paper A's memoryless Coulomb [N·s/m]
-                  // (5e7 = 1e6/δt at δt = 0.02 s, paper A §6.4; unused by paper B's step)
+  SPRING_CYLINDER_PARAM_LIST(XP_PARAM_FIELD)
+  SPRING_CYLINDER_CASE_PARAM_LIST(XP_PARAM_FIELD)
   spring_cylinder_contact contact;  // how the contact is reported (FRICTION)
 } spring_cylinder_params;
 
 // Paper B's parameters: R = 0.05, m = 0.5, k_s = 100, x0 = 0.1, k = 1e4, τ_d = 0.02, μ = 1,
 // g = 9.81, B_t = 5e7, contact reported with friction.
 spring_cylinder_params spring_cylinder_params_default(void);
+
+struct xp_params;
+// Reads the SPRING_CYLINDER_PARAM_LIST keys of validated parameters into *out (others untouched).
+void spring_cylinder_params_read(const struct xp_params *prm, spring_cylinder_params *out);
 
 // A spring–cylinder instance; `model` is ready for a step after spring_cylinder_init (its ctx
 // points at the instance, so the struct must not move while the model is in use).
@@ -70,38 +96,5 @@ double spring_cylinder_energy(const spring_cylinder *sc, const double q[3], cons
 
 // Slip velocity of the contact point ẋ − Rθ̇ [m/s].
 double spring_cylinder_slip(const spring_cylinder *sc, const double v[3]);
-
-// The scenario's physical parameters as xp_param_def initialisers (xp/xp.h), declared once for
-// the method matrix (spring_cylinder.c) and the paper study (drivers/xp_spring_cylinder.c).
-#define SPRING_CYLINDER_PARAM_DEFS                                                            \
-  {"R", XP_REAL, "0.05", XP_POSITIVE, "m", NULL, "cylinder radius (paper B)"},                \
-      {"m", XP_REAL, "0.5", XP_POSITIVE, "kg", NULL, "cylinder mass (paper B); I = m R^2/2"}, \
-      {"ks",                                                                                  \
-       XP_REAL,                                                                               \
-       "100",                                                                                 \
-       XP_NONNEGATIVE,                                                                        \
-       "N/m",                                                                                 \
-       NULL,                                                                                  \
-       "horizontal spring stiffness k_s (paper B)"},                                          \
-      {"x0",                                                                                  \
-       XP_REAL,                                                                               \
-       "0.1",                                                                                 \
-       XP_ANY,                                                                                \
-       "m",                                                                                   \
-       NULL,                                                                                  \
-       "initial spring extension, released at rest (paper B); starts at the static contact "  \
-       "compression m g/k (default)"},                                                        \
-      {"k", XP_REAL, "1e4", XP_POSITIVE, "N/m", NULL, "ground contact stiffness (paper B)"},  \
-      {"tau_d",                                                                               \
-       XP_REAL,                                                                               \
-       "0.02",                                                                                \
-       XP_NONNEGATIVE,                                                                        \
-       "s",                                                                                   \
-       NULL,                                                                                  \
-       "contact dissipation time scale (paper B)"},                                           \
-  {                                                                                           \
-    "g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL,                                      \
-        "gravity (default; the paper does not say)"                                           \
-  }
 
 #endif  // SCENARIOS_SPRING_CYLINDER_H

@@ -9,25 +9,44 @@
 #include "mbs/mbs_rigid.h"
 #include "mbs/mbs_scene.h"
 #include "scenarios/hertz.h"
+#include "xp/xp_param_list.h"
 
-// Parameters (defaults from stack_params_default).
+// The parameters shared by the stack, the pile and the stack study, declared once (kinds in
+// xp/xp_param_list.h): X(KIND, field, key, …). The list generates stack_params' fields, their
+// defaults, the declarations (STACK_PARAM_DEFS) and the reader (stack_params_read). N is not in
+// it: the study sweeps a list of N, the scenarios take one (with different defaults).
+#define STACK_PARAM_LIST(X)                                                              \
+  X(REAL, r, r, 0.1, XP_POSITIVE, "m", "sphere radius (default)")                        \
+  X(REAL, m, m, 1, XP_POSITIVE, "kg", "sphere mass (default); I = 2/5 m r^2")            \
+  X(REAL, gap, gap, 0.01, XP_NONNEGATIVE, "m",                                           \
+    "initial vertical gap between neighbours and above the ground (default)")            \
+  X(REAL, E, E, 1e11, XP_POSITIVE, "Pa",                                                 \
+    "Hertz modulus, used as E* (paper A); r_eff = r (ground), r/2 (sphere pairs)")       \
+  X(REAL, b, B, 1, XP_NONNEGATIVE, "N*s/m", "normal damping (paper A)")                  \
+  X(REAL, bt, Bt, 0, XP_NONNEGATIVE, "N*s/m",                                            \
+    "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0")                         \
+  X(REAL, mu, mu, 0.5, XP_NONNEGATIVE, "",                                               \
+    "friction coefficient (default; the paper does not give it)")                        \
+  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity (default)")                      \
+  X(ENUM, hertz, hertz, hertz_mode, HERTZ_DEFAULT, "default", "default|paper",           \
+    "Hertz row (SPEC §1.4)")                                                             \
+  X(ENUM, dissipation, dissipation, hertz_dissipation, HERTZ_DISSIPATION_PAPER, "paper", \
+    "paper|hunt-crossley|sap",                                                           \
+    "normal damping law (hertz.h): paper A's constant B, Hunt-Crossley, SAP")            \
+  X(REAL, alpha, alpha, 0.02, XP_NONNEGATIVE, "s/m", "Hunt-Crossley alpha")              \
+  X(REAL, tau_d, tau_d, 1e-5, XP_NONNEGATIVE, "s", "SAP dissipation time scale")
+
+// the declarations, for a parameter table (xp_param_def[])
+#define STACK_PARAM_DEFS STACK_PARAM_LIST(XP_PARAM_DEF)
+
+// Parameters (defaults from stack_params_default): N and the listed ones. bt holds the tangential
+// damping actually used [N·s/m] (the reader derives it from Bt and h).
 typedef struct stack_params {
-  int n;       // number of spheres N (10)
-  double r;    // sphere radius [m] (0.1, default)
-  double m;    // sphere mass [kg] (1, default); I = (2/5) m r²
-  double gap;  // initial vertical gap between neighbours and above the ground [m] (0.01, default)
-  double E;    // Hertz modulus [Pa] (1e11, paper); E* = E (default), r_eff = r (ground), r/2
-  double b;    // normal damping B [N·s/m] (1, paper)
-  double bt;   // tangential damping B_t [N·s/m] (1e8 = 1e6/h at h = 0.01, paper A §6.4)
-  double mu;   // friction coefficient (0.5, default: the paper does not give it)
-  double g;    // gravity [m/s²] (9.81)
-  hertz_mode hertz;               // Hertz row (HERTZ_DEFAULT)
-  hertz_dissipation dissipation;  // normal damping law (hertz.h; paper: the constant b)
-  double alpha;                   // Hunt–Crossley α [s/m] (0.02)
-  double tau_d;                   // SAP's τ_d [s] (1e-5)
+  int n;  // number of spheres N (10)
+  STACK_PARAM_LIST(XP_PARAM_FIELD)
 } stack_params;
 
-// The defaults listed above.
+// The listed defaults, N = 10 and B_t = 1e8 (= 1e6/h at h = 0.01 s, paper A §6.4).
 stack_params stack_params_default(void);
 
 struct xp_params;
@@ -78,52 +97,5 @@ double stack_energy(const stack *s, const double *q, const double *v);
 
 // Overlap [m] of contact c (0: ground–sphere 0, c ≥ 1: sphere c−1 – sphere c) at q.
 double stack_contact_depth(const stack *s, const double *q, int c);
-
-// The scenario's physical parameters as xp_param_def initialisers (xp/xp.h), declared once for
-// the method matrix (stack.c) and the paper study (drivers/xp_stack.c).
-#define STACK_PARAM_DEFS                                                                     \
-  {"r", XP_REAL, "0.1", XP_POSITIVE, "m", NULL, "sphere radius (default)"},                  \
-      {"m", XP_REAL, "1", XP_POSITIVE, "kg", NULL, "sphere mass (default); I = 2/5 m r^2"},  \
-      {"gap",                                                                                \
-       XP_REAL,                                                                              \
-       "0.01",                                                                               \
-       XP_NONNEGATIVE,                                                                       \
-       "m",                                                                                  \
-       NULL,                                                                                 \
-       "initial vertical gap between neighbours and above the ground (default)"},            \
-      {"E",                                                                                  \
-       XP_REAL,                                                                              \
-       "1e11",                                                                               \
-       XP_POSITIVE,                                                                          \
-       "Pa",                                                                                 \
-       NULL,                                                                                 \
-       "Hertz modulus, used as E* (paper A); r_eff = r (ground), r/2 (sphere pairs)"},       \
-      {"B", XP_REAL, "1", XP_NONNEGATIVE, "N*s/m", NULL, "normal damping (paper A)"},        \
-      {"Bt",                                                                                 \
-       XP_REAL,                                                                              \
-       "0",                                                                                  \
-       XP_NONNEGATIVE,                                                                       \
-       "N*s/m",                                                                              \
-       NULL,                                                                                 \
-       "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0"},                         \
-      {"mu",                                                                                 \
-       XP_REAL,                                                                              \
-       "0.5",                                                                                \
-       XP_NONNEGATIVE,                                                                       \
-       "",                                                                                   \
-       NULL,                                                                                 \
-       "friction coefficient (default; the paper does not give it)"},                        \
-      {"g", XP_REAL, "9.81", XP_NONNEGATIVE, "m/s^2", NULL, "gravity (default)"},            \
-      {"hertz", XP_STRING, "default", XP_ANY, "", "default|paper", "Hertz row (SPEC §1.4)"}, \
-      {"dissipation",                                                                        \
-       XP_STRING,                                                                            \
-       "paper",                                                                              \
-       XP_ANY,                                                                               \
-       "",                                                                                   \
-       "paper|hunt-crossley|sap",                                                            \
-       "normal damping law (hertz.h): paper A's constant B, Hunt-Crossley, SAP"},            \
-      {"alpha", XP_REAL, "0.02", XP_NONNEGATIVE, "s/m", NULL, "Hunt-Crossley alpha"}, {      \
-    "tau_d", XP_REAL, "1e-5", XP_NONNEGATIVE, "s", NULL, "SAP dissipation time scale"        \
-  }
 
 #endif  // SCENARIOS_STACK_H

@@ -75,10 +75,14 @@ static int box_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t cap,
   return bad | put(buf, cap, at, "    </body>\n");
 }
 
-// the MJCF of the scene (contact buffers sized for every sphere touching a dozen others and the
-// ground and walls: MuJoCo 2.2 preallocates them); its length, or −1 if buf is too small
+// the MJCF of the scene; its length, or −1 if buf is too small. MuJoCo 2.2 preallocates its
+// contact buffers, with dense constraint matrices of njmax² entries, so they are sized per scene:
+// a column (no walls) has at most N + 1 contacts (room for 2(N + 1): 6(N + 1) rows; 8(N + 1)
+// could not be allocated from N = 500), a walled pile a dozen per sphere, the box its four feet
 static int scene_mjcf(const mbs_scene *sc, const double *q, double h, char *buf, size_t cap) {
-  const int ncon = 8 * (sc->nbodies + 1);
+  const int ncon = sc->kind == MBS_SCENE_BOX_ON_FEET ? 8
+                   : sc->wall_half > 0               ? 8 * (sc->nbodies + 1)
+                                                     : 2 * (sc->nbodies + 1);
   const int box = sc->kind == MBS_SCENE_BOX_ON_FEET;
   const double a = box ? sc->ramp_angle : 0;  // the box's scene is in the ramp frame
   size_t at = 0;

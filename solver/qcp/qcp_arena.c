@@ -82,6 +82,24 @@ int qcp_arena_reset(qcp_arena *a) {
   return chunk_open(a, total) ? 0 : -1;
 }
 
+int qcp_arena_reserve(qcp_arena *a, size_t bytes) {
+  if (a->chunk && a->chunk->size >= bytes) return 0;
+  qcp_arena_chunk *old = a->chunk;
+  const size_t old_capacity = a->capacity;
+  a->chunk = NULL, a->capacity = 0;
+  if (!chunk_open(a, round_up(bytes))) {
+    a->chunk = old, a->capacity = old_capacity;
+    return -1;
+  }
+  a->chunk->next = NULL;
+  while (old) {  // nothing handed out lives in them (no pattern is set up)
+    qcp_arena_chunk *next = old->next;
+    free(old);
+    old = next;
+  }
+  return 0;
+}
+
 void qcp_arena_free(qcp_arena *a) {
   free_chunks(a);
   *a = (qcp_arena){0};

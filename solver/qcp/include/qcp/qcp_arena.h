@@ -27,6 +27,11 @@ void qcp_arena_init(qcp_arena *a);
 // from the arena, releases are no-ops until the next reset.
 qcp_allocator qcp_arena_allocator(qcp_arena *a);
 
+// Makes sure the arena holds at least `bytes` in one chunk (call it while no pattern is set up:
+// at creation, or right after a reset), so patterns up to that size never call malloc. Returns 0,
+// or −1 if the allocation failed (the arena is then unchanged).
+int qcp_arena_reserve(qcp_arena *a, size_t bytes);
+
 // Ends the current pattern: every pointer handed out since the last reset becomes invalid. If the
 // pattern needed more than one chunk, they are merged into one of their total size (one malloc),
 // so the same or a smaller pattern fits from then on. Returns 0, or −1 if that allocation failed

@@ -8,6 +8,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+// Under AddressSanitizer every request is followed by a poisoned redzone and memory not handed
+// out (and everything after a reset) is poisoned, so an overrun of one array of a pattern or a use
+// after the pattern ended is reported as with malloc'd memory
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+enum { ARENA_REDZONE = 16 };
+#else
+#define ASAN_POISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+enum { ARENA_REDZONE = 0 };
+#endif
+
 // every request is rounded up to this (the strictest alignment of the types qcp stores)
 enum { ARENA_ALIGN = 16, ARENA_FIRST_CHUNK = 1 << 16 };
 
@@ -27,13 +39,14 @@ static qcp_arena_chunk *chunk_open(qcp_arena *a, size_t size) {
   a->system_allocations++;
   c->next = a->chunk, c->size = size, c->used = 0;
   a->chunk = c, a->capacity += size;
+  ASAN_POISON_MEMORY_REGION(c->data, size);
   return c;
 }
 
 static void *arena_alloc(size_t bytes, void *ctx) {
   qcp_arena *a = ctx;
   if (bytes > SIZE_MAX / 4) return NULL;
-  const size_t need = round_up(bytes ? bytes : 1);
+  const size_t need = round_up((bytes ? bytes : 1) + ARENA_REDZONE);
   a->wanted += need;
   qcp_arena_chunk *c = a->chunk;
   if (!c || need > c->size - c->used) {
@@ -43,6 +56,7 @@ static void *arena_alloc(size_t bytes, void *ctx) {
   }
   void *p = c->data + c->used;
   c->used += need;
+  ASAN_UNPOISON_MEMORY_REGION(p, bytes);
   return p;
 }
 
@@ -57,6 +71,7 @@ qcp_allocator qcp_arena_allocator(qcp_arena *a) {
 static void free_chunks(qcp_arena *a) {
   while (a->chunk) {
     qcp_arena_chunk *next = a->chunk->next;
+    ASAN_UNPOISON_MEMORY_REGION(a->chunk->data, a->chunk->size);
     free(a->chunk);
     a->chunk = next;
   }
@@ -74,6 +89,7 @@ int qcp_arena_reset(qcp_arena *a) {
     a->chunk = newest->next;
     free_chunks(a);
     newest->next = NULL, newest->used = 0;
+    ASAN_POISON_MEMORY_REGION(newest->data, newest->size);
     a->chunk = newest, a->capacity = newest->size;
     return 0;
   }
@@ -94,6 +110,7 @@ int qcp_arena_reserve(qcp_arena *a, size_t bytes) {
   a->chunk->next = NULL;
   while (old) {  // nothing handed out lives in them (no pattern is set up)
     qcp_arena_chunk *next = old->next;
+    ASAN_UNPOISON_MEMORY_REGION(old->data, old->size);
     free(old);
     old = next;
   }

@@ -415,15 +415,23 @@ static int cmd_info(int argc, char **argv) {
 
 static int cmd_export(int argc, char **argv) {
   const char *file = NULL, *case_name = NULL, *format = "csv", *output = NULL;
+  long group = 0;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
       puts(
-          "usage: stabcon export FILE.h5 [--case NAME] [--format csv] [-o OUT]\n\n"
+          "usage: stabcon export FILE.h5 [--case NAME [--group K]] [--format csv] [-o OUT]\n\n"
           "Without --case: one CSV row per case (case, status, parameters, statistics).\n"
-          "With --case: that case's series as CSV columns (header = series names).");
+          "With --case: that case's series as CSV columns (header = series names). Series of\n"
+          "different lengths form groups (0: the first, usually the time series; e.g. the stack's\n"
+          "per-sphere history); --group K exports group K (`stabcon info` counts them).");
       return XP_OK;
     } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
       case_name = argv[++i];
+    } else if (strcmp(argv[i], "--group") == 0 && i + 1 < argc) {
+      char *end = NULL;
+      group = strtol(argv[++i], &end, 10);
+      if (!end || *end || group < 0 || group > 1000)
+        return usage_error("export", "--group '%s' is not a group number 0..1000", argv[i]);
     } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
       format = argv[++i];
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
@@ -455,7 +463,7 @@ static int cmd_export(int argc, char **argv) {
     xp_file_close(f);
     return usage_error("export", "cannot write '%s'", partial);
   }
-  int rc = case_name ? xp_file_export_case_csv(f, case_name, 0, out, NULL, &err)
+  int rc = case_name ? xp_file_export_case_csv(f, case_name, (size_t)group, out, NULL, &err)
                      : xp_file_export_summary_csv(f, out, &err);
   if (rc == XP_OK && (fflush(out) != 0 || ferror(out)))
     rc = xp_fail(&err, XP_ERR_RUN, "write error on %s (disk full?)", output ? partial : "stdout");

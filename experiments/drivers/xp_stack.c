@@ -35,6 +35,10 @@ typedef struct st_meas {
   // settle case (or NULL): total energy per step (steps + 1), and at the end each sphere's height
   // and speed and each contact's overlap (n each); the largest rise of the energy over a step
   double *en, *zf, *sf, *df;
+  // settle case (or NULL): every sphere's height and speed every `stride` steps (and at the last
+  // step), sample-major (n per sample), at the times ht; nh samples taken, at most hcap
+  double *ht, *hz, *hs;
+  size_t stride, nh, hcap, last;
   const stack *s;
   double e_prev, e_rise;
 } st_meas;
@@ -85,6 +89,12 @@ static void st_sample(void *ctx, size_t k, double t, const double *q, const doub
     o->zf[i] = q[7 * i + 2], o->sf[i] = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
     o->df[i] = stack_contact_depth(o->s, q, i);
   }
+  if (o->ht && (k % o->stride == 0 || k == o->last) && o->nh < o->hcap) {
+    o->ht[o->nh] = t;
+    memcpy(o->hz + o->nh * (size_t)o->n, o->zf, sizeof(double) * (size_t)o->n);
+    memcpy(o->hs + o->nh * (size_t)o->n, o->sf, sizeof(double) * (size_t)o->n);
+    o->nh++;
+  }
 }
 
 // one run of T through the simulate loop into case c (its series and statistics, then this
@@ -117,6 +127,12 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                  .zf = o->zf,
                  .sf = o->sf,
                  .df = o->df,
+                 .ht = o->ht,
+                 .hz = o->hz,
+                 .hs = o->hs,
+                 .stride = o->stride,
+                 .hcap = o->hcap,
+                 .last = o->last,
                  .s = &s,
                  .e_rise = -INFINITY};
   char mname[32];
@@ -201,7 +217,10 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   const double Ts = xp_params_real(prm, "settle_T");
   size_t steps;
   if (xp_step_count(Ts, xp_params_real(prm, "h"), &steps, err)) return XP_ERR_USAGE;
-  const size_t nb = 7 * (size_t)n + 4 * (steps + 1);
+  // every sphere over time, decimated to at most ST_HISTORY samples (plus the last step)
+  enum { ST_HISTORY = 50 };
+  const size_t stride = steps / ST_HISTORY + 1, hcap = steps / stride + 2;
+  const size_t nb = 7 * (size_t)n + 4 * (steps + 1) + hcap * (1 + 2 * (size_t)n);
   double *b = malloc(nb * sizeof *b);
   if (!b) return xp_fail(err, XP_ERR_RUN, "out of memory");
   for (size_t k = 0; k < nb; k++) b[k] = NAN;  // a run that stops early leaves NaN, not garbage
@@ -214,7 +233,12 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
                .en = b + 3 * n + 3 * (steps + 1),
                .zf = b + 3 * n + 4 * (steps + 1),
                .sf = b + 4 * n + 4 * (steps + 1),
-               .df = b + 5 * n + 4 * (steps + 1)};
+               .df = b + 5 * n + 4 * (steps + 1),
+               .ht = b + 7 * n + 4 * (steps + 1),
+               .stride = stride,
+               .hcap = hcap,
+               .last = steps};
+  o.hz = o.ht + hcap, o.hs = o.hz + hcap * (size_t)n;
   double *cidx = b + 6 * n + 4 * (steps + 1);
   for (int i = 0; i < n; i++) cidx[i] = i;
   char name[64];
@@ -240,6 +264,10 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case_series(c, "sphere_z_final", "m", o.zf, (size_t)n);
   xp_case_series(c, "sphere_speed_final", "m/s", o.sf, (size_t)n);
   xp_case_series(c, "overlap_final", "m", o.df, (size_t)n);
+  // over time, decimated: sample j's sphere i at [j·N + i]
+  xp_case_series(c, "history_t", "s", o.ht, o.nh);
+  xp_case_series(c, "history_sphere_z", "m", o.hz, o.nh * (size_t)n);
+  xp_case_series(c, "history_sphere_speed", "m/s", o.hs, o.nh * (size_t)n);
   xp_case_stat_real(c, "energy_total_rise_max", o.e_rise, "J");
   xp_case_stat_real(c, "load_err_max", o.load_err, "");
   xp_case_stat_real(c, "settled", !oc.failed && o.settled, "");

@@ -67,9 +67,9 @@ static void test_pendulum_probe_stop(void **state) {
 }
 
 // The foundation study runs through the simulate loop and its step policy (SPEC §7): paper A's
-// own objective at E = 1e11, 50 N ends some conic solves at the inaccurate tolerance; such a step
-// is solved again from the feasible start, else taken and counted as degraded — the run reaches
-// T (a8d88e7 stopped the run at the second step with status `inaccurate` and no error).
+// own objective at E = 1e11, 50 N used to end some conic solves at the inaccurate tolerance; such
+// a step is solved again from the feasible start, else taken and counted as degraded — the run
+// reaches T (a8d88e7 stopped the run at the second step with status `inaccurate` and no error).
 static void test_foundation_step_policy(void **state) {
   (void)state;
   const char *args[] = {"run",   "foundation",
@@ -97,7 +97,9 @@ static void test_foundation_step_policy(void **state) {
   printf("%s: %s, %g steps, %g retried, %g degraded, error %.3g\n", c, status, steps, retried,
          degraded, e);
   assert_true(steps == 5);  // reached T = 0.05 s at h = 0.01 s
-  assert_true(retried >= degraded && degraded >= 1);
+  // since the solver's stall restart and regularisation relaxation (issue 15) these steps are
+  // solved outright; a step that is not is retried before it may be degraded
+  assert_true(retried >= degraded);
   assert_string_equal(status, degraded > 0 ? "degraded" : "ok");
   assert_true(e < 1e-6);  // the taken steps are right (reference floor here ~1e-7)
   xp_file_close(f);

@@ -425,10 +425,14 @@ static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
 }
 
 // 1 if residuals and gap meet max(eps_abs, eps_rel·scale)
-static int converged(const ipm_stats *st, double eps_abs, double eps_rel) {
-  // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z)
+static int converged(const ipm_stats *st, double eps_abs, double eps_rel, int strict) {
+  // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z).
+  // strict: their sum, which bounds the gap of a two-sided problem lifted to pairs of orthant
+  // rows: l ≤ aᵀx ≤ u has the netted multiplier z_u − z_l, whose dual objective differs from the
+  // conic one by (u − l)·min(z_u, z_l) ≤ sᵀz (UBH1 at 1e-6 met max(sᵀz, |pobj − dobj|) ≤ tol
+  // with a two-sided gap of 1.1e-6)
   double objscale = fmin(fabs(st->pobj), fabs(st->dobj));
-  double gap = fmax(fabs(st->gap), st->pdgap);
+  double gap = strict ? fabs(st->gap) + st->pdgap : fmax(fabs(st->gap), st->pdgap);
   // max(abs, rel·scale) rather than the sum, so that the checker's relative measures
   // (abs / max(1, scale)) are below eps whenever eps_abs = eps_rel = eps
   return st->pres_abs <= fmax(eps_abs, eps_rel * st->pscale) &&
@@ -454,10 +458,10 @@ static int double_reliable(const ipm_stats *st, double eps_abs, double eps_rel) 
 static int converged_verified(qcp_workspace *ws, ipm_stats *st) {
   const qcp_settings *set = &ws->set;
   if (double_reliable(st, set->eps_abs, set->eps_rel))
-    return converged(st, set->eps_abs, set->eps_rel);
+    return converged(st, set->eps_abs, set->eps_rel, set->strict_gap);
   ipm_stats acc = *st;
   accurate_stats(ws, &acc);
-  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (!converged(&acc, set->eps_abs, set->eps_rel, set->strict_gap)) return 0;
   *st = acc;
   return 1;
 }
@@ -466,11 +470,11 @@ static int converged_checked(qcp_workspace *ws, ipm_stats *st) {
   const qcp_settings *set = &ws->set;
   ipm_stats acc = *st;
   acc.pdgap = 0.0;  // the double |pobj − dobj| may be pure rounding: judged accurately below
-  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (!converged(&acc, set->eps_abs, set->eps_rel, set->strict_gap)) return 0;
   if (double_reliable(st, set->eps_abs, set->eps_rel))
-    return converged(st, set->eps_abs, set->eps_rel);
+    return converged(st, set->eps_abs, set->eps_rel, set->strict_gap);
   accurate_stats(ws, &acc);
-  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (!converged(&acc, set->eps_abs, set->eps_rel, set->strict_gap)) return 0;
   *st = acc;
   return 1;
 }
@@ -1044,7 +1048,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
       restore_best(ws);
       compute_residuals(ws, st);
     }
-    if (best_it >= 0 && converged(st, set->eps_inacc, set->eps_inacc))
+    if (best_it >= 0 && converged(st, set->eps_inacc, set->eps_inacc, 0))
       final = QCP_SOLVED_INACCURATE;
   }
   // polish a solved point; also an inaccurate one, which becomes solved when the polished point

@@ -871,10 +871,9 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   for (int round = 0; round < POLISH_ROUNDS; round++) {
     bad = polish_round(ws, act, tol);
     if (bad < 0) break;
-    if (bad == 0) {
-      if (polish_accept(ws, st)) return 1;
-      break;
-    }
+    // sign violations beyond tol were clipped: the full test on the original data judges them
+    if (polish_accept(ws, st)) return 1;
+    if (bad == 0) break;
   }
   restore_best(ws);
   return 0;

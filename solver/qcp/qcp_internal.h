@@ -161,6 +161,9 @@ struct qcp_workspace {
   double *bx, *bsv, *by, *bz;
   long double *ldn, *ldm;  // n and max(p, m) extended-precision scratch (termination check)
   double kkt_worst;        // largest relative KKT refinement residual of the current iteration
+  double kkt_worst_abs;    // the same, absolute
+  double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
+  int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
   qcp_iter_record *rec;
   int rec_cap;
   qcp_info info;

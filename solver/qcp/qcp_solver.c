@@ -427,10 +427,11 @@ static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
 // 1 if residuals and gap meet max(eps_abs, eps_rel·scale)
 static int converged(const ipm_stats *st, double eps_abs, double eps_rel, int strict) {
   // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z).
-  // strict: their sum, which bounds the gap of a two-sided problem lifted to pairs of orthant
-  // rows: l ≤ aᵀx ≤ u has the netted multiplier z_u − z_l, whose dual objective differs from the
-  // conic one by (u − l)·min(z_u, z_l) ≤ sᵀz (UBH1 at 1e-6 met max(sᵀz, |pobj − dobj|) ≤ tol
-  // with a two-sided gap of 1.1e-6)
+  // strict: their sum, a bound on the gap of a two-sided problem lifted to pairs of orthant rows.
+  // Its row l ≤ aᵀx ≤ u has the netted multiplier z_u − z_l, whose dual objective is the conic one
+  // minus D = (u − l)·min(z_u, z_l), 0 ≤ D ≲ sᵀz (UBH1 at 1e-6 met max(sᵀz, |pobj − dobj|) ≤ tol
+  // with a two-sided gap of 1.1e-6; with max(sᵀz, pobj − dobj) when pobj ≥ dobj, QSHIP04S at 1e-9
+  // still ended at 1.0e-9 + ε: D ≤ sᵀz holds only up to the residuals)
   double objscale = fmin(fabs(st->pobj), fabs(st->dobj));
   double gap = strict ? fabs(st->gap) + st->pdgap : fmax(fabs(st->gap), st->pdgap);
   // max(abs, rel·scale) rather than the sum, so that the checker's relative measures
@@ -500,6 +501,7 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   double kr = qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter, ws->set.refine_tol);
   double rel = kr / (1.0 + qcp_vec_norm_inf(ws->rhs, ws->kkt.N));
   if (!(rel <= ws->kkt_worst)) ws->kkt_worst = rel;  // NaN-propagating
+  if (!(kr <= ws->kkt_worst_abs)) ws->kkt_worst_abs = kr;
   memcpy(dx, ws->sol, (size_t)n * sizeof *dx);
   if (p > 0) memcpy(dy, ws->sol + n, (size_t)p * sizeof *dy);
   if (m > 0) memcpy(dz, ws->sol + n + p, (size_t)m * sizeof *dz);
@@ -630,10 +632,15 @@ static int start_cold(qcp_workspace *ws) {
 // against the residuals and the path is entered from well inside the cone. Returns 0, or −1 if
 // the KKT solve was not finite (no restart then).
 #define RESTART_WIDEN 100.0
+#define CRAWL_STEP 0.3
+#define CRAWL_RUN 8
+#define CRAWL_GAIN 0.1
 
-static int restart_cold(qcp_workspace *ws) {
+static int restart_cold(qcp_workspace *ws, qcp_status why) {
   ws->info.factorizations++;
-  if (ws->set.verbose) fprintf(stderr, "qcp: restart from a widely centred cold start\n");
+  if (ws->set.verbose)
+    fprintf(stderr, "qcp: restart from a widely centred cold start (%s)\n",
+            why == QCP_UNSOLVED ? "short steps" : qcp_status_string(why));
   return start_cold_rho(ws, 1.0, RESTART_WIDEN);
 }
 
@@ -919,19 +926,42 @@ static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best
 // differences of neighbouring variables) λ ≪ δ and the refined solution keeps a residual of
 // ~1e-5 of the right-hand side: the step then does not reduce the primal residual by (1 − α) and
 // the iteration stalls at pres ~1e-6. When the last iteration's refinement left more than
-// REG_RELAX_TRIGGER of the right-hand side, the static regularisation is lowered 100-fold for the
-// rest of the solve, down to REG_FLOOR (the dynamic pivot regularisation still guards the
-// factorisation). Problems whose refinement converges keep the configured δ and their iterates.
-#define REG_RELAX_TRIGGER 1e-9
+// REG_RELAX_REL of the right-hand side AND more than REG_RELAX_FRAC of the smaller of the primal
+// and dual residuals (so that it is what limits their decrease), the static regularisation is
+// lowered 100-fold for the rest of the solve, down to REG_FLOOR (the dynamic pivot regularisation
+// still guards the factorisation). Problems whose refinement converges keep the configured δ and
+// their iterates; a relaxed δ under which the factorisation fails is undone (qcp_solve).
+#define REG_RELAX_REL 1e-10
+#define REG_RELAX_FRAC 0.1
 #define REG_FLOOR 1e-12
 
 static void relax_regularisation(qcp_workspace *ws) {
   qcp_kkt *kkt = &ws->kkt;
-  if (!(ws->kkt_worst > REG_RELAX_TRIGGER) || !(kkt->delta > REG_FLOOR)) return;
+  // the last relaxation made the refinement worse (QBEACONF: 8e-10 of the rhs before, 2e-7
+  // after): undone, and no more in this solve
+  if (ws->relax_from > 0.0) {
+    double before = ws->relax_rel;
+    if (!(ws->kkt_worst <= before)) {
+      if (ws->set.verbose)
+        fprintf(stderr, "qcp: refinement worse (%.1e), static regularisation back to %.0e\n",
+                ws->kkt_worst, ws->relax_from);
+      qcp_kkt_set_delta(kkt, ws->relax_from);
+      ws->relax_off = 1;
+    }
+    ws->relax_from = 0.0;
+  }
+  if (ws->relax_off || !(ws->kkt_worst > REG_RELAX_REL) || !(kkt->delta > REG_FLOOR)) return;
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  double rp = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  double rd = qcp_vec_norm_inf(ws->rx, n);
+  if (!(ws->kkt_worst_abs > REG_RELAX_FRAC * fmin(rp, rd))) return;
   double d = fmax(REG_FLOOR, 0.01 * kkt->delta);
   if (ws->set.verbose)
-    fprintf(stderr, "qcp: refinement residual %.1e, static regularisation %.0e -> %.0e\n",
-            ws->kkt_worst, kkt->delta, d);
+    fprintf(stderr,
+            "qcp: refinement residual %.1e (%.1e relative), static regularisation %.0e -> %.0e\n",
+            ws->kkt_worst_abs, ws->kkt_worst, kkt->delta, d);
+  ws->relax_from = kkt->delta;
+  ws->relax_rel = ws->kkt_worst;
   qcp_kkt_set_delta(kkt, d);
 }
 
@@ -989,7 +1019,7 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   const qcp_settings *set = &ws->set;
   if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
   relax_regularisation(ws);
-  ws->kkt_worst = 0.0;
+  ws->kkt_worst = ws->kkt_worst_abs = 0.0;
   qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
   int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
   ws->info.factorizations++;
@@ -1087,6 +1117,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   info->dyn_reg_count = 0;
   if ((rc = check_start(ws, start, x0, s0, y0, z0, err))) return rc;
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
+  ws->relax_off = 0;
+  ws->relax_from = 0.0;
 
   // ---- starting point ----
   qcp_status final = QCP_UNSOLVED;
@@ -1101,7 +1133,9 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
 
   ipm_stats st = {0};
   double best = INFINITY, run_best = INFINITY;  // over the solve; since the last (re)start
-  int best_it = -1, run_best_it = -1, stall = 0, it = 0, restarted = start != QCP_START_COLD;
+  double crawl_res = INFINITY;  // max(pres, dres) when the current run of short steps began
+  int best_it = -1, run_best_it = -1, stall = 0, crawl = 0, it = 0;
+  int restarted = start != QCP_START_COLD;
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
@@ -1119,17 +1153,31 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
                 st.pobj, st.pres, st.dres, st.gap, st.mu);
       final = stop_reason(ws, &st, it, run_best_it, t0);
-      if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) final = QCP_NUMERICAL_ERROR;
+      if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
+        final = QCP_NUMERICAL_ERROR;
+        // a relaxed regularisation that made the factor fail (QSTAIR, QBANDM near the end):
+        // back to the configured δ for the rest of the solve, and the iteration again
+        if (ws->kkt.delta < set->static_reg) {
+          qcp_kkt_set_delta(&ws->kkt, set->static_reg);
+          ws->relax_off = 1;
+          if (!ipm_iterate(ws, &st, it, &alpha)) final = QCP_UNSOLVED;
+        }
+      }
       // no progress for several iterations: give up and fall back to the best iterate
       stall = final == QCP_UNSOLVED && alpha < set->min_step ? stall + 1 : 0;
       if (stall >= set->max_stall) final = QCP_NUMERICAL_ERROR;
+      crawl = final == QCP_UNSOLVED && alpha < CRAWL_STEP ? crawl + 1 : 0;
+      if (crawl == 1) crawl_res = fmax(st.pres, st.dres);
     }
-    if (final == QCP_UNSOLVED) continue;
-    // a cold start that stalls gets one restart from a widely centred point (below)
-    if ((final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) && !restarted &&
-        it + 1 < set->max_iter && !restart_cold(ws)) {
+    int crawling = crawl >= CRAWL_RUN && fmax(st.pres, st.dres) > CRAWL_GAIN * crawl_res;
+    if (final == QCP_UNSOLVED && !(crawling && !restarted)) continue;
+    // a cold start that stalls, or crawls (CRAWL_RUN steps in a row shorter than CRAWL_STEP that
+    // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took
+    // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
+    if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
+        !restarted && it + 1 < set->max_iter && !restart_cold(ws, final)) {
       restarted = 1;
-      stall = 0;
+      stall = crawl = 0;
       run_best = INFINITY;  // the stall window counts from the restart; the best point is kept
       final = QCP_UNSOLVED;
       continue;

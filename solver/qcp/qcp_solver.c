@@ -18,7 +18,10 @@
 // infeasibility certificates follow SPEC §3 item 4: a primal-infeasibility certificate is
 // (y, z) with z ∈ K, Aᵀy + Gᵀz = 0, bᵀy + hᵀz < 0; a dual one is x with Px = 0, Ax = 0,
 // −Gx ∈ K, cᵀx < 0 (both checked relative to the violated inner product). A solve with no better
-// iterate for settings.stall_window iterations ends as `stalled` (honest, and early).
+// iterate for settings.stall_window iterations ends as `stalled` (honest, and early) — after one
+// restart of a cold solve from a widely centred point (restart_cold); Gondzio's centrality
+// correctors lengthen short steps (centrality_correct), and the static regularisation is relaxed
+// when iterative refinement cannot remove it (relax_regularisation).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -28,6 +28,11 @@
 
 #include "qcp_internal.h"
 
+// static regularisation relaxation (relax_regularisation)
+#define REG_RELAX_REL 1e-10
+#define REG_RELAX_FRAC 0.1
+#define REG_FLOOR 1e-12
+
 // ---- sparse products -------------------------------------------------------------
 
 // y += M x
@@ -502,7 +507,9 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   for (int i = 0; i < p; i++) ws->rhs[n + i] = -ws->ry[i];
   for (int i = 0; i < m; i++) ws->rhs[n + p + i] = -ws->rz[i] - ws->t2[i];
   double kr = qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter, ws->set.refine_tol);
-  double rel = kr / (1.0 + qcp_vec_norm_inf(ws->rhs, ws->kkt.N));
+  // relative to the right-hand side only when it can matter (rel ≤ kr ≤ REG_RELAX_REL otherwise):
+  // no extra pass over the KKT vector in an iteration whose refinement converged
+  double rel = kr > REG_RELAX_REL ? kr / (1.0 + qcp_vec_norm_inf(ws->rhs, ws->kkt.N)) : kr;
   if (!(rel <= ws->kkt_worst)) ws->kkt_worst = rel;  // NaN-propagating
   if (!(kr <= ws->kkt_worst_abs)) ws->kkt_worst_abs = kr;
   memcpy(dx, ws->sol, (size_t)n * sizeof *dx);
@@ -934,9 +941,7 @@ static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best
 // lowered 100-fold for the rest of the solve, down to REG_FLOOR (the dynamic pivot regularisation
 // still guards the factorisation). Problems whose refinement converges keep the configured δ and
 // their iterates; a relaxed δ under which the factorisation fails is undone (qcp_solve).
-#define REG_RELAX_REL 1e-10
-#define REG_RELAX_FRAC 0.1
-#define REG_FLOOR 1e-12
+// REG_RELAX_REL, REG_RELAX_FRAC, REG_FLOOR: defined with the other constants at the top
 
 static void relax_regularisation(qcp_workspace *ws) {
   qcp_kkt *kkt = &ws->kkt;

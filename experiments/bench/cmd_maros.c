@@ -93,6 +93,7 @@ static qcp_settings bench_settings(const maros_options *o) {
   set.eps_rel = REL_OFF;
   set.time_limit = o->time_limit;
   set.verbose = o->verbose;
+  set.strict_gap = 1;  // two-sided rows become orthant pairs: bound the two-sided gap
   return set;
 }
 

@@ -109,6 +109,9 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al);
 // Writes P, A, G values and the static regularisation; W block set to −I − δ.
 void qcp_kkt_fill(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K, double delta);
+// Replaces the static regularisation δ on the diagonal by delta (the W blocks take it at the
+// next qcp_kkt_set_w).
+void qcp_kkt_set_delta(qcp_kkt *kkt, double delta);
 // Writes the −W² − δ blocks (nt = NULL: W² = rho·I).
 void qcp_kkt_set_w(qcp_kkt *kkt, const qcp_cones *K, const qcp_nt *nt, double rho);
 // Numeric factorisation; returns the number of dynamically regularised pivots, or -1 on NaN.
@@ -158,12 +161,17 @@ struct qcp_workspace {
   double *x, *s, *y, *z, *lambda;
   double *rx, *ry, *rz;
   double *dx, *ds, *dy, *dz, *dsa, *dza;
-  double *bs, *t1, *t2, *t3;  // m-vectors of scratch
-  double *rhs, *sol;          // N
-  double *Px, *Atz, *tn;      // n-vectors of scratch
+  double *cdx, *cds, *cdy, *cdz;  // a direction kept while a centrality corrector is tried
+  double *bs, *t1, *t2, *t3;      // m-vectors of scratch
+  double *rhs, *sol;              // N
+  double *Px, *Atz, *tn;          // n-vectors of scratch
   // best iterate
   double *bx, *bsv, *by, *bz;
   long double *ldn, *ldm;  // n and max(p, m) extended-precision scratch (termination check)
+  double kkt_worst;        // largest relative KKT refinement residual of the current iteration
+  double kkt_worst_abs;    // the same, absolute
+  double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
+  int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
   qcp_iter_record *rec;
   int rec_cap;
   qcp_info info;

@@ -214,6 +214,13 @@ void qcp_kkt_fill(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K, dou
   qcp_kkt_set_w(kkt, K, NULL, 1.0);
 }
 
+void qcp_kkt_set_delta(qcp_kkt *kkt, double delta) {
+  double d = delta - kkt->delta;
+  for (int i = 0; i < kkt->n; i++) kkt->Kx[kkt->mapD[i]] += d;
+  for (int i = 0; i < kkt->p; i++) kkt->Kx[kkt->mapD[kkt->n + i]] -= d;
+  kkt->delta = delta;
+}
+
 void qcp_kkt_set_w(qcp_kkt *kkt, const qcp_cones *K, const qcp_nt *nt, double rho) {
   double d = kkt->delta;
   int t = 0;

@@ -18,12 +18,20 @@
 // infeasibility certificates follow SPEC §3 item 4: a primal-infeasibility certificate is
 // (y, z) with z ∈ K, Aᵀy + Gᵀz = 0, bᵀy + hᵀz < 0; a dual one is x with Px = 0, Ax = 0,
 // −Gx ∈ K, cᵀx < 0 (both checked relative to the violated inner product). A solve with no better
-// iterate for settings.stall_window iterations ends as `stalled` (honest, and early).
+// iterate for settings.stall_window iterations ends as `stalled` (honest, and early) — after one
+// restart of a cold solve from a widely centred point (restart_cold); Gondzio's centrality
+// correctors lengthen short steps (centrality_correct), and the static regularisation is relaxed
+// when iterative refinement cannot remove it (relax_regularisation).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "qcp_internal.h"
+
+// static regularisation relaxation (relax_regularisation)
+#define REG_RELAX_REL 1e-10
+#define REG_RELAX_FRAC 0.1
+#define REG_FLOOR 1e-12
 
 // ---- sparse products -------------------------------------------------------------
 
@@ -80,15 +88,15 @@ void qcp_workspace_free(qcp_workspace *ws) {
   if (!ws) return;
   qcp_allocator al = ws->al;
   qcp_kkt_free(&ws->kkt, &al);
-  void *ptrs[] = {ws->Pp,   ws->Pi,     ws->Ap,  ws->Ai,    ws->Gp,     ws->Gi,     ws->q,
-                  ws->Pv,   ws->Av,     ws->Gv,  ws->c,     ws->b,      ws->h,      ws->K.off,
-                  ws->nt.w, ws->nt.eta, ws->x,   ws->s,     ws->y,      ws->z,      ws->lambda,
-                  ws->rx,   ws->ry,     ws->rz,  ws->dx,    ws->ds,     ws->dy,     ws->dz,
-                  ws->dsa,  ws->dza,    ws->bs,  ws->t1,    ws->t2,     ws->t3,     ws->rhs,
-                  ws->sol,  ws->Px,     ws->Atz, ws->tn,    ws->bx,     ws->bsv,    ws->by,
-                  ws->bz,   ws->rec,    ws->ldn, ws->ldm,   ws->oPv,    ws->oAv,    ws->oGv,
-                  ws->oc,   ws->ob,     ws->oh,  ws->scl.D, ws->scl.Ey, ws->scl.Ez, ws->scl.work,
-                  ws->ux,   ws->us,     ws->uy,  ws->uz};
+  void *ptrs[] = {
+      ws->Pp,  ws->Pi, ws->Ap,  ws->Ai,  ws->Gp,     ws->Gi,     ws->q,      ws->Pv,
+      ws->Av,  ws->Gv, ws->c,   ws->b,   ws->h,      ws->K.off,  ws->nt.w,   ws->nt.eta,
+      ws->x,   ws->s,  ws->y,   ws->z,   ws->lambda, ws->rx,     ws->ry,     ws->rz,
+      ws->dx,  ws->ds, ws->dy,  ws->dz,  ws->dsa,    ws->dza,    ws->bs,     ws->t1,
+      ws->t2,  ws->t3, ws->rhs, ws->sol, ws->Px,     ws->Atz,    ws->tn,     ws->bx,
+      ws->bsv, ws->by, ws->bz,  ws->rec, ws->ldn,    ws->ldm,    ws->oPv,    ws->oAv,
+      ws->oGv, ws->oc, ws->ob,  ws->oh,  ws->scl.D,  ws->scl.Ey, ws->scl.Ez, ws->scl.work,
+      ws->ux,  ws->us, ws->uy,  ws->uz,  ws->cdx,    ws->cdy,    ws->cdz,    ws->cds};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(&al, ptrs[i]);
   qcp_release(&al, ws);
 }
@@ -189,6 +197,10 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->dz, m);
   WS_ALLOC(ws->dsa, m);
   WS_ALLOC(ws->dza, m);
+  WS_ALLOC(ws->cdx, n);
+  WS_ALLOC(ws->cdy, p);
+  WS_ALLOC(ws->cdz, m);
+  WS_ALLOC(ws->cds, m);
   WS_ALLOC(ws->bs, m);
   WS_ALLOC(ws->t1, m);
   WS_ALLOC(ws->t2, m);
@@ -421,10 +433,15 @@ static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
 }
 
 // 1 if residuals and gap meet max(eps_abs, eps_rel·scale)
-static int converged(const ipm_stats *st, double eps_abs, double eps_rel) {
-  // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z)
+static int converged(const ipm_stats *st, double eps_abs, double eps_rel, int strict) {
+  // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z).
+  // strict: their sum, a bound on the gap of a two-sided problem lifted to pairs of orthant rows.
+  // Its row l ≤ aᵀx ≤ u has the netted multiplier z_u − z_l, whose dual objective is the conic one
+  // minus D = (u − l)·min(z_u, z_l), 0 ≤ D ≲ sᵀz (UBH1 at 1e-6 met max(sᵀz, |pobj − dobj|) ≤ tol
+  // with a two-sided gap of 1.1e-6; with max(sᵀz, pobj − dobj) when pobj ≥ dobj, QSHIP04S at 1e-9
+  // still ended at 1.0e-9 + ε: D ≤ sᵀz holds only up to the residuals)
   double objscale = fmin(fabs(st->pobj), fabs(st->dobj));
-  double gap = fmax(fabs(st->gap), st->pdgap);
+  double gap = strict ? fabs(st->gap) + st->pdgap : fmax(fabs(st->gap), st->pdgap);
   // max(abs, rel·scale) rather than the sum, so that the checker's relative measures
   // (abs / max(1, scale)) are below eps whenever eps_abs = eps_rel = eps
   return st->pres_abs <= fmax(eps_abs, eps_rel * st->pscale) &&
@@ -450,10 +467,10 @@ static int double_reliable(const ipm_stats *st, double eps_abs, double eps_rel) 
 static int converged_verified(qcp_workspace *ws, ipm_stats *st) {
   const qcp_settings *set = &ws->set;
   if (double_reliable(st, set->eps_abs, set->eps_rel))
-    return converged(st, set->eps_abs, set->eps_rel);
+    return converged(st, set->eps_abs, set->eps_rel, set->strict_gap);
   ipm_stats acc = *st;
   accurate_stats(ws, &acc);
-  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (!converged(&acc, set->eps_abs, set->eps_rel, set->strict_gap)) return 0;
   *st = acc;
   return 1;
 }
@@ -462,11 +479,11 @@ static int converged_checked(qcp_workspace *ws, ipm_stats *st) {
   const qcp_settings *set = &ws->set;
   ipm_stats acc = *st;
   acc.pdgap = 0.0;  // the double |pobj − dobj| may be pure rounding: judged accurately below
-  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (!converged(&acc, set->eps_abs, set->eps_rel, set->strict_gap)) return 0;
   if (double_reliable(st, set->eps_abs, set->eps_rel))
-    return converged(st, set->eps_abs, set->eps_rel);
+    return converged(st, set->eps_abs, set->eps_rel, set->strict_gap);
   accurate_stats(ws, &acc);
-  if (!converged(&acc, set->eps_abs, set->eps_rel)) return 0;
+  if (!converged(&acc, set->eps_abs, set->eps_rel, set->strict_gap)) return 0;
   *st = acc;
   return 1;
 }
@@ -489,7 +506,12 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   for (int j = 0; j < n; j++) ws->rhs[j] = -ws->rx[j];
   for (int i = 0; i < p; i++) ws->rhs[n + i] = -ws->ry[i];
   for (int i = 0; i < m; i++) ws->rhs[n + p + i] = -ws->rz[i] - ws->t2[i];
-  qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter, ws->set.refine_tol);
+  double kr = qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter, ws->set.refine_tol);
+  // relative to the right-hand side only when it can matter (rel ≤ kr ≤ REG_RELAX_REL otherwise):
+  // no extra pass over the KKT vector in an iteration whose refinement converged
+  double rel = kr > REG_RELAX_REL ? kr / (1.0 + qcp_vec_norm_inf(ws->rhs, ws->kkt.N)) : kr;
+  if (!(rel <= ws->kkt_worst)) ws->kkt_worst = rel;  // NaN-propagating
+  if (!(kr <= ws->kkt_worst_abs)) ws->kkt_worst_abs = kr;
   memcpy(dx, ws->sol, (size_t)n * sizeof *dx);
   if (p > 0) memcpy(dy, ws->sol + n, (size_t)p * sizeof *dy);
   if (m > 0) memcpy(dz, ws->sol + n + p, (size_t)m * sizeof *dz);
@@ -547,7 +569,7 @@ static double cone_trace(const qcp_cones *K, const double *v) {
 // Mehrotra's shift (SIAM J. Optim. 2 (1992) §7), scale-aware unlike a fixed shift of 1:
 // s̃ = s + max(0, −1.5 λ_min(s)) e (same for z), then s = s̃ + ½ s̃ᵀz̃ / eᵀz̃ · e and
 // z = z̃ + ½ s̃ᵀz̃ / eᵀs̃ · e, which balances the two and makes every s_i z_i comparable.
-static void shift_start(qcp_workspace *ws) {
+static void shift_start(qcp_workspace *ws, double widen) {
   const qcp_cones *K = &ws->K;
   int m = K->m;
   double ds = fmax(0.0, -1.5 * qcp_cone_min_eig(K, ws->s));
@@ -557,8 +579,8 @@ static void shift_start(qcp_workspace *ws) {
   double sz = qcp_vec_dot(ws->s, ws->z, m);
   double ts = cone_trace(K, ws->s), tz = cone_trace(K, ws->z);
   if (sz > 0.0 && ts > 0.0 && tz > 0.0) {
-    qcp_cone_add_identity(K, ws->s, 0.5 * sz / tz);
-    qcp_cone_add_identity(K, ws->z, 0.5 * sz / ts);
+    qcp_cone_add_identity(K, ws->s, widen * 0.5 * sz / tz);
+    qcp_cone_add_identity(K, ws->z, widen * 0.5 * sz / ts);
   }
   // degenerate data (s = z = 0, e.g. h = 0 and c = 0): fall back to the unit shift
   double floor_s = 1e-8 * (1.0 + qcp_vec_norm_inf(ws->s, m));
@@ -567,7 +589,7 @@ static void shift_start(qcp_workspace *ws) {
   if (!(qcp_cone_min_eig(K, ws->z) > floor_z)) qcp_cone_add_identity(K, ws->z, 1.0);
 }
 
-static int start_cold_rho(qcp_workspace *ws, double rho) {
+static int start_cold_rho(qcp_workspace *ws, double rho, double widen) {
   int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, N = ws->kkt.N;
   qcp_kkt_set_w(&ws->kkt, &ws->K, NULL, rho);
   if (qcp_kkt_factor(&ws->kkt, ws->set.dyn_reg_eps, ws->set.dyn_reg_delta) < 0) return -1;
@@ -587,7 +609,7 @@ static int start_cold_rho(qcp_workspace *ws, double rho) {
     ws->s[i] = -rho * ws->sol[n + p + i];
     ws->z[i] = ws->sol[n + p + i];
   }
-  if (m > 0) shift_start(ws);
+  if (m > 0) shift_start(ws, widen);
   for (int j = 0; j < N; j++)
     if (!isfinite(ws->sol[j])) return -1;
   for (int j = 0; j < n; j++)
@@ -600,9 +622,9 @@ static int start_cold_rho(qcp_workspace *ws, double rho) {
 // as the last resort the trivially centred point x = 0, y = 0, s = z = e. Returns 0 (always
 // finite) or -1 only if even the factorisation of the ρ = 1 matrix produced NaN.
 static int start_cold(qcp_workspace *ws) {
-  if (!start_cold_rho(ws, ws->set.cold_rho)) return 0;
+  if (!start_cold_rho(ws, ws->set.cold_rho, 1.0)) return 0;
   ws->info.factorizations++;
-  if (!start_cold_rho(ws, 1.0)) return 0;
+  if (!start_cold_rho(ws, 1.0, 1.0)) return 0;
   int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   memset(ws->x, 0, (size_t)n * sizeof *ws->x);
   if (p > 0) memset(ws->y, 0, (size_t)p * sizeof *ws->y);
@@ -611,6 +633,25 @@ static int start_cold(qcp_workspace *ws) {
   qcp_cone_add_identity(&ws->K, ws->s, 1.0);
   qcp_cone_add_identity(&ws->K, ws->z, 1.0);
   return 0;
+}
+
+// The restart of a stalled cold solve (YAO, and problems whose rows are differences of
+// neighbouring variables: the default start near the all-active solution has μ ~1e-4 against a
+// primal residual of 0.7, and the steps stay at 0.06 for hundreds of iterations): CVXOPT's
+// ρ = 1 point with Mehrotra's balancing shift widened RESTART_WIDEN-fold, so that μ is large
+// against the residuals and the path is entered from well inside the cone. Returns 0, or −1 if
+// the KKT solve was not finite (no restart then).
+#define RESTART_WIDEN 100.0
+#define CRAWL_STEP 0.3
+#define CRAWL_RUN 8
+#define CRAWL_GAIN 0.1
+
+static int restart_cold(qcp_workspace *ws, qcp_status why) {
+  ws->info.factorizations++;
+  if (ws->set.verbose)
+    fprintf(stderr, "qcp: restart from a widely centred cold start (%s)\n",
+            why == QCP_UNSOLVED ? "short steps" : qcp_status_string(why));
+  return start_cold_rho(ws, 1.0, RESTART_WIDEN);
 }
 
 // z = μ s⁻¹ (so s∘z = μe) with μ fitting the dual residual Px + c + Aᵀy + μ Gᵀs⁻¹ best
@@ -775,49 +816,84 @@ static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
 // exactly; otherwise the interior-point solution is restored (as OSQP's solution polishing).
 #define POLISH_BIG 1e14
 
-static int polish(qcp_workspace *ws, ipm_stats *st) {
+// One polish solve with the active set in act (1 active, 0 inactive): the equality KKT system,
+// then the point (x, y, s, z) with s_A = 0, z_{∉A} = 0. Returns the number of sign violations
+// beyond tol (z_A < −tol or s_{∉A} < −tol), flipping each violated row's membership in act for
+// the next round, or −1 on a numerical failure.
+static int polish_round(qcp_workspace *ws, double *act, double tol) {
   const qcp_settings *set = &ws->set;
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   qcp_kkt *kkt = &ws->kkt;
-  if (ws->K.nsoc > 0 || m == 0) return 0;
-  save_best(ws);
   for (int i = 0; i < m; i++)
-    kkt->Kx[kkt->mapW[i]] = (ws->z[i] > ws->s[i] ? 0.0 : -POLISH_BIG) - kkt->delta;
+    kkt->Kx[kkt->mapW[i]] = (act[i] > 0.0 ? 0.0 : -POLISH_BIG) - kkt->delta;
   ws->info.factorizations++;
-  if (qcp_kkt_factor(kkt, set->dyn_reg_eps, set->dyn_reg_delta) < 0) return 0;
+  if (qcp_kkt_factor(kkt, set->dyn_reg_eps, set->dyn_reg_delta) < 0) return -1;
   for (int j = 0; j < n; j++) ws->rhs[j] = -ws->c[j];
   for (int i = 0; i < p; i++) ws->rhs[n + i] = ws->b[i];
-  for (int i = 0; i < m; i++) ws->rhs[n + p + i] = ws->z[i] > ws->s[i] ? ws->h[i] : 0.0;
+  for (int i = 0; i < m; i++) ws->rhs[n + p + i] = act[i] > 0.0 ? ws->h[i] : 0.0;
   qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
   for (int j = 0; j < kkt->N; j++)
-    if (!isfinite(ws->sol[j])) return restore_best(ws), 0;
-  // sign tests before the clean-up, at the solver's own tolerance
-  double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
+    if (!isfinite(ws->sol[j])) return -1;
   memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
   if (p > 0) memcpy(ws->y, ws->sol + n, (size_t)p * sizeof *ws->y);
   memset(ws->rz, 0, (size_t)m * sizeof *ws->rz);
   csc_mv(&ws->prob.G, ws->x, ws->rz);
-  int ok = 1;
-  for (int i = 0; i < m && ok; i++) {
-    int active = ws->bz[i] > ws->bsv[i];
+  int bad = 0;
+  for (int i = 0; i < m; i++) {
     double z = ws->sol[n + p + i], s = ws->h[i] - ws->rz[i];
-    if (active) {
-      ok = z >= -tol;
+    if (act[i] > 0.0) {
+      if (z < -tol) bad++, act[i] = 0.0;
       ws->z[i] = fmax(z, 0.0);
       ws->s[i] = 0.0;
     } else {
-      ok = s >= -tol;
+      if (s < -tol) bad++, act[i] = 1.0;
       ws->s[i] = fmax(s, 0.0);
       ws->z[i] = 0.0;
     }
   }
+  return bad;
+}
+
+// The active set of the interior-point point, corrected for a few rounds when the polished point
+// violates signs: a row whose multiplier came out negative leaves the set, an inactive row the
+// polished x violates joins it (a degenerate problem such as LISWET, where s_i and z_i both tend
+// to 0, is misclassified by z_i > s_i alone). The first round is the plain polish above.
+#define POLISH_ROUNDS 8
+
+// 1 if the polished point in ws meets the full test on the original data (st takes its stats)
+static int polish_accept(qcp_workspace *ws, ipm_stats *st) {
   ipm_stats polished;
-  if (!ok || (compute_residuals(ws, &polished), !converged_verified(ws, &polished))) {
-    restore_best(ws);
-    return 0;
-  }
+  compute_residuals(ws, &polished);
+  if (!converged_verified(ws, &polished)) return 0;
   *st = polished;
   return 1;
+}
+
+static int polish(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_settings *set = &ws->set;
+  const int m = ws->K.m;
+  if (ws->K.nsoc > 0 || m == 0) return 0;
+  save_best(ws);
+  double *act = ws->dsa;  // scratch: the directions are not needed after the iteration
+  for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
+  // sign tests before the clean-up, at the solver's own tolerance
+  double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
+  int bad = polish_round(ws, act, tol);
+  if (bad == 0 && polish_accept(ws, st)) return 1;
+  // again without the static regularisation, whose refinement stalls on a nearly dependent
+  // active set (LISWET: 9999 second-difference rows on 10002 variables), and with the active
+  // set corrected from round to round
+  qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
+  for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
+  for (int round = 0; round < POLISH_ROUNDS; round++) {
+    bad = polish_round(ws, act, tol);
+    if (bad < 0) break;
+    // sign violations beyond tol were clipped: the full test on the original data judges them
+    if (polish_accept(ws, st)) return 1;
+    if (bad == 0) break;
+  }
+  restore_best(ws);
+  return 0;
 }
 
 // the caller's starting values: finite where given, x0 present for feasible and warm starts
@@ -855,6 +931,94 @@ static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best
   return QCP_UNSOLVED;
 }
 
+// Iterative refinement against the unregularised KKT matrix converges at the rate δ/(λ + δ) for
+// an eigenvalue λ of it; on problems whose constraint rows are nearly dependent (YAO, QPCBOEI2:
+// differences of neighbouring variables) λ ≪ δ and the refined solution keeps a residual of
+// ~1e-5 of the right-hand side: the step then does not reduce the primal residual by (1 − α) and
+// the iteration stalls at pres ~1e-6. When the last iteration's refinement left more than
+// REG_RELAX_REL of the right-hand side AND more than REG_RELAX_FRAC of the smaller of the primal
+// and dual residuals (so that it is what limits their decrease), the static regularisation is
+// lowered 100-fold for the rest of the solve, down to REG_FLOOR (the dynamic pivot regularisation
+// still guards the factorisation). Problems whose refinement converges keep the configured δ and
+// their iterates; a relaxed δ under which the factorisation fails is undone (qcp_solve).
+// REG_RELAX_REL, REG_RELAX_FRAC, REG_FLOOR: defined with the other constants at the top
+
+static void relax_regularisation(qcp_workspace *ws) {
+  qcp_kkt *kkt = &ws->kkt;
+  // the last relaxation made the refinement worse (QBEACONF: 8e-10 of the rhs before, 2e-7
+  // after): undone, and no more in this solve
+  if (ws->relax_from > 0.0) {
+    double before = ws->relax_rel;
+    if (!(ws->kkt_worst <= before)) {
+      if (ws->set.verbose)
+        fprintf(stderr, "qcp: refinement worse (%.1e), static regularisation back to %.0e\n",
+                ws->kkt_worst, ws->relax_from);
+      qcp_kkt_set_delta(kkt, ws->relax_from);
+      ws->relax_off = 1;
+    }
+    ws->relax_from = 0.0;
+  }
+  if (ws->relax_off || !(ws->kkt_worst > REG_RELAX_REL) || !(kkt->delta > REG_FLOOR)) return;
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  double rp = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  double rd = qcp_vec_norm_inf(ws->rx, n);
+  if (!(ws->kkt_worst_abs > REG_RELAX_FRAC * fmin(rp, rd))) return;
+  double d = fmax(REG_FLOOR, 0.01 * kkt->delta);
+  if (ws->set.verbose)
+    fprintf(stderr,
+            "qcp: refinement residual %.1e (%.1e relative), static regularisation %.0e -> %.0e\n",
+            ws->kkt_worst_abs, ws->kkt_worst, kkt->delta, d);
+  ws->relax_from = kkt->delta;
+  ws->relax_rel = ws->kkt_worst;
+  qcp_kkt_set_delta(kkt, d);
+}
+
+// Gondzio's multiple centrality correctors (Comput. Optim. Appl. 6 (1996); Colombo & Gondzio,
+// Comput. Optim. Appl. 41 (2008)) on the orthant rows. When the Mehrotra step is short, the
+// products v_i = s̃_i z̃_i at a trial step α̃ = min(1, 1.5α + 0.1) are projected onto
+// [β_lo μ_t, β_hi μ_t] (μ_t = σμ); the difference is added to the complementarity right-hand
+// side and the system solved again with the same factor. The corrected direction is kept only if
+// it lengthens the step by a margin. Only the orthant part is corrected (a second-order cone
+// block keeps its Mehrotra right-hand side). Returns 0, or −1 on a non-finite solve.
+#define MCC_TRIGGER 0.5  // correct only steps shorter than this (full steps need no help)
+#define MCC_MAX 3
+#define MCC_BETA_LO 0.1
+#define MCC_BETA_HI 10.0
+
+static int centrality_correct(qcp_workspace *ws, double mu_t, double *amax) {
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, l = ws->K.l;
+  const double sf = ws->set.step_fraction;
+  double alpha = fmin(1.0, sf * *amax);
+  if (l == 0 || !(alpha < MCC_TRIGGER) || !(mu_t > 0.0)) return 0;
+  for (int k = 0; k < MCC_MAX; k++) {
+    double at = fmin(1.0, 1.5 * alpha + 0.1), lo = MCC_BETA_LO * mu_t, hi = MCC_BETA_HI * mu_t;
+    for (int i = 0; i < l; i++) {
+      double v = (ws->s[i] + at * ws->ds[i]) * (ws->z[i] + at * ws->dz[i]);
+      double t = v < lo ? lo - v : (v > hi ? fmax(hi - v, -hi) : 0.0);
+      ws->bs[i] += t;
+    }
+    memcpy(ws->cdx, ws->dx, (size_t)n * sizeof *ws->dx);
+    if (p > 0) memcpy(ws->cdy, ws->dy, (size_t)p * sizeof *ws->dy);
+    memcpy(ws->cdz, ws->dz, (size_t)m * sizeof *ws->dz);
+    memcpy(ws->cds, ws->ds, (size_t)m * sizeof *ws->ds);
+    if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) return -1;
+    double an = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
+                     qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
+    double alpha_new = fmin(1.0, sf * an);
+    if (!(alpha_new >= 1.01 * alpha)) {  // no gain: the previous direction stays
+      memcpy(ws->dx, ws->cdx, (size_t)n * sizeof *ws->dx);
+      if (p > 0) memcpy(ws->dy, ws->cdy, (size_t)p * sizeof *ws->dy);
+      memcpy(ws->dz, ws->cdz, (size_t)m * sizeof *ws->dz);
+      memcpy(ws->ds, ws->cds, (size_t)m * sizeof *ws->ds);
+      break;
+    }
+    alpha = alpha_new;
+    *amax = an;
+    if (alpha >= 1.0) break;
+  }
+  return 0;
+}
+
 // one Mehrotra predictor-corrector iteration from iterate it (SPEC §3 items 1–3): NT scaling,
 // factorisation, affine predictor, corrector with σ = (μ_a/μ)³, step to the boundary (safeguarded)
 // and the update. Returns 0, or −1 on a numerical failure.
@@ -862,6 +1026,8 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   const qcp_settings *set = &ws->set;
   if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
+  relax_regularisation(ws);
+  ws->kkt_worst = ws->kkt_worst_abs = 0.0;
   qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
   int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
   ws->info.factorizations++;
@@ -892,6 +1058,7 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) return -1;
   double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
                      qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
+  if (centrality_correct(ws, sigma * st->mu, &amax)) return -1;
   double alpha = gap_safeguard(ws, st, fmin(1.0, set->step_fraction * amax));
   ws->rec[it].sigma = sigma;
   ws->rec[it].step = alpha;
@@ -918,7 +1085,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
       restore_best(ws);
       compute_residuals(ws, st);
     }
-    if (best_it >= 0 && converged(st, set->eps_inacc, set->eps_inacc))
+    if (best_it >= 0 && converged(st, set->eps_inacc, set->eps_inacc, 0))
       final = QCP_SOLVED_INACCURATE;
   }
   // polish a solved point; also an inaccurate one, which becomes solved when the polished point
@@ -958,6 +1125,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   info->dyn_reg_count = 0;
   if ((rc = check_start(ws, start, x0, s0, y0, z0, err))) return rc;
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
+  ws->relax_off = 0;
+  ws->relax_from = 0.0;
 
   // ---- starting point ----
   qcp_status final = QCP_UNSOLVED;
@@ -971,38 +1140,62 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   }
 
   ipm_stats st = {0};
-  double best = INFINITY;
-  int best_it = -1, stall = 0, it = 0;
-  for (it = 0; final == QCP_UNSOLVED; it++) {
+  double best = INFINITY, run_best = INFINITY;  // over the solve; since the last (re)start
+  double crawl_res = INFINITY;  // max(pres, dres) when the current run of short steps began
+  int best_it = -1, run_best_it = -1, stall = 0, crawl = 0, it = 0;
+  int restarted = start != QCP_START_COLD;
+  for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
+    double alpha = 0;
     if (!isfinite(merit(&st))) {
       final = QCP_NUMERICAL_ERROR;
-      break;
+    } else {
+      if (merit(&st) < best) {
+        best = merit(&st);
+        best_it = it;
+        save_best(ws);
+      }
+      if (merit(&st) < run_best) run_best = merit(&st), run_best_it = it;
+      if (set->verbose)
+        fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
+                st.pobj, st.pres, st.dres, st.gap, st.mu);
+      final = stop_reason(ws, &st, it, run_best_it, t0);
+      if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
+        final = QCP_NUMERICAL_ERROR;
+        // a relaxed regularisation that made the factor fail (QSTAIR, QBANDM near the end):
+        // back to the configured δ for the rest of the solve, and the iteration again
+        if (ws->kkt.delta < set->static_reg) {
+          qcp_kkt_set_delta(&ws->kkt, set->static_reg);
+          ws->relax_off = 1;
+          if (!ipm_iterate(ws, &st, it, &alpha)) final = QCP_UNSOLVED;
+        }
+      }
+      // no progress for several iterations: give up and fall back to the best iterate
+      stall = final == QCP_UNSOLVED && alpha < set->min_step ? stall + 1 : 0;
+      if (stall >= set->max_stall) final = QCP_NUMERICAL_ERROR;
+      crawl = final == QCP_UNSOLVED && alpha < CRAWL_STEP ? crawl + 1 : 0;
+      if (crawl == 1) crawl_res = fmax(st.pres, st.dres);
     }
-    if (merit(&st) < best) {
-      best = merit(&st);
-      best_it = it;
-      save_best(ws);
+    int crawling = crawl >= CRAWL_RUN && fmax(st.pres, st.dres) > CRAWL_GAIN * crawl_res;
+    if (final == QCP_UNSOLVED && !(crawling && !restarted)) continue;
+    // a cold start that stalls, or crawls (CRAWL_RUN steps in a row shorter than CRAWL_STEP that
+    // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took
+    // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
+    if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
+        !restarted && it + 1 < set->max_iter && !restart_cold(ws, final)) {
+      restarted = 1;
+      stall = crawl = 0;
+      run_best = INFINITY;  // the stall window counts from the restart; the best point is kept
+      final = QCP_UNSOLVED;
+      continue;
     }
-    if (set->verbose)
-      fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it, st.pobj,
-              st.pres, st.dres, st.gap, st.mu);
-    if ((final = stop_reason(ws, &st, it, best_it, t0)) != QCP_UNSOLVED) break;
-    double alpha = 0;
-    if (ipm_iterate(ws, &st, it, &alpha)) {
-      final = QCP_NUMERICAL_ERROR;
-      break;
-    }
-    // no progress for several iterations: give up and fall back to the best iterate
-    stall = alpha < set->min_step ? stall + 1 : 0;
-    if (stall >= set->max_stall) {
+    if (stall >= set->max_stall) {  // the state after the last short step, for the record
       it++;
       compute_residuals(ws, &st);
       record(ws, it, &st);
-      final = QCP_NUMERICAL_ERROR;
-      break;
     }
+    break;
   }
   info->iterations = it;
   finish(ws, final, &st, best_it, t0);

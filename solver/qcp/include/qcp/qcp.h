@@ -118,6 +118,9 @@ typedef struct qcp_settings {
                             // this many iterations, >= 1 (default 25)
   double time_limit;        // wall-clock limit of one qcp_solve in seconds, checked once per
                             // iteration (status time_limit); 0 = none (default), >= 0
+  int strict_gap;  // 1: the gap test bounds sᵀz + |pobj − dobj| (the gap of a two-sided
+                   // problem lifted to orthant row pairs, qcp_mm.h); 0: the larger of
+                   // the two (default 0)
 } qcp_settings;
 
 // Returns the default settings (all tolerances 1e-8, 0.99 step fraction, 50 iterations).

@@ -1113,6 +1113,9 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   info->solve_time = qcp_clock() - t0;
 }
 
+// The solve: a start, then the iteration until a stop reason (long on purpose: the state the
+// stopping rules share — the best iterate, the stall and crawl counters, the one restart of a cold
+// start — lives in this one loop rather than in a struct passed between pieces).
 int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
               const double *y0, const double *z0, qcp_error *err) {
   double t0 = qcp_clock();

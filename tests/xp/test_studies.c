@@ -66,6 +66,34 @@ static void test_pendulum_probe_stop(void **state) {
   xp_file_close(f);
 }
 
+// what the step policy left in case c of the results file `file` of a run with args
+typedef struct policy_outcome {
+  char status[64];
+  double steps, retried, degraded, error;  // error_abs (NaN where the study has none)
+} policy_outcome;
+
+static policy_outcome run_policy_case(const char **args, const char *file, const char *c) {
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300];
+  test_path(path, sizeof path, file);
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  policy_outcome o;
+  assert_int_equal(xp_file_case_status(f, c, o.status, sizeof o.status), 0);
+  o.steps = stat_of(f, c, "steps"), o.degraded = stat_of(f, c, "steps_degraded");
+  o.retried = stat_of(f, c, "steps_retried");
+  double e = NAN;
+  xp_file_case_stat(f, c, "error_abs", &e);
+  o.error = e;
+  printf("%s: %s, %g steps, %g retried, %g degraded, error %.3g\n", c, o.status, o.steps, o.retried,
+         o.degraded, o.error);
+  xp_file_close(f);
+  return o;
+}
+
 // The foundation study runs through the simulate loop and its step policy (SPEC §7): paper A's
 // own objective at E = 1e11, 50 N used to end some conic solves at the inaccurate tolerance; such
 // a step is solved again from the feasible start, else taken and counted as degraded — the run
@@ -80,30 +108,17 @@ static void test_foundation_step_policy(void **state) {
       "--set",    "T=0.05",     "--set",      "ref_tol=1e-6", "--set",
       "h_fine=0", "--set",      "start=cold", "-o",           "fd.h5",
       NULL};
-  int rc = test_run(args);
-  printf("%.400s\n", test_output);
-  assert_int_equal(rc, 0);
-  char path[300], status[64];
-  test_path(path, sizeof path, "fd.h5");
-  xp_error err;
-  xp_file *f = xp_file_open(path, &err);
-  assert_non_null(f);
-  const char *c = "elements=100_E=1e11_F=50_constraint-paper";
-  assert_int_equal(xp_file_case_status(f, c, status, sizeof status), 0);
-  const double steps = stat_of(f, c, "steps"), degraded = stat_of(f, c, "steps_degraded");
-  const double retried = stat_of(f, c, "steps_retried"), e = stat_of(f, c, "error_abs");
-  printf("%s: %s, %g steps, %g retried, %g degraded, error %.3g\n", c, status, steps, retried,
-         degraded, e);
-  assert_true(steps == 5);           // reached T = 0.05 s at h = 0.01 s
-  assert_true(retried >= degraded);  // a step that does not converge is retried first
-  assert_string_equal(status, degraded > 0 ? "degraded" : "ok");
-  assert_true(e < 1e-6);  // the taken steps are right (reference floor here ~1e-7)
-  xp_file_close(f);
+  const policy_outcome o =
+      run_policy_case(args, "fd.h5", "elements=100_E=1e11_F=50_constraint-paper");
+  assert_true(o.steps == 5);             // reached T = 0.05 s at h = 0.01 s
+  assert_true(o.retried >= o.degraded);  // a step that does not converge is retried first
+  assert_string_equal(o.status, o.degraded > 0 ? "degraded" : "ok");
+  assert_true(o.error < 1e-6);  // the taken steps are right (reference floor here ~1e-7)
 }
 
 // The loop's policy for a step whose solve does not converge, forced: the Coulomb fixed point
 // allowed one relaxed solve (fp_max_iter = 1) on the sliding incline (μ = 0.125) cannot meet its
-// test, so every step is solved again from paper A's feasible start, fails again, and is taken
+// test, so such a step is solved again from paper A's feasible start, fails again, and is taken
 // as degraded — counted on the step and in the case, the run reaching T
 static void test_step_policy_degraded(void **state) {
   (void)state;
@@ -111,24 +126,10 @@ static void test_step_policy_degraded(void **state) {
                         "--set", "mu=0.125",        "--set", "fp_max_iter=1",
                         "--set", "T=0.05",          "-o",    "deg.h5",
                         NULL};
-  int rc = test_run(args);
-  printf("%.400s\n", test_output);
-  assert_int_equal(rc, 0);
-  char path[300], status[64];
-  test_path(path, sizeof path, "deg.h5");
-  xp_error err;
-  xp_file *f = xp_file_open(path, &err);
-  assert_non_null(f);
-  const char *c = "method=paperA-coulomb";
-  assert_int_equal(xp_file_case_status(f, c, status, sizeof status), 0);
-  const double steps = stat_of(f, c, "steps"), degraded = stat_of(f, c, "steps_degraded");
-  const double retried = stat_of(f, c, "steps_retried");
-  printf("%s, fp_max_iter = 1: %s, %g steps, %g retried, %g degraded\n", c, status, steps, retried,
-         degraded);
-  assert_true(steps == 5);
-  assert_true(degraded >= 1 && retried >= degraded);
-  assert_string_equal(status, "degraded");
-  xp_file_close(f);
+  const policy_outcome o = run_policy_case(args, "deg.h5", "method=paperA-coulomb");
+  assert_true(o.steps == 5);
+  assert_true(o.degraded >= 1 && o.retried >= o.degraded);
+  assert_string_equal(o.status, "degraded");
 }
 
 // every method under both protocols at two stiffnesses; the matched run meets its target, the

@@ -113,4 +113,15 @@ static inline double hertz_restitution_small_damping(hertz_dissipation law, doub
                                                 : 1 - 0.8 * beta25 * B * dmax / (m * v);
 }
 
+// The contact law's parameters every Hertz scenario declares (an X-macro list fragment of
+// xp/xp_param_list.h entries): the Hertz row, the normal damping law and its two constants.
+#define HERTZ_CONTACT_PARAM_LIST(X)                                                          \
+  X(ENUM, hertz, hertz, hertz_mode, HERTZ_DEFAULT, "default", "default|paper",               \
+    "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5 (SPEC §1.4)")         \
+  X(ENUM, dissipation, dissipation, hertz_dissipation, HERTZ_DISSIPATION_PAPER, "paper",     \
+    "paper|hunt-crossley|sap",                                                               \
+    "normal damping law: paper A's constant B; Hunt-Crossley alpha k d^1.5; SAP tau_d K(d)") \
+  X(REAL, alpha, alpha, 0.02, XP_NONNEGATIVE, "s/m", "Hunt-Crossley dissipation alpha")      \
+  X(REAL, tau_d, tau_d, 1e-5, XP_NONNEGATIVE, "s", "SAP dissipation time scale tau_d")
+
 #endif  // SCENARIOS_HERTZ_H

@@ -20,13 +20,7 @@
   X(REAL, v0, v0, 1, XP_POSITIVE, "m/s", "downward speed at the start")                        \
   X(REAL, gap, gap, 1e-3, XP_POSITIVE, "m", "initial gap above the ground")                    \
   X(REAL, g, g, 0, XP_NONNEGATIVE, "m/s^2", "gravity (default 0: impact theory assumes none)") \
-  X(ENUM, hertz, hertz, hertz_mode, HERTZ_DEFAULT, "default", "default|paper",                 \
-    "Hertz row: default phi = -d, K = E*sqrt(r d); paper: phi = -d^1.5 (SPEC §1.4)")           \
-  X(ENUM, dissipation, dissipation, hertz_dissipation, HERTZ_DISSIPATION_PAPER, "paper",       \
-    "paper|hunt-crossley|sap",                                                                 \
-    "normal damping law: paper A's constant B; Hunt-Crossley alpha k d^1.5; SAP tau_d K(d)")   \
-  X(REAL, alpha, alpha, 0.02, XP_NONNEGATIVE, "s/m", "Hunt-Crossley dissipation alpha")        \
-  X(REAL, tau_d, tau_d, 1e-5, XP_NONNEGATIVE, "s", "SAP dissipation time scale tau_d")
+  HERTZ_CONTACT_PARAM_LIST(X)
 
 // Parameters (defaults from sphere_params_default): radius r [m], mass m [kg], Hertz modulus E*
 // [Pa] (1e7: a contact of ~8 ms, resolved by h ≪ 1e-3), normal damping B [N·s/m] (0: elastic,

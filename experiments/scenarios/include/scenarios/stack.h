@@ -15,26 +15,20 @@
 // xp/xp_param_list.h): X(KIND, field, key, …). The list generates stack_params' fields, their
 // defaults, the declarations (STACK_PARAM_DEFS) and the reader (stack_params_read). N is not in
 // it: the study sweeps a list of N, the scenarios take one (with different defaults).
-#define STACK_PARAM_LIST(X)                                                              \
-  X(REAL, r, r, 0.1, XP_POSITIVE, "m", "sphere radius (default)")                        \
-  X(REAL, m, m, 1, XP_POSITIVE, "kg", "sphere mass (default); I = 2/5 m r^2")            \
-  X(REAL, gap, gap, 0.01, XP_NONNEGATIVE, "m",                                           \
-    "initial vertical gap between neighbours and above the ground (default)")            \
-  X(REAL, E, E, 1e11, XP_POSITIVE, "Pa",                                                 \
-    "Hertz modulus, used as E* (paper A); r_eff = r (ground), r/2 (sphere pairs)")       \
-  X(REAL, b, B, 1, XP_NONNEGATIVE, "N*s/m", "normal damping (paper A)")                  \
-  X(REAL, bt, Bt, 0, XP_NONNEGATIVE, "N*s/m",                                            \
-    "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0")                         \
-  X(REAL, mu, mu, 0.5, XP_NONNEGATIVE, "",                                               \
-    "friction coefficient (default; the paper does not give it)")                        \
-  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity (default)")                      \
-  X(ENUM, hertz, hertz, hertz_mode, HERTZ_DEFAULT, "default", "default|paper",           \
-    "Hertz row (SPEC §1.4)")                                                             \
-  X(ENUM, dissipation, dissipation, hertz_dissipation, HERTZ_DISSIPATION_PAPER, "paper", \
-    "paper|hunt-crossley|sap",                                                           \
-    "normal damping law (hertz.h): paper A's constant B, Hunt-Crossley, SAP")            \
-  X(REAL, alpha, alpha, 0.02, XP_NONNEGATIVE, "s/m", "Hunt-Crossley alpha")              \
-  X(REAL, tau_d, tau_d, 1e-5, XP_NONNEGATIVE, "s", "SAP dissipation time scale")
+#define STACK_PARAM_LIST(X)                                                        \
+  X(REAL, r, r, 0.1, XP_POSITIVE, "m", "sphere radius (default)")                  \
+  X(REAL, m, m, 1, XP_POSITIVE, "kg", "sphere mass (default); I = 2/5 m r^2")      \
+  X(REAL, gap, gap, 0.01, XP_NONNEGATIVE, "m",                                     \
+    "initial vertical gap between neighbours and above the ground (default)")      \
+  X(REAL, E, E, 1e11, XP_POSITIVE, "Pa",                                           \
+    "Hertz modulus, used as E* (paper A); r_eff = r (ground), r/2 (sphere pairs)") \
+  X(REAL, b, B, 1, XP_NONNEGATIVE, "N*s/m", "normal damping (paper A)")            \
+  X(REAL, bt, Bt, 0, XP_NONNEGATIVE, "N*s/m",                                      \
+    "tangential damping; 0 means 1e6/h (paper A §6.4); K_t = 0")                   \
+  X(REAL, mu, mu, 0.5, XP_NONNEGATIVE, "",                                         \
+    "friction coefficient (default; the paper does not give it)")                  \
+  X(REAL, g, g, 9.81, XP_NONNEGATIVE, "m/s^2", "gravity (default)")                \
+  HERTZ_CONTACT_PARAM_LIST(X)
 
 // the declarations, for a parameter table (xp_param_def[])
 #define STACK_PARAM_DEFS STACK_PARAM_LIST(XP_PARAM_DEF)

@@ -47,9 +47,9 @@
 #include "qcp/qcp_qd.h"
 
 struct mbs_qcp {
-  // everything one pattern needs (qws, the prediction's system) lives in the arena, emptied when
-  // the pattern changes: a contact that joins or leaves sets up the new pattern without malloc
-  // once the arena has grown to the largest pattern so far
+  // everything one pattern needs (qws, the prediction's system) lives in the arena, sized at
+  // creation and emptied when the pattern changes: a contact that joins or leaves sets up the new
+  // pattern without malloc
   qcp_arena arena;
   qcp_workspace *qws;
   int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
@@ -83,7 +83,7 @@ struct mbs_qcp {
   double *lam_row;
   long *row_stamp, stamp;  // row i took part in the last solve iff row_stamp[i] == stamp
   double *w_last;          // the last solve's w (nv): with lam_row, a warm start for a new pattern
-  int have_row_warm;       // lam_row and w_last hold a solve (since the workspace was made)
+                           // (held once a solve was recorded: stamp > 1)
 };
 
 static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
@@ -588,8 +588,6 @@ static int predict_applies(const mbs_workspace *ws) {
   return ws->settings.predict && ws->settings.formulation != MBS_PAPER;
 }
 
-// K's pattern (upper triangle, CSC, size n + p): column j < n holds P's column j (its diagonal
-// added if P has none), column n + i row i of A and the diagonal; then the symbolic factor
 // zeroed memory for count items of the current pattern (the arena's; NULL when out of memory)
 static void *pattern_alloc(struct mbs_qcp *q, size_t size, size_t count) {
   const size_t bytes = size * (count ? count : 1);
@@ -598,6 +596,8 @@ static void *pattern_alloc(struct mbs_qcp *q, size_t size, size_t count) {
   return p;
 }
 
+// K's pattern (upper triangle, CSC, size n + p): column j < n holds P's column j (its diagonal
+// added if P has none), column n + i row i of A and the diagonal; then the symbolic factor
 static int predict_setup(struct mbs_qcp *q) {
   predict_release(q);
   const int n = q->nn, p = q->np, N = n + p, nP = q->nP, nA = q->nA;
@@ -698,7 +698,6 @@ static void predict_record(mbs_workspace *ws, int ns, const int *sidx) {
     q->lam_row[i] = q->role[s] == ROLE_OFF ? 0 : q->wx[s], q->row_stamp[i] = q->stamp;
   }
   memcpy(q->w_last, q->wx + ns, sizeof(double) * (size_t)ws->nv);
-  q->have_row_warm = 1;
 }
 
 // K's values for the predicted set: open rows' λ columns become the identity (λ = 0)
@@ -884,7 +883,7 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
   int start = SOLVE_COLD;
   const int warm = ws->settings.start == MBS_START_WARM && q->same && q->have_warm;
   if (warm) start = SOLVE_WARM;
-  if (ws->settings.start == MBS_START_WARM && !warm && q->have_row_warm) {
+  if (ws->settings.start == MBS_START_WARM && !warm && q->stamp > 1) {
     row_warm_point(ws, ns, sidx);
     start = SOLVE_ROWS;
   }

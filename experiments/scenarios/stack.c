@@ -7,8 +7,10 @@
 // (Hertz, r_eff = r_a r_b/(r_a + r_b)); the rows measure the relative velocity of the contact
 // points x_b − r n̂ and x_a + r n̂: G = dirᵀ(J_b − J_a) with the point Jacobians of
 // mbs_rigid_point_jacobian, dir = n̂ (scaled as hertz.h) for the normal and the tangents t̂_1, t̂_2
-// ⟂ n̂ (t̂_1 = normalised e_x − (e_x·n̂)n̂, t̂_2 = n̂ × t̂_1). Only neighbours in the column are
-// tested (the column stays aligned: nothing pushes it sideways). Ġv is reported as 0 (p = 0).
+// ⟂ n̂ (t̂_1 = normalised e_x − (e_x·n̂)n̂, t̂_2 = n̂ × t̂_1). Ġv is reported as 0 (p = 0).
+// Contacts c ≥ N (issue 14, item 3): any other pair, or sphere i ≥ 1 and the ground, closer than
+// STACK_EXTRA_REACH·r — none while the column holds; found if it breaks (a column that launches
+// spheres through each other under paper A's rule must not pass through the ground unseen).
 #include "scenarios/stack.h"
 
 #include <math.h>
@@ -23,12 +25,68 @@ stack_params stack_params_default(void) {
   return p;
 }
 
+// Calls visit(s, q, a, b, ctx) for every pair of spheres a < b that are not column neighbours and
+// whose centres are closer than 2r + reach, and visit(s, q, −1, b, ctx) for every sphere b ≥ 1
+// closer to the ground than r + reach: the contacts a column in order never has, found anyway.
+// While the centres' heights increase with the index (a column), a forward scan stops at the
+// first sphere 2r + reach higher: O(N) plus the pairs found; otherwise all pairs are tested.
+// Stops at the first non-zero return of visit and returns it.
+typedef int extra_visit(const stack *s, const double *q, int a, int b, void *ctx);
+static int for_each_extra(const stack *s, const double *q, double reach, extra_visit *visit,
+                          void *ctx) {
+  const int n = s->p.n;
+  const double r = s->p.r, span = 2 * r + reach;
+  int in_order = 1, rc;
+  for (int i = 1; i < n && in_order; i++) in_order = q[7 * i + 2] > q[7 * (i - 1) + 2];
+  for (int b = 1; b < n; b++)
+    if (q[7 * b + 2] - r < reach && (rc = visit(s, q, -1, b, ctx))) return rc;
+  for (int a = 0; a < n; a++)
+    for (int b = a + 2; b < n; b++) {
+      const double *xa = q + 7 * a, *xb = q + 7 * b;
+      if (in_order && xb[2] - xa[2] >= span) break;
+      const double dx = xb[0] - xa[0], dy = xb[1] - xa[1], dz = xb[2] - xa[2];
+      if (dx * dx + dy * dy + dz * dz < span * span && (rc = visit(s, q, a, b, ctx))) return rc;
+    }
+  return 0;
+}
+
+// unit normal from a towards b (a = −1: the ground, e_z) and the overlap; 1 if the centres coincide
+static int contact_geometry(const stack *s, const double *q, int a, int b, double nrm[3],
+                            double *d) {
+  const double r = s->p.r, *xb = q + 7 * b;
+  if (a < 0) {
+    nrm[0] = nrm[1] = 0, nrm[2] = 1, *d = r - xb[2];
+    return 0;
+  }
+  const double *xa = q + 7 * a;
+  double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+  const double len = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+  if (!(len > 0)) return 1;  // coincident centres: recoverable (smaller step)
+  for (int k = 0; k < 3; k++) nrm[k] = dx[k] / len;
+  *d = 2 * r - len;
+  return 0;
+}
+
 double stack_contact_depth(const stack *s, const double *q, int c) {
   const double r = s->p.r;
   if (c == 0) return r - q[2];
   const double *a = q + 7 * (c - 1), *b = q + 7 * c;
   return 2 * r - sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
                       (b[2] - a[2]) * (b[2] - a[2]));
+}
+
+// Hertz potential of overlap d with effective radius reff (0 if apart)
+static double hertz_potential(const stack_params *p, double reff, double d) {
+  if (d <= 0) return 0;
+  const double k = p->E * sqrt(reff);
+  return p->hertz == HERTZ_PAPER ? 0.5 * k * d * d * d : 0.4 * k * d * d * sqrt(d);
+}
+
+static int add_extra_energy(const stack *s, const double *q, int a, int b, void *ctx) {
+  double nrm[3], d;
+  if (!contact_geometry(s, q, a, b, nrm, &d))
+    *(double *)ctx += hertz_potential(&s->p, a < 0 ? s->p.r : 0.5 * s->p.r, d);
+  return 0;
 }
 
 double stack_energy(const stack *s, const double *q, const double *v) {
@@ -39,12 +97,9 @@ double stack_energy(const stack *s, const double *q, const double *v) {
     e += 0.5 * p->m * (vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]) + p->m * p->g * q[7 * i + 2];
     for (int k = 0; k < 3; k++) e += 0.5 * s->inertia[k] * vi[3 + k] * vi[3 + k];
   }
-  for (int c = 0; c < p->n; c++) {
-    const double d = stack_contact_depth(s, q, c), reff = c == 0 ? p->r : 0.5 * p->r;
-    if (d <= 0) continue;
-    const double k = p->E * sqrt(reff);
-    e += p->hertz == HERTZ_PAPER ? 0.5 * k * d * d * d : 0.4 * k * d * d * sqrt(d);
-  }
+  for (int c = 0; c < p->n; c++)
+    e += hertz_potential(p, c == 0 ? p->r : 0.5 * p->r, stack_contact_depth(s, q, c));
+  for_each_extra(s, q, 0, add_extra_energy, &e);  // overlapping contacts outside the column
   return e;
 }
 
@@ -121,31 +176,42 @@ int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, con
   return 0;
 }
 
+typedef struct extra_rows {
+  mbs_rows *rows;
+  int c;  // next contact id
+} extra_rows;
+
+static int add_extra(const stack *s, const double *q, int a, int b, void *ctx) {
+  extra_rows *e = ctx;
+  double nrm[3], d;
+  if (contact_geometry(s, q, a, b, nrm, &d)) return 1;
+  if (e->c >= s->max_contacts) return -1;  // more contacts than a column can have: the model fails
+  s->reff[e->c] = a < 0 ? s->p.r : 0.5 * s->p.r;
+  if (stack_contact_rows(e->rows, e->c, a, b, q, nrm, d, s->reff[e->c], &s->p)) return -1;
+  e->c++;
+  return 0;
+}
+
 static int st_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
   (void)t, (void)v;
   const stack *s = ctx;
   const stack_params *p = &s->p;
   mbs_rows_clear(rows);
   for (int c = 0; c < p->n; c++) {
-    double nrm[3] = {0, 0, 1};
-    if (c > 0) {
-      const double *qa = q + 7 * (c - 1), *qb = q + 7 * c;
-      double dx[3] = {qb[0] - qa[0], qb[1] - qa[1], qb[2] - qa[2]};
-      double len = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
-      if (!(len > 0)) return 1;  // coincident centres: recoverable (smaller step)
-      for (int k = 0; k < 3; k++) nrm[k] = dx[k] / len;
-    }
-    const double d = stack_contact_depth(s, q, c), reff = c == 0 ? p->r : 0.5 * p->r;
-    if (stack_contact_rows(rows, c, c - 1, c, q, nrm, d, reff, p)) return -1;
+    double nrm[3], d;
+    if (contact_geometry(s, q, c - 1, c, nrm, &d)) return 1;
+    if (stack_contact_rows(rows, c, c - 1, c, q, nrm, d, s->reff[c], p)) return -1;
   }
-  return 0;
+  extra_rows e = {rows, p->n};
+  return for_each_extra(s, q, STACK_EXTRA_REACH * p->r, add_extra, &e);
 }
 
 // K(φ) of a normal row (SPEC §1.5 item 3): Hertz with the contact's effective radius
 static int st_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
   const stack *s = ctx;
-  const double reff = rows->contact[i] == 0 ? s->p.r : 0.5 * s->p.r;
-  *K = hertz_stiffness(s->p.hertz, s->p.E, reff, phi);
+  const int c = rows->contact[i];
+  if (c < 0 || c >= s->max_contacts) return -1;
+  *K = hertz_stiffness(s->p.hertz, s->p.E, s->reff[c], phi);
   return 0;
 }
 
@@ -153,16 +219,19 @@ int stack_init(stack *s, const stack_params *p) {
   memset(s, 0, sizeof *s);
   if (p->n < 1) return -1;
   s->p = *p;
+  s->max_contacts = STACK_CONTACTS_PER_SPHERE * p->n;
   s->block_size = malloc((size_t)p->n * sizeof *s->block_size);
-  if (!s->block_size) return -1;
+  s->reff = malloc((size_t)s->max_contacts * sizeof *s->reff);
+  if (!s->block_size || !s->reff) return stack_free(s), -1;
+  for (int c = 0; c < p->n; c++) s->reff[c] = c == 0 ? p->r : 0.5 * p->r;
   for (int i = 0; i < p->n; i++) s->block_size[i] = 6;
   s->inertia[0] = s->inertia[1] = s->inertia[2] = 0.4 * p->m * p->r * p->r;
   s->scene = (mbs_scene){
       .nbodies = p->n, .radius = p->r, .mass = p->m, .mu = p->mu, .gravity = p->g, .wall_half = 0};
   s->model = (mbs_model){.nq = 7 * p->n,
                          .nv = 6 * p->n,
-                         .max_rows = 3 * p->n,
-                         .max_nnz = 36 * p->n,
+                         .max_rows = 3 * s->max_contacts,
+                         .max_nnz = 36 * s->max_contacts,
                          .nblocks = p->n,
                          .block_size = s->block_size,
                          .mass = st_mass,
@@ -177,8 +246,8 @@ int stack_init(stack *s, const stack_params *p) {
 }
 
 void stack_free(stack *s) {
-  free(s->block_size);
-  s->block_size = NULL;
+  free(s->block_size), free(s->reff);
+  s->block_size = NULL, s->reff = NULL;
 }
 
 void stack_initial_state(const stack *s, double *q, double *v) {

@@ -502,6 +502,14 @@ static int feasible_point(mbs_workspace *ws, int ns, const int *sidx, const doub
   return -1;
 }
 
+// qcp's solution into the warm-start store (wx, ws_, wz, wy)
+static void save_solution(struct mbs_qcp *q) {
+  memcpy(q->wx, qcp_solution_x(q->qws), sizeof(double) * (size_t)q->n);
+  memcpy(q->ws_, qcp_solution_s(q->qws), sizeof(double) * (size_t)q->m);
+  memcpy(q->wz, qcp_solution_z(q->qws), sizeof(double) * (size_t)q->m);
+  if (q->p) memcpy(q->wy, qcp_solution_y(q->qws), sizeof(double) * (size_t)q->p);
+}
+
 // one interior-point solve: warm from the stored iterate or from x0 (feasible) if asked (falling
 // back to cold when that start fails), then the solution is kept as the next warm start
 enum { SOLVE_COLD, SOLVE_WARM, SOLVE_FEASIBLE, SOLVE_ROWS };
@@ -517,16 +525,21 @@ static mbs_status solve_once(mbs_workspace *ws, int start) {
     rc = qcp_solve(q->qws, QCP_START_WARM, q->x0, NULL, NULL, NULL, &err);
   const qcp_info *qi = qcp_info_get(q->qws);
   if (!rc) ws->info.iterations += qi->iterations;
-  if (rc || (qi->status != QCP_SOLVED && qi->status != QCP_SOLVED_INACCURATE)) {
+  // a warm start that ends inaccurate keeps its point while a cold start is tried: an iterate
+  // carried over from another step can sit near the boundary where the central path is lost
+  const int warm_inaccurate = !rc && qi->status == QCP_SOLVED_INACCURATE;
+  if (warm_inaccurate) save_solution(q);
+  if (rc || qi->status != QCP_SOLVED) {
     if (qcp_solve(q->qws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
     ws->info.iterations += qi->iterations;
   }
-  memcpy(q->wx, qcp_solution_x(q->qws), sizeof(double) * (size_t)q->n);
-  memcpy(q->ws_, qcp_solution_s(q->qws), sizeof(double) * (size_t)q->m);
-  memcpy(q->wz, qcp_solution_z(q->qws), sizeof(double) * (size_t)q->m);
-  if (q->p) memcpy(q->wy, qcp_solution_y(q->qws), sizeof(double) * (size_t)q->p);
+  qcp_status status = qi->status;
+  if (warm_inaccurate && status != QCP_SOLVED)
+    status = QCP_SOLVED_INACCURATE;  // the warm point stands
+  else
+    save_solution(q);
   q->have_warm = 1;
-  switch (qi->status) {
+  switch (status) {
     case QCP_SOLVED:
       return MBS_OK;
     case QCP_SOLVED_INACCURATE:

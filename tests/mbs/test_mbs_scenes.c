@@ -178,6 +178,47 @@ static void test_stack_statics(void **state) {
   }
 }
 
+// A column that no longer holds (issue 14 item 3): sphere 1 knocked onto the ground beside
+// sphere 0, sphere 3 fallen onto sphere 1. Besides the N column contacts (always reported) the
+// model reports sphere 1–ground and the pair 1–3, each as a normal row and two tangents with its
+// Hertz stiffness (r_eff = r for the ground, r/2 for a pair); spheres far apart report nothing.
+static void test_stack_extra_contacts(void **state) {
+  (void)state;
+  stack s;
+  stack_params p = stack_params_default();
+  p.n = 4;
+  assert_int_equal(stack_init(&s, &p), 0);
+  double q[28], v[24];
+  stack_initial_state(&s, q, v);
+  mbs_rows *rows = mbs_rows_create(s.model.max_rows, s.model.max_nnz);
+  assert_non_null(rows);
+  assert_int_equal(s.model.rows(0, q, v, rows, s.model.ctx), 0);
+  assert_int_equal(rows->n, 3 * p.n);  // the column as released: its own contacts only
+  const double r = p.r, d = 1e-6;      // sphere 1 on the ground beside sphere 0, 3 on 1
+  q[7 * 1 + 0] = 2 * r + 0.01, q[7 * 1 + 1] = 0, q[7 * 1 + 2] = r - d;
+  q[7 * 3 + 0] = 2 * r + 0.01, q[7 * 3 + 1] = 0, q[7 * 3 + 2] = 3 * r - 2 * d;
+  assert_int_equal(s.model.rows(0, q, v, rows, s.model.ctx), 0);
+  assert_int_equal(rows->n, 3 * (p.n + 2));
+  // the extra contacts in the order found: sphere 1–ground (r_eff = r), then the pair 1–3 (r/2),
+  // both overlapping by d
+  const double reff[2] = {r, 0.5 * r};
+  for (int e = 0; e < 2; e++) {
+    const int i = 3 * (p.n + e);
+    double phi, K, gs;
+    hertz_row(p.hertz, p.E, reff[e], d, &phi, &K, &gs);
+    assert_int_equal(rows->kind[i], MBS_ROW_NORMAL);
+    assert_int_equal(rows->kind[i + 1], MBS_ROW_TANGENT);
+    assert_int_equal(rows->contact[i], p.n + e);
+    assert_true(fabs(rows->phi[i] - phi) <= 1e-9 * fabs(phi));
+    assert_true(fabs(rows->K[i] - K) <= 1e-9 * K);
+    double Ks;  // the stiffness over the step uses the same effective radius
+    assert_int_equal(s.model.row_stiffness(rows, i, phi, &Ks, s.model.ctx), 0);
+    assert_true(fabs(Ks - K) <= 1e-9 * K);
+  }
+  mbs_rows_free(rows);
+  stack_free(&s);
+}
+
 // bilateral + unilateral + contact rows in one step: a particle (x, z) held at z = 0 by a
 // bilateral spring K_b, resting on the ground (Hertz-free linear normal row K_n, friction μ) and
 // pushed by F against a wall x ≥ 0 (unilateral row). Statics of the parallel springs: λ_b =
@@ -291,10 +332,10 @@ static void test_rigid_point_jacobian(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_box_frictionless),     cmocka_unit_test(test_box_sticks),
-      cmocka_unit_test(test_box_coulomb),          cmocka_unit_test(test_box_relaxed_paper),
-      cmocka_unit_test(test_stack_statics),        cmocka_unit_test(test_mixed_rows),
-      cmocka_unit_test(test_rigid_point_jacobian),
+      cmocka_unit_test(test_box_frictionless), cmocka_unit_test(test_box_sticks),
+      cmocka_unit_test(test_box_coulomb),      cmocka_unit_test(test_box_relaxed_paper),
+      cmocka_unit_test(test_stack_statics),    cmocka_unit_test(test_stack_extra_contacts),
+      cmocka_unit_test(test_mixed_rows),       cmocka_unit_test(test_rigid_point_jacobian),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,19 +51,27 @@ struct xp_error;
 int stack_params_read(const struct xp_params *prm, double h, stack_params *out,
                       struct xp_error *err);
 
+// Contacts beyond the column's N (any other pair of spheres, sphere i ≥ 1 and the ground) are
+// reported while closer than STACK_EXTRA_REACH·r, at most STACK_CONTACTS_PER_SPHERE·N in all.
+#define STACK_EXTRA_REACH 0.5
+#define STACK_CONTACTS_PER_SPHERE 4
+
 // A stack instance; `model` is ready for a step after stack_init succeeds (ctx points at the
 // instance, which must not move while the model is in use).
 typedef struct stack {
   stack_params p;
   mbs_model model;
   int *block_size;  // n entries of 6 (heap, owned)
+  double *reff;     // effective radius per contact id (max_contacts, heap, owned)
+  int max_contacts;
   double inertia[3];
   mbs_scene scene;  // the column's geometry (model.scene), for peers
 } stack;
 
 // Fills s from p (copied): n rigid bodies (mbs_rigid.h), contact c = 0 sphere 0–ground, c = i
-// sphere i−1–sphere i (neighbours in the column only), each a normal row and two tangent rows,
-// always reported. Returns 0, or −1 if n < 1 or out of memory.
+// sphere i−1–sphere i, each a normal row and two tangent rows, always reported; contacts c ≥ n
+// for any other pair or sphere–ground within reach (above). Returns 0, or −1 if n < 1 or out of
+// memory.
 int stack_init(stack *s, const stack_params *p);
 // Frees what stack_init allocated; s may be zeroed.
 void stack_free(stack *s);

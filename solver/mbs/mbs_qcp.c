@@ -728,13 +728,12 @@ static void predict_values(struct mbs_qcp *q) {
   for (int i = 0; i < p; i++) q->krhs[n + i] = q->b[i];
 }
 
-// factor K0 regularised (zero diagonals of P ± δ, −δI on the y block), solve, and refine against
-// K0 itself; returns ‖K0 x − rhs‖∞ / (1 + ‖rhs‖∞)
-static double predict_linear_solve(struct mbs_qcp *q) {
+// factor K0 regularised (zero diagonals of P ± δ, −δI on the y block) and solve: x = K_δ⁻¹ rhs,
+// off K0's solution by O(δ) (predict_refine removes that)
+static void predict_factor_solve(struct mbs_qcp *q) {
   const int n = q->nn, N = n + q->np, nnz = q->Kp[N];
-  double dmax = 0, bmax = 0;
+  double dmax = 0;
   for (int j = 0; j < N; j++) dmax = fmax(dmax, fabs(q->Kx0[q->kdiag[j]]));
-  for (int j = 0; j < N; j++) bmax = fmax(bmax, fabs(q->krhs[j]));
   const double delta = 1e-10 * (dmax > 0 ? dmax : 1);
   memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
   for (int j = 0; j < N; j++)
@@ -742,8 +741,15 @@ static double predict_linear_solve(struct mbs_qcp *q) {
   qcp_qd_factor(q->qd, q->Kx, 1e-14 * (dmax > 0 ? dmax : 1), delta);
   memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
   qcp_qd_solve(q->qd, q->ksol);
-  // iterative refinement against K0 removes δ's perturbation (one pass takes the residual from
-  // ~δ to round-off, ~1e-14 relative); stop at round-off or when a pass gains less than 10×
+}
+
+// iterative refinement of q->ksol against K0 itself removes δ's perturbation (one pass takes the
+// residual from ~δ to round-off, ~1e-14 relative); stops at round-off or when a pass gains less
+// than 10×; returns ‖K0 x − rhs‖∞ / (1 + ‖rhs‖∞)
+static double predict_refine(struct mbs_qcp *q) {
+  const int N = q->nn + q->np;
+  double bmax = 0;
+  for (int j = 0; j < N; j++) bmax = fmax(bmax, fabs(q->krhs[j]));
   double res = INFINITY;
   for (int it = 0; it < 4; it++) {
     sym_mv(N, q->Kp, q->Ki, q->Kx0, q->ksol, q->kres);
@@ -809,13 +815,21 @@ static int predict_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   // a few active-set corrections (rows joining or leaving); a set that does not settle in
   // PREDICT_MAX_SOLVES linear solves goes to the interior point
   enum { PREDICT_MAX_SOLVES = 25 };
-  int flips = 1;
-  for (int it = 0; flips && it < PREDICT_MAX_SOLVES; it++) {
-    predict_values(q);
-    if (!(predict_linear_solve(q) <= 1e-10)) return 0;
+  // the corrections work on the regularised solution (its O(δ) error, ~1e-10 relative, moves no
+  // sign that matters); the set they settle on is refined against K0 and checked again
+  int flips = 1, solves = 0;
+  for (;;) {
+    if (flips) {
+      if (++solves > PREDICT_MAX_SOLVES) return 0;
+      predict_values(q);
+      predict_factor_solve(q);
+    } else if (!(predict_refine(q) <= 1e-10)) {
+      return 0;
+    }
+    const int refined = !flips;
     if ((flips = predict_update(ws, ns, sidx, chat0)) < 0) return 0;
+    if (!flips && refined) break;
   }
-  if (flips) return 0;
   memcpy(q->wx, q->ksol, sizeof(double) * (size_t)q->nn);
   memcpy(q->wy, q->ksol + q->nn, sizeof(double) * (size_t)q->np);
   for (int s = 0; s < ns; s++) q->wx[s] = q->open[s] ? 0 : q->wx[s];

@@ -99,7 +99,8 @@ typedef struct qcp_kkt {
   int *iwork;
   double *fwork, *rhs, *sol, *res, *cor;  // N each (permuted order)
   long nnzK, nnzL;
-  double delta;  // static regularisation used in Kx
+  double delta;     // static regularisation used in Kx
+  double rhs_norm;  // ‖rhs‖∞ of the last qcp_kkt_solve
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.

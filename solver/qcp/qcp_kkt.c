@@ -277,7 +277,8 @@ double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refin
   for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
   memcpy(x, b, (size_t)N * sizeof *x);
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
-  double lim = tol * (1.0 + qcp_vec_norm_inf(b, N));
+  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
+  double lim = tol * (1.0 + kkt->rhs_norm);
   double nr = kkt_residual(kkt, b, x, r);
   for (int it = 0; it < max_refine && nr > lim; it++) {
     memcpy(dxv, r, (size_t)N * sizeof *dxv);

@@ -507,9 +507,7 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   for (int i = 0; i < p; i++) ws->rhs[n + i] = -ws->ry[i];
   for (int i = 0; i < m; i++) ws->rhs[n + p + i] = -ws->rz[i] - ws->t2[i];
   double kr = qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter, ws->set.refine_tol);
-  // relative to the right-hand side only when it can matter (rel ≤ kr ≤ REG_RELAX_REL otherwise):
-  // no extra pass over the KKT vector in an iteration whose refinement converged
-  double rel = kr > REG_RELAX_REL ? kr / (1.0 + qcp_vec_norm_inf(ws->rhs, ws->kkt.N)) : kr;
+  double rel = kr / (1.0 + ws->kkt.rhs_norm);        // relative to the right-hand side
   if (!(rel <= ws->kkt_worst)) ws->kkt_worst = rel;  // NaN-propagating
   if (!(kr <= ws->kkt_worst_abs)) ws->kkt_worst_abs = kr;
   memcpy(dx, ws->sol, (size_t)n * sizeof *dx);

@@ -54,6 +54,7 @@ struct mbs_qcp {
   qcp_workspace *qws;
   int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
   int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
+  int nlam;                          // of which λ_S (the first nlam variables)
   // structure and values under construction
   int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *qdim;
   double *Px, *Ax, *Gx, *c, *b, *h;
@@ -78,6 +79,8 @@ struct mbs_qcp {
   // slot of each P/A entry, kdiag: the slot of each diagonal; open: rows fixed at λ = 0
   qcp_qd *qd;
   int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
+  int *changed, nchanged;  // λ rows flipped by the last correction (their K columns changed)
+  double kdelta, keps;     // the regularisation of this step's factors (fixed across corrections)
   double *Kx, *Kx0, *krhs, *ksol, *kres, *kcor;
   // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
   double *lam_row;
@@ -153,7 +156,7 @@ int mbs_qcp_create(mbs_workspace *ws) {
 // forgets the prediction's system (its memory is the arena's, reclaimed at the next reset)
 static void predict_release(struct mbs_qcp *q) {
   q->qd = NULL, q->kn = 0;
-  q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = NULL;
+  q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = NULL;
   q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->kcor = NULL;
 }
 
@@ -395,6 +398,7 @@ static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double
   for (int s = 0; s < ns; s++)
     if (q->ridx[s] >= 0) q->h[nu + q->ridx[s]] = -chat[s];
   q->nn = n, q->np = p, q->nl = l, q->nsoc = ncone, q->nP = nP, q->nA = nA, q->nG = nG;
+  q->nlam = ns;
   return MBS_OK;
 }
 
@@ -624,10 +628,12 @@ static int predict_setup(struct mbs_qcp *q) {
   q->Kx = pattern_alloc(q, sizeof(double), nnz), q->Kx0 = pattern_alloc(q, sizeof(double), nnz);
   q->krhs = pattern_alloc(q, sizeof(double), un), q->ksol = pattern_alloc(q, sizeof(double), un);
   q->kres = pattern_alloc(q, sizeof(double), un), q->kcor = pattern_alloc(q, sizeof(double), un);
+  q->changed = pattern_alloc(q, sizeof(int), (size_t)n);
+  int *order = pattern_alloc(q, sizeof(int), un);
   signed char *sign = pattern_alloc(q, 1, un);
   int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
   int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
-           q->krhs && q->ksol && q->kres && q->kcor && sign && rowcnt;
+           q->krhs && q->ksol && q->kres && q->kcor && q->changed && order && sign && rowcnt;
   if (ok) {
     int e = 0;
     for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)
@@ -653,8 +659,15 @@ static int predict_setup(struct mbs_qcp *q) {
     for (int i = 0; i < p; i++) q->kdiag[n + i] = rowcnt[i], q->Ki[rowcnt[i]] = n + i;
     q->Kp[N] = e + nA + p;
     for (int j = 0; j < N; j++) sign[j] = j < n ? 1 : -1;
+    // elimination order: w and y first (block-diagonal M: fill only within a body), the λ rows
+    // last, by row — a correction that flips λ rows then refactors only the rows from the first
+    // flipped one on (qcp_qd_refactor); eliminating the bodies leaves G M⁻¹ Gᵀ's pattern on the λ
+    // rows (contacts sharing a body), which row order keeps banded on a column
+    int k = 0;
+    for (int j = q->nlam; j < N; j++) order[k++] = j;
+    for (int j = 0; j < q->nlam; j++) order[k++] = j;
     sc_error err = {0};
-    q->qd = qcp_qd_create(N, q->Kp, q->Ki, sign, &al, &err);
+    q->qd = qcp_qd_create(N, q->Kp, q->Ki, sign, order, &al, &err);
     ok = q->qd != NULL;
   }
   if (!ok) return predict_release(q), -1;
@@ -728,17 +741,39 @@ static void predict_values(struct mbs_qcp *q) {
   for (int i = 0; i < p; i++) q->krhs[n + i] = q->b[i];
 }
 
+// K0's column s and the rhs after row s opened or closed (as predict_values would set them),
+// and the regularised copy Kx beside it
+static void predict_column(struct mbs_qcp *q, int s) {
+  double d = 0;  // P's diagonal entry of column s, if any
+  for (int k = q->Pp[s]; k < q->Pp[s + 1]; k++)
+    if (q->Pi[k] == s) d = q->Px[k];
+  const int e = q->kdiag[s];
+  q->Kx0[e] = q->open[s] ? 1 : d;
+  q->Kx[e] = q->Kx0[e] == 0 ? q->kdelta : q->Kx0[e];
+  for (int k = q->Ap[s]; k < q->Ap[s + 1]; k++)
+    q->Kx[q->amap[k]] = q->Kx0[q->amap[k]] = q->open[s] ? 0 : q->Ax[k];
+  q->krhs[s] = q->open[s] ? 0 : -q->c[s];
+}
+
 // factor K0 regularised (zero diagonals of P ± δ, −δI on the y block) and solve: x = K_δ⁻¹ rhs,
-// off K0's solution by O(δ) (predict_refine removes that)
-static void predict_factor_solve(struct mbs_qcp *q) {
+// off K0's solution by O(δ) (predict_refine removes that). The first factor of a step builds K0
+// and sets δ from its largest diagonal; a correction changes the flipped rows' columns only and
+// refactors from the first of them on (the λ rows are eliminated last: predict_setup).
+static void predict_factor_solve(struct mbs_qcp *q, int first) {
   const int n = q->nn, N = n + q->np, nnz = q->Kp[N];
-  double dmax = 0;
-  for (int j = 0; j < N; j++) dmax = fmax(dmax, fabs(q->Kx0[q->kdiag[j]]));
-  const double delta = 1e-10 * (dmax > 0 ? dmax : 1);
-  memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
-  for (int j = 0; j < N; j++)
-    if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? delta : -delta;
-  qcp_qd_factor(q->qd, q->Kx, 1e-14 * (dmax > 0 ? dmax : 1), delta);
+  if (first) {
+    predict_values(q);
+    double dmax = 0;
+    for (int j = 0; j < N; j++) dmax = fmax(dmax, fabs(q->Kx0[q->kdiag[j]]));
+    q->kdelta = 1e-10 * (dmax > 0 ? dmax : 1), q->keps = 1e-14 * (dmax > 0 ? dmax : 1);
+    memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
+    for (int j = 0; j < N; j++)
+      if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? q->kdelta : -q->kdelta;
+    qcp_qd_factor(q->qd, q->Kx, q->keps, q->kdelta);
+  } else {
+    for (int c = 0; c < q->nchanged; c++) predict_column(q, q->changed[c]);
+    qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdelta);
+  }
   memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
   qcp_qd_solve(q->qd, q->ksol);
 }
@@ -772,7 +807,7 @@ static double predict_refine(struct mbs_qcp *q) {
 // A violated sign flips the row (closed with λ < 0 opens, open with ρ < 0 closes: one step of a
 // primal–dual active-set method); returns the number of flips, or −1 if a contact slides
 static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, const double *chat0) {
-  const struct mbs_qcp *q = ws->qcp;
+  struct mbs_qcp *q = ws->qcp;
   const mbs_rows *r = ws->rows;
   const double *x = q->ksol, *w = q->ksol + ns;
   const double eps = ws->settings.qcp_eps > 0 ? ws->settings.qcp_eps : 1e-8;
@@ -781,6 +816,7 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
   const double tl = eps * (1 + lmax), tr = eps * (1 + cmax);
   const int coulomb = ws->settings.formulation == MBS_COULOMB;
   int flips = 0;
+  q->nchanged = 0;
   for (int s = 0; s < ns; s++) {
     const int role = q->role[s];
     if (role != ROLE_UNI && role != ROLE_NORMAL) continue;
@@ -795,15 +831,16 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
     }
     const double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
     if (!q->open[s] && v[0] < -tl) {
-      q->open[s] = 1, flips++;
+      q->open[s] = 1, flips++, q->changed[q->nchanged++] = s;
     } else if (!q->open[s] && vt > mu * v[0] + tl) {
       return -1;
     } else if (q->open[s] && v[0] < (coulomb ? 0 : mu * vt) - tr) {
-      q->open[s] = 0, flips++;
+      q->open[s] = 0, flips++, q->changed[q->nchanged++] = s;
     }
   }
   for (int s = 0; flips && s < ns; s++)
-    if (q->role[s] == ROLE_TANGENT) q->open[s] = q->open[q->tn[s]];
+    if (q->role[s] == ROLE_TANGENT && q->open[s] != q->open[q->tn[s]])
+      q->open[s] = q->open[q->tn[s]], q->changed[q->nchanged++] = s;
   return flips;
 }
 
@@ -821,8 +858,7 @@ static int predict_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   for (;;) {
     if (flips) {
       if (++solves > PREDICT_MAX_SOLVES) return 0;
-      predict_values(q);
-      predict_factor_solve(q);
+      predict_factor_solve(q, solves == 1);
     } else if (!(predict_refine(q) <= 1e-10)) {
       return 0;
     }

@@ -44,6 +44,13 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
                    double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
                    double eps, double delta, int *iwork, double *fwork);
 
+// The same factor after a change of A confined to rows and columns k0 … n−1: rows < k0 of L and
+// D are kept (L must hold the factor of the previous A), rows ≥ k0 recomputed. Returns the number
+// of pivots replaced among the recomputed ones.
+int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
+                     int *Li, double *Lx, double *D, double *Dinv, const int *etree,
+                     const signed char *sign, double eps, double delta, int *iwork, double *fwork);
+
 // Solves L D Lᵀ x = b in place (x holds b on entry).
 void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,
                    double *x);

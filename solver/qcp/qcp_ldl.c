@@ -47,9 +47,11 @@ long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int
   return total;
 }
 
-int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp, int *Li,
-                   double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
-                   double eps, double delta, int *iwork, double *fwork) {
+// rows k0 … n−1 of L and D (rows above k0 are kept; next[j] must point past them)
+static int factor_rows(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
+                       int *Li, double *Lx, double *D, double *Dinv, const int *etree,
+                       const signed char *sign, double eps, double delta, int *iwork,
+                       double *fwork) {
   int *marker = iwork;         // last row k that visited a node
   int *next = iwork + n;       // next free slot per column of L
   int *stack = iwork + 2 * n;  // reach of row k, reverse topological order
@@ -57,10 +59,9 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
   int nreg = 0;
   for (int i = 0; i < n; i++) {
     marker[i] = -1;
-    next[i] = Lp[i];
     y[i] = 0.0;
   }
-  for (int k = 0; k < n; k++) {
+  for (int k = k0; k < n; k++) {
     int top = 0;
     double dk = 0.0;
     marker[k] = k;
@@ -108,6 +109,39 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
     Dinv[k] = 1.0 / dk;
   }
   return nreg;
+}
+
+int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp, int *Li,
+                   double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
+                   double eps, double delta, int *iwork, double *fwork) {
+  int *next = iwork + n;
+  for (int i = 0; i < n; i++) next[i] = Lp[i];
+  return factor_rows(0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, sign, eps, delta, iwork, fwork);
+}
+
+// Up-looking, row k of L depends only on rows < k of A and L: after a change confined to rows
+// and columns ≥ k0 (permuted), rows < k0 stand. Column j's entries are stored by increasing row,
+// so its free slot is the first entry with row ≥ k0 (binary search).
+int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
+                     int *Li, double *Lx, double *D, double *Dinv, const int *etree,
+                     const signed char *sign, double eps, double delta, int *iwork, double *fwork) {
+  if (k0 <= 0)
+    return qcp_ldl_factor(n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, sign, eps, delta, iwork,
+                          fwork);
+  int *next = iwork + n;
+  for (int j = 0; j < n; j++) {
+    int lo = Lp[j], hi = Lp[j + 1];
+    if (j < k0)
+      while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (Li[mid] < k0)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+    next[j] = lo;
+  }
+  return factor_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, sign, eps, delta, iwork, fwork);
 }
 
 void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,

@@ -16,6 +16,7 @@ struct qcp_qd {
   int *perm, *pinv, *Kp, *Ki, *map, *etree, *Lnz, *Lp, *Li, *iwork;
   double *Kx, *Lx, *D, *Dinv, *fwork, *b;
   signed char *sign;
+  int factored;  // L holds a factor (qcp_qd_refactor may keep part of it)
 };
 
 void qcp_qd_free(qcp_qd *f) {
@@ -49,7 +50,7 @@ static void permute_pattern(qcp_qd *f, const int *Ap, const int *Ai) {
 }
 
 qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *sign,
-                      const qcp_allocator *allocator, sc_error *err) {
+                      const int *order, const qcp_allocator *allocator, sc_error *err) {
   if (n <= 0 || !Ap || !Ai || !sign || Ap[0] != 0 || Ap[n] < n)
     return sc_error_set(err, QCP_ERR_INPUT, "quasidefinite system: bad size n = %d", n), NULL;
   const int nnz = Ap[n];
@@ -70,7 +71,18 @@ qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *si
   if (!f->perm || !f->pinv || !f->Kp || !f->Ki || !f->map || !f->etree || !f->Lnz || !f->Lp ||
       !f->iwork || !f->Kx || !f->D || !f->Dinv || !f->fwork || !f->b || !f->sign)
     goto oom;
-  const int st = qcp_amd_order(n, Ap, Ai, f->perm, &al);
+  const int st = order ? AMD_OK : qcp_amd_order(n, Ap, Ai, f->perm, &al);
+  if (order) {  // the caller's elimination order: checked to be a permutation
+    for (int i = 0; i < n; i++) f->pinv[i] = -1;
+    for (int k = 0; k < n; k++) {
+      if (order[k] < 0 || order[k] >= n || f->pinv[order[k]] >= 0) {
+        sc_error_set(err, QCP_ERR_INPUT, "quasidefinite system: order is not a permutation");
+        qcp_qd_free(f);
+        return NULL;
+      }
+      f->perm[k] = order[k], f->pinv[order[k]] = k;
+    }
+  }
   if (st != AMD_OK) {
     sc_error_set(err, st == AMD_OUT_OF_MEMORY ? QCP_ERR_ALLOC : QCP_ERR_ORDERING,
                  "AMD ordering of the %dx%d system failed (status %d)", n, n, st);
@@ -102,8 +114,24 @@ oom:
 int qcp_qd_factor(qcp_qd *f, const double *Ax, double eps, double delta) {
   const int nnz = f->Kp[f->n];
   for (int k = 0; k < nnz; k++) f->Kx[f->map[k]] = Ax[k];
+  f->factored = 1;
   return qcp_ldl_factor(f->n, f->Kp, f->Ki, f->Kx, f->Lp, f->Li, f->Lx, f->D, f->Dinv, f->etree,
                         f->sign, eps, delta, f->iwork, f->fwork);
+}
+
+int qcp_qd_refactor(qcp_qd *f, const double *Ax, int nchanged, const int *changed, double eps,
+                    double delta) {
+  if (!f->factored) return qcp_qd_factor(f, Ax, eps, delta);
+  int k0 = f->n;  // the first permuted row the change reaches
+  for (int c = 0; c < nchanged; c++) {
+    const int i = changed[c];
+    if (i >= 0 && i < f->n && f->pinv[i] < k0) k0 = f->pinv[i];
+  }
+  if (k0 == f->n) return 0;  // nothing changed: the factor stands
+  const int nnz = f->Kp[f->n];
+  for (int k = 0; k < nnz; k++) f->Kx[f->map[k]] = Ax[k];
+  return qcp_ldl_refactor(k0, f->n, f->Kp, f->Ki, f->Kx, f->Lp, f->Li, f->Lx, f->D, f->Dinv,
+                          f->etree, f->sign, eps, delta, f->iwork, f->fwork);
 }
 
 void qcp_qd_solve(qcp_qd *f, double *x) {

@@ -55,6 +55,7 @@ struct mbs_qcp {
   int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
   int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
   int nlam;                          // of which λ_S (the first nlam variables)
+  int have_pattern;                  // n, p, …, Pp0, … hold the pattern of the last load
   // structure and values under construction
   int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *qdim;
   double *Px, *Ax, *Gx, *c, *b, *h;
@@ -405,11 +406,14 @@ static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double
 static int predict_applies(const mbs_workspace *ws);
 static int predict_setup(struct mbs_qcp *q);
 
-// qcp_setup when the pattern differs from the one the workspace holds, qcp_update otherwise
+// A new pattern (the active row/contact set changed) resets the arena and sets up the
+// prediction's system; qcp's own workspace (ordering and symbolic analysis of the interior-point
+// KKT system) is set up only when an interior-point solve needs it (flush_update): a predicted
+// step never does. Same pattern: the values reach qcp then too.
 static mbs_status load(mbs_workspace *ws) {
   struct mbs_qcp *q = ws->qcp;
   const int n = q->nn, p = q->np, l = q->nl, nsoc = q->nsoc;
-  int same = q->qws && q->n == n && q->p == p && q->l == l && q->nsoc0 == nsoc &&
+  int same = q->have_pattern && q->n == n && q->p == p && q->l == l && q->nsoc0 == nsoc &&
              !memcmp(q->qdim, q->qdim0, sizeof(int) * (size_t)nsoc) &&
              !memcmp(q->Pp, q->Pp0, sizeof(int) * (size_t)(n + 1)) &&
              !memcmp(q->Ap, q->Ap0, sizeof(int) * (size_t)(n + 1)) &&
@@ -417,13 +421,9 @@ static mbs_status load(mbs_workspace *ws) {
              !memcmp(q->Pi, q->Pi0, sizeof(int) * (size_t)q->nP) &&
              !memcmp(q->Ai, q->Ai0, sizeof(int) * (size_t)q->nA) &&
              !memcmp(q->Gi, q->Gi0, sizeof(int) * (size_t)q->nG);
-  qcp_error err;
   q->same = same;
-  if (same) {  // passed to qws only if an interior-point solve runs (flush_update): a predicted
-    q->pending = 1;  // step skips qcp's update and its rescaling
-    return MBS_OK;
-  }
-  q->pending = 0;
+  q->pending = 1;           // passed to qws only if an interior-point solve runs (flush_update): a
+  if (same) return MBS_OK;  // predicted step skips qcp's update and its rescaling
   q->have_warm = 0, q->have_shift = 0;
   ws->info.pattern_setups++;
   qcp_workspace_free(q->qws);
@@ -432,22 +432,8 @@ static mbs_status load(mbs_workspace *ws) {
   qcp_arena_reset(&q->arena);  // a failed growth is not fatal: the setup then spills to malloc
   int m = l;
   for (int k = 0; k < nsoc; k++) m += q->qdim[k];
-  qcp_problem prob = {.n = n,
-                      .p = p,
-                      .l = l,
-                      .nsoc = nsoc,
-                      .q = nsoc ? q->qdim : NULL,
-                      .P = {n, n, q->Pp, q->Pi, q->Px},
-                      .A = {p, n, q->Ap, q->Ai, q->Ax},
-                      .G = {m, n, q->Gp, q->Gi, q->Gx},
-                      .c = q->c,
-                      .b = q->b,
-                      .h = q->h};
-  qcp_settings set = qcp_settings_default();
-  if (ws->settings.qcp_eps > 0) set.eps_abs = set.eps_rel = ws->settings.qcp_eps;
-  set.allocator = qcp_arena_allocator(&q->arena);
-  if (qcp_setup(&q->qws, &prob, &set, &err)) return MBS_SOLVER_FAILED;
   q->n = n, q->p = p, q->l = l, q->nsoc0 = nsoc, q->m = m;
+  q->have_pattern = 1;
   memcpy(q->qdim0, q->qdim, sizeof(int) * (size_t)nsoc);
   memcpy(q->Pp0, q->Pp, sizeof(int) * (size_t)(n + 1));
   memcpy(q->Ap0, q->Ap, sizeof(int) * (size_t)(n + 1));
@@ -460,18 +446,36 @@ static mbs_status load(mbs_workspace *ws) {
   return MBS_OK;
 }
 
-// the values of a same-pattern step into qws (deferred by load until a solve needs them)
-static int flush_update(struct mbs_qcp *q) {
+// qcp's workspace for the held pattern with this step's values: set up (first interior-point
+// solve of the pattern) or updated (deferred by load until a solve needs it); 0 or −1
+static int flush_update(const mbs_workspace *ws) {
+  struct mbs_qcp *q = ws->qcp;
   if (!q->pending) return 0;
   qcp_error err;
   q->pending = 0;
-  return qcp_update(q->qws, q->Px, q->Ax, q->Gx, q->c, q->b, q->h, &err);
+  if (q->qws) return qcp_update(q->qws, q->Px, q->Ax, q->Gx, q->c, q->b, q->h, &err);
+  qcp_problem prob = {.n = q->n,
+                      .p = q->p,
+                      .l = q->l,
+                      .nsoc = q->nsoc0,
+                      .q = q->nsoc0 ? q->qdim0 : NULL,
+                      .P = {q->n, q->n, q->Pp0, q->Pi0, q->Px},
+                      .A = {q->p, q->n, q->Ap0, q->Ai0, q->Ax},
+                      .G = {q->m, q->n, q->Gp0, q->Gi0, q->Gx},
+                      .c = q->c,
+                      .b = q->b,
+                      .h = q->h};
+  qcp_settings set = qcp_settings_default();
+  if (ws->settings.qcp_eps > 0) set.eps_abs = set.eps_rel = ws->settings.qcp_eps;
+  set.allocator = qcp_arena_allocator(&q->arena);
+  return qcp_setup(&q->qws, &prob, &set, &err) ? -1 : 0;
 }
 
 const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws) {
-  if (!ws->qcp || !ws->qcp->qws) return NULL;
-  // logically const: the last step's problem is reported even when its update was deferred
-  if (flush_update(ws->qcp)) return NULL;
+  if (!ws->qcp || !ws->qcp->have_pattern) return NULL;
+  // logically const: the last step's problem is reported even when its setup or update was
+  // deferred
+  if (flush_update(ws)) return NULL;
   return qcp_problem_get(ws->qcp->qws);
 }
 
@@ -942,7 +946,7 @@ static void row_warm_point(mbs_workspace *ws, int ns, const int *sidx) {
 static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sidx,
                                        const double *chat0, int ncone, double *lam_s, double *w) {
   struct mbs_qcp *q = ws->qcp;
-  if (flush_update(q)) return MBS_SOLVER_FAILED;
+  if (flush_update(ws)) return MBS_SOLVER_FAILED;
   int start = SOLVE_COLD;
   const int warm = ws->settings.start == MBS_START_WARM && q->same && q->have_warm;
   if (warm) start = SOLVE_WARM;

@@ -92,7 +92,9 @@ static int factor_rows(int k0, int n, const int *Ap, const int *Ai, const double
       int j = stack[t];
       double yj = y[j];
       y[j] = 0.0;
-      for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
+      if (yj !=
+          0.0)  // a structural entry that is numerically 0 (an open contact row) updates nothing
+        for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
       double lkj = yj * Dinv[j];
       Li[next[j]] = k;
       Lx[next[j]] = lkj;
@@ -149,7 +151,8 @@ void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const 
   // L u = b
   for (int j = 0; j < n; j++) {
     double xj = x[j];
-    for (int p = Lp[j]; p < Lp[j + 1]; p++) x[Li[p]] -= Lx[p] * xj;
+    if (xj != 0.0)
+      for (int p = Lp[j]; p < Lp[j + 1]; p++) x[Li[p]] -= Lx[p] * xj;
   }
   // D v = u
   for (int j = 0; j < n; j++) x[j] *= Dinv[j];

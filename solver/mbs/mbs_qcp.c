@@ -81,7 +81,8 @@ struct mbs_qcp {
   qcp_qd *qd;
   int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
   int *changed, nchanged;  // λ rows flipped by the last correction (their K columns changed)
-  double kdelta, keps;     // the regularisation of this step's factors (fixed across corrections)
+  double kdelta, kdyn,
+      keps;  // this step's static and dynamic regularisation (fixed across corrections)
   double *Kx, *Kx0, *krhs, *ksol, *kres, *kcor;
   // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
   double *lam_row;
@@ -769,14 +770,17 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
     predict_values(q);
     double dmax = 0;
     for (int j = 0; j < N; j++) dmax = fmax(dmax, fabs(q->Kx0[q->kdiag[j]]));
-    q->kdelta = 1e-10 * (dmax > 0 ? dmax : 1), q->keps = 1e-14 * (dmax > 0 ? dmax : 1);
+    // no static regularisation: in this elimination order every pivot has its sign (a body's w
+    // block M_b > 0, then its y block −M_b, then the λ rows C + G M⁻¹ Gᵀ > 0 or 1 if open), so
+    // K0 itself is factored; a pivot that still fails the sign test becomes ±kdyn
+    q->kdelta = 0, q->kdyn = 1e-10 * (dmax > 0 ? dmax : 1), q->keps = 1e-14 * (dmax > 0 ? dmax : 1);
     memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
     for (int j = 0; j < N; j++)
       if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? q->kdelta : -q->kdelta;
-    qcp_qd_factor(q->qd, q->Kx, q->keps, q->kdelta);
+    qcp_qd_factor(q->qd, q->Kx, q->keps, q->kdyn);
   } else {
     for (int c = 0; c < q->nchanged; c++) predict_column(q, q->changed[c]);
-    qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdelta);
+    qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdyn);
   }
   memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
   qcp_qd_solve(q->qd, q->ksol);
@@ -789,6 +793,14 @@ static double predict_refine(struct mbs_qcp *q) {
   const int N = q->nn + q->np;
   double bmax = 0;
   for (int j = 0; j < N; j++) bmax = fmax(bmax, fabs(q->krhs[j]));
+  // first pass without a product: K_δ x = rhs, so rhs − K0 x = (K_δ − K0) x, the regularised
+  // diagonals times x (up to the solve's rounding, which the checked passes below remove)
+  if (q->kdelta > 0) {
+    for (int j = 0; j < N; j++)
+      q->kres[j] = (q->Kx[q->kdiag[j]] - q->Kx0[q->kdiag[j]]) * q->ksol[j];
+    qcp_qd_solve(q->qd, q->kres);
+    for (int j = 0; j < N; j++) q->ksol[j] += q->kres[j];
+  }
   double res = INFINITY;
   for (int it = 0; it < 4; it++) {
     sym_mv(N, q->Kp, q->Ki, q->Kx0, q->ksol, q->kres);

@@ -786,7 +786,8 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
     // K0 itself is factored; a pivot that still fails the sign test becomes ±kdyn. AMD's order
     // may meet a y row before its body: −δ on the y block then (refined away)
     const double scale = dmax > 0 ? dmax : 1;
-    q->kdelta = q->bodies_first ? 0 : 1e-10 * scale, q->kdyn = 1e-10 * scale,
+    q->kdelta = q->bodies_first ? 0 : 1e-10 * scale;
+    q->kdyn = 1e-10 * scale;
     q->keps = 1e-14 * scale;
     memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
     for (int j = 0; j < N; j++)

@@ -83,6 +83,9 @@ struct mbs_qcp {
   int *changed, nchanged;     // λ rows flipped by the last correction (their K columns changed)
   double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
   int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
+  double *Kxf;                // the values of the last full factor (have_factor: it exists)
+  double kdyn_f, keps_f;      // and its regularisation
+  int have_factor;
   double *Kx, *Kx0, *krhs, *ksol, *kres, *kcor;
   // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
   double *lam_row;
@@ -159,7 +162,8 @@ int mbs_qcp_create(mbs_workspace *ws) {
 static void predict_release(struct mbs_qcp *q) {
   q->qd = NULL, q->kn = 0;
   q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = NULL;
-  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->kcor = NULL;
+  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->kcor = q->Kxf = NULL;
+  q->have_factor = 0;
 }
 
 void mbs_qcp_free(mbs_workspace *ws) {
@@ -631,6 +635,7 @@ static int predict_setup(struct mbs_qcp *q) {
   q->kdiag = pattern_alloc(q, sizeof(int), un),
   q->open = pattern_alloc(q, sizeof(int), (size_t)n + 1);
   q->Kx = pattern_alloc(q, sizeof(double), nnz), q->Kx0 = pattern_alloc(q, sizeof(double), nnz);
+  q->Kxf = pattern_alloc(q, sizeof(double), nnz);
   q->krhs = pattern_alloc(q, sizeof(double), un), q->ksol = pattern_alloc(q, sizeof(double), un);
   q->kres = pattern_alloc(q, sizeof(double), un), q->kcor = pattern_alloc(q, sizeof(double), un);
   q->changed = pattern_alloc(q, sizeof(int), (size_t)n);
@@ -638,7 +643,8 @@ static int predict_setup(struct mbs_qcp *q) {
   signed char *sign = pattern_alloc(q, 1, un);
   int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
   int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
-           q->krhs && q->ksol && q->kres && q->kcor && q->changed && order && sign && rowcnt;
+           q->Kxf && q->krhs && q->ksol && q->kres && q->kcor && q->changed && order && sign &&
+           rowcnt;
   if (ok) {
     int e = 0;
     for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)
@@ -771,6 +777,20 @@ static void predict_column(struct mbs_qcp *q, int s) {
   q->krhs[s] = q->open[s] ? 0 : -q->c[s];
 }
 
+// 1 if the last full factor's rows for the bodies (w and y: first in the bodies-first order) are
+// those of Kx: same regularisation and the same values wherever both ends are w or y — those rows
+// of L and D depend on nothing else (up-looking: row k reads A's column k above the diagonal).
+// A pass of the same pattern (the step solved again with stiffness over the step or joined rows,
+// or the next step) changes the λ rows only when the bodies' mass matrix is constant (spheres).
+static int bodies_unchanged(const struct mbs_qcp *q) {
+  if (!q->bodies_first || !q->have_factor || q->kdyn != q->kdyn_f || q->keps != q->keps_f) return 0;
+  const int N = q->nn + q->np;
+  for (int j = q->nlam; j < N; j++)
+    for (int e = q->Kp[j]; e < q->Kp[j + 1]; e++)
+      if (q->Ki[e] >= q->nlam && q->Kx[e] != q->Kxf[e]) return 0;
+  return 1;
+}
+
 // factor K0 regularised (zero diagonals of P ± δ, −δI on the y block) and solve: x = K_δ⁻¹ rhs,
 // off K0's solution by O(δ) (predict_refine removes that). The first factor of a step builds K0
 // and sets δ from its largest diagonal; a correction changes the flipped rows' columns only and
@@ -792,7 +812,14 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
     memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
     for (int j = 0; j < N; j++)
       if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? q->kdelta : -q->kdelta;
-    qcp_qd_factor(q->qd, q->Kx, q->keps, q->kdyn);
+    if (bodies_unchanged(q)) {  // the factor's body rows stand: only the λ rows are recomputed
+      for (int s = 0; s < q->nlam; s++) q->changed[s] = s;
+      qcp_qd_refactor(q->qd, q->Kx, q->nlam, q->changed, q->keps, q->kdyn);
+    } else {
+      qcp_qd_factor(q->qd, q->Kx, q->keps, q->kdyn);
+      memcpy(q->Kxf, q->Kx, sizeof(double) * (size_t)nnz);
+      q->have_factor = 1, q->kdyn_f = q->kdyn, q->keps_f = q->keps;
+    }
   } else {
     for (int c = 0; c < q->nchanged; c++) predict_column(q, q->changed[c]);
     qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdyn);

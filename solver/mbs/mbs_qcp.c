@@ -86,7 +86,7 @@ struct mbs_qcp {
   double *Kxf;                // the values of the last full factor (have_factor: it exists)
   double kdyn_f, keps_f;      // and its regularisation
   int have_factor;
-  double *Kx, *Kx0, *krhs, *ksol, *kres, *kcor;
+  double *Kx, *Kx0, *krhs, *ksol, *kres;
   // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
   double *lam_row;
   long *row_stamp, stamp;  // row i took part in the last solve iff row_stamp[i] == stamp
@@ -162,7 +162,7 @@ int mbs_qcp_create(mbs_workspace *ws) {
 static void predict_release(struct mbs_qcp *q) {
   q->qd = NULL, q->kn = 0;
   q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = NULL;
-  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->kcor = q->Kxf = NULL;
+  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->Kxf = NULL;
   q->have_factor = 0;
 }
 
@@ -637,14 +637,13 @@ static int predict_setup(struct mbs_qcp *q) {
   q->Kx = pattern_alloc(q, sizeof(double), nnz), q->Kx0 = pattern_alloc(q, sizeof(double), nnz);
   q->Kxf = pattern_alloc(q, sizeof(double), nnz);
   q->krhs = pattern_alloc(q, sizeof(double), un), q->ksol = pattern_alloc(q, sizeof(double), un);
-  q->kres = pattern_alloc(q, sizeof(double), un), q->kcor = pattern_alloc(q, sizeof(double), un);
+  q->kres = pattern_alloc(q, sizeof(double), un);
   q->changed = pattern_alloc(q, sizeof(int), (size_t)n);
   int *order = pattern_alloc(q, sizeof(int), un);
   signed char *sign = pattern_alloc(q, 1, un);
   int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
   int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
-           q->Kxf && q->krhs && q->ksol && q->kres && q->kcor && q->changed && order && sign &&
-           rowcnt;
+           q->Kxf && q->krhs && q->ksol && q->kres && q->changed && order && sign && rowcnt;
   if (ok) {
     int e = 0;
     for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)

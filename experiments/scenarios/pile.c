@@ -52,15 +52,13 @@ static int plane_contacts(pile *s, const double *q, int i, mbs_rows *rows, int *
 
 // the pair a, b if within reach: rows, contact count *c; 0, −1 (capacity) or 1 (coincident)
 static int pair_contact(pile *s, const double *q, int a, int b, mbs_rows *rows, int *c) {
-  const double r = s->p.s.r, *xa = q + 7 * a, *xb = q + 7 * b;
-  double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-  const double len = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
-  if (len - 2 * r >= s->p.reach) return 0;
-  if (!(len > 0)) return 1;  // coincident centres: recoverable (smaller step)
+  double nrm[3], d;
+  if (stack_contact_geometry(&s->column, q, a, b, nrm, &d)) return 1;
+  if (-d >= s->p.reach) return 0;
   if (*c >= s->max_contacts) return -1;
-  for (int k = 0; k < 3; k++) dx[k] /= len;
-  s->reff[*c] = 0.5 * r;
-  if (stack_contact_rows(rows, *c, a, b, q, dx, 2 * r - len, 0.5 * r, &s->p.s)) return -1;
+  const double reff = 0.5 * s->p.s.r;
+  s->reff[*c] = reff;
+  if (stack_contact_rows(rows, *c, a, b, q, nrm, d, reff, &s->p.s)) return -1;
   (*c)++;
   return 0;
 }

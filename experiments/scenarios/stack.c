@@ -50,9 +50,8 @@ static int for_each_extra(const stack *s, const double *q, double reach, extra_v
   return 0;
 }
 
-// unit normal from a towards b (a = −1: the ground, e_z) and the overlap; 1 if the centres coincide
-static int contact_geometry(const stack *s, const double *q, int a, int b, double nrm[3],
-                            double *d) {
+int stack_contact_geometry(const stack *s, const double *q, int a, int b, double nrm[3],
+                           double *d) {
   const double r = s->p.r, *xb = q + 7 * b;
   if (a < 0) {
     nrm[0] = nrm[1] = 0, nrm[2] = 1, *d = r - xb[2];
@@ -84,7 +83,7 @@ static double hertz_potential(const stack_params *p, double reff, double d) {
 
 static int add_extra_energy(const stack *s, const double *q, int a, int b, void *ctx) {
   double nrm[3], d;
-  if (!contact_geometry(s, q, a, b, nrm, &d))
+  if (!stack_contact_geometry(s, q, a, b, nrm, &d))
     *(double *)ctx += hertz_potential(&s->p, a < 0 ? s->p.r : 0.5 * s->p.r, d);
   return 0;
 }
@@ -184,7 +183,7 @@ typedef struct extra_rows {
 static int add_extra(const stack *s, const double *q, int a, int b, void *ctx) {
   extra_rows *e = ctx;
   double nrm[3], d;
-  if (contact_geometry(s, q, a, b, nrm, &d)) return 1;
+  if (stack_contact_geometry(s, q, a, b, nrm, &d)) return 1;
   if (e->c >= s->max_contacts) return -1;  // more contacts than a column can have: the model fails
   s->reff[e->c] = a < 0 ? s->p.r : 0.5 * s->p.r;
   if (stack_contact_rows(e->rows, e->c, a, b, q, nrm, d, s->reff[e->c], &s->p)) return -1;
@@ -199,7 +198,7 @@ static int st_rows(double t, const double *q, const double *v, mbs_rows *rows, v
   mbs_rows_clear(rows);
   for (int c = 0; c < p->n; c++) {
     double nrm[3], d;
-    if (contact_geometry(s, q, c - 1, c, nrm, &d)) return 1;
+    if (stack_contact_geometry(s, q, c - 1, c, nrm, &d)) return 1;
     if (stack_contact_rows(rows, c, c - 1, c, q, nrm, d, s->reff[c], p)) return -1;
   }
   extra_rows e = {rows, p->n};

@@ -97,6 +97,11 @@ int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, con
 // With B ≥ 0 paper A's implicit step cannot raise it (issue 14).
 double stack_energy(const stack *s, const double *q, const double *v);
 
+// Geometry of a contact between sphere b and sphere a (a = −1: the ground): unit normal nrm from a
+// towards b (e_z for the ground) and overlap d [m] (< 0: apart). Returns 1 if the two centres
+// coincide (no normal: recoverable with a smaller step), else 0. Shared by the stack and the pile.
+int stack_contact_geometry(const stack *s, const double *q, int a, int b, double nrm[3], double *d);
+
 // Overlap [m] of contact c (0: ground–sphere 0, c ≥ 1: sphere c−1 – sphere c) at q.
 double stack_contact_depth(const stack *s, const double *q, int c);
 

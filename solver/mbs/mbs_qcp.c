@@ -83,9 +83,6 @@ struct mbs_qcp {
   int *changed, nchanged;     // λ rows flipped by the last correction (their K columns changed)
   double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
   int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
-  double *Kxf;                // the values of the last full factor (have_factor: it exists)
-  double kdyn_f, keps_f;      // and its regularisation
-  int have_factor;
   double *Kx, *Kx0, *krhs, *ksol, *kres;
   // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
   double *lam_row;
@@ -162,8 +159,7 @@ int mbs_qcp_create(mbs_workspace *ws) {
 static void predict_release(struct mbs_qcp *q) {
   q->qd = NULL, q->kn = 0;
   q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = NULL;
-  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = q->Kxf = NULL;
-  q->have_factor = 0;
+  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = NULL;
 }
 
 void mbs_qcp_free(mbs_workspace *ws) {
@@ -610,6 +606,9 @@ static double coulomb_shift(mbs_workspace *ws, int ns, const int *sidx, const do
 // interior-point solve runs as before. Sliding contacts are not predicted (their cone is active,
 // a nonlinear condition).
 
+// max(m, v) ignoring a NaN v, as fmax(m, v) for m not NaN: inline in the prediction's loops
+static inline double max_of(double m, double v) { return v > m ? v : m; }
+
 static int predict_applies(const mbs_workspace *ws) {
   return ws->settings.predict && ws->settings.formulation != MBS_PAPER;
 }
@@ -635,7 +634,6 @@ static int predict_setup(struct mbs_qcp *q) {
   q->kdiag = pattern_alloc(q, sizeof(int), un),
   q->open = pattern_alloc(q, sizeof(int), (size_t)n + 1);
   q->Kx = pattern_alloc(q, sizeof(double), nnz), q->Kx0 = pattern_alloc(q, sizeof(double), nnz);
-  q->Kxf = pattern_alloc(q, sizeof(double), nnz);
   q->krhs = pattern_alloc(q, sizeof(double), un), q->ksol = pattern_alloc(q, sizeof(double), un);
   q->kres = pattern_alloc(q, sizeof(double), un);
   q->changed = pattern_alloc(q, sizeof(int), (size_t)n);
@@ -643,7 +641,7 @@ static int predict_setup(struct mbs_qcp *q) {
   signed char *sign = pattern_alloc(q, 1, un);
   int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
   int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
-           q->Kxf && q->krhs && q->ksol && q->kres && q->changed && order && sign && rowcnt;
+           q->krhs && q->ksol && q->kres && q->changed && order && sign && rowcnt;
   if (ok) {
     int e = 0;
     for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)
@@ -715,7 +713,7 @@ static int predict_classify(const mbs_workspace *ws, int ns, const int *sidx) {
   double lmax = 0;
   for (int s = 0; s < ns; s++) {
     const int i = ws->act[sidx[s]];
-    if (q->row_stamp[i] == q->stamp) lmax = fmax(lmax, fabs(q->lam_row[i]));
+    if (q->row_stamp[i] == q->stamp) lmax = max_of(lmax, fabs(q->lam_row[i]));
   }
   const double open_tol = 1e-6 * lmax;  // an interior point's open rows end near 0, not at 0
   for (int s = 0; s < ns; s++) {
@@ -776,20 +774,6 @@ static void predict_column(struct mbs_qcp *q, int s) {
   q->krhs[s] = q->open[s] ? 0 : -q->c[s];
 }
 
-// 1 if the last full factor's rows for the bodies (w and y: first in the bodies-first order) are
-// those of Kx: same regularisation and the same values wherever both ends are w or y — those rows
-// of L and D depend on nothing else (up-looking: row k reads A's column k above the diagonal).
-// A pass of the same pattern (the step solved again with stiffness over the step or joined rows,
-// or the next step) changes the λ rows only when the bodies' mass matrix is constant (spheres).
-static int bodies_unchanged(const struct mbs_qcp *q) {
-  if (!q->bodies_first || !q->have_factor || q->kdyn != q->kdyn_f || q->keps != q->keps_f) return 0;
-  const int N = q->nn + q->np;
-  for (int j = q->nlam; j < N; j++)
-    for (int e = q->Kp[j]; e < q->Kp[j + 1]; e++)
-      if (q->Ki[e] >= q->nlam && q->Kx[e] != q->Kxf[e]) return 0;
-  return 1;
-}
-
 // factor K0 regularised (zero diagonals of P ± δ, −δI on the y block) and solve: x = K_δ⁻¹ rhs,
 // off K0's solution by O(δ) (predict_refine removes that). The first factor of a step builds K0
 // and sets δ from its largest diagonal; a correction changes the flipped rows' columns only and
@@ -799,7 +783,7 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
   if (first) {
     predict_values(q);
     double dmax = 0;
-    for (int j = 0; j < N; j++) dmax = fmax(dmax, fabs(q->Kx0[q->kdiag[j]]));
+    for (int j = 0; j < N; j++) dmax = max_of(dmax, fabs(q->Kx0[q->kdiag[j]]));
     // bodies first: no static regularisation — in that order every pivot has its sign (a body's
     // w block M_b > 0, then its y block −M_b, then the λ rows C + G M⁻¹ Gᵀ > 0 or 1 if open), so
     // K0 itself is factored; a pivot that still fails the sign test becomes ±kdyn. AMD's order
@@ -811,14 +795,11 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
     memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
     for (int j = 0; j < N; j++)
       if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? q->kdelta : -q->kdelta;
-    if (bodies_unchanged(q)) {  // the factor's body rows stand: only the λ rows are recomputed
-      for (int s = 0; s < q->nlam; s++) q->changed[s] = s;
-      qcp_qd_refactor(q->qd, q->Kx, q->nlam, q->changed, q->keps, q->kdyn);
-    } else {
-      qcp_qd_factor(q->qd, q->Kx, q->keps, q->kdyn);
-      memcpy(q->Kxf, q->Kx, sizeof(double) * (size_t)nnz);
-      q->have_factor = 1, q->kdyn_f = q->kdyn, q->keps_f = q->keps;
-    }
+    // the factor's rows before the first that differs from the last factored matrix stand: a
+    // pass of the same pattern keeps the bodies' rows when their mass matrix is constant
+    // (spheres), and the λ rows below the first whose stiffness changed (a second pass of a
+    // landing step: the rows that closed at the landing front)
+    qcp_qd_factor_update(q->qd, q->Kx, q->keps, q->kdyn);
   } else {
     for (int c = 0; c < q->nchanged; c++) predict_column(q, q->changed[c]);
     qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdyn);
@@ -833,7 +814,7 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
 static double predict_refine(struct mbs_qcp *q) {
   const int N = q->nn + q->np;
   double bmax = 0;
-  for (int j = 0; j < N; j++) bmax = fmax(bmax, fabs(q->krhs[j]));
+  for (int j = 0; j < N; j++) bmax = max_of(bmax, fabs(q->krhs[j]));
   // first pass without a product: K_δ x = rhs, so rhs − K0 x = (K_δ − K0) x, the regularised
   // diagonals times x (up to the solve's rounding, which the checked passes below remove)
   if (q->kdelta > 0) {
@@ -846,7 +827,8 @@ static double predict_refine(struct mbs_qcp *q) {
   for (int it = 0; it < 4; it++) {
     sym_mv(N, q->Kp, q->Ki, q->Kx0, q->ksol, q->kres);
     double r = 0;
-    for (int j = 0; j < N; j++) q->kres[j] = q->krhs[j] - q->kres[j], r = fmax(r, fabs(q->kres[j]));
+    for (int j = 0; j < N; j++)
+      q->kres[j] = q->krhs[j] - q->kres[j], r = max_of(r, fabs(q->kres[j]));
     if (r > 0.1 * res) {  // no longer converging: stop here
       res = r;
       break;
@@ -869,7 +851,7 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
   const double *x = q->ksol, *w = q->ksol + ns;
   const double eps = ws->settings.qcp_eps > 0 ? ws->settings.qcp_eps : 1e-8;
   double lmax = 0, cmax = 0;
-  for (int s = 0; s < ns; s++) lmax = fmax(lmax, fabs(x[s])), cmax = fmax(cmax, fabs(chat0[s]));
+  for (int s = 0; s < ns; s++) lmax = max_of(lmax, fabs(x[s])), cmax = max_of(cmax, fabs(chat0[s]));
   const double tl = eps * (1 + lmax), tr = eps * (1 + cmax);
   const int coulomb = ws->settings.formulation == MBS_COULOMB;
   int flips = 0;

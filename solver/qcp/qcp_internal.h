@@ -44,16 +44,37 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
                    double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
                    double eps, double delta, int *iwork, double *fwork);
 
+// L's pattern by rows, for factors that meet many rows whose column of A is zero above the
+// diagonal (an open contact row of paper A's prediction: its L row is then zero and needs no
+// triangular solve): row k's entries are the slots Rslot[Rp[k] … Rp[k+1]−1] of L, and Lcol[p]
+// is the column of slot p. The factor keeps Lend[j], one past column j's last nonzero, for the
+// solves to stop there (qcp_ldl_solve_ends).
+typedef struct qcp_ldl_rows {
+  const int *Rp, *Rslot, *Lcol;
+  int *Lend;
+} qcp_ldl_rows;
+
+// Fills Rp (n+1), Rslot and Lcol (nnz(L) each) from the pattern and the elimination tree of
+// qcp_ldl_etree and Lp; iwork 3n ints.
+void qcp_ldl_row_pattern(int n, const int *Ap, const int *Ai, const int *Lp, const int *etree,
+                         int *iwork, int *Rp, int *Rslot, int *Lcol);
+
 // The same factor after a change of A confined to rows and columns k0 … n−1: rows < k0 of L and
-// D are kept (L must hold the factor of the previous A), rows ≥ k0 recomputed. Returns the number
-// of pivots replaced among the recomputed ones.
+// D are kept (L must hold the factor of the previous A; k0 ≤ 0: none), rows ≥ k0 recomputed.
+// rows (NULL: none) lets a row whose column of A is zero above the diagonal skip its solve.
+// Returns the number of pivots replaced among the recomputed ones.
 int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
                      int *Li, double *Lx, double *D, double *Dinv, const int *etree,
-                     const signed char *sign, double eps, double delta, int *iwork, double *fwork);
+                     const qcp_ldl_rows *rows, const signed char *sign, double eps, double delta,
+                     int *iwork, double *fwork);
 
 // Solves L D Lᵀ x = b in place (x holds b on entry).
 void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,
                    double *x);
+
+// The same, reading column j of L up to Lend[j] only (entries past it are zero)
+void qcp_ldl_solve_ends(int n, const int *Lp, const int *Lend, const int *Li, const double *Lx,
+                        const double *Dinv, double *x);
 
 // ---- cones (qcp_cone.c) ----------------------------------------------------------------
 

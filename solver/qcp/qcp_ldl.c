@@ -47,11 +47,56 @@ long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int
   return total;
 }
 
+void qcp_ldl_row_pattern(int n, const int *Ap, const int *Ai, const int *Lp, const int *etree,
+                         int *iwork, int *Rp, int *Rslot, int *Lcol) {
+  int *marker = iwork, *next = iwork + n;
+  for (int j = 0; j < n; j++) {
+    marker[j] = -1, next[j] = Lp[j];
+    for (int p = Lp[j]; p < Lp[j + 1]; p++) Lcol[p] = j;
+  }
+  int t = 0;
+  for (int k = 0; k < n; k++) {
+    Rp[k] = t;
+    marker[k] = k;
+    // row k's pattern is the reach of A's column k in the elimination tree (any order will do:
+    // a column's slots are taken by increasing row, as the numeric factor takes them)
+    for (int p = Ap[k]; p < Ap[k + 1]; p++)
+      for (int i = Ai[p]; i < k && marker[i] != k; i = etree[i])
+        marker[i] = k, Rslot[t++] = next[i]++;
+  }
+  Rp[n] = t;
+}
+
+// the kept rows' last nonzero of each column (column j's recomputed part starts at next[j])
+static void kept_ends(int k0, int n, const int *Lp, const double *Lx, const int *next,
+                      const qcp_ldl_rows *rows) {
+  for (int j = 0; j < n; j++) {
+    int end = j < k0 ? rows->Lend[j] : Lp[j];
+    if (end > next[j])
+      for (end = next[j]; end > Lp[j] && Lx[end - 1] == 0.0;) end--;
+    rows->Lend[j] = end;
+  }
+}
+
+// row k of L when A's column k is zero above the diagonal: zero too (its slots written as such),
+// and *dk = a_kk; 0 (nothing written) otherwise
+static int zero_row(int k, const int *Ap, const int *Ai, const double *Ax, const qcp_ldl_rows *rows,
+                    int *Li, double *Lx, int *next, double *dk) {
+  for (int p = Ap[k]; p < Ap[k + 1]; p++)
+    if (Ai[p] != k && Ax[p] != 0.0) return 0;
+  for (int p = Ap[k]; p < Ap[k + 1]; p++) *dk += Ai[p] == k ? Ax[p] : 0.0;
+  for (int t = rows->Rp[k]; t < rows->Rp[k + 1]; t++) {
+    const int slot = rows->Rslot[t];
+    Li[slot] = k, Lx[slot] = 0.0, next[rows->Lcol[slot]]++;
+  }
+  return 1;
+}
+
 // rows k0 … n−1 of L and D (rows above k0 are kept; next[j] must point past them)
 static int factor_rows(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
                        int *Li, double *Lx, double *D, double *Dinv, const int *etree,
-                       const signed char *sign, double eps, double delta, int *iwork,
-                       double *fwork) {
+                       const qcp_ldl_rows *rows, const signed char *sign, double eps, double delta,
+                       int *iwork, double *fwork) {
   int *marker = iwork;         // last row k that visited a node
   int *next = iwork + n;       // next free slot per column of L
   int *stack = iwork + 2 * n;  // reach of row k, reverse topological order
@@ -61,12 +106,15 @@ static int factor_rows(int k0, int n, const int *Ap, const int *Ai, const double
     marker[i] = -1;
     y[i] = 0.0;
   }
+  if (rows) kept_ends(k0, n, Lp, Lx, next, rows);
   for (int k = k0; k < n; k++) {
     int top = 0;
     double dk = 0.0;
     marker[k] = k;
-    // scatter column k and collect its reach in the elimination tree
-    for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+    // scatter column k and collect its reach in the elimination tree (a zero row needs neither:
+    // top stays 0)
+    const int zero = rows && zero_row(k, Ap, Ai, Ax, rows, Li, Lx, next, &dk);
+    for (int p = Ap[k]; !zero && p < Ap[k + 1]; p++) {
       int i = Ai[p];
       if (i == k) {
         dk += Ax[p];
@@ -92,10 +140,11 @@ static int factor_rows(int k0, int n, const int *Ap, const int *Ai, const double
       int j = stack[t];
       double yj = y[j];
       y[j] = 0.0;
-      if (yj !=
-          0.0)  // a structural entry that is numerically 0 (an open contact row) updates nothing
+      // a structural entry that is numerically 0 (an open contact row) updates nothing
+      if (yj != 0.0)
         for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
       double lkj = yj * Dinv[j];
+      if (rows && lkj != 0.0) rows->Lend[j] = next[j] + 1;
       Li[next[j]] = k;
       Lx[next[j]] = lkj;
       next[j]++;
@@ -118,7 +167,8 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
                    double eps, double delta, int *iwork, double *fwork) {
   int *next = iwork + n;
   for (int i = 0; i < n; i++) next[i] = Lp[i];
-  return factor_rows(0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, sign, eps, delta, iwork, fwork);
+  return factor_rows(0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps, delta, iwork,
+                     fwork);
 }
 
 // Up-looking, row k of L depends only on rows < k of A and L: after a change confined to rows
@@ -126,11 +176,17 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
 // so its free slot is the first entry with row ≥ k0 (binary search).
 int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
                      int *Li, double *Lx, double *D, double *Dinv, const int *etree,
-                     const signed char *sign, double eps, double delta, int *iwork, double *fwork) {
-  if (k0 <= 0)
-    return qcp_ldl_factor(n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, sign, eps, delta, iwork,
-                          fwork);
+                     const qcp_ldl_rows *rows, const signed char *sign, double eps, double delta,
+                     int *iwork, double *fwork) {
+  if (k0 < 0) k0 = 0;
   int *next = iwork + n;
+  if (rows) {  // column j's first slot of a row ≥ k0: the rows' slots, the last row first
+    for (int j = 0; j < n; j++) next[j] = j < k0 ? Lp[j + 1] : Lp[j];
+    for (int t = rows->Rp[n] - 1; t >= rows->Rp[k0]; t--)
+      next[rows->Lcol[rows->Rslot[t]]] = rows->Rslot[t];
+    return factor_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta, iwork,
+                       fwork);
+  }
   for (int j = 0; j < n; j++) {
     int lo = Lp[j], hi = Lp[j + 1];
     if (j < k0)
@@ -143,23 +199,29 @@ int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *
       }
     next[j] = lo;
   }
-  return factor_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, sign, eps, delta, iwork, fwork);
+  return factor_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta, iwork,
+                     fwork);
 }
 
-void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,
-                   double *x) {
+void qcp_ldl_solve_ends(int n, const int *Lp, const int *Lend, const int *Li, const double *Lx,
+                        const double *Dinv, double *x) {
   // L u = b
   for (int j = 0; j < n; j++) {
     double xj = x[j];
     if (xj != 0.0)
-      for (int p = Lp[j]; p < Lp[j + 1]; p++) x[Li[p]] -= Lx[p] * xj;
+      for (int p = Lp[j]; p < Lend[j]; p++) x[Li[p]] -= Lx[p] * xj;
   }
   // D v = u
   for (int j = 0; j < n; j++) x[j] *= Dinv[j];
   // Lᵀ x = v
   for (int j = n - 1; j >= 0; j--) {
     double xj = x[j];
-    for (int p = Lp[j]; p < Lp[j + 1]; p++) xj -= Lx[p] * x[Li[p]];
+    for (int p = Lp[j]; p < Lend[j]; p++) xj -= Lx[p] * x[Li[p]];
     x[j] = xj;
   }
+}
+
+void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,
+                   double *x) {
+  qcp_ldl_solve_ends(n, Lp, Lp + 1, Li, Lx, Dinv, x);
 }

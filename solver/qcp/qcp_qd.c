@@ -13,17 +13,21 @@
 struct qcp_qd {
   int n;
   qcp_allocator al;  // where every array below came from
-  int *perm, *pinv, *Kp, *Ki, *map, *etree, *Lnz, *Lp, *Li, *iwork;
-  double *Kx, *Lx, *D, *Dinv, *fwork, *b;
+  int *perm, *pinv, *Kp, *Ki, *map, *slotcol, *etree, *Lnz, *Lp, *Li, *iwork;
+  int *Rp, *Rslot, *Lcol, *Lend;  // L's pattern by rows (qcp_ldl_rows: zero rows skip their solve)
+  qcp_ldl_rows rows;
+  double *Kx, *Lx, *D, *Dinv, *fwork, *b;  // Kx: the permuted values last factored
   signed char *sign;
-  int factored;  // L holds a factor (qcp_qd_refactor may keep part of it)
+  int factored;           // L holds a factor of Kx (qcp_qd_refactor may keep part of it)
+  double eps_f, delta_f;  // and the regularisation it was computed with
 };
 
 void qcp_qd_free(qcp_qd *f) {
   if (!f) return;
   const qcp_allocator al = f->al;
-  void *ptrs[] = {f->perm,  f->pinv, f->Kp, f->Ki, f->map,  f->etree, f->Lnz, f->Lp,  f->Li,
-                  f->iwork, f->Kx,   f->Lx, f->D,  f->Dinv, f->fwork, f->b,   f->sign};
+  void *ptrs[] = {f->perm, f->pinv, f->Kp,    f->Ki,    f->map,  f->slotcol, f->etree, f->Lnz,
+                  f->Lp,   f->Li,   f->iwork, f->Kx,    f->Lx,   f->D,       f->Dinv,  f->fwork,
+                  f->b,    f->sign, f->Rp,    f->Rslot, f->Lcol, f->Lend};
   for (size_t k = 0; k < sizeof ptrs / sizeof *ptrs; k++) qcp_release(&al, ptrs[k]);
   qcp_release(&al, f);
 }
@@ -45,6 +49,7 @@ static void permute_pattern(qcp_qd *f, const int *Ap, const int *Ai) {
       int a = f->pinv[Ai[k]], b = f->pinv[j];
       int col = a > b ? a : b;
       f->map[k] = next[col];
+      f->slotcol[next[col]] = col;
       f->Ki[next[col]++] = a > b ? b : a;
     }
 }
@@ -62,14 +67,15 @@ qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *si
   f->perm = qcp_calloc(&al, un, sizeof(int)), f->pinv = qcp_calloc(&al, un, sizeof(int));
   f->Kp = qcp_calloc(&al, un + 1, sizeof(int)), f->Ki = qcp_calloc(&al, (size_t)nnz, sizeof(int));
   f->map = qcp_calloc(&al, (size_t)nnz, sizeof(int));
+  f->slotcol = qcp_calloc(&al, (size_t)nnz, sizeof(int));
   f->etree = qcp_calloc(&al, un, sizeof(int)), f->Lnz = qcp_calloc(&al, un, sizeof(int));
   f->Lp = qcp_calloc(&al, un + 1, sizeof(int)), f->iwork = qcp_calloc(&al, 3 * un, sizeof(int));
   f->Kx = qcp_calloc(&al, (size_t)nnz, sizeof(double));
   f->D = qcp_calloc(&al, un, sizeof(double)), f->Dinv = qcp_calloc(&al, un, sizeof(double));
   f->fwork = qcp_calloc(&al, un, sizeof(double)), f->b = qcp_calloc(&al, un, sizeof(double));
   f->sign = qcp_calloc(&al, un, 1);
-  if (!f->perm || !f->pinv || !f->Kp || !f->Ki || !f->map || !f->etree || !f->Lnz || !f->Lp ||
-      !f->iwork || !f->Kx || !f->D || !f->Dinv || !f->fwork || !f->b || !f->sign)
+  if (!f->perm || !f->pinv || !f->Kp || !f->Ki || !f->map || !f->slotcol || !f->etree || !f->Lnz ||
+      !f->Lp || !f->iwork || !f->Kx || !f->D || !f->Dinv || !f->fwork || !f->b || !f->sign)
     goto oom;
   const int st = order ? AMD_OK : qcp_amd_order(n, Ap, Ai, f->perm, &al);
   if (order) {  // the caller's elimination order: checked to be a permutation
@@ -103,7 +109,13 @@ qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *si
   for (int j = 0; j < n; j++) f->Lp[j + 1] = f->Lp[j] + f->Lnz[j];
   f->Li = qcp_calloc(&al, (size_t)nnzL, sizeof(int));
   f->Lx = qcp_calloc(&al, (size_t)nnzL, sizeof(double));
-  if (!f->Li || !f->Lx) goto oom;
+  f->Rp = qcp_calloc(&al, un + 1, sizeof(int));
+  f->Rslot = qcp_calloc(&al, (size_t)nnzL, sizeof(int));
+  f->Lcol = qcp_calloc(&al, (size_t)nnzL, sizeof(int));
+  f->Lend = qcp_calloc(&al, un, sizeof(int));
+  if (!f->Li || !f->Lx || !f->Rp || !f->Rslot || !f->Lcol || !f->Lend) goto oom;
+  qcp_ldl_row_pattern(n, f->Kp, f->Ki, f->Lp, f->etree, f->iwork, f->Rp, f->Rslot, f->Lcol);
+  f->rows = (qcp_ldl_rows){f->Rp, f->Rslot, f->Lcol, f->Lend};
   return f;
 oom:
   sc_error_set(err, QCP_ERR_ALLOC, "out of memory for the %dx%d system (%d entries)", n, n, nnz);
@@ -114,9 +126,9 @@ oom:
 int qcp_qd_factor(qcp_qd *f, const double *Ax, double eps, double delta) {
   const int nnz = f->Kp[f->n];
   for (int k = 0; k < nnz; k++) f->Kx[f->map[k]] = Ax[k];
-  f->factored = 1;
-  return qcp_ldl_factor(f->n, f->Kp, f->Ki, f->Kx, f->Lp, f->Li, f->Lx, f->D, f->Dinv, f->etree,
-                        f->sign, eps, delta, f->iwork, f->fwork);
+  f->factored = 1, f->eps_f = eps, f->delta_f = delta;
+  return qcp_ldl_refactor(0, f->n, f->Kp, f->Ki, f->Kx, f->Lp, f->Li, f->Lx, f->D, f->Dinv,
+                          f->etree, &f->rows, f->sign, eps, delta, f->iwork, f->fwork);
 }
 
 int qcp_qd_refactor(qcp_qd *f, const double *Ax, int nchanged, const int *changed, double eps,
@@ -130,12 +142,32 @@ int qcp_qd_refactor(qcp_qd *f, const double *Ax, int nchanged, const int *change
   if (k0 == f->n) return 0;  // nothing changed: the factor stands
   const int nnz = f->Kp[f->n];
   for (int k = 0; k < nnz; k++) f->Kx[f->map[k]] = Ax[k];
+  f->eps_f = eps, f->delta_f = delta;
   return qcp_ldl_refactor(k0, f->n, f->Kp, f->Ki, f->Kx, f->Lp, f->Li, f->Lx, f->D, f->Dinv,
-                          f->etree, f->sign, eps, delta, f->iwork, f->fwork);
+                          f->etree, &f->rows, f->sign, eps, delta, f->iwork, f->fwork);
+}
+
+// The first permuted column whose values differ from the held factor's is where the change
+// reaches (an entry (i, j) sits in permuted column max(π(i), π(j)), and row k of L reads columns
+// ≤ k only): rows before it stand, bitwise.
+int qcp_qd_factor_update(qcp_qd *f, const double *Ax, double eps, double delta) {
+  if (!f->factored || eps != f->eps_f || delta != f->delta_f)
+    return qcp_qd_factor(f, Ax, eps, delta);
+  const int nnz = f->Kp[f->n];
+  int k0 = f->n;
+  for (int k = 0; k < nnz; k++) {
+    const int slot = f->map[k];
+    if (f->Kx[slot] == Ax[k]) continue;
+    if (f->slotcol[slot] < k0) k0 = f->slotcol[slot];
+    f->Kx[slot] = Ax[k];
+  }
+  if (k0 == f->n) return 0;  // nothing changed: the factor stands
+  return qcp_ldl_refactor(k0, f->n, f->Kp, f->Ki, f->Kx, f->Lp, f->Li, f->Lx, f->D, f->Dinv,
+                          f->etree, &f->rows, f->sign, eps, delta, f->iwork, f->fwork);
 }
 
 void qcp_qd_solve(qcp_qd *f, double *x) {
   for (int i = 0; i < f->n; i++) f->b[i] = x[f->perm[i]];
-  qcp_ldl_solve(f->n, f->Lp, f->Li, f->Lx, f->Dinv, f->b);
+  qcp_ldl_solve_ends(f->n, f->Lp, f->Lend, f->Li, f->Lx, f->Dinv, f->b);
   for (int i = 0; i < f->n; i++) x[f->perm[i]] = f->b[i];
 }

@@ -187,6 +187,75 @@ static void test_qd_refactor(void **state) {
   }
 }
 
+// the values of the pattern (Kp, Ki) of K with the rows and columns of the variables open[] set
+// to the identity's (an open contact row of paper A's prediction), into the dense Kd as well
+static void open_values(int N, const double *K, const int *Kp, const int *Ki, const int *open,
+                        double *Kx, double *Kd) {
+  for (int j = 0; j < N; j++)
+    for (int e = Kp[j]; e < Kp[j + 1]; e++) {
+      const int i = Ki[e];
+      Kx[e] = open[i] || open[j] ? (i == j ? 1.0 : 0.0) : K[i * N + j];
+    }
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      Kd[i * N + j] = open[i] || open[j] ? (i == j ? 1.0 : 0.0) : K[i * N + j];
+}
+
+// qcp_qd_factor_update finds what changed itself, skips the zero rows of open variables (their L
+// rows are zero: written without a triangular solve) and stops the solves at each column's last
+// nonzero: over a sequence of opened and closed rows and moved diagonals, each update solves to
+// round-off and gives bitwise the solution of a fresh factor of the same values
+static void test_qd_factor_update(void **state) {
+  (void)state;
+  for (int trial = 0; trial < 30; trial++) {
+    const int N = 8 + trial, n1 = N / 2 + trial % 3;
+    const size_t NN = (size_t)N * N;
+    double *K = malloc(NN * sizeof *K), *Kd = malloc(NN * sizeof *Kd);
+    double *Kx = malloc(NN * sizeof *Kx), *x = malloc((size_t)N * sizeof *x);
+    double *x2 = malloc((size_t)N * sizeof *x2), *b = malloc((size_t)N * sizeof *b);
+    int *Kp = malloc(((size_t)N + 1) * sizeof *Kp), *Ki = malloc(NN * sizeof *Ki);
+    int *order = malloc((size_t)N * sizeof *order), *open = calloc((size_t)N, sizeof *open);
+    signed char *sign = malloc((size_t)N);
+    random_quasidefinite(N, n1, 0.3, K);
+    for (int i = 0; i < N; i++) sign[i] = (signed char)(i < n1 ? 1 : -1);
+    for (int k = 0; k < N; k++) order[k] = k < N - n1 ? n1 + k : k - (N - n1);  // − block first
+    dense_upper(N, K, Kp, Ki, Kx);
+    sc_error err = {0};
+    qcp_qd *f = qcp_qd_create(N, Kp, Ki, sign, trial % 2 ? order : NULL, NULL, &err);
+    assert_non_null(f);
+    for (int round = 0; round < 6; round++) {
+      for (int i = 0; i < n1; i++) open[i] = urand() < 0.4;  // rows open and close
+      if (round % 2) {  // and a diagonal moves (still dominant)
+        const int v = (int)(urand() * N);
+        K[v * N + v] *= 1.5;
+      }
+      open_values(N, K, Kp, Ki, open, Kx, Kd);
+      assert_int_equal(qcp_qd_factor_update(f, Kx, 1e-13, 1e-7), 0);
+      for (int i = 0; i < N; i++) b[i] = x[i] = x2[i] = urand() - 0.5;
+      qcp_qd_solve(f, x);
+      double res = 0;
+      for (int i = 0; i < N; i++) {
+        double v = -b[i];
+        for (int j = 0; j < N; j++) v += Kd[i * N + j] * x[j];
+        res = fmax(res, fabs(v));
+      }
+      if (!(res <= 1e-12)) {
+        print_error("factor update trial %d round %d: residual %.3e\n", trial, round, res);
+        fail();
+      }
+      qcp_qd *g = qcp_qd_create(N, Kp, Ki, sign, trial % 2 ? order : NULL, NULL, &err);
+      assert_non_null(g);
+      assert_int_equal(qcp_qd_factor(g, Kx, 1e-13, 1e-7), 0);
+      qcp_qd_solve(g, x2);
+      assert_memory_equal(x, x2, (size_t)N * sizeof *x);
+      qcp_qd_free(g);
+    }
+    qcp_qd_free(f);
+    free(K), free(Kd), free(Kx), free(x), free(x2), free(b), free(Kp), free(Ki), free(order);
+    free(open), free(sign);
+  }
+}
+
 // qcp_amd_order (amd_2 with the caller's memory, for allocation-free pattern changes) gives
 // amd_order's ordering: random upper triangles with and without diagonals, densities from a
 // path-like 1 % to a dense-row 40 %, and an arrow matrix (one dense row, AMD's special case)
@@ -230,6 +299,7 @@ int main(void) {
       cmocka_unit_test(test_zero_pivot),
       cmocka_unit_test(test_kkt_refinement),
       cmocka_unit_test(test_qd_refactor),
+      cmocka_unit_test(test_qd_factor_update),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

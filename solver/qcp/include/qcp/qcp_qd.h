@@ -37,6 +37,13 @@ int qcp_qd_factor(qcp_qd *f, const double *Ax, double eps, double delta);
 int qcp_qd_refactor(qcp_qd *f, const double *Ax, int nchanged, const int *changed, double eps,
                     double delta);
 
+// Factor of values Ax, keeping the held factor's rows before the first (in the elimination order)
+// that the change from the last factored values reaches: the values are compared entry by entry,
+// so a caller need not know what changed (the same result as qcp_qd_factor, bitwise; a
+// different eps or delta, or no earlier factor, factors afresh). Returns the pivots replaced
+// among the rows recomputed.
+int qcp_qd_factor_update(qcp_qd *f, const double *Ax, double eps, double delta);
+
 // Solves with the last factor: x holds b on entry and the solution on return.
 void qcp_qd_solve(qcp_qd *f, double *x);
 

@@ -136,7 +136,7 @@ static void run_problem(const char *path, const maros_options *o, maros_row *row
   snprintf(row->name, sizeof row->name, "%.*s", (int)strcspn(base, "."), base);
   row->kind = KIND_ERROR;
   row->status = QCP_UNSOLVED;
-  row->score = (qcp_mm_score){INFINITY, INFINITY, INFINITY, NAN};
+  row->score = (qcp_mm_score){INFINITY, INFINITY, INFINITY, NAN, NAN, NAN, NAN};
   qcp_mm mm;
   qcp_error err = {0, ""};
   if (qcp_mm_read_mat(path, &mm, &err) || solve_scored(&mm, o, row, &err))
@@ -217,9 +217,11 @@ int xp_cmd_qcp_solve_mat(int argc, char **argv) {
          row.m, row.p, row.l);
   printf("status      %s\niterations  %d\nobjective   %.15g\ntime        %.3f s\n",
          qcp_status_string(row.status), row.iterations, row.obj, row.time);
-  printf("score       pres %.2e  dres %.2e  gap %.2e  (tol %.0e)\nresult      %s (%s)\n",
-         row.score.pres, row.score.dres, row.score.gap, o.tol, row.pass ? "pass" : "fail",
-         kind_names[row.kind]);
+  printf("score       pres %.2e  dres %.2e  gap %.2e  (tol %.0e)\n", row.score.pres, row.score.dres,
+         row.score.gap, o.tol);
+  printf("rounding    pres %.2e  dres %.2e  gap %.2e  (each measure's rounding scale here)\n",
+         row.score.pres_scale, row.score.dres_scale, row.score.gap_scale);
+  printf("result      %s (%s)\n", row.pass ? "pass" : "fail", kind_names[row.kind]);
   return CMD_OK;
 }
 
@@ -275,6 +277,14 @@ static int list_problems(const char *dir, const char *only, char ***out) {
   return n;
 }
 
+// 1 if the point fails the check only in measures whose rounding scale (qcp_mm_score) is at
+// least tol: what is left to gain there is below double precision's resolution at this point
+static int below_rounding(const maros_row *r, double tol) {
+  const qcp_mm_score *s = &r->score;
+  if (r->pass || !(s->pres <= tol || s->pres_scale >= tol)) return 0;
+  return (s->dres <= tol || s->dres_scale >= tol) && (s->gap <= tol || s->gap_scale >= tol);
+}
+
 static void write_case(xp_results *res, const maros_row *r, double tol) {
   xp_case *c = xp_case_begin(res, r->name);
   if (!c) return;
@@ -288,6 +298,10 @@ static void write_case(xp_results *res, const maros_row *r, double tol) {
   xp_case_stat_real(c, "pres", r->score.pres, "");
   xp_case_stat_real(c, "dres", r->score.dres, "");
   xp_case_stat_real(c, "gap", r->score.gap, "");
+  xp_case_stat_real(c, "pres_scale", r->score.pres_scale, "");
+  xp_case_stat_real(c, "dres_scale", r->score.dres_scale, "");
+  xp_case_stat_real(c, "gap_scale", r->score.gap_scale, "");
+  xp_case_stat_real(c, "below_rounding", below_rounding(r, tol), "");
   xp_case_stat_real(c, "objective", r->obj, "");
   xp_case_stat_real(c, "pass", r->pass, "");
   xp_case_status(c, r->pass ? "ok" : "failed", kind_names[r->kind]);
@@ -317,6 +331,25 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
       if (rows[i].kind == (maros_kind)k) printf("%s%s", first ? "" : ", ", rows[i].name), first = 0;
     printf(" |\n");
   }
+  // the failures whose failing measures are all at or below their rounding scale
+  int nb = 0;
+  for (int i = 0; i < n; i++) nb += below_rounding(&rows[i], o->tol);
+  printf(
+      "\nfailures only in measures whose rounding scale at the returned point (unit roundoff "
+      "times the magnitudes that cancel: `pres_scale`, `dres_scale`, `gap_scale` in the "
+      "results) is at least the tolerance: **%d**",
+      nb);
+  for (int i = 0, first = 1; i < n; i++) {
+    const qcp_mm_score *sc = &rows[i].score;
+    if (!below_rounding(&rows[i], o->tol)) continue;
+    printf("%s%s (", first ? ": " : ", ", rows[i].name), first = 0;
+    const char *sep = "";
+    if (sc->pres > o->tol) printf("pres %.1e/%.1e", sc->pres, sc->pres_scale), sep = ", ";
+    if (sc->dres > o->tol) printf("%sdres %.1e/%.1e", sep, sc->dres, sc->dres_scale), sep = ", ";
+    if (sc->gap > o->tol) printf("%sgap %.1e/%.1e", sep, sc->gap, sc->gap_scale);
+    printf(")");
+  }
+  printf("\n");
   // shifted geometric mean of the time (shift 10 s, failures at the time limit), as qpbenchmark
   double lim = o->time_limit > 0 ? o->time_limit : 1000.0, acc = 0.0;
   for (int i = 0; i < n; i++) acc += log(10.0 + (rows[i].kind == KIND_OK ? rows[i].time : lim));

@@ -18,6 +18,7 @@
 // double (64-bit mantissa) from the original data, independently of the solver's arithmetic.
 #include "qcp/qcp_mm.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,12 +161,36 @@ void qcp_mm_row_duals(const qcp_mm_conic *c, int m, const double *y, const doubl
   for (int k = 0; k < c->prob.l; k++) yrow[c->g_row[k]] += c->g_sign[k] * z[k];
 }
 
+// the rounding scales of the score (qcp_mm.h): root sums of squares of the terms of each row and
+// column, then the measures
+static void score_scales(const qcp_mm *mm, const double *x, const double *yrow, double *rowsq,
+                         qcp_mm_score *out) {
+  const double u = DBL_EPSILON / 2;
+  double pmax = 0.0, dmax = 0.0, g = 0.0;
+  for (int i = 0; i < mm->m; i++) rowsq[i] = 0.0;
+  for (int j = 0; j < mm->n; j++) {
+    double t = mm->q[j] * mm->q[j];
+    for (int k = mm->Pp[j]; k < mm->Pp[j + 1]; k++) t += pow(mm->Pv[k] * x[mm->Pi[k]], 2);
+    for (int k = mm->Ap[j]; k < mm->Ap[j + 1]; k++) {
+      t += pow(mm->Av[k] * yrow[mm->Ai[k]], 2);
+      rowsq[mm->Ai[k]] += pow(mm->Av[k] * x[j], 2);
+    }
+    dmax = fmax(dmax, t), g += x[j] * x[j] * t;
+  }
+  for (int i = 0; i < mm->m; i++) {
+    const double bound =
+        fmax(isfinite(mm->l[i]) ? fabs(mm->l[i]) : 0.0, isfinite(mm->u[i]) ? fabs(mm->u[i]) : 0.0);
+    rowsq[i] += bound * bound, pmax = fmax(pmax, rowsq[i]), g += yrow[i] * yrow[i] * rowsq[i];
+  }
+  out->pres_scale = u * sqrt(pmax), out->dres_scale = u * sqrt(dmax), out->gap_scale = u * sqrt(g);
+}
+
 void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out) {
   int n = mm->n, m = mm->m;
   long double *ax = calloc((size_t)m + 1, sizeof *ax), *rd = calloc((size_t)n + 1, sizeof *rd);
   if (!ax || !rd) {
     free(ax), free(rd);
-    *out = (qcp_mm_score){NAN, NAN, NAN, NAN};
+    *out = (qcp_mm_score){NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     return;
   }
   long double xpx = 0.0L, qx = 0.0L, dual = 0.0L;
@@ -190,6 +215,12 @@ void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, q
     if (yi < 0.0) dual += isfinite(mm->l[i]) ? (long double)mm->l[i] * yi : -INFINITY;
   }
   for (int j = 0; j < n; j++) dres = fmax(dres, fabs((double)rd[j]));
+  double *rowsq = malloc(((size_t)m + 1) * sizeof *rowsq);
+  if (rowsq)
+    score_scales(mm, x, yrow, rowsq, out);
+  else
+    out->pres_scale = out->dres_scale = out->gap_scale = NAN;
+  free(rowsq);
   int finite = 1;  // fmax drops NaN: a non-finite point must not score well
   for (int j = 0; j < n; j++) finite &= isfinite(x[j]) != 0;
   for (int i = 0; i < m; i++) finite &= isfinite(yrow[i]) != 0;

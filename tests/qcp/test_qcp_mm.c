@@ -9,6 +9,7 @@
 // (0.5, 0.5) but x2 ≥ 0.6 is active: x = (0.4, 0.6), and Px + q + Aᵀy = 0 gives the row
 // multipliers y = (0.6, 0, 0, −0.2) (negative: an active lower bound).
 // clang-format off
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,6 +81,32 @@ static void test_convert_solve_score(void **state) {
   qcp_mm_conic_free(&cf);
 }
 
+// the rounding scales by hand: min x² − 2x s.t. x ≤ 0.5 at x = 0.5, y = 1 (optimal): column
+// terms p x = 1, q = −2, a y = 1; row terms a x = 0.5 and the bound 0.5
+static void test_score_scales(void **state) {
+  (void)state;
+  int Pp[] = {0, 1}, Pi[] = {0}, Ap[] = {0, 1}, Ai[] = {0};
+  double Pv[] = {2.0}, Av[] = {1.0}, q[] = {-2.0}, l[] = {-INFINITY}, u[] = {0.5};
+  qcp_mm mm = {.n = 1,
+               .m = 1,
+               .Pp = Pp,
+               .Pi = Pi,
+               .Pv = Pv,
+               .Ap = Ap,
+               .Ai = Ai,
+               .Av = Av,
+               .q = q,
+               .l = l,
+               .u = u};
+  const double x[] = {0.5}, y[] = {1.0}, eps = DBL_EPSILON / 2;
+  qcp_mm_score sc;
+  qcp_mm_score_point(&mm, x, y, &sc);
+  assert_true(sc.pres == 0.0 && sc.dres == 0.0 && sc.gap == 0.0);
+  assert_true(fabs(sc.dres_scale - eps * sqrt(6.0)) <= 1e-12 * eps);
+  assert_true(fabs(sc.pres_scale - eps * sqrt(0.5)) <= 1e-12 * eps);
+  assert_true(fabs(sc.gap_scale - eps * sqrt(0.25 * 6.0 + 0.5)) <= 1e-12 * eps);
+}
+
 static void test_read_mat(void **state) {
   (void)state;
   const char *dir = getenv("QCP_MAROS_FULL_DIR");
@@ -98,6 +125,7 @@ static void test_read_mat(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_convert_solve_score),
+      cmocka_unit_test(test_score_scales),
       cmocka_unit_test(test_read_mat),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

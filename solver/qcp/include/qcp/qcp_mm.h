@@ -41,6 +41,13 @@ typedef struct qcp_mm_score {
   double gap;   // |xᵀPx + qᵀx + Σ u_i max(y_i, 0) + l_i min(y_i, 0)| (inf if an infinite bound
                 // carries a multiplier)
   double obj;   // ½xᵀPx + qᵀx + r
+  // the rounding scale of each measure at this point: what rounding every component of the point
+  // to double (relative error u = 2⁻⁵³, independent) changes it by, root mean square — u times
+  // the root sum of squares of the terms that cancel in it (row i: a_ij x_j and its bound;
+  // column j: p_jk x_k, q_j, a_ij y_i; the gap: column j's scale times x_j and row i's times
+  // y_i). A tolerance below a measure's scale asks for more than double precision resolves
+  // at this point.
+  double pres_scale, dres_scale, gap_scale;
 } qcp_mm_score;
 
 // Reads a MATLAB v5 file of the set (variables n, m, P, q, r, A, l, u; format in the data's

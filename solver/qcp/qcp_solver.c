@@ -818,7 +818,7 @@ static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
 // then the point (x, y, s, z) with s_A = 0, z_{∉A} = 0. Returns the number of sign violations
 // beyond tol (z_A < −tol or s_{∉A} < −tol), flipping each violated row's membership in act for
 // the next round, or −1 on a numerical failure.
-static int polish_round(qcp_workspace *ws, double *act, double tol) {
+static int polish_round(qcp_workspace *ws, double *act, double tol, int accurate) {
   const qcp_settings *set = &ws->set;
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   qcp_kkt *kkt = &ws->kkt;
@@ -829,7 +829,10 @@ static int polish_round(qcp_workspace *ws, double *act, double tol) {
   for (int j = 0; j < n; j++) ws->rhs[j] = -ws->c[j];
   for (int i = 0; i < p; i++) ws->rhs[n + i] = ws->b[i];
   for (int i = 0; i < m; i++) ws->rhs[n + p + i] = act[i] > 0.0 ? ws->h[i] : 0.0;
-  qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
+  if (accurate)
+    qcp_kkt_solve_accurate(kkt, ws->rhs, ws->sol, set->refine_iter, 0.0);
+  else
+    qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
   for (int j = 0; j < kkt->N; j++)
     if (!isfinite(ws->sol[j])) return -1;
   memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
@@ -876,7 +879,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
   // sign tests before the clean-up, at the solver's own tolerance
   double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
-  int bad = polish_round(ws, act, tol);
+  int bad = polish_round(ws, act, tol, 0);
   if (bad == 0 && polish_accept(ws, st)) return 1;
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), and with the active
@@ -884,7 +887,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
   for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
   for (int round = 0; round < POLISH_ROUNDS; round++) {
-    bad = polish_round(ws, act, tol);
+    bad = polish_round(ws, act, tol, 1);
     if (bad < 0) break;
     // sign violations beyond tol were clipped: the full test on the original data judges them
     if (polish_accept(ws, st)) return 1;

@@ -926,8 +926,8 @@ static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best
   if (cert != QCP_UNSOLVED) return cert;
   if (it >= set->max_iter) return QCP_MAX_ITERATIONS;
   if (set->time_limit > 0.0 && qcp_clock() - t0 > set->time_limit) return QCP_TIME_LIMIT;
-  // no better iterate for a whole window (e.g. μ collapsing to 1e-261 while the primal
-  // residual stays at 5e-8 on LISWET): more iterations will not help, say so now
+  // no progress for a whole window (no better iterate and no re-centring step, qcp_solve): more
+  // iterations will not help, say so now
   if (it - best_it >= set->stall_window) return QCP_STALLED;
   return QCP_UNSOLVED;
 }

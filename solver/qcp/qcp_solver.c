@@ -488,6 +488,12 @@ static int converged_checked(qcp_workspace *ws, ipm_stats *st) {
   return 1;
 }
 
+// 1 if sᵀz is above its convergence threshold: a μ that rises below it is rounding noise
+// (QSCRS8's μ moves between 1e-47 and 1e-45 once converged), not a re-centring
+static int gap_open(const ipm_stats *st, const qcp_settings *set) {
+  return fabs(st->gap) > fmax(set->eps_abs, set->eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
+}
+
 // a single number for best-iterate keeping
 static double merit(const ipm_stats *st) {
   double g = fmax(fabs(st->gap), st->pdgap) / fmax(1.0, fmin(fabs(st->pobj), fabs(st->dobj)));
@@ -1166,7 +1172,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       // stall: on LISWET8-12 the gap grows for ~60 iterations (μ from 1e-7 to 1e-2) while the
       // primal residual falls by ~0.3 % per step, and then the steps lengthen and converge
       double res = fmax(st.pres, st.dres);
-      if (res < prev_res && st.mu > prev_mu) run_best_it = it;
+      if (res < prev_res && st.mu > prev_mu && gap_open(&st, set)) run_best_it = it;
       prev_res = res, prev_mu = st.mu;
       if (set->verbose)
         fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,

@@ -126,6 +126,7 @@ typedef struct qcp_kkt {
   double *Lx, *D, *Dinv;
   int *iwork;
   double *fwork, *rhs, *sol, *res, *cor;  // N each (permuted order)
+  long double *resld;                     // N: the residual of qcp_kkt_solve_accurate
   long nnzK, nnzL;
   double delta;     // static regularisation used in Kx
   double rhs_norm;  // ‖rhs‖∞ of the last qcp_kkt_solve
@@ -148,6 +149,10 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta);
 // Solves K sol = rhs (original order, N each) with iterative refinement against K without the
 // static regularisation; returns the final ‖residual‖∞.
 double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol);
+// The same with each refinement residual accumulated in long double: the solution converges to
+// the working-precision one even when cond(K)·ε is far above the rounding of a double residual.
+double qcp_kkt_solve_accurate(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine,
+                              double tol);
 
 // ---- Ruiz equilibration (qcp_scale.c) ------------------------------------------------------
 

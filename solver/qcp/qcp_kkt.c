@@ -23,10 +23,10 @@
   } while (0)
 
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
-  void *ptrs[] = {kkt->perm,  kkt->pinv,  kkt->Kp,   kkt->Ki,   kkt->Kx,   kkt->mapP,
-                  kkt->mapA,  kkt->mapG,  kkt->mapW, kkt->mapD, kkt->sign, kkt->etree,
-                  kkt->Lnz,   kkt->Lp,    kkt->Li,   kkt->Lx,   kkt->D,    kkt->Dinv,
-                  kkt->iwork, kkt->fwork, kkt->rhs,  kkt->sol,  kkt->res,  kkt->cor};
+  void *ptrs[] = {kkt->perm, kkt->pinv, kkt->Kp,   kkt->Ki,   kkt->Kx,    kkt->mapP,  kkt->mapA,
+                  kkt->mapG, kkt->mapW, kkt->mapD, kkt->sign, kkt->etree, kkt->Lnz,   kkt->Lp,
+                  kkt->Li,   kkt->Lx,   kkt->D,    kkt->Dinv, kkt->iwork, kkt->fwork, kkt->rhs,
+                  kkt->sol,  kkt->res,  kkt->cor,  kkt->resld};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(al, ptrs[i]);
   memset(kkt, 0, sizeof *kkt);
 }
@@ -184,6 +184,7 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   ALLOC(kkt->sol, N);
   ALLOC(kkt->res, N);
   ALLOC(kkt->cor, N);
+  ALLOC(kkt->resld, N);
   kkt->nnzK = nnzK;
   kkt->nnzL = nnzL;
   rc = QCP_OK;
@@ -254,24 +255,41 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
                         kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta, kkt->iwork, kkt->fwork);
 }
 
-// res = rhs − (K − δS) x in permuted order, S the sign diagonal; returns ‖res‖∞
-static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *x, double *res) {
+// res = rhs − (K − δS) x in permuted order, S the sign diagonal; returns ‖res‖∞. With acc (N
+// long doubles) every sum is accumulated in long double and rounded once into res.
+static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *x, double *res,
+                           long double *acc) {
   int N = kkt->N;
+  if (acc) {
+    for (int i = 0; i < N; i++) acc[i] = rhs[i] + (long double)kkt->delta * kkt->sign[i] * x[i];
+    for (int j = 0; j < N; j++) {
+      long double xj = x[j], sum = 0.0L;
+      for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
+        int i = kkt->Ki[k];
+        acc[i] -= kkt->Kx[k] * xj;
+        if (i != j) sum += (long double)kkt->Kx[k] * x[i];
+      }
+      acc[j] -= sum;
+    }
+    for (int i = 0; i < N; i++) res[i] = (double)acc[i];
+    return qcp_vec_norm_inf(res, N);
+  }
   for (int i = 0; i < N; i++) res[i] = rhs[i] + kkt->delta * kkt->sign[i] * x[i];
   for (int j = 0; j < N; j++) {
-    double xj = x[j], acc = 0.0;
+    double xj = x[j], sum = 0.0;
     for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
       int i = kkt->Ki[k];
       double v = kkt->Kx[k];
       res[i] -= v * xj;
-      if (i != j) acc += v * x[i];
+      if (i != j) sum += v * x[i];
     }
-    res[j] -= acc;
+    res[j] -= sum;
   }
   return qcp_vec_norm_inf(res, N);
 }
 
-double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol) {
+static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol,
+                        long double *acc) {
   int N = kkt->N;
   double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *dxv = kkt->cor;
   for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
@@ -279,12 +297,12 @@ double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refin
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
   kkt->rhs_norm = qcp_vec_norm_inf(b, N);
   double lim = tol * (1.0 + kkt->rhs_norm);
-  double nr = kkt_residual(kkt, b, x, r);
+  double nr = kkt_residual(kkt, b, x, r, acc);
   for (int it = 0; it < max_refine && nr > lim; it++) {
     memcpy(dxv, r, (size_t)N * sizeof *dxv);
     qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, dxv);
     for (int i = 0; i < N; i++) x[i] += dxv[i];
-    double nr_new = kkt_residual(kkt, b, x, r);
+    double nr_new = kkt_residual(kkt, b, x, r, acc);
     // a correction that does not help is undone (singular K, e.g. redundant rows)
     if (!(nr_new < nr)) {
       for (int i = 0; i < N; i++) x[i] -= dxv[i];
@@ -294,4 +312,13 @@ double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refin
   }
   for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
   return nr;
+}
+
+double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol) {
+  return kkt_solve(kkt, rhs, sol, max_refine, tol, NULL);
+}
+
+double qcp_kkt_solve_accurate(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine,
+                              double tol) {
+  return kkt_solve(kkt, rhs, sol, max_refine, tol, kkt->resld);
 }

@@ -488,6 +488,12 @@ static int converged_checked(qcp_workspace *ws, ipm_stats *st) {
   return 1;
 }
 
+// 1 if sᵀz is above its convergence threshold: a μ that rises below it is rounding noise
+// (QSCRS8's μ moves between 1e-47 and 1e-45 once converged), not a re-centring
+static int gap_open(const ipm_stats *st, const qcp_settings *set) {
+  return fabs(st->gap) > fmax(set->eps_abs, set->eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
+}
+
 // a single number for best-iterate keeping
 static double merit(const ipm_stats *st) {
   double g = fmax(fabs(st->gap), st->pdgap) / fmax(1.0, fmin(fabs(st->pobj), fabs(st->dobj)));
@@ -818,7 +824,7 @@ static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
 // then the point (x, y, s, z) with s_A = 0, z_{∉A} = 0. Returns the number of sign violations
 // beyond tol (z_A < −tol or s_{∉A} < −tol), flipping each violated row's membership in act for
 // the next round, or −1 on a numerical failure.
-static int polish_round(qcp_workspace *ws, double *act, double tol) {
+static int polish_round(qcp_workspace *ws, double *act, double tol, int accurate) {
   const qcp_settings *set = &ws->set;
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   qcp_kkt *kkt = &ws->kkt;
@@ -829,7 +835,10 @@ static int polish_round(qcp_workspace *ws, double *act, double tol) {
   for (int j = 0; j < n; j++) ws->rhs[j] = -ws->c[j];
   for (int i = 0; i < p; i++) ws->rhs[n + i] = ws->b[i];
   for (int i = 0; i < m; i++) ws->rhs[n + p + i] = act[i] > 0.0 ? ws->h[i] : 0.0;
-  qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
+  if (accurate)
+    qcp_kkt_solve_accurate(kkt, ws->rhs, ws->sol, set->refine_iter, 0.0);
+  else
+    qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
   for (int j = 0; j < kkt->N; j++)
     if (!isfinite(ws->sol[j])) return -1;
   memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
@@ -876,7 +885,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
   // sign tests before the clean-up, at the solver's own tolerance
   double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
-  int bad = polish_round(ws, act, tol);
+  int bad = polish_round(ws, act, tol, 0);
   if (bad == 0 && polish_accept(ws, st)) return 1;
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), and with the active
@@ -884,7 +893,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
   for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
   for (int round = 0; round < POLISH_ROUNDS; round++) {
-    bad = polish_round(ws, act, tol);
+    bad = polish_round(ws, act, tol, 1);
     if (bad < 0) break;
     // sign violations beyond tol were clipped: the full test on the original data judges them
     if (polish_accept(ws, st)) return 1;
@@ -923,8 +932,8 @@ static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best
   if (cert != QCP_UNSOLVED) return cert;
   if (it >= set->max_iter) return QCP_MAX_ITERATIONS;
   if (set->time_limit > 0.0 && qcp_clock() - t0 > set->time_limit) return QCP_TIME_LIMIT;
-  // no better iterate for a whole window (e.g. μ collapsing to 1e-261 while the primal
-  // residual stays at 5e-8 on LISWET): more iterations will not help, say so now
+  // no progress for a whole window (no better iterate and no re-centring step, qcp_solve): more
+  // iterations will not help, say so now
   if (it - best_it >= set->stall_window) return QCP_STALLED;
   return QCP_UNSOLVED;
 }
@@ -1141,7 +1150,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   }
 
   ipm_stats st = {0};
-  double best = INFINITY, run_best = INFINITY;  // over the solve; since the last (re)start
+  double best = INFINITY, run_best = INFINITY;     // over the solve; since the last (re)start
+  double prev_res = INFINITY, prev_mu = INFINITY;  // the previous iterate's max(pres, dres), μ
   double crawl_res = INFINITY;  // max(pres, dres) when the current run of short steps began
   int best_it = -1, run_best_it = -1, stall = 0, crawl = 0, it = 0;
   int restarted = start != QCP_START_COLD;
@@ -1158,6 +1168,12 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         save_best(ws);
       }
       if (merit(&st) < run_best) run_best = merit(&st), run_best_it = it;
+      // a step that lowered the residuals and raised μ is re-centring, slow progress rather than a
+      // stall: on LISWET8-12 the gap grows for ~60 iterations (μ from 1e-7 to 1e-2) while the
+      // primal residual falls by ~0.3 % per step, and then the steps lengthen and converge
+      double res = fmax(st.pres, st.dres);
+      if (res < prev_res && st.mu > prev_mu && gap_open(&st, set)) run_best_it = it;
+      prev_res = res, prev_mu = st.mu;
       if (set->verbose)
         fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
                 st.pobj, st.pres, st.dres, st.gap, st.mu);
@@ -1187,7 +1203,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         !restarted && it + 1 < set->max_iter && !restart_cold(ws, final)) {
       restarted = 1;
       stall = crawl = 0;
-      run_best = INFINITY;  // the stall window counts from the restart; the best point is kept
+      // the stall window counts from the restart; the best point is kept
+      run_best = prev_res = prev_mu = INFINITY;
       final = QCP_UNSOLVED;
       continue;
     }

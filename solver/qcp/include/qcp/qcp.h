@@ -115,7 +115,8 @@ typedef struct qcp_settings {
                             // the iteration runs on the scaled problem, every test on the
                             // original one
   int stall_window;         // stop (status stalled) when the best iterate has not improved for
-                            // this many iterations, >= 1 (default 25)
+                            // this many iterations, >= 1 (default 25); a step that lowered
+                            // max(pres, dres) and raised μ (re-centring) counts as progress
   double time_limit;        // wall-clock limit of one qcp_solve in seconds, checked once per
                             // iteration (status time_limit); 0 = none (default), >= 0
   int strict_gap;  // 1: the gap test bounds sᵀz + |pobj − dobj| (the gap of a two-sided

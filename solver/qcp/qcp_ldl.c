@@ -16,6 +16,7 @@
 // as in ECOS/QOCO); iterative refinement in qcp_kkt.c removes the resulting perturbation.
 // References: T. Davis, Direct Methods for Sparse Linear Systems (SIAM 2006) ch. 4; QDLDL.
 #include <math.h>
+#include <stdint.h>
 
 #include "qcp_internal.h"
 
@@ -180,14 +181,12 @@ int qcp_ldl_dense_tail(int n, const int *Lnz) {
 // Columns of L₂₁ taken together by one dense update, and the waste allowed: a group's update
 // costs u²·b/2 multiply-adds (u its rows' union) against Σ c_j²/2 for its columns one by one,
 // and the dense kernel runs several times faster than the scattered scalar loop.
-enum { TAIL_BLOCK = 64, TAIL_SCALAR = 24, TAIL_ROWS = 8 /* bits of an unsigned char */ };
+enum { TAIL_BLOCK = 64, TAIL_SCALAR = 24, TAIL_ROWS = 32 /* bits of a uint32_t */ };
 #define TAIL_WASTE 2.0
 
 // ints: mid (n), the group's row union and its list (nt each), the group's columns, the row
-// masks (n bytes)
-size_t qcp_ldl_tail_iwork(int n, int nt) {
-  return (size_t)n + 2 * (size_t)nt + TAIL_BLOCK + ((size_t)n + sizeof(int) - 1) / sizeof(int);
-}
+// masks (n)
+size_t qcp_ldl_tail_iwork(int n, int nt) { return 2 * (size_t)n + 2 * (size_t)nt + TAIL_BLOCK; }
 
 // doubles: the rows' accumulator Y (n·TAIL_ROWS), then the group panel and the dense kernels'
 // scratch (reused by the dense factor)
@@ -207,7 +206,7 @@ size_t qcp_ldl_tail_fwork(int n, int nt) {
 // triangle.
 static void tail_rows(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
                       int *Li, double *Lx, const double *Dinv, const int *etree, int *iwork,
-                      const int *mid, unsigned char *mask, double *Y, double *S) {
+                      const int *mid, uint32_t *mask, double *Y, double *S) {
   int *next = iwork + n, *stack = iwork + 2 * n;
   const int nt = n - k0;
   for (int i = 0; i < k0; i++) mask[i] = 0;
@@ -227,9 +226,9 @@ static void tail_rows(int k0, int n, const int *Ap, const int *Ai, const double 
         // a node new to the group is pushed (ancestors after it, reversed below); one that
         // another row reached already has all its ancestors in the group
         const int start = top;
-        for (; i >= 0 && i < k0 && !(mask[i] & (1u << r)); i = etree[i]) {
+        for (; i >= 0 && i < k0 && !(mask[i] & ((uint32_t)1 << r)); i = etree[i]) {
           if (!mask[i]) stack[top++] = i;
-          mask[i] |= (unsigned char)(1u << r);
+          mask[i] |= (uint32_t)1 << r;
         }
         for (int a = start, b = top - 1; a < b; a++, b--) {
           const int t = stack[a];
@@ -251,7 +250,7 @@ static void tail_rows(int k0, int n, const int *Ap, const int *Ai, const double 
           for (int r = 0; r < TAIL_ROWS; r++) yi[r] -= l * yj[r];
         }
       for (int r = 0; r < nr; r++)
-        if (mask[j] & (1u << r)) {
+        if (mask[j] & ((uint32_t)1 << r)) {
           Li[next[j]] = kb + r;
           Lx[next[j]++] = yj[r] * Dinv[j];
         }
@@ -324,8 +323,8 @@ int qcp_ldl_factor_tail(int k0, int n, const int *Ap, const int *Ai, const doubl
                          iwork, fwork);
   if (nreg < 0) return -1;
   for (int j = 0; j < k0; j++) mid[j] = next[j];
-  unsigned char *mask = (unsigned char *)(tiwork + n + 2 * (n - k0) + TAIL_BLOCK);
-  for (int i = 0; i < n * TAIL_ROWS; i++) tfwork[i] = 0.0;
+  uint32_t *mask = (uint32_t *)(tiwork + n + 2 * (n - k0) + TAIL_BLOCK);
+  for (size_t i = 0; i < (size_t)n * TAIL_ROWS; i++) tfwork[i] = 0.0;
   tail_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, Dinv, etree, iwork, mid, mask, tfwork, S);
   schur_update(k0, n, Lp, Li, Lx, D, mid, tiwork, S, tfwork);
   const int nt = n - k0;

@@ -44,6 +44,39 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
                    double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
                    double eps, double delta, int *iwork, double *fwork);
 
+// First column of L's dense trailing block (columns j ≥ k0 with n−1−j entries each: a chain of
+// the elimination tree ending at its root); n when column n−2 is not dense.
+int qcp_ldl_dense_tail(int n, const int *Lnz);
+
+// The factor of qcp_ldl_factor with the trailing block k0 … n−1 (k0 from qcp_ldl_dense_tail)
+// factored densely: the sparse rows form the Schur complement in S ((n−k0)² doubles), which
+// qcp_dense_ldl factors; same pivot rules, same L pattern and order. Scratch besides iwork and
+// fwork (as qcp_ldl_factor's): tiwork, qcp_ldl_tail_iwork(n, n−k0) ints, and tfwork,
+// qcp_ldl_tail_fwork(n, n−k0) doubles.
+int qcp_ldl_factor_tail(int k0, int n, const int *Ap, const int *Ai, const double *Ax,
+                        const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
+                        const int *etree, const signed char *sign, double eps, double delta,
+                        int *iwork, double *fwork, double *S, int *tiwork, double *tfwork);
+size_t qcp_ldl_tail_iwork(int n, int nt);
+size_t qcp_ldl_tail_fwork(int n, int nt);
+
+// ---- dense LDLᵀ (qcp_dense.c) ----------------------------------------------------------
+
+// In-place S = L D Lᵀ of the n×n symmetric matrix whose lower triangle S holds (column-major,
+// leading dimension ld); on return the strict lower triangle holds L (unit diagonal implied).
+// Pivots: sign·d < eps → sign·delta. Returns the number replaced, −1 on a non-finite pivot;
+// work holds qcp_dense_ldl_work(n) doubles.
+int qcp_dense_ldl(int n, double *S, int ld, double *D, double *Dinv, const signed char *sign,
+                  double eps, double delta, double *work);
+size_t qcp_dense_ldl_work(int n);
+
+// S(i_a, i_b) −= Σ_k P(a,k) d_k P(b,k) for a ≥ b (a, b < m), the lower triangle of a rank-b
+// update: P is m×b column-major (ldp), S column-major (ld), i_a = idx[a] (increasing) or r0 + a
+// when idx is NULL. work holds qcp_dense_work(m, b) doubles.
+void qcp_dense_update(int m, int b, const double *P, int ldp, const double *d, const int *idx,
+                      int r0, double *S, int ld, double *work);
+size_t qcp_dense_work(int m, int b);
+
 // L's pattern by rows, for factors that meet many rows whose column of A is zero above the
 // diagonal (an open contact row of paper A's prediction: its L row is then zero and needs no
 // triangular solve): row k's entries are the slots Rslot[Rp[k] … Rp[k+1]−1] of L, and Lcol[p]
@@ -127,6 +160,9 @@ typedef struct qcp_kkt {
   int *iwork;
   double *fwork, *rhs, *sol, *res, *cor;  // N each (permuted order)
   long double *resld;                     // N: the residual of qcp_kkt_solve_accurate
+  int tail_k0;                            // dense trailing block of L from here (N: none)
+  double *tail_S, *tail_work;             // its Schur complement, the dense kernels' scratch
+  int *tail_iwork;
   long nnzK, nnzL;
   double delta;     // static regularisation used in Kx
   double rhs_norm;  // ‖rhs‖∞ of the last qcp_kkt_solve

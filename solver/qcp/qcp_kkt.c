@@ -17,16 +17,24 @@
 
 #include "qcp_internal.h"
 
+// A dense trailing block of L this large is factored through its Schur complement and the blocked
+// dense kernel (qcp_ldl_factor_tail); S costs (N − k0)² doubles, twice the block's share of L.
+// Below it the scalar rows cost little, and the contact problems stay on them (the pile of
+// tests/sim reaches tails of 162 and its settling is sensitive to rounding; bench qcp's are ≤ 5),
+// while the Maros–Mészáros CVXQP*_M (231–263) and _L (1636–2003) take the dense path.
+#define QCP_DENSE_TAIL_MIN 200
+
 #define ALLOC(ptr, count)                                                    \
   do {                                                                       \
     if (!((ptr) = qcp_calloc(al, (size_t)(count), sizeof *(ptr)))) goto oom; \
   } while (0)
 
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
-  void *ptrs[] = {kkt->perm, kkt->pinv, kkt->Kp,   kkt->Ki,   kkt->Kx,    kkt->mapP,  kkt->mapA,
-                  kkt->mapG, kkt->mapW, kkt->mapD, kkt->sign, kkt->etree, kkt->Lnz,   kkt->Lp,
-                  kkt->Li,   kkt->Lx,   kkt->D,    kkt->Dinv, kkt->iwork, kkt->fwork, kkt->rhs,
-                  kkt->sol,  kkt->res,  kkt->cor,  kkt->resld};
+  void *ptrs[] = {kkt->perm,   kkt->pinv,      kkt->Kp,        kkt->Ki,   kkt->Kx,   kkt->mapP,
+                  kkt->mapA,   kkt->mapG,      kkt->mapW,      kkt->mapD, kkt->sign, kkt->etree,
+                  kkt->Lnz,    kkt->Lp,        kkt->Li,        kkt->Lx,   kkt->D,    kkt->Dinv,
+                  kkt->iwork,  kkt->fwork,     kkt->rhs,       kkt->sol,  kkt->res,  kkt->cor,
+                  kkt->tail_S, kkt->tail_work, kkt->tail_iwork, kkt->resld};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(al, ptrs[i]);
   memset(kkt, 0, sizeof *kkt);
 }
@@ -185,6 +193,15 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   ALLOC(kkt->res, N);
   ALLOC(kkt->cor, N);
   ALLOC(kkt->resld, N);
+  kkt->tail_k0 = qcp_ldl_dense_tail(N, kkt->Lnz);
+  if (N - kkt->tail_k0 < QCP_DENSE_TAIL_MIN) {
+    kkt->tail_k0 = N;
+  } else {
+    const int nt = N - kkt->tail_k0;
+    ALLOC(kkt->tail_S, (size_t)nt * (size_t)nt);
+    ALLOC(kkt->tail_work, qcp_ldl_tail_fwork(N, nt));
+    ALLOC(kkt->tail_iwork, qcp_ldl_tail_iwork(N, nt));
+  }
   kkt->nnzK = nnzK;
   kkt->nnzL = nnzL;
   rc = QCP_OK;
@@ -251,6 +268,11 @@ void qcp_kkt_set_w(qcp_kkt *kkt, const qcp_cones *K, const qcp_nt *nt, double rh
 }
 
 int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
+  if (kkt->tail_k0 < kkt->N)
+    return qcp_ldl_factor_tail(kkt->tail_k0, kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li,
+                               kkt->Lx, kkt->D, kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta,
+                               kkt->iwork, kkt->fwork, kkt->tail_S, kkt->tail_iwork,
+                               kkt->tail_work);
   return qcp_ldl_factor(kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li, kkt->Lx, kkt->D,
                         kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta, kkt->iwork, kkt->fwork);
 }

@@ -16,6 +16,7 @@
 // as in ECOS/QOCO); iterative refinement in qcp_kkt.c removes the resulting perturbation.
 // References: T. Davis, Direct Methods for Sparse Linear Systems (SIAM 2006) ch. 4; QDLDL.
 #include <math.h>
+#include <stdint.h>
 
 #include "qcp_internal.h"
 
@@ -92,11 +93,11 @@ static int zero_row(int k, const int *Ap, const int *Ai, const double *Ax, const
   return 1;
 }
 
-// rows k0 … n−1 of L and D (rows above k0 are kept; next[j] must point past them)
-static int factor_rows(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
-                       int *Li, double *Lx, double *D, double *Dinv, const int *etree,
-                       const qcp_ldl_rows *rows, const signed char *sign, double eps, double delta,
-                       int *iwork, double *fwork) {
+// rows k0 … k1−1 of L and D (rows above k0 are kept; next[j] must point past them)
+static int factor_rows(int k0, int k1, int n, const int *Ap, const int *Ai, const double *Ax,
+                       const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
+                       const int *etree, const qcp_ldl_rows *rows, const signed char *sign,
+                       double eps, double delta, int *iwork, double *fwork) {
   int *marker = iwork;         // last row k that visited a node
   int *next = iwork + n;       // next free slot per column of L
   int *stack = iwork + 2 * n;  // reach of row k, reverse topological order
@@ -107,7 +108,7 @@ static int factor_rows(int k0, int n, const int *Ap, const int *Ai, const double
     y[i] = 0.0;
   }
   if (rows) kept_ends(k0, n, Lp, Lx, next, rows);
-  for (int k = k0; k < n; k++) {
+  for (int k = k0; k < k1; k++) {
     int top = 0;
     double dk = 0.0;
     marker[k] = k;
@@ -167,8 +168,177 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
                    double eps, double delta, int *iwork, double *fwork) {
   int *next = iwork + n;
   for (int i = 0; i < n; i++) next[i] = Lp[i];
-  return factor_rows(0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps, delta, iwork,
+  return factor_rows(0, n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps, delta, iwork,
                      fwork);
+}
+
+int qcp_ldl_dense_tail(int n, const int *Lnz) {
+  int k0 = n;
+  while (k0 > 0 && Lnz[k0 - 1] == n - k0) k0--;
+  return k0;
+}
+
+// Columns of L₂₁ taken together by one dense update, and the waste allowed: a group's update
+// costs u²·b/2 multiply-adds (u its rows' union) against Σ c_j²/2 for its columns one by one,
+// and the dense kernel runs several times faster than the scattered scalar loop.
+enum { TAIL_BLOCK = 64, TAIL_SCALAR = 24, TAIL_ROWS = 32 /* bits of a uint32_t */ };
+#define TAIL_WASTE 2.0
+
+// ints: mid (n), the group's row union and its list (nt each), the group's columns, the row
+// masks (n)
+size_t qcp_ldl_tail_iwork(int n, int nt) { return 2 * (size_t)n + 2 * (size_t)nt + TAIL_BLOCK; }
+
+// doubles: the rows' accumulator Y (n·TAIL_ROWS), then the group panel and the dense kernels'
+// scratch (reused by the dense factor)
+size_t qcp_ldl_tail_fwork(int n, int nt) {
+  size_t upd = qcp_dense_work(nt, TAIL_BLOCK), ldl = qcp_dense_ldl_work(nt);
+  size_t grp = (size_t)nt * TAIL_BLOCK + TAIL_BLOCK + (upd > ldl ? upd : ldl);
+  size_t rows = (size_t)n * TAIL_ROWS;
+  return rows > grp ? rows : grp;
+}
+
+// Rows k0 … n−1 of L in columns < k0: ℓ = D₁⁻¹ L₁₁⁻¹ A(0:k0, k), the up-looking solve cut at the
+// tail (a path of the elimination tree that enters [k0, n) never leaves it, and column j's
+// update stops at its first tail slot, mid[j]). TAIL_ROWS rows at a time: their reaches, which
+// overlap almost entirely, are merged (a node's bit r says row r reaches it) and one pass over
+// each column of L₁₁ updates all of them (Y holds the rows interleaved, node-major), so the
+// indices and values of L₁₁ are read once per group instead of once per row. S gets A₂₂'s lower
+// triangle.
+static void tail_rows(int k0, int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
+                      int *Li, double *Lx, const double *Dinv, const int *etree, int *iwork,
+                      const int *mid, uint32_t *mask, double *Y, double *S) {
+  int *next = iwork + n, *stack = iwork + 2 * n;
+  const int nt = n - k0;
+  for (int i = 0; i < k0; i++) mask[i] = 0;
+  for (int kb = k0; kb < n; kb += TAIL_ROWS) {
+    const int nr = kb + TAIL_ROWS <= n ? TAIL_ROWS : n - kb;
+    int top = 0;
+    for (int r = 0; r < nr; r++) {
+      const int k = kb + r;
+      for (int i = k0; i <= k; i++) S[(size_t)(i - k0) * nt + (k - k0)] = 0.0;
+      for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+        int i = Ai[p];
+        if (i >= k0) {
+          S[(size_t)(i - k0) * nt + (k - k0)] += Ax[p];
+          continue;
+        }
+        Y[(size_t)i * TAIL_ROWS + r] = Ax[p];
+        // a node new to the group is pushed (ancestors after it, reversed below); one that
+        // another row reached already has all its ancestors in the group
+        const int start = top;
+        for (; i >= 0 && i < k0 && !(mask[i] & ((uint32_t)1 << r)); i = etree[i]) {
+          if (!mask[i]) stack[top++] = i;
+          mask[i] |= (uint32_t)1 << r;
+        }
+        for (int a = start, b = top - 1; a < b; a++, b--) {
+          const int t = stack[a];
+          stack[a] = stack[b];
+          stack[b] = t;
+        }
+      }
+    }
+    for (int t = top - 1; t >= 0; t--) {
+      const int j = stack[t];
+      double yj[TAIL_ROWS];
+      double *yv = Y + (size_t)j * TAIL_ROWS;
+      int any = 0;
+      for (int r = 0; r < TAIL_ROWS; r++) yj[r] = yv[r], yv[r] = 0.0, any |= yj[r] != 0.0;
+      if (any)
+        for (int p = Lp[j]; p < mid[j]; p++) {
+          double *yi = Y + (size_t)Li[p] * TAIL_ROWS;
+          const double l = Lx[p];
+          for (int r = 0; r < TAIL_ROWS; r++) yi[r] -= l * yj[r];
+        }
+      for (int r = 0; r < nr; r++)
+        if (mask[j] & ((uint32_t)1 << r)) {
+          Li[next[j]] = kb + r;
+          Lx[next[j]++] = yj[r] * Dinv[j];
+        }
+      mask[j] = 0;
+    }
+  }
+}
+
+// S −= Σ_{j∈cols} d_j ℓ_j ℓ_jᵀ on the union of the columns' tail rows (inR marked, count u):
+// the columns gathered into a dense u×b panel, one dense update, the marks cleared
+static void flush_group(int k0, int nt, int nb, const int *cols, int u, const int *Lp,
+                        const int *Li, const double *Lx, const double *D, const int *mid, int *inR,
+                        int *R, double *S, double *fwork) {
+  double *P = fwork, *d = fwork + (size_t)nt * TAIL_BLOCK, *work = d + TAIL_BLOCK;
+  for (int t = 0, a = 0; t < nt && a < u; t++)
+    if (inR[t] >= 0) inR[t] = a, R[a++] = t;
+  for (int c = 0; c < nb; c++) {
+    const int j = cols[c];
+    double *pc = P + (size_t)c * u;
+    for (int a = 0; a < u; a++) pc[a] = 0.0;
+    for (int p = mid[j]; p < Lp[j + 1]; p++) pc[inR[Li[p] - k0]] = Lx[p];
+    d[c] = D[j];
+  }
+  qcp_dense_update(u, nb, P, u, d, R, 0, S, nt, work);
+  for (int a = 0; a < u; a++) inR[R[a]] = -1;
+}
+
+// S = A₂₂ − L₂₁ D₁ L₂₁ᵀ: a column with few tail entries updates S entry by entry; the others are
+// grouped, in order, while the group's dense update stays within TAIL_WASTE of their own cost
+static void schur_update(int k0, int n, const int *Lp, const int *Li, const double *Lx,
+                         const double *D, const int *mid, int *tiwork, double *S, double *fwork) {
+  const int nt = n - k0;
+  int *inR = tiwork + n, *R = inR + nt, *cols = R + nt;
+  int nb = 0, u = 0;
+  double own = 0.0;
+  for (int t = 0; t < nt; t++) inR[t] = -1;
+  for (int j = 0; j < k0; j++) {
+    const int c = Lp[j + 1] - mid[j];
+    if (c == 0) continue;
+    if (c < TAIL_SCALAR) {
+      for (int p = mid[j]; p < Lp[j + 1]; p++) {
+        const double v = Lx[p] * D[j];
+        double *sa = S + (Li[p] - k0);
+        for (int q = mid[j]; q <= p; q++) sa[(size_t)(Li[q] - k0) * nt] -= v * Lx[q];
+      }
+      continue;
+    }
+    int added = 0;
+    for (int p = mid[j]; p < Lp[j + 1]; p++) added += inR[Li[p] - k0] < 0;
+    const double cost = (double)(u + added) * (u + added) * (nb + 1);
+    if (nb > 0 && (nb == TAIL_BLOCK || cost > TAIL_WASTE * (own + (double)c * c))) {
+      flush_group(k0, nt, nb, cols, u, Lp, Li, Lx, D, mid, inR, R, S, fwork);
+      nb = 0, u = 0, own = 0.0;
+    }
+    for (int p = mid[j]; p < Lp[j + 1]; p++)
+      if (inR[Li[p] - k0] < 0) inR[Li[p] - k0] = 0, u++;
+    cols[nb++] = j;
+    own += (double)c * c;
+  }
+  if (nb > 0) flush_group(k0, nt, nb, cols, u, Lp, Li, Lx, D, mid, inR, R, S, fwork);
+}
+
+int qcp_ldl_factor_tail(int k0, int n, const int *Ap, const int *Ai, const double *Ax,
+                        const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
+                        const int *etree, const signed char *sign, double eps, double delta,
+                        int *iwork, double *fwork, double *S, int *tiwork, double *tfwork) {
+  int *next = iwork + n, *mid = tiwork;
+  for (int i = 0; i < n; i++) next[i] = Lp[i];
+  int nreg = factor_rows(0, k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps, delta,
+                         iwork, fwork);
+  if (nreg < 0) return -1;
+  for (int j = 0; j < k0; j++) mid[j] = next[j];
+  uint32_t *mask = (uint32_t *)(tiwork + n + 2 * (n - k0) + TAIL_BLOCK);
+  for (size_t i = 0; i < (size_t)n * TAIL_ROWS; i++) tfwork[i] = 0.0;
+  tail_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, Dinv, etree, iwork, mid, mask, tfwork, S);
+  schur_update(k0, n, Lp, Li, Lx, D, mid, tiwork, S, tfwork);
+  const int nt = n - k0;
+  const int r = qcp_dense_ldl(nt, S, nt, D + k0, Dinv + k0, sign + k0, eps, delta, tfwork);
+  if (r < 0) return -1;
+  // the tail's columns of L are dense: rows j+1 … n−1, in order
+  for (int j = k0; j < n; j++) {
+    const double *sj = S + (size_t)(j - k0) * nt - k0;
+    for (int i = j + 1, p = Lp[j]; i < n; i++, p++) {
+      Li[p] = i;
+      Lx[p] = sj[i];
+    }
+  }
+  return nreg + r;
 }
 
 // Up-looking, row k of L depends only on rows < k of A and L: after a change confined to rows
@@ -184,8 +354,8 @@ int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *
     for (int j = 0; j < n; j++) next[j] = j < k0 ? Lp[j + 1] : Lp[j];
     for (int t = rows->Rp[n] - 1; t >= rows->Rp[k0]; t--)
       next[rows->Lcol[rows->Rslot[t]]] = rows->Rslot[t];
-    return factor_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta, iwork,
-                       fwork);
+    return factor_rows(k0, n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta,
+                       iwork, fwork);
   }
   for (int j = 0; j < n; j++) {
     int lo = Lp[j], hi = Lp[j + 1];
@@ -199,8 +369,8 @@ int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *
       }
     next[j] = lo;
   }
-  return factor_rows(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta, iwork,
-                     fwork);
+  return factor_rows(k0, n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta,
+                     iwork, fwork);
 }
 
 void qcp_ldl_solve_ends(int n, const int *Lp, const int *Lend, const int *Li, const double *Lx,

@@ -259,6 +259,66 @@ static void test_qd_factor_update(void **state) {
 // qcp_amd_order (amd_2 with the caller's memory, for allocation-free pattern changes) gives
 // amd_order's ordering: random upper triangles with and without diagonals, densities from a
 // path-like 1 % to a dense-row 40 %, and an arrow matrix (one dense row, AMD's special case)
+// factor of K (sign from n1) by the scalar rows and by the dense-tail path; same pattern, same
+// pivot replacements, values equal to rounding
+static void compare_tail(int N, const double *K, const signed char *sign, int min_tail) {
+  int *Kp = malloc(((size_t)N + 1) * sizeof *Kp), *Ki = calloc((size_t)N * N, sizeof *Ki);
+  double *Kx = malloc((size_t)N * N * sizeof *Kx);
+  dense_upper(N, K, Kp, Ki, Kx);
+  int *iwork = malloc(3 * (size_t)N * sizeof *iwork), *Lnz = malloc((size_t)N * sizeof *Lnz);
+  int *etree = malloc((size_t)N * sizeof *etree), *Lp = malloc(((size_t)N + 1) * sizeof *Lp);
+  long nnzL = qcp_ldl_etree(N, Kp, Ki, iwork, Lnz, etree);
+  Lp[0] = 0;
+  for (int j = 0; j < N; j++) Lp[j + 1] = Lp[j] + Lnz[j];
+  const int k0 = qcp_ldl_dense_tail(N, Lnz), nt = N - k0;
+  assert_true(nt >= min_tail);
+  int *Li[2] = {malloc((size_t)nnzL * sizeof(int)), malloc((size_t)nnzL * sizeof(int))};
+  double *Lx[2] = {malloc((size_t)nnzL * sizeof(double)), malloc((size_t)nnzL * sizeof(double))};
+  double *D[2] = {malloc((size_t)N * sizeof(double)), malloc((size_t)N * sizeof(double))};
+  double *Dinv = malloc((size_t)N * sizeof *Dinv), *fwork = malloc((size_t)N * sizeof *fwork);
+  double *S = malloc((size_t)nt * nt * sizeof *S);
+  double *dwork = malloc(qcp_ldl_tail_fwork(N, nt) * sizeof *dwork);
+  int *tiwork = malloc(qcp_ldl_tail_iwork(N, nt) * sizeof *tiwork);
+  int nreg0 = qcp_ldl_factor(N, Kp, Ki, Kx, Lp, Li[0], Lx[0], D[0], Dinv, etree, sign, 1e-10, 1e-7,
+                             iwork, fwork);
+  int nreg1 = qcp_ldl_factor_tail(k0, N, Kp, Ki, Kx, Lp, Li[1], Lx[1], D[1], Dinv, etree, sign,
+                                  1e-10, 1e-7, iwork, fwork, S, tiwork, dwork);
+  assert_int_equal(nreg0, nreg1);
+  double err = 0.0, scale = 0.0;
+  for (long p = 0; p < nnzL; p++) {
+    assert_int_equal(Li[0][p], Li[1][p]);
+    err = fmax(err, fabs(Lx[0][p] - Lx[1][p]));
+    scale = fmax(scale, fabs(Lx[0][p]));
+  }
+  for (int i = 0; i < N; i++) {
+    assert_true(D[0][i] * sign[i] > 0.0);
+    assert_true(fabs(D[0][i] - D[1][i]) <= 1e-12 * fabs(D[0][i]));
+  }
+  assert_true(err <= 1e-12 * (1.0 + scale));
+  for (int t = 0; t < 2; t++) free(Li[t]), free(Lx[t]), free(D[t]);
+  free(Kp), free(Ki), free(Kx), free(iwork), free(Lnz), free(etree), free(Lp), free(Dinv);
+  free(fwork), free(S), free(dwork), free(tiwork);
+}
+
+// Random sparse quasidefinite matrices in their natural order fill in to a dense trailing block
+// (sizes not multiples of the kernel's tile or panel); one pivot of the wrong sign forces a
+// replacement inside the tail.
+static void test_dense_tail(void **state) {
+  (void)state;
+  const int sizes[][2] = {{300, 200}, {421, 150}, {263, 263}};
+  for (int c = 0; c < 3; c++) {
+    const int N = sizes[c][0], n1 = sizes[c][1];
+    double *K = malloc((size_t)N * N * sizeof *K);
+    signed char *sign = malloc((size_t)N);
+    random_quasidefinite(N, n1, 0.03, K);
+    for (int i = 0; i < N; i++) sign[i] = (signed char)(i < n1 ? 1 : -1);
+    compare_tail(N, K, sign, 70);
+    sign[N - 5] = (signed char)-sign[N - 5];
+    compare_tail(N, K, sign, 70);
+    free(K), free(sign);
+  }
+}
+
 static void test_amd_same_as_amd_order(void **state) {
   (void)state;
   int tried = 0;
@@ -297,6 +357,7 @@ int main(void) {
       cmocka_unit_test(test_amd_same_as_amd_order),
       cmocka_unit_test(test_random_quasidefinite),
       cmocka_unit_test(test_zero_pivot),
+      cmocka_unit_test(test_dense_tail),
       cmocka_unit_test(test_kkt_refinement),
       cmocka_unit_test(test_qd_refactor),
       cmocka_unit_test(test_qd_factor_update),

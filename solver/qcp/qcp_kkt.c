@@ -30,10 +30,10 @@
   } while (0)
 
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
-  void *ptrs[] = {kkt->perm,   kkt->pinv,      kkt->Kp,        kkt->Ki,   kkt->Kx,   kkt->mapP,
-                  kkt->mapA,   kkt->mapG,      kkt->mapW,      kkt->mapD, kkt->sign, kkt->etree,
-                  kkt->Lnz,    kkt->Lp,        kkt->Li,        kkt->Lx,   kkt->D,    kkt->Dinv,
-                  kkt->iwork,  kkt->fwork,     kkt->rhs,       kkt->sol,  kkt->res,  kkt->cor,
+  void *ptrs[] = {kkt->perm,   kkt->pinv,      kkt->Kp,         kkt->Ki,   kkt->Kx,   kkt->mapP,
+                  kkt->mapA,   kkt->mapG,      kkt->mapW,       kkt->mapD, kkt->sign, kkt->etree,
+                  kkt->Lnz,    kkt->Lp,        kkt->Li,         kkt->Lx,   kkt->D,    kkt->Dinv,
+                  kkt->iwork,  kkt->fwork,     kkt->rhs,        kkt->sol,  kkt->res,  kkt->cor,
                   kkt->tail_S, kkt->tail_work, kkt->tail_iwork, kkt->resld};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(al, ptrs[i]);
   memset(kkt, 0, sizeof *kkt);

@@ -32,10 +32,7 @@ static int factor_panel(int n, int c0, int b, double *S, int ld, double *D, doub
     }
     double d = sc[c];
     if (!isfinite(d)) return -1;
-    if (sign[c] * d < eps) {
-      d = sign[c] * delta;
-      nreg++;
-    }
+    d = qcp_ldl_pivot(d, sign[c], eps, delta, &nreg);
     D[c] = d;
     Dinv[c] = 1.0 / d;
     for (int i = c + 1; i < n; i++) sc[i] *= Dinv[c];

@@ -32,6 +32,15 @@ int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allo
 
 // ---- sparse LDLᵀ (qcp_ldl.c) ---------------------------------------------------------
 
+// The pivot rule of every factor here (dynamic regularisation, as in ECOS/QOCO): a pivot d whose
+// sign·d is below eps becomes sign·delta (counted in *nreg)
+static inline double qcp_ldl_pivot(double d, signed char sign, double eps, double delta,
+                                   int *nreg) {
+  if (sign * d >= eps) return d;
+  ++*nreg;
+  return sign * delta;
+}
+
 // Symbolic factor of an n×n upper-triangular CSC pattern: elimination tree and L's column counts.
 // Returns nnz(L) (strict lower), or -1 if the pattern has a missing diagonal.
 long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree);

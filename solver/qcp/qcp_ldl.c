@@ -153,10 +153,7 @@ static int factor_rows(int k0, int k1, int n, const int *Ap, const int *Ai, cons
     }
     // dynamic regularisation: enforce the expected pivot sign and a minimum magnitude
     if (!isfinite(dk)) return -1;
-    if (sign[k] * dk < eps) {
-      dk = sign[k] * delta;
-      nreg++;
-    }
+    dk = qcp_ldl_pivot(dk, sign[k], eps, delta, &nreg);
     D[k] = dk;
     Dinv[k] = 1.0 / dk;
   }

@@ -277,12 +277,18 @@ static int list_problems(const char *dir, const char *only, char ***out) {
   return n;
 }
 
-// 1 if the point fails the check only in measures whose rounding scale (qcp_mm_score) is at
-// least tol: what is left to gain there is below double precision's resolution at this point
+// 1 if the point fails the check only in measures at their rounding scale (qcp_mm_score): a
+// scale at or above tol and the value within ROUNDING_BAND of it — what is left to gain there is
+// below double precision's resolution at this point
+#define ROUNDING_BAND 10.0
+static int at_rounding(double value, double scale, double tol) {
+  return value <= tol || (scale >= tol && value <= ROUNDING_BAND * scale);
+}
+
 static int below_rounding(const maros_row *r, double tol) {
   const qcp_mm_score *s = &r->score;
-  if (r->pass || !(s->pres <= tol || s->pres_scale >= tol)) return 0;
-  return (s->dres <= tol || s->dres_scale >= tol) && (s->gap <= tol || s->gap_scale >= tol);
+  return !r->pass && at_rounding(s->pres, s->pres_scale, tol) &&
+         at_rounding(s->dres, s->dres_scale, tol) && at_rounding(s->gap, s->gap_scale, tol);
 }
 
 static void write_case(xp_results *res, const maros_row *r, double tol) {
@@ -335,10 +341,10 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
   int nb = 0;
   for (int i = 0; i < n; i++) nb += below_rounding(&rows[i], o->tol);
   printf(
-      "\nfailures only in measures whose rounding scale at the returned point (unit roundoff "
-      "times the magnitudes that cancel: `pres_scale`, `dres_scale`, `gap_scale` in the "
-      "results) is at least the tolerance: **%d**",
-      nb);
+      "\nfailures only in measures at their rounding scale (the returned point's unit roundoff "
+      "times the magnitudes that cancel, `pres_scale`, `dres_scale`, `gap_scale` in the "
+      "results, at least the tolerance, and the measure within %g× of it): **%d**",
+      ROUNDING_BAND, nb);
   for (int i = 0, first = 1; i < n; i++) {
     const qcp_mm_score *sc = &rows[i].score;
     if (!below_rounding(&rows[i], o->tol)) continue;

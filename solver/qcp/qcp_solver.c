@@ -433,6 +433,11 @@ static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
 }
 
 // 1 if residuals and gap meet max(eps_abs, eps_rel·scale)
+// the gap's threshold: absolute, or relative to the smaller objective
+static double gap_threshold(const ipm_stats *st, double eps_abs, double eps_rel) {
+  return fmax(eps_abs, eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
+}
+
 static int converged(const ipm_stats *st, double eps_abs, double eps_rel, int strict) {
   // the gap is both sᵀz and pobj − dobj (they differ by residual terms xᵀr_x − yᵀr_y − zᵀr_z).
   // strict: their sum, a bound on the gap of a two-sided problem lifted to pairs of orthant rows.
@@ -440,13 +445,12 @@ static int converged(const ipm_stats *st, double eps_abs, double eps_rel, int st
   // minus D = (u − l)·min(z_u, z_l), 0 ≤ D ≲ sᵀz (UBH1 at 1e-6 met max(sᵀz, |pobj − dobj|) ≤ tol
   // with a two-sided gap of 1.1e-6; with max(sᵀz, pobj − dobj) when pobj ≥ dobj, QSHIP04S at 1e-9
   // still ended at 1.0e-9 + ε: D ≤ sᵀz holds only up to the residuals)
-  double objscale = fmin(fabs(st->pobj), fabs(st->dobj));
   double gap = strict ? fabs(st->gap) + st->pdgap : fmax(fabs(st->gap), st->pdgap);
   // max(abs, rel·scale) rather than the sum, so that the checker's relative measures
   // (abs / max(1, scale)) are below eps whenever eps_abs = eps_rel = eps
   return st->pres_abs <= fmax(eps_abs, eps_rel * st->pscale) &&
          st->dres_abs <= fmax(eps_abs, eps_rel * st->dscale) &&
-         gap <= fmax(eps_abs, eps_rel * objscale);
+         gap <= gap_threshold(st, eps_abs, eps_rel);
 }
 
 // The solved test: the double-precision measures first (cheap), then the same test on the
@@ -458,7 +462,7 @@ static int converged(const ipm_stats *st, double eps_abs, double eps_rel, int st
 // eps_rel = 1e-8 never need it; absolute 1e-9 on a 1e6 objective always does).
 static int double_reliable(const ipm_stats *st, double eps_abs, double eps_rel) {
   double thr_p = fmax(eps_abs, eps_rel * st->pscale), thr_d = fmax(eps_abs, eps_rel * st->dscale);
-  double thr_g = fmax(eps_abs, eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
+  double thr_g = gap_threshold(st, eps_abs, eps_rel);
   return 1e-13 * st->pscale <= 1e-2 * thr_p && 1e-13 * st->dscale <= 1e-2 * thr_d &&
          1e-13 * st->terms <= 1e-2 * thr_g;
 }
@@ -491,7 +495,7 @@ static int converged_checked(qcp_workspace *ws, ipm_stats *st) {
 // 1 if sᵀz is above its convergence threshold: a μ that rises below it is rounding noise
 // (QSCRS8's μ moves between 1e-47 and 1e-45 once converged), not a re-centring
 static int gap_open(const ipm_stats *st, const qcp_settings *set) {
-  return fabs(st->gap) > fmax(set->eps_abs, set->eps_rel * fmin(fabs(st->pobj), fabs(st->dobj)));
+  return fabs(st->gap) > gap_threshold(st, set->eps_abs, set->eps_rel);
 }
 
 // a single number for best-iterate keeping

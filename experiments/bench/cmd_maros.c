@@ -278,8 +278,9 @@ static int list_problems(const char *dir, const char *only, char ***out) {
 }
 
 // 1 if the point fails the check only in measures at their rounding scale (qcp_mm_score): a
-// scale at or above tol and the value within ROUNDING_BAND of it — what is left to gain there is
-// below double precision's resolution at this point
+// scale at or above tol and the value within ROUNDING_BAND of it — what rounding alone leaves at
+// this point. A guide to where the failures lie, not a proof that they cannot pass: a point
+// refined in extended precision can go below its scale (qcp_mm.h)
 #define ROUNDING_BAND 10.0
 static int at_rounding(double value, double scale, double tol) {
   return value <= tol || (scale >= tol && value <= ROUNDING_BAND * scale);
@@ -343,7 +344,8 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
   printf(
       "\nfailures only in measures at their rounding scale (the returned point's unit roundoff "
       "times the magnitudes that cancel, `pres_scale`, `dres_scale`, `gap_scale` in the "
-      "results, at least the tolerance, and the measure within %g× of it): **%d**",
+      "results, at least the tolerance, and the measure within %g× of it; what rounding the "
+      "exact solution typically leaves — a guide, not a bound): **%d**",
       ROUNDING_BAND, nb);
   for (int i = 0, first = 1; i < n; i++) {
     const qcp_mm_score *sc = &rows[i].score;

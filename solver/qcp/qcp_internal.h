@@ -198,6 +198,11 @@ double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refin
 // the working-precision one even when cond(K)·ε is far above the rounding of a double residual.
 double qcp_kkt_solve_accurate(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine,
                               double tol);
+// The accurate solve refined from the point guess instead of K_reg⁻¹ rhs: each step is a
+// proximal-point step, so where K is singular (redundant rows: a degenerate active set, whose
+// multipliers are not unique) the solution is the one nearest to guess, not the smallest one.
+double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess, double *sol,
+                           int max_refine, double tol);
 
 // ---- Ruiz equilibration (qcp_scale.c) ------------------------------------------------------
 

@@ -310,16 +310,11 @@ static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *
   return qcp_vec_norm_inf(res, N);
 }
 
-static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol,
-                        long double *acc) {
+// iterative refinement of x (permuted order) against b from its residual r, ‖r‖∞ = nr
+static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int max_refine,
+                     double lim, long double *acc) {
   int N = kkt->N;
-  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *dxv = kkt->cor;
-  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
-  memcpy(x, b, (size_t)N * sizeof *x);
-  qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
-  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
-  double lim = tol * (1.0 + kkt->rhs_norm);
-  double nr = kkt_residual(kkt, b, x, r, acc);
+  double *r = kkt->res, *dxv = kkt->cor;
   for (int it = 0; it < max_refine && nr > lim; it++) {
     memcpy(dxv, r, (size_t)N * sizeof *dxv);
     qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, dxv);
@@ -332,6 +327,19 @@ static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_re
     }
     nr = nr_new;
   }
+  return nr;
+}
+
+static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol,
+                        long double *acc) {
+  int N = kkt->N;
+  double *b = kkt->rhs, *x = kkt->sol;
+  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
+  memcpy(x, b, (size_t)N * sizeof *x);
+  qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
+  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
+  double nr = kkt_residual(kkt, b, x, kkt->res, acc);
+  nr = refine(kkt, b, x, nr, max_refine, tol * (1.0 + kkt->rhs_norm), acc);
   for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
   return nr;
 }
@@ -343,4 +351,16 @@ double qcp_kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refin
 double qcp_kkt_solve_accurate(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine,
                               double tol) {
   return kkt_solve(kkt, rhs, sol, max_refine, tol, kkt->resld);
+}
+
+double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess, double *sol,
+                           int max_refine, double tol) {
+  int N = kkt->N;
+  double *b = kkt->rhs, *x = kkt->sol;
+  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]], x[i] = guess[kkt->perm[i]];
+  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
+  double nr = kkt_residual(kkt, b, x, kkt->res, kkt->resld);
+  nr = refine(kkt, b, x, nr, max_refine, tol * (1.0 + kkt->rhs_norm), kkt->resld);
+  for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
+  return nr;
 }

@@ -33,10 +33,21 @@ static double norm_spread(const double *v, int n) {
   return hi > 0.0 ? hi / lo : 1.0;
 }
 
+// The nearest power of two (in ratio) to f > 0. Every factor is one, so the scaled data are the
+// original data exactly (a product by 2^k does not round) and unscaling a point is exact: the
+// scaled problem is the same problem, and a point refined on it carries no rounding of the
+// scaling into the residuals on the original data (as LAPACK's dgeequb scales by powers of the
+// radix). Ruiz's balance is then met within a factor √2, which is all it needs.
+static double nearest_power_of_two(double f) {
+  int e;
+  double mantissa = frexp(f, &e);  // f = mantissa·2^e, mantissa in [½, 1)
+  return ldexp(1.0, mantissa < 0.70710678118654752440 ? e - 1 : e);
+}
+
 static double clip_inv_sqrt(double norm) {
   if (!(norm > 0.0)) return 1.0;  // an empty row or column keeps its scale
   double f = 1.0 / sqrt(norm);
-  return f < SCALE_MIN ? SCALE_MIN : (f > SCALE_MAX ? SCALE_MAX : f);
+  return nearest_power_of_two(f < SCALE_MIN ? SCALE_MIN : (f > SCALE_MAX ? SCALE_MAX : f));
 }
 
 // ∞-norms of the KKT columns of x (cn, n) and of the rows of A (rp, p) and G (rm, m)
@@ -104,7 +115,7 @@ static double cost_scale(const qcp_problem *pr, const double *Pv, const double *
   double s = fmax(mean, qcp_vec_norm_inf(c, n));
   if (!(s > 0.0)) return 1.0;
   s = 1.0 / s;
-  return s < SCALE_MIN ? SCALE_MIN : (s > SCALE_MAX ? SCALE_MAX : s);
+  return nearest_power_of_two(s < SCALE_MIN ? SCALE_MIN : (s > SCALE_MAX ? SCALE_MAX : s));
 }
 
 void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones *K,

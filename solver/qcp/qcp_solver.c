@@ -824,11 +824,18 @@ static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
 // exactly; otherwise the interior-point solution is restored (as OSQP's solution polishing).
 #define POLISH_BIG 1e14
 
+// How a polish round solves its system: refined in double from K_reg⁻¹ rhs (PLAIN); refined with
+// long-double residuals from K_reg⁻¹ rhs (ACCURATE: where the active set is degenerate, the
+// multipliers nearest to 0); the same from the interior-point point (FROM_IPM: the multipliers
+// nearest to the interior point's, which keep its signs where the smallest ones do not — QPCBOEI2:
+// 148 active rows on 143 variables, 32 negative multipliers from 0, none from the point).
+enum { POLISH_PLAIN, POLISH_ACCURATE, POLISH_FROM_IPM };
+
 // One polish solve with the active set in act (1 active, 0 inactive): the equality KKT system,
 // then the point (x, y, s, z) with s_A = 0, z_{∉A} = 0. Returns the number of sign violations
 // beyond tol (z_A < −tol or s_{∉A} < −tol), flipping each violated row's membership in act for
 // the next round, or −1 on a numerical failure.
-static int polish_round(qcp_workspace *ws, double *act, double tol, int accurate) {
+static int polish_round(qcp_workspace *ws, double *act, double tol, int how) {
   const qcp_settings *set = &ws->set;
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   qcp_kkt *kkt = &ws->kkt;
@@ -838,11 +845,21 @@ static int polish_round(qcp_workspace *ws, double *act, double tol, int accurate
   if (qcp_kkt_factor(kkt, set->dyn_reg_eps, set->dyn_reg_delta) < 0) return -1;
   for (int j = 0; j < n; j++) ws->rhs[j] = -ws->c[j];
   for (int i = 0; i < p; i++) ws->rhs[n + i] = ws->b[i];
-  for (int i = 0; i < m; i++) ws->rhs[n + p + i] = act[i] > 0.0 ? ws->h[i] : 0.0;
-  if (accurate)
+  // an inactive row reads G_i x − BIG z_i = G_i x_ipm (= h_i − s_i at the interior-point
+  // point): its z_i = G_i (x − x_ipm)/BIG is then ~0, so zeroing it below leaves the dual residual
+  // as solved (with a zero right-hand side z_i = G_i x/BIG, whose sum over rows far from their
+  // bound could leave DUALC1's dual residual at 5e-5)
+  for (int i = 0; i < m; i++) ws->rhs[n + p + i] = act[i] > 0.0 ? ws->h[i] : ws->h[i] - ws->bsv[i];
+  if (how == POLISH_FROM_IPM) {
+    memcpy(ws->sol, ws->bx, (size_t)n * sizeof *ws->sol);
+    if (p > 0) memcpy(ws->sol + n, ws->by, (size_t)p * sizeof *ws->sol);
+    for (int i = 0; i < m; i++) ws->sol[n + p + i] = act[i] > 0.0 ? ws->bz[i] : 0.0;
+    qcp_kkt_refine_from(kkt, ws->rhs, ws->sol, ws->sol, set->refine_iter, 0.0);
+  } else if (how == POLISH_ACCURATE) {
     qcp_kkt_solve_accurate(kkt, ws->rhs, ws->sol, set->refine_iter, 0.0);
-  else
+  } else {
     qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
+  }
   for (int j = 0; j < kkt->N; j++)
     if (!isfinite(ws->sol[j])) return -1;
   memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
@@ -889,19 +906,21 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
   // sign tests before the clean-up, at the solver's own tolerance
   double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
-  int bad = polish_round(ws, act, tol, 0);
+  int bad = polish_round(ws, act, tol, POLISH_PLAIN);
   if (bad == 0 && polish_accept(ws, st)) return 1;
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), and with the active
-  // set corrected from round to round
+  // set corrected from round to round; from 0, then from the interior-point point
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
-  for (int round = 0; round < POLISH_ROUNDS; round++) {
-    bad = polish_round(ws, act, tol, 1);
-    if (bad < 0) break;
-    // sign violations beyond tol were clipped: the full test on the original data judges them
-    if (polish_accept(ws, st)) return 1;
-    if (bad == 0) break;
+  for (int how = POLISH_ACCURATE; how <= POLISH_FROM_IPM; how++) {
+    for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
+    for (int round = 0; round < POLISH_ROUNDS; round++) {
+      bad = polish_round(ws, act, tol, how);
+      if (bad < 0) break;
+      // sign violations beyond tol were clipped: the full test on the original data judges them
+      if (polish_accept(ws, st)) return 1;
+      if (bad == 0) break;
+    }
   }
   restore_best(ws);
   return 0;

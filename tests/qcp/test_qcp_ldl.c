@@ -130,6 +130,41 @@ static void test_kkt_refinement(void **state) {
   qcp_gen_free(&g);
 }
 
+// Redundant equality rows (a degenerate active set in the polish): min ½‖x‖² + x₁ with
+// x₁ + x₂ = 1 twice over (rows (1, 1) and (2, 2)) and one inactive row. x = (0, 1) is unique, the
+// multipliers only up to y₁ + 2y₂ = −1 (the inactive row reads x₂ − z = x₂ at x, so z = 0).
+// Refinement from K_reg⁻¹ rhs ends at the smallest pair −(1, 2)/5; refined from a guess (the
+// polish's interior-point point), at the pair nearest to the guess: y_g + ((−1 − y_g·(1, 2))/5)(1,
+// 2).
+static void test_kkt_refine_from_guess(void **state) {
+  (void)state;
+  double P[4] = {1, 0, 0, 1}, A[4] = {1, 1, 2, 2}, G[2] = {0, 1}, c[2] = {1, 0}, b[2] = {1, 2};
+  double h[1] = {10};
+  qcp_gen g;
+  assert_int_equal(qcp_gen_dense(&g, 2, 2, 1, 0, NULL, P, A, G, c, b, h), 0);
+  qcp_settings set = qcp_settings_default();
+  set.equilibrate = 0;
+  qcp_workspace *ws;
+  qcp_error err;
+  assert_int_equal(qcp_setup(&ws, &g.prob, &set, &err), QCP_OK);
+  qcp_kkt *kkt = &ws->kkt;
+  qcp_kkt_fill(kkt, &ws->prob, &ws->K, 1e-8);
+  kkt->Kx[kkt->mapW[0]] = -1.0 - kkt->delta;  // the inactive row as the polish writes it
+  assert_true(qcp_kkt_factor(kkt, 1e-13, 1e-7) >= 0);
+  double rhs[5] = {-1, 0, 1, 2, 1}, sol[5], guess[5] = {0, 1, 1, 1, 0};  // z = x₂ − 1 = 0
+  assert_true(qcp_kkt_solve_accurate(kkt, rhs, sol, 50, 0.0) <= 1e-14);
+  assert_true(fabs(sol[0]) <= 1e-12 && fabs(sol[1] - 1) <= 1e-12);
+  // the smallest pair up to the regularisation's own pull (δ = 1e-8: seen 1.0e-8)
+  assert_true(fabs(sol[2] + 0.2) <= 1e-7 && fabs(sol[3] + 0.4) <= 1e-7);
+  assert_true(qcp_kkt_refine_from(kkt, rhs, guess, sol, 50, 0.0) <= 1e-14);
+  assert_true(fabs(sol[0]) <= 1e-12 && fabs(sol[1] - 1) <= 1e-12);
+  printf("multipliers from 0: smallest pair; from the guess (1, 1): (%.12f, %.12f)\n", sol[2],
+         sol[3]);
+  assert_true(fabs(sol[2] - 0.2) <= 1e-7 && fabs(sol[3] + 0.6) <= 1e-7);
+  qcp_workspace_free(ws);
+  qcp_gen_free(&g);
+}
+
 // qcp_qd with a caller's elimination order and qcp_qd_refactor: a random quasidefinite matrix is
 // factored, a few of its variables' rows and columns change (values only, the pattern kept), and
 // the partial refactor must solve the changed system as accurately as a fresh factor — checked
@@ -359,6 +394,7 @@ int main(void) {
       cmocka_unit_test(test_zero_pivot),
       cmocka_unit_test(test_dense_tail),
       cmocka_unit_test(test_kkt_refinement),
+      cmocka_unit_test(test_kkt_refine_from_guess),
       cmocka_unit_test(test_qd_refactor),
       cmocka_unit_test(test_qd_factor_update),
   };

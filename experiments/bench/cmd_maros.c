@@ -64,7 +64,12 @@ typedef struct maros_row {
   maros_kind kind;
   double time, obj;
   qcp_mm_score score;
+  qcp_mm_ulp ulp;  // the score's moves under one-ulp moves of the point (ULP_DRAWS neighbours)
 } maros_row;
+
+// one-ulp neighbours per problem (qcp_mm_ulp_moves): 16 rescorings cost far less than the solve
+#define ULP_DRAWS 16
+#define ULP_SEED 1u
 
 static maros_kind classify(qcp_status st, int pass) {
   if (st == QCP_SOLVED) return pass ? KIND_OK : KIND_WRONG;
@@ -122,6 +127,8 @@ static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row
     row->obj = row->score.obj;
     row->pass = row->score.pres <= o->tol && row->score.dres <= o->tol && row->score.gap <= o->tol;
     row->kind = classify(info->status, row->pass);
+    qcp_mm_ulp_moves(mm, qcp_solution_x(ws), yrow, &row->score, o->tol, ULP_DRAWS, ULP_SEED,
+                     &row->ulp);
   }
   free(yrow);
   qcp_workspace_free(ws);
@@ -137,6 +144,7 @@ static void run_problem(const char *path, const maros_options *o, maros_row *row
   row->kind = KIND_ERROR;
   row->status = QCP_UNSOLVED;
   row->score = (qcp_mm_score){INFINITY, INFINITY, INFINITY, NAN, NAN, NAN, NAN};
+  row->ulp = (qcp_mm_ulp){0, 0, NAN, NAN, NAN};
   qcp_mm mm;
   qcp_error err = {0, ""};
   if (qcp_mm_read_mat(path, &mm, &err) || solve_scored(&mm, o, row, &err))
@@ -221,6 +229,10 @@ int xp_cmd_qcp_solve_mat(int argc, char **argv) {
          row.score.gap, o.tol);
   printf("rounding    pres %.2e  dres %.2e  gap %.2e  (each measure's rounding scale here)\n",
          row.score.pres_scale, row.score.dres_scale, row.score.gap_scale);
+  printf(
+      "one ulp     pres %.2e  dres %.2e  gap %.2e  (median move of each measure when every "
+      "component moves by one ulp; %d of %d such neighbours pass)\n",
+      row.ulp.pres_move, row.ulp.dres_move, row.ulp.gap_move, row.ulp.passing, row.ulp.draws);
   printf("result      %s (%s)\n", row.pass ? "pass" : "fail", kind_names[row.kind]);
   return CMD_OK;
 }
@@ -237,6 +249,9 @@ static const char bench_help[] =
     "primal residual, dual residual and duality gap <= T, recomputed in long double from the\n"
     "original data. Prints a Markdown table and the counts per failure kind; writes one HDF5\n"
     "case per problem and, with --plot, the figures (fraction solved vs time, iterations).\n"
+    "Each returned point is also rescored at 16 one-ulp neighbours (every component moved by\n"
+    "one ulp, seeded): the failures whose measures rounding alone moves past T, and the passes\n"
+    "that most neighbours would fail, are listed.\n"
     "\n"
     "  --tol T          tolerance (default 1e-9; the field also reports 1e-6)\n"
     "  --only A,B       only these problems (names without .mat)\n"
@@ -292,6 +307,13 @@ static int below_rounding(const maros_row *r, double tol) {
          at_rounding(s->dres, s->dres_scale, tol) && at_rounding(s->gap, s->gap_scale, tol);
 }
 
+// 1 if rounding decides a measure at this point: its median move under one-ulp moves of the
+// point is at least the tolerance (qcp_mm_ulp)
+static int rounding_decides(const maros_row *r, double tol) {
+  const qcp_mm_ulp *u = &r->ulp;
+  return u->draws > 0 && (u->pres_move >= tol || u->dres_move >= tol || u->gap_move >= tol);
+}
+
 static void write_case(xp_results *res, const maros_row *r, double tol) {
   xp_case *c = xp_case_begin(res, r->name);
   if (!c) return;
@@ -309,6 +331,12 @@ static void write_case(xp_results *res, const maros_row *r, double tol) {
   xp_case_stat_real(c, "dres_scale", r->score.dres_scale, "");
   xp_case_stat_real(c, "gap_scale", r->score.gap_scale, "");
   xp_case_stat_real(c, "below_rounding", below_rounding(r, tol), "");
+  xp_case_stat_real(c, "pres_ulp_move", r->ulp.pres_move, "");
+  xp_case_stat_real(c, "dres_ulp_move", r->ulp.dres_move, "");
+  xp_case_stat_real(c, "gap_ulp_move", r->ulp.gap_move, "");
+  xp_case_stat_real(c, "ulp_neighbours", r->ulp.draws, "");
+  xp_case_stat_real(c, "ulp_neighbours_passing", r->ulp.passing, "");
+  xp_case_stat_real(c, "rounding_decides", rounding_decides(r, tol), "");
   xp_case_stat_real(c, "objective", r->obj, "");
   xp_case_stat_real(c, "pass", r->pass, "");
   xp_case_status(c, r->pass ? "ok" : "failed", kind_names[r->kind]);
@@ -322,22 +350,8 @@ static void print_row(const maros_row *r) {
   fflush(stdout);
 }
 
-static void print_summary(const maros_row *rows, int n, const maros_options *o) {
-  int count[KIND_COUNT] = {0};
-  for (int i = 0; i < n; i++) count[rows[i].kind]++;
-  printf("\n## qcp on Maros-Meszaros, tol %.0e (%d iterations, cold start)\n\n", o->tol,
-         o->max_iter);
-  printf(
-      "solved and passing the check: **%d / %d (%.0f %%)**; said solved but fails the check: "
-      "**%d**\n\n| failure kind | count | problems |\n|---|--:|---|\n",
-      count[KIND_OK], n, n ? 100.0 * count[KIND_OK] / n : 0.0, count[KIND_WRONG]);
-  for (int k = 1; k < KIND_COUNT; k++) {
-    if (!count[k]) continue;
-    printf("| %s (%s) | %d | ", kind_names[k], kind_help[k], count[k]);
-    for (int i = 0, first = 1; i < n; i++)
-      if (rows[i].kind == (maros_kind)k) printf("%s%s", first ? "" : ", ", rows[i].name), first = 0;
-    printf(" |\n");
-  }
+// the failures and passes that rounding decides: by the scales (a guide) and by one-ulp moves
+static void print_rounding(const maros_row *rows, int n, const maros_options *o) {
   // the failures whose failing measures are all at or below their rounding scale
   int nb = 0;
   for (int i = 0; i < n; i++) nb += below_rounding(&rows[i], o->tol);
@@ -358,6 +372,52 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
     printf(")");
   }
   printf("\n");
+  int nd = 0, nf = 0;
+  for (int i = 0; i < n; i++) {
+    nd += !rows[i].pass && rounding_decides(&rows[i], o->tol);
+    nf += rows[i].pass && 2 * rows[i].ulp.passing < rows[i].ulp.draws;
+  }
+  printf(
+      "\nfailures that rounding decides (a measure moves by at least the tolerance when every "
+      "component of the point moves by one ulp, median of %d neighbours): **%d**",
+      ULP_DRAWS, nd);
+  for (int i = 0, first = 1; i < n; i++) {
+    const qcp_mm_ulp *u = &rows[i].ulp;
+    if (rows[i].pass || !rounding_decides(&rows[i], o->tol)) continue;
+    printf("%s%s (moves pres %.1e, dres %.1e, gap %.1e)", first ? ": " : ", ", rows[i].name,
+           u->pres_move, u->dres_move, u->gap_move);
+    first = 0;
+  }
+  printf(
+      "\n\npasses that rounding could flip (fewer than half of the %d one-ulp neighbours "
+      "pass): **%d**",
+      ULP_DRAWS, nf);
+  for (int i = 0, first = 1; i < n; i++)
+    if (rows[i].pass && 2 * rows[i].ulp.passing < rows[i].ulp.draws) {
+      printf("%s%s (%d/%d)", first ? ": " : ", ", rows[i].name, rows[i].ulp.passing,
+             rows[i].ulp.draws);
+      first = 0;
+    }
+  printf("\n");
+}
+
+static void print_summary(const maros_row *rows, int n, const maros_options *o) {
+  int count[KIND_COUNT] = {0};
+  for (int i = 0; i < n; i++) count[rows[i].kind]++;
+  printf("\n## qcp on Maros-Meszaros, tol %.0e (%d iterations, cold start)\n\n", o->tol,
+         o->max_iter);
+  printf(
+      "solved and passing the check: **%d / %d (%.0f %%)**; said solved but fails the check: "
+      "**%d**\n\n| failure kind | count | problems |\n|---|--:|---|\n",
+      count[KIND_OK], n, n ? 100.0 * count[KIND_OK] / n : 0.0, count[KIND_WRONG]);
+  for (int k = 1; k < KIND_COUNT; k++) {
+    if (!count[k]) continue;
+    printf("| %s (%s) | %d | ", kind_names[k], kind_help[k], count[k]);
+    for (int i = 0, first = 1; i < n; i++)
+      if (rows[i].kind == (maros_kind)k) printf("%s%s", first ? "" : ", ", rows[i].name), first = 0;
+    printf(" |\n");
+  }
+  print_rounding(rows, n, o);
   // shifted geometric mean of the time (shift 10 s, failures at the time limit), as qpbenchmark
   double lim = o->time_limit > 0 ? o->time_limit : 1000.0, acc = 0.0;
   for (int i = 0; i < n; i++) acc += log(10.0 + (rows[i].kind == KIND_OK ? rows[i].time : lim));

@@ -230,3 +230,49 @@ void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, q
   out->obj = (double)(0.5L * xpx + qx + mm->r);
   free(ax), free(rd);
 }
+
+// ---- one-ulp neighbours (qcp_mm.h)
+
+static int cmp_double(const void *a, const void *b) {
+  double u = *(const double *)a, v = *(const double *)b;
+  return (u > v) - (u < v);
+}
+
+// v moved one ulp up or down by the next bit of the generator (0 stays 0)
+static double ulp_step(double v, unsigned *state) {
+  *state ^= *state << 13, *state ^= *state >> 17, *state ^= *state << 5;  // xorshift32
+  return v == 0.0 ? 0.0 : nextafter(v, (*state & 1u) ? INFINITY : -INFINITY);
+}
+
+static double median_of(double *v, int k) {
+  qsort(v, (size_t)k, sizeof *v, cmp_double);
+  return v[k / 2];
+}
+
+int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, const qcp_mm_score *at,
+                     double tol, int draws, unsigned seed, qcp_mm_ulp *out) {
+  *out = (qcp_mm_ulp){0, 0, NAN, NAN, NAN};
+  int n = mm->n, m = mm->m;
+  double *xp = malloc(((size_t)n + 1) * sizeof *xp), *yp = malloc(((size_t)m + 1) * sizeof *yp);
+  double *mv = malloc(3 * ((size_t)draws + 1) * sizeof *mv);
+  int rc = xp && yp && mv && draws >= 1 ? 0 : -1;
+  unsigned state = seed ? seed : 1u;
+  for (int d = 0; !rc && d < draws; d++) {
+    for (int j = 0; j < n; j++) xp[j] = ulp_step(x[j], &state);
+    for (int i = 0; i < m; i++) yp[i] = ulp_step(yrow[i], &state);
+    qcp_mm_score s;
+    qcp_mm_score_point(mm, xp, yp, &s);
+    mv[d] = fabs(s.pres - at->pres);
+    mv[draws + d] = fabs(s.dres - at->dres);
+    mv[2 * draws + d] = fabs(s.gap - at->gap);
+    out->passing += s.pres <= tol && s.dres <= tol && s.gap <= tol;
+  }
+  if (!rc) {
+    out->draws = draws;
+    out->pres_move = median_of(mv, draws);
+    out->dres_move = median_of(mv + draws, draws);
+    out->gap_move = median_of(mv + 2 * draws, draws);
+  }
+  free(xp), free(yp), free(mv);
+  return rc;
+}

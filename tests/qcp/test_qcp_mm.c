@@ -107,6 +107,59 @@ static void test_score_scales(void **state) {
   assert_true(fabs(sc.gap_scale - eps * sqrt(0.25 * 6.0 + 0.5)) <= 1e-12 * eps);
 }
 
+// One-ulp neighbours. The hand problem above (unit magnitudes): every neighbour passes 1e-9 and
+// the moves are a few ulps. An LP whose bound is 1e9 + 0.5, min −x s.t. x ≤ b, at its exact
+// solution x = b, y = 1 (every measure exactly 0): a move of x by one ulp (1.2e-7) or of y by one
+// ulp (b·1.1e-16 … b·2.2e-16) changes the gap by 9e-9 … 3.4e-7 and no neighbour passes 1e-9 — a
+// point that passes only because its last bits are exact.
+static void test_ulp_moves(void **state) {
+  (void)state;
+  int Pp[] = {0, 1}, Pi[] = {0}, Ap[] = {0, 1}, Ai[] = {0};
+  double Pv[] = {2.0}, Av[] = {1.0}, q[] = {-2.0}, l[] = {-INFINITY}, u[] = {0.5};
+  qcp_mm mm = {.n = 1,
+               .m = 1,
+               .Pp = Pp,
+               .Pi = Pi,
+               .Pv = Pv,
+               .Ap = Ap,
+               .Ai = Ai,
+               .Av = Av,
+               .q = q,
+               .l = l,
+               .u = u};
+  const double x[] = {0.5}, y[] = {1.0};
+  qcp_mm_score sc;
+  qcp_mm_ulp ulp, again;
+  qcp_mm_score_point(&mm, x, y, &sc);
+  assert_int_equal(qcp_mm_ulp_moves(&mm, x, y, &sc, 1e-9, 16, 7, &ulp), 0);
+  assert_int_equal(ulp.draws, 16);
+  assert_int_equal(ulp.passing, 16);
+  assert_true(ulp.pres_move <= 1e-15 && ulp.dres_move <= 1e-15 && ulp.gap_move <= 1e-15);
+  assert_int_equal(qcp_mm_ulp_moves(&mm, x, y, &sc, 1e-9, 16, 7, &again), 0);  // seeded
+  assert_memory_equal(&ulp, &again, sizeof ulp);
+
+  int Pp0[] = {0, 0};
+  double q1[] = {-1.0}, u1[] = {1e9 + 0.5}, x1[] = {1e9 + 0.5};
+  qcp_mm lp = {.n = 1,
+               .m = 1,
+               .Pp = Pp0,
+               .Pi = NULL,
+               .Pv = NULL,
+               .Ap = Ap,
+               .Ai = Ai,
+               .Av = Av,
+               .q = q1,
+               .l = l,
+               .u = u1};
+  qcp_mm_score_point(&lp, x1, y, &sc);
+  assert_true(sc.pres == 0.0 && sc.dres == 0.0 && sc.gap == 0.0);
+  assert_int_equal(qcp_mm_ulp_moves(&lp, x1, y, &sc, 1e-9, 16, 7, &ulp), 0);
+  printf("LP at b = 1e9 + 0.5: gap moves %.2e (median), %d of 16 neighbours pass 1e-9\n",
+         ulp.gap_move, ulp.passing);
+  assert_int_equal(ulp.passing, 0);
+  assert_true(ulp.gap_move >= 5e-9 && ulp.gap_move <= 5e-7);
+}
+
 static void test_read_mat(void **state) {
   (void)state;
   const char *dir = getenv("QCP_MAROS_FULL_DIR");
@@ -126,6 +179,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_convert_solve_score),
       cmocka_unit_test(test_score_scales),
+      cmocka_unit_test(test_ulp_moves),
       cmocka_unit_test(test_read_mat),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

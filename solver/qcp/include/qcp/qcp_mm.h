@@ -74,4 +74,21 @@ void qcp_mm_row_duals(const qcp_mm_conic *c, int m, const double *y, const doubl
 // Scores the point (x n, yrow m) of mm (see qcp_mm_score).
 void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out);
 
+// How far the last bit of a point moves its score: every nonzero component of x and y moved by one
+// ulp in a random direction (a component that is exactly 0 — a variable at a zero bound, an
+// inactive row's multiplier — stays 0), rescored, `draws` times from a seeded generator. A
+// measure whose median move is at least the tolerance is decided by rounding at this point,
+// whatever the solver does short of choosing last bits; a passing point with failing neighbours
+// passed partly by luck.
+typedef struct qcp_mm_ulp {
+  int draws;                              // neighbours scored
+  int passing;                            // of them, how many meet tol in all three measures
+  double pres_move, dres_move, gap_move;  // median |measure(neighbour) − measure(point)|
+} qcp_mm_ulp;
+
+// Fills *out (draws ≥ 1) for the point scored as *at at tolerance tol; returns 0, or −1 if out of
+// memory (then *out holds NaN moves and 0 draws).
+int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, const qcp_mm_score *at,
+                     double tol, int draws, unsigned seed, qcp_mm_ulp *out);
+
 #endif  // QCP_QCP_MM_H

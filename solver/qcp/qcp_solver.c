@@ -897,6 +897,21 @@ static int polish_accept(qcp_workspace *ws, ipm_stats *st) {
   return 1;
 }
 
+// Polish rounds from the interior point's active set, corrected from round to round; 1 if one
+// is accepted
+static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st) {
+  const int m = ws->K.m;
+  for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
+  for (int round = 0; round < POLISH_ROUNDS; round++) {
+    int bad = polish_round(ws, act, tol, how);
+    if (bad < 0) break;
+    // sign violations beyond tol were clipped: the full test on the original data judges them
+    if (polish_accept(ws, st)) return 1;
+    if (bad == 0) break;
+  }
+  return 0;
+}
+
 static int polish(qcp_workspace *ws, ipm_stats *st) {
   const qcp_settings *set = &ws->set;
   const int m = ws->K.m;
@@ -908,20 +923,14 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
   int bad = polish_round(ws, act, tol, POLISH_PLAIN);
   if (bad == 0 && polish_accept(ws, st)) return 1;
+  // refined from the interior point with the static δ kept: every refinement step is then a
+  // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
+  // QPCBOEI2's residual swung between 1e-10 and 7e-9)
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st)) return 1;
   // again without the static regularisation, whose refinement stalls on a nearly dependent
-  // active set (LISWET: 9999 second-difference rows on 10002 variables), and with the active
-  // set corrected from round to round; from 0, then from the interior-point point
+  // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  for (int how = POLISH_ACCURATE; how <= POLISH_FROM_IPM; how++) {
-    for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
-    for (int round = 0; round < POLISH_ROUNDS; round++) {
-      bad = polish_round(ws, act, tol, how);
-      if (bad < 0) break;
-      // sign violations beyond tol were clipped: the full test on the original data judges them
-      if (polish_accept(ws, st)) return 1;
-      if (bad == 0) break;
-    }
-  }
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st)) return 1;
   restore_best(ws);
   return 0;
 }

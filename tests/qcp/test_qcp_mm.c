@@ -81,23 +81,30 @@ static void test_convert_solve_score(void **state) {
   qcp_mm_conic_free(&cf);
 }
 
+// min x² − 2x s.t. x ≤ 0.5 (solution x = 0.5, y = 1), as a qcp_mm over static arrays
+static int hand_Pp[] = {0, 1}, hand_Pi[] = {0}, hand_Ap[] = {0, 1}, hand_Ai[] = {0};
+static double hand_Pv[] = {2.0}, hand_Av[] = {1.0}, hand_q[] = {-2.0}, hand_l[] = {-INFINITY},
+              hand_u[] = {0.5};
+
+static qcp_mm hand_qp(void) {
+  return (qcp_mm){.n = 1,
+                  .m = 1,
+                  .Pp = hand_Pp,
+                  .Pi = hand_Pi,
+                  .Pv = hand_Pv,
+                  .Ap = hand_Ap,
+                  .Ai = hand_Ai,
+                  .Av = hand_Av,
+                  .q = hand_q,
+                  .l = hand_l,
+                  .u = hand_u};
+}
+
 // the rounding scales by hand: min x² − 2x s.t. x ≤ 0.5 at x = 0.5, y = 1 (optimal): column
 // terms p x = 1, q = −2, a y = 1; row terms a x = 0.5 and the bound 0.5
 static void test_score_scales(void **state) {
   (void)state;
-  int Pp[] = {0, 1}, Pi[] = {0}, Ap[] = {0, 1}, Ai[] = {0};
-  double Pv[] = {2.0}, Av[] = {1.0}, q[] = {-2.0}, l[] = {-INFINITY}, u[] = {0.5};
-  qcp_mm mm = {.n = 1,
-               .m = 1,
-               .Pp = Pp,
-               .Pi = Pi,
-               .Pv = Pv,
-               .Ap = Ap,
-               .Ai = Ai,
-               .Av = Av,
-               .q = q,
-               .l = l,
-               .u = u};
+  qcp_mm mm = hand_qp();
   const double x[] = {0.5}, y[] = {1.0}, eps = DBL_EPSILON / 2;
   qcp_mm_score sc;
   qcp_mm_score_point(&mm, x, y, &sc);
@@ -114,19 +121,7 @@ static void test_score_scales(void **state) {
 // point that passes only because its last bits are exact.
 static void test_ulp_moves(void **state) {
   (void)state;
-  int Pp[] = {0, 1}, Pi[] = {0}, Ap[] = {0, 1}, Ai[] = {0};
-  double Pv[] = {2.0}, Av[] = {1.0}, q[] = {-2.0}, l[] = {-INFINITY}, u[] = {0.5};
-  qcp_mm mm = {.n = 1,
-               .m = 1,
-               .Pp = Pp,
-               .Pi = Pi,
-               .Pv = Pv,
-               .Ap = Ap,
-               .Ai = Ai,
-               .Av = Av,
-               .q = q,
-               .l = l,
-               .u = u};
+  qcp_mm mm = hand_qp();
   const double x[] = {0.5}, y[] = {1.0};
   qcp_mm_score sc;
   qcp_mm_ulp ulp, again;
@@ -140,17 +135,8 @@ static void test_ulp_moves(void **state) {
 
   int Pp0[] = {0, 0};
   double q1[] = {-1.0}, u1[] = {1e9 + 0.5}, x1[] = {1e9 + 0.5};
-  qcp_mm lp = {.n = 1,
-               .m = 1,
-               .Pp = Pp0,
-               .Pi = NULL,
-               .Pv = NULL,
-               .Ap = Ap,
-               .Ai = Ai,
-               .Av = Av,
-               .q = q1,
-               .l = l,
-               .u = u1};
+  qcp_mm lp = hand_qp();  // the same row x ≤ u, no P, other data
+  lp.Pp = Pp0, lp.Pi = NULL, lp.Pv = NULL, lp.q = q1, lp.u = u1;
   qcp_mm_score_point(&lp, x1, y, &sc);
   assert_true(sc.pres == 0.0 && sc.dres == 0.0 && sc.gap == 0.0);
   assert_int_equal(qcp_mm_ulp_moves(&lp, x1, y, &sc, 1e-9, 16, 7, &ulp), 0);

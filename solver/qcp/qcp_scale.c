@@ -37,7 +37,8 @@ static double norm_spread(const double *v, int n) {
 // original data exactly (a product by 2^k does not round) and unscaling a point is exact: the
 // scaled problem is the same problem, and a point refined on it carries no rounding of the
 // scaling into the residuals on the original data (as LAPACK's dgeequb scales by powers of the
-// radix). Ruiz's balance is then met within a factor √2, which is all it needs.
+// radix). Each factor is within √2 of Ruiz's, so the balance is met within a factor 2 (test
+// qcp_scale: norms in [½, 2]), which is all it needs.
 static double nearest_power_of_two(double f) {
   int e;
   double mantissa = frexp(f, &e);  // f = mantissa·2^e, mantissa in [½, 1)

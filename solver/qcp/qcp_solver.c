@@ -897,11 +897,15 @@ static int polish_accept(qcp_workspace *ws, ipm_stats *st) {
   return 1;
 }
 
+// the interior point's active set: the rows whose multiplier exceeds their slack
+static void interior_active_set(const qcp_workspace *ws, double *act) {
+  for (int i = 0; i < ws->K.m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
+}
+
 // Polish rounds from the interior point's active set, corrected from round to round; 1 if one
 // is accepted
 static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st) {
-  const int m = ws->K.m;
-  for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
+  interior_active_set(ws, act);
   for (int round = 0; round < POLISH_ROUNDS; round++) {
     int bad = polish_round(ws, act, tol, how);
     if (bad < 0) break;
@@ -918,7 +922,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   if (ws->K.nsoc > 0 || m == 0) return 0;
   save_best(ws);
   double *act = ws->dsa;  // scratch: the directions are not needed after the iteration
-  for (int i = 0; i < m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
+  interior_active_set(ws, act);
   // sign tests before the clean-up, at the solver's own tolerance
   double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
   int bad = polish_round(ws, act, tol, POLISH_PLAIN);

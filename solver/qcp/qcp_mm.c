@@ -185,14 +185,11 @@ static void score_scales(const qcp_mm *mm, const double *x, const double *yrow, 
   out->pres_scale = u * sqrt(pmax), out->dres_scale = u * sqrt(dmax), out->gap_scale = u * sqrt(g);
 }
 
-void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out) {
+// the measures of the score (not the scales), with the caller's scratch ax (m) and rd (n)
+static void score_measures(const qcp_mm *mm, const double *x, const double *yrow, long double *ax,
+                           long double *rd, qcp_mm_score *out) {
   int n = mm->n, m = mm->m;
-  long double *ax = calloc((size_t)m + 1, sizeof *ax), *rd = calloc((size_t)n + 1, sizeof *rd);
-  if (!ax || !rd) {
-    free(ax), free(rd);
-    *out = (qcp_mm_score){NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-    return;
-  }
+  for (int i = 0; i < m; i++) ax[i] = 0.0L;
   long double xpx = 0.0L, qx = 0.0L, dual = 0.0L;
   for (int j = 0; j < n; j++) {
     long double px = 0.0L, aty = 0.0L;
@@ -215,12 +212,6 @@ void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, q
     if (yi < 0.0) dual += isfinite(mm->l[i]) ? (long double)mm->l[i] * yi : -INFINITY;
   }
   for (int j = 0; j < n; j++) dres = fmax(dres, fabs((double)rd[j]));
-  double *rowsq = malloc(((size_t)m + 1) * sizeof *rowsq);
-  if (rowsq)
-    score_scales(mm, x, yrow, rowsq, out);
-  else
-    out->pres_scale = out->dres_scale = out->gap_scale = NAN;
-  free(rowsq);
   int finite = 1;  // fmax drops NaN: a non-finite point must not score well
   for (int j = 0; j < n; j++) finite &= isfinite(x[j]) != 0;
   for (int i = 0; i < m; i++) finite &= isfinite(yrow[i]) != 0;
@@ -228,7 +219,20 @@ void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, q
   out->dres = finite ? dres : INFINITY;
   out->gap = finite ? fabs((double)(xpx + qx + dual)) : INFINITY;
   out->obj = (double)(0.5L * xpx + qx + mm->r);
-  free(ax), free(rd);
+}
+
+void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out) {
+  int n = mm->n, m = mm->m;
+  long double *ax = malloc(((size_t)m + 1) * sizeof *ax),
+              *rd = malloc(((size_t)n + 1) * sizeof *rd);
+  double *rowsq = malloc(((size_t)m + 1) * sizeof *rowsq);
+  if (ax && rd && rowsq) {
+    score_measures(mm, x, yrow, ax, rd, out);
+    score_scales(mm, x, yrow, rowsq, out);
+  } else {
+    *out = (qcp_mm_score){NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+  }
+  free(ax), free(rd), free(rowsq);
 }
 
 // ---- one-ulp neighbours (qcp_mm.h)
@@ -255,13 +259,15 @@ int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, cons
   int n = mm->n, m = mm->m;
   double *xp = malloc(((size_t)n + 1) * sizeof *xp), *yp = malloc(((size_t)m + 1) * sizeof *yp);
   double *mv = malloc(3 * ((size_t)draws + 1) * sizeof *mv);
-  int rc = xp && yp && mv && draws >= 1 ? 0 : -1;
+  long double *ax = malloc(((size_t)m + 1) * sizeof *ax),
+              *rd = malloc(((size_t)n + 1) * sizeof *rd);
+  int rc = xp && yp && mv && ax && rd && draws >= 1 ? 0 : -1;
   unsigned state = seed ? seed : 1u;
   for (int d = 0; !rc && d < draws; d++) {
     for (int j = 0; j < n; j++) xp[j] = ulp_step(x[j], &state);
     for (int i = 0; i < m; i++) yp[i] = ulp_step(yrow[i], &state);
     qcp_mm_score s;
-    qcp_mm_score_point(mm, xp, yp, &s);
+    score_measures(mm, xp, yp, ax, rd, &s);  // the scales are not needed: measures only
     mv[d] = fabs(s.pres - at->pres);
     mv[draws + d] = fabs(s.dres - at->dres);
     mv[2 * draws + d] = fabs(s.gap - at->gap);
@@ -273,6 +279,6 @@ int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, cons
     out->dres_move = median_of(mv + draws, draws);
     out->gap_move = median_of(mv + 2 * draws, draws);
   }
-  free(xp), free(yp), free(mv);
+  free(xp), free(yp), free(mv), free(ax), free(rd);
   return rc;
 }

@@ -60,6 +60,7 @@ typedef struct maros_options {
 typedef struct maros_row {
   char name[64];
   int n, m, p, l, iterations, pass;
+  int lastbit;  // 1 if the returned point is the last-bit selection's (qcp_info.lastbit)
   qcp_status status;
   maros_kind kind;
   double time, obj;
@@ -123,6 +124,7 @@ static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row
     qcp_mm_score_point(mm, qcp_solution_x(ws), yrow, &row->score);
     row->status = info->status;
     row->iterations = info->iterations;
+    row->lastbit = info->lastbit;
     row->time = info->setup_time + info->solve_time;
     row->obj = row->score.obj;
     row->pass = row->score.pres <= o->tol && row->score.dres <= o->tol && row->score.gap <= o->tol;
@@ -233,6 +235,7 @@ int xp_cmd_qcp_solve_mat(int argc, char **argv) {
       "one ulp     pres %.2e  dres %.2e  gap %.2e  (median move of each measure when every "
       "component moves by one ulp; %d of %d such neighbours pass)\n",
       row.ulp.pres_move, row.ulp.dres_move, row.ulp.gap_move, row.ulp.passing, row.ulp.draws);
+  if (row.lastbit) printf("last bits   chosen against the exact residuals (qcp_lastbit.c)\n");
   printf("result      %s (%s)\n", row.pass ? "pass" : "fail", kind_names[row.kind]);
   return CMD_OK;
 }
@@ -337,6 +340,7 @@ static void write_case(xp_results *res, const maros_row *r, double tol) {
   xp_case_stat_real(c, "ulp_neighbours", r->ulp.draws, "");
   xp_case_stat_real(c, "ulp_neighbours_passing", r->ulp.passing, "");
   xp_case_stat_real(c, "rounding_decides", rounding_decides(r, tol), "");
+  xp_case_stat_real(c, "lastbit", r->lastbit, "");
   xp_case_stat_real(c, "objective", r->obj, "");
   xp_case_stat_real(c, "pass", r->pass, "");
   xp_case_status(c, r->pass ? "ok" : "failed", kind_names[r->kind]);
@@ -398,6 +402,15 @@ static void print_rounding(const maros_row *rows, int n, const maros_options *o)
              rows[i].ulp.draws);
       first = 0;
     }
+  int nl = 0;
+  for (int i = 0; i < n; i++) nl += rows[i].pass && rows[i].lastbit;
+  printf(
+      "\npasses whose point is the last-bit selection's (qcp_lastbit.c: its components moved "
+      "against the exactly computed residuals after every polish pass missed): **%d**",
+      nl);
+  for (int i = 0, first = 1; i < n; i++)
+    if (rows[i].pass && rows[i].lastbit)
+      printf("%s%s", first ? ": " : ", ", rows[i].name), first = 0;
   printf("\n");
 }
 

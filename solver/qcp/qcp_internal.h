@@ -3,6 +3,7 @@
 #ifndef QCP_INTERNAL_H
 #define QCP_INTERNAL_H
 
+#include "common/sc_dd.h"
 #include "qcp/qcp.h"
 
 // ---- memory -------------------------------------------------------------------
@@ -226,6 +227,26 @@ void qcp_scale_unscale(const qcp_scaling *sc, int n, int p, int m, double *x, do
 void qcp_scale_scale(const qcp_scaling *sc, int n, int p, int m, double *x, double *s, double *y,
                      double *z);
 
+// ---- last-bit selection (qcp_lastbit.c) ------------------------------------------------------
+
+// Row-wise copies of A and G, P with both triangles, and double-double residuals: the scratch of
+// qcp_lastbit_select, allocated at setup.
+typedef struct qcp_lastbit {
+  int *Arp, *Arj, *Grp, *Grj, *Pcp, *Pci;
+  double *Arv, *Grv, *Pcv;
+  sc_dd *px, *rd, *rp;  // Px, Px + c + Aᵀy + Gᵀz (n), Ax − b then Gx + s − h (p + m)
+} qcp_lastbit;
+
+// Allocates the scratch for problems of pr's sizes and patterns; 0 or −1 (out of memory).
+int qcp_lastbit_alloc(qcp_lastbit *lb, const qcp_problem *pr, const qcp_allocator *al);
+void qcp_lastbit_free(qcp_lastbit *lb, const qcp_allocator *al);
+
+// Moves components of the point (x, s, y, z) of pr (orthant cones only, original data) so that
+// |Ax − b|, |Gx + s − h| ≤ tp, |Px + c + Aᵀy + Gᵀz| ≤ td and |xᵀPx + cᵀx + bᵀy + hᵀz| ≤ tg
+// entrywise, measured exactly; 1 if they all are by its own bookkeeping (the caller re-judges).
+int qcp_lastbit_select(qcp_lastbit *lb, const qcp_problem *pr, double *x, double *s, double *y,
+                       double *z, double tp, double td, double tg);
+
 // ---- workspace ----------------------------------------------------------------------------
 
 struct qcp_workspace {
@@ -251,9 +272,14 @@ struct qcp_workspace {
   double *Px, *Atz, *tn;          // n-vectors of scratch
   // best iterate
   double *bx, *bsv, *by, *bz;
-  long double *ldn, *ldm;  // n and max(p, m) extended-precision scratch (termination check)
-  double kkt_worst;        // largest relative KKT refinement residual of the current iteration
-  double kkt_worst_abs;    // the same, absolute
+  // the best iterate of the run before a cold restart (valid when first_run_kept), polished in
+  // turn when the best of the whole solve cannot be
+  double *fx, *fsv, *fy, *fz;
+  int first_run_kept;
+  sc_dd *ddn, *ddm;      // n and max(p, m) double-double scratch (termination check)
+  qcp_lastbit lastbit;   // scratch of the last-bit selection (set->polish only)
+  double kkt_worst;      // largest relative KKT refinement residual of the current iteration
+  double kkt_worst_abs;  // the same, absolute
   double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
   int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
   qcp_iter_record *rec;

@@ -14,8 +14,10 @@
 //   pres = max_i max(a_i x − u_i, l_i − a_i x, 0),   dres = ‖Px + q + Aᵀy‖∞,
 //   gap  = |xᵀPx + qᵀx + Σ_i (u_i y_i⁺ + l_i y_i⁻)|,
 // all absolute. The gap is the difference of the primal and the dual objective; at an optimum it
-// is a difference of numbers as large as the objective, so every sum is accumulated in long
-// double (64-bit mantissa) from the original data, independently of the solver's arithmetic.
+// is a difference of numbers as large as the objective, so every sum is accumulated in
+// double-double (sc_dd.h, ~106 bits) from the original data. Long double (64 bits) was not enough:
+// on HUESTIS (objective 3.5e11) its gap was off by 1.3e-6, on HUES-MOD by 1.4e-10 — enough to pass
+// a point whose gap is 1.06e-9 at 1e-9 (checked against __float128).
 #include "qcp/qcp_mm.h"
 
 #include <float.h>
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sc_dd.h"
 #include "qcp_internal.h"
 
 void qcp_mm_free(qcp_mm *mm) {
@@ -186,45 +189,57 @@ static void score_scales(const qcp_mm *mm, const double *x, const double *yrow, 
 }
 
 // the measures of the score (not the scales), with the caller's scratch ax (m) and rd (n)
-static void score_measures(const qcp_mm *mm, const double *x, const double *yrow, long double *ax,
-                           long double *rd, qcp_mm_score *out) {
+static void score_measures(const qcp_mm *mm, const double *x, const double *yrow, sc_dd *ax,
+                           double *rd, qcp_mm_score *out) {
   int n = mm->n, m = mm->m;
-  for (int i = 0; i < m; i++) ax[i] = 0.0L;
-  long double xpx = 0.0L, qx = 0.0L, dual = 0.0L;
+  for (int i = 0; i < m; i++) ax[i] = (sc_dd){0.0, 0.0};
+  sc_dd xpx = {0.0, 0.0}, qx = {0.0, 0.0}, dual = {0.0, 0.0};
   for (int j = 0; j < n; j++) {
-    long double px = 0.0L, aty = 0.0L;
-    for (int t = mm->Pp[j]; t < mm->Pp[j + 1]; t++) px += (long double)mm->Pv[t] * x[mm->Pi[t]];
+    sc_dd px = {0.0, 0.0}, r = {0.0, 0.0};
+    for (int t = mm->Pp[j]; t < mm->Pp[j + 1]; t++) sc_dd_add_prod(&px, mm->Pv[t], x[mm->Pi[t]]);
     for (int t = mm->Ap[j]; t < mm->Ap[j + 1]; t++) {
-      ax[mm->Ai[t]] += (long double)mm->Av[t] * x[j];
-      aty += (long double)mm->Av[t] * yrow[mm->Ai[t]];
+      sc_dd_add_prod(&ax[mm->Ai[t]], mm->Av[t], x[j]);
+      sc_dd_add_prod(&r, mm->Av[t], yrow[mm->Ai[t]]);
     }
     // P is symmetric: (Px)_j is column j's dot product with x
-    xpx += px * x[j];
-    qx += (long double)mm->q[j] * x[j];
-    rd[j] = px + mm->q[j] + aty;
+    sc_dd_add_dd_prod(&xpx, px, x[j]);
+    sc_dd_add_prod(&qx, mm->q[j], x[j]);
+    sc_dd_add_dd(&r, px);
+    sc_dd_add(&r, mm->q[j]);
+    rd[j] = sc_dd_value(r);
   }
   double pres = 0.0, dres = 0.0;
+  int infinite_bound = 0;  // a multiplier on an infinite bound: the dual objective is −∞
   for (int i = 0; i < m; i++) {
-    if (isfinite(mm->u[i])) pres = fmax(pres, (double)(ax[i] - mm->u[i]));
-    if (isfinite(mm->l[i])) pres = fmax(pres, (double)(mm->l[i] - ax[i]));
-    double yi = yrow[i];
-    if (yi > 0.0) dual += isfinite(mm->u[i]) ? (long double)mm->u[i] * yi : INFINITY;
-    if (yi < 0.0) dual += isfinite(mm->l[i]) ? (long double)mm->l[i] * yi : -INFINITY;
+    sc_dd above = ax[i], below = ax[i];
+    if (isfinite(mm->u[i])) sc_dd_add(&above, -mm->u[i]), pres = fmax(pres, sc_dd_value(above));
+    if (isfinite(mm->l[i])) sc_dd_add(&below, -mm->l[i]), pres = fmax(pres, -sc_dd_value(below));
+    double yi = yrow[i], bound = yi > 0.0 ? mm->u[i] : mm->l[i];
+    if (yi == 0.0) continue;
+    if (isfinite(bound))
+      sc_dd_add_prod(&dual, bound, yi);
+    else
+      infinite_bound = 1;
   }
-  for (int j = 0; j < n; j++) dres = fmax(dres, fabs((double)rd[j]));
+  for (int j = 0; j < n; j++) dres = fmax(dres, fabs(rd[j]));
   int finite = 1;  // fmax drops NaN: a non-finite point must not score well
   for (int j = 0; j < n; j++) finite &= isfinite(x[j]) != 0;
   for (int i = 0; i < m; i++) finite &= isfinite(yrow[i]) != 0;
+  sc_dd gap = xpx, obj = {mm->r, 0.0};
+  sc_dd_add_dd(&gap, qx);
+  sc_dd_add_dd(&gap, dual);
+  sc_dd_add_dd(&obj, qx);
+  sc_dd_add_dd_prod(&obj, xpx, 0.5);
   out->pres = finite ? pres : INFINITY;
   out->dres = finite ? dres : INFINITY;
-  out->gap = finite ? fabs((double)(xpx + qx + dual)) : INFINITY;
-  out->obj = (double)(0.5L * xpx + qx + mm->r);
+  out->gap = finite && !infinite_bound ? fabs(sc_dd_value(gap)) : INFINITY;
+  out->obj = sc_dd_value(obj);
 }
 
 void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out) {
   int n = mm->n, m = mm->m;
-  long double *ax = malloc(((size_t)m + 1) * sizeof *ax),
-              *rd = malloc(((size_t)n + 1) * sizeof *rd);
+  sc_dd *ax = malloc(((size_t)m + 1) * sizeof *ax);
+  double *rd = malloc(((size_t)n + 1) * sizeof *rd);
   double *rowsq = malloc(((size_t)m + 1) * sizeof *rowsq);
   if (ax && rd && rowsq) {
     score_measures(mm, x, yrow, ax, rd, out);
@@ -259,8 +274,8 @@ int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, cons
   int n = mm->n, m = mm->m;
   double *xp = malloc(((size_t)n + 1) * sizeof *xp), *yp = malloc(((size_t)m + 1) * sizeof *yp);
   double *mv = malloc(3 * ((size_t)draws + 1) * sizeof *mv);
-  long double *ax = malloc(((size_t)m + 1) * sizeof *ax),
-              *rd = malloc(((size_t)n + 1) * sizeof *rd);
+  sc_dd *ax = malloc(((size_t)m + 1) * sizeof *ax);
+  double *rd = malloc(((size_t)n + 1) * sizeof *rd);
   int rc = xp && yp && mv && ax && rd && draws >= 1 ? 0 : -1;
   unsigned state = seed ? seed : 1u;
   for (int d = 0; !rc && d < draws; d++) {

@@ -88,15 +88,17 @@ void qcp_workspace_free(qcp_workspace *ws) {
   if (!ws) return;
   qcp_allocator al = ws->al;
   qcp_kkt_free(&ws->kkt, &al);
-  void *ptrs[] = {
-      ws->Pp,  ws->Pi, ws->Ap,  ws->Ai,  ws->Gp,     ws->Gi,     ws->q,      ws->Pv,
-      ws->Av,  ws->Gv, ws->c,   ws->b,   ws->h,      ws->K.off,  ws->nt.w,   ws->nt.eta,
-      ws->x,   ws->s,  ws->y,   ws->z,   ws->lambda, ws->rx,     ws->ry,     ws->rz,
-      ws->dx,  ws->ds, ws->dy,  ws->dz,  ws->dsa,    ws->dza,    ws->bs,     ws->t1,
-      ws->t2,  ws->t3, ws->rhs, ws->sol, ws->Px,     ws->Atz,    ws->tn,     ws->bx,
-      ws->bsv, ws->by, ws->bz,  ws->rec, ws->ldn,    ws->ldm,    ws->oPv,    ws->oAv,
-      ws->oGv, ws->oc, ws->ob,  ws->oh,  ws->scl.D,  ws->scl.Ey, ws->scl.Ez, ws->scl.work,
-      ws->ux,  ws->us, ws->uy,  ws->uz,  ws->cdx,    ws->cdy,    ws->cdz,    ws->cds};
+  qcp_lastbit_free(&ws->lastbit, &al);
+  void *ptrs[] = {ws->Pp,   ws->Pi,     ws->Ap,  ws->Ai,    ws->Gp,     ws->Gi,     ws->q,
+                  ws->Pv,   ws->Av,     ws->Gv,  ws->c,     ws->b,      ws->h,      ws->K.off,
+                  ws->nt.w, ws->nt.eta, ws->x,   ws->s,     ws->y,      ws->z,      ws->lambda,
+                  ws->rx,   ws->ry,     ws->rz,  ws->dx,    ws->ds,     ws->dy,     ws->dz,
+                  ws->dsa,  ws->dza,    ws->bs,  ws->t1,    ws->t2,     ws->t3,     ws->rhs,
+                  ws->sol,  ws->Px,     ws->Atz, ws->tn,    ws->bx,     ws->bsv,    ws->by,
+                  ws->bz,   ws->rec,    ws->ddn, ws->ddm,   ws->oPv,    ws->oAv,    ws->oGv,
+                  ws->oc,   ws->ob,     ws->oh,  ws->scl.D, ws->scl.Ey, ws->scl.Ez, ws->scl.work,
+                  ws->ux,   ws->us,     ws->uy,  ws->uz,    ws->cdx,    ws->cdy,    ws->cdz,
+                  ws->cds,  ws->fx,     ws->fsv, ws->fy,    ws->fz};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(&al, ptrs[i]);
   qcp_release(&al, ws);
 }
@@ -214,12 +216,17 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->bsv, m);
   WS_ALLOC(ws->by, p);
   WS_ALLOC(ws->bz, m);
-  WS_ALLOC(ws->ldn, n);
-  WS_ALLOC(ws->ldm, p > m ? p : m);
+  WS_ALLOC(ws->fx, n);
+  WS_ALLOC(ws->fsv, m);
+  WS_ALLOC(ws->fy, p);
+  WS_ALLOC(ws->fz, m);
+  WS_ALLOC(ws->ddn, n);
+  WS_ALLOC(ws->ddm, p > m ? p : m);
   WS_ALLOC(ws->ux, n);
   WS_ALLOC(ws->us, m);
   WS_ALLOC(ws->uy, p);
   WS_ALLOC(ws->uz, m);
+  if (ws->K.nsoc == 0 && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al)) goto oom;
   WS_ALLOC(ws->scl.D, n);
   WS_ALLOC(ws->scl.Ey, p);
   WS_ALLOC(ws->scl.Ez, m);
@@ -370,30 +377,28 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   st->pdgap = fabs(st->pobj - st->dobj);
 }
 
-// Sparse products accumulated in long double (64-bit mantissa) into out: out = M v (scatter)
-static void csc_mv_ld(const qcp_csc *M, const double *v, long double *out) {
+// ‖M v − rhs‖∞ (with s: ‖M v + s − rhs‖∞) accumulated in double-double in acc (M's rows)
+static double row_residual_dd(const qcp_csc *M, const double *v, const double *s, const double *rhs,
+                              sc_dd *acc) {
+  int rows = M->nrows;
+  for (int i = 0; i < rows; i++) {
+    acc[i] = (sc_dd){-rhs[i], 0.0};
+    if (s) sc_dd_add(&acc[i], s[i]);
+  }
   for (int j = 0; j < M->ncols; j++)
     for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++)
-      out[M->rowind[k]] += (long double)M->values[k] * v[j];
-}
-
-// ‖M v − rhs‖∞ (sign = −1: ‖M v + s − rhs‖∞ with s given) accumulated in long double
-static double row_residual_ld(const qcp_csc *M, const double *v, const double *s, const double *rhs,
-                              long double *acc) {
-  int rows = M->nrows;
-  for (int i = 0; i < rows; i++) acc[i] = s ? (long double)s[i] - rhs[i] : -(long double)rhs[i];
-  csc_mv_ld(M, v, acc);
+      sc_dd_add_prod(&acc[M->rowind[k]], M->values[k], v[j]);
   double r = 0.0;
-  for (int i = 0; i < rows; i++) r = fmax(r, fabs((double)acc[i]));
+  for (int i = 0; i < rows; i++) r = fmax(r, fabs(sc_dd_value(acc[i])));
   return r;
 }
 
 // Termination check on the ORIGINAL data that cannot be fooled by cancellation (issue 15: AUG2D's
 // |pobj − dobj| is 1e-10 in exact arithmetic but ~1e-8 in double with |pobj| = 1.7e6; HUESTIS's
 // was 4.7e-4 though the double test said 1e-9). The residual norms and the gap pobj − dobj = xᵀPx +
-// cᵀx + bᵀy + hᵀz are recomputed from the data with every sum in long double, as an independent
-// checker would; only done once the cheap double-precision tests pass, so it costs one pass at the
-// end.
+// cᵀx + bᵀy + hᵀz are recomputed from the data with every sum in double-double (sc_dd.h; long
+// double's 64 bits still left HUES-MOD's gap 1.4e-10 off at 1e-9), as an independent checker
+// would; only done once the cheap double-precision tests pass, so it costs one pass at the end.
 static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
   const qcp_problem *pr = &ws->oprob;
   int n = pr->n, p = pr->p, m = ws->K.m;
@@ -403,33 +408,34 @@ static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
   if (m > 0) memcpy(ws->us, ws->s, (size_t)m * sizeof *s);
   if (m > 0) memcpy(ws->uz, ws->z, (size_t)m * sizeof *z);
   qcp_scale_unscale(&ws->scl, n, p, m, ws->ux, ws->us, ws->uy, ws->uz);
-  long double *px = ws->ldn, gap = 0.0L;
-  for (int j = 0; j < n; j++) px[j] = 0.0L;
+  sc_dd *px = ws->ddn, gap = {0.0, 0.0};
+  for (int j = 0; j < n; j++) px[j] = (sc_dd){0.0, 0.0};
   for (int j = 0; j < n; j++)  // P x from the upper triangle
     for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
       int i = pr->P.rowind[k];
-      px[i] += (long double)pr->P.values[k] * x[j];
-      if (i != j) px[j] += (long double)pr->P.values[k] * x[i];
+      sc_dd_add_prod(&px[i], pr->P.values[k], x[j]);
+      if (i != j) sc_dd_add_prod(&px[j], pr->P.values[k], x[i]);
     }
   double dres = 0.0;
   for (int j = 0; j < n; j++) {
-    long double r = px[j] + pr->c[j];
-    gap += (px[j] + pr->c[j]) * x[j];
+    sc_dd r = px[j];
+    sc_dd_add(&r, pr->c[j]);
+    sc_dd_add_dd_prod(&gap, r, x[j]);
     for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++)
-      r += (long double)pr->A.values[k] * y[pr->A.rowind[k]];
+      sc_dd_add_prod(&r, pr->A.values[k], y[pr->A.rowind[k]]);
     for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++)
-      r += (long double)pr->G.values[k] * z[pr->G.rowind[k]];
-    dres = fmax(dres, fabs((double)r));
+      sc_dd_add_prod(&r, pr->G.values[k], z[pr->G.rowind[k]]);
+    dres = fmax(dres, fabs(sc_dd_value(r)));
   }
-  for (int i = 0; i < p; i++) gap += (long double)pr->b[i] * y[i];
-  for (int i = 0; i < m; i++) gap += (long double)pr->h[i] * z[i];
-  double pres = p > 0 ? row_residual_ld(&pr->A, x, NULL, pr->b, ws->ldm) : 0.0;
-  if (m > 0) pres = fmax(pres, row_residual_ld(&pr->G, x, s, pr->h, ws->ldm));
+  for (int i = 0; i < p; i++) sc_dd_add_prod(&gap, pr->b[i], y[i]);
+  for (int i = 0; i < m; i++) sc_dd_add_prod(&gap, pr->h[i], z[i]);
+  double pres = p > 0 ? row_residual_dd(&pr->A, x, NULL, pr->b, ws->ddm) : 0.0;
+  if (m > 0) pres = fmax(pres, row_residual_dd(&pr->G, x, s, pr->h, ws->ddm));
   st->pres_abs = pres;
   st->dres_abs = dres;
   st->pres = pres / fmax(1.0, st->pscale);
   st->dres = dres / fmax(1.0, st->dscale);
-  st->pdgap = fabs((double)gap);
+  st->pdgap = fabs(sc_dd_value(gap));
 }
 
 // 1 if residuals and gap meet max(eps_abs, eps_rel·scale)
@@ -742,20 +748,33 @@ static void start_warm(qcp_workspace *ws, const double *x0, const double *s0, co
 
 // ---- the iteration ----------------------------------------------------------------------------
 
-static void save_best(qcp_workspace *ws) {
+// (x, y, s, z) ← (fx, fy, fs, fz), vectors of the problem's sizes
+static void copy_point(const qcp_workspace *ws, double *x, double *y, double *s, double *z,
+                       const double *fx, const double *fy, const double *fs, const double *fz) {
   int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
-  memcpy(ws->bx, ws->x, (size_t)n * sizeof *ws->x);
-  if (p) memcpy(ws->by, ws->y, (size_t)p * sizeof *ws->y);
-  if (m) memcpy(ws->bsv, ws->s, (size_t)m * sizeof *ws->s);
-  if (m) memcpy(ws->bz, ws->z, (size_t)m * sizeof *ws->z);
+  memcpy(x, fx, (size_t)n * sizeof *x);
+  if (p) memcpy(y, fy, (size_t)p * sizeof *y);
+  if (m) memcpy(s, fs, (size_t)m * sizeof *s);
+  if (m) memcpy(z, fz, (size_t)m * sizeof *z);
 }
-
+static void save_best(qcp_workspace *ws) {
+  copy_point(ws, ws->bx, ws->by, ws->bsv, ws->bz, ws->x, ws->y, ws->s, ws->z);
+}
+// the best iterate so far kept as the first run's (f*), at a cold restart
+static void keep_first_run(qcp_workspace *ws) {
+  copy_point(ws, ws->fx, ws->fy, ws->fsv, ws->fz, ws->bx, ws->by, ws->bsv, ws->bz);
+  ws->first_run_kept = 1;
+}
+// exchanges the best iterate (b*) and the first run's (f*)
+static void swap_first_run(qcp_workspace *ws) {
+  double *t;
+  t = ws->bx, ws->bx = ws->fx, ws->fx = t;
+  t = ws->by, ws->by = ws->fy, ws->fy = t;
+  t = ws->bsv, ws->bsv = ws->fsv, ws->fsv = t;
+  t = ws->bz, ws->bz = ws->fz, ws->fz = t;
+}
 static void restore_best(qcp_workspace *ws) {
-  int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
-  memcpy(ws->x, ws->bx, (size_t)n * sizeof *ws->x);
-  if (p) memcpy(ws->y, ws->by, (size_t)p * sizeof *ws->y);
-  if (m) memcpy(ws->s, ws->bsv, (size_t)m * sizeof *ws->s);
-  if (m) memcpy(ws->z, ws->bz, (size_t)m * sizeof *ws->z);
+  copy_point(ws, ws->x, ws->y, ws->s, ws->z, ws->bx, ws->by, ws->bsv, ws->bz);
 }
 
 // infeasibility certificates at the current iterate (returns a status or QCP_UNSOLVED)
@@ -897,21 +916,74 @@ static int polish_accept(qcp_workspace *ws, ipm_stats *st) {
   return 1;
 }
 
+// targets of the last-bit selection, as fractions of the thresholds of the full test
+#define LASTBIT_THETA 0.5
+
+// the thresholds of the full test (converged) for primal and dual residuals and the gap, at the
+// scales and objectives of *st
+static void test_thresholds(const qcp_settings *set, const ipm_stats *st, double t[3]) {
+  t[0] = fmax(set->eps_abs, set->eps_rel * st->pscale);
+  t[1] = fmax(set->eps_abs, set->eps_rel * st->dscale);
+  t[2] = gap_threshold(st, set->eps_abs, set->eps_rel);
+}
+
+// A polished point that keeps every sign but misses the full test is a candidate for the last-bit
+// selection. The one whose worst measure (recomputed exactly, in units of its threshold) is
+// smallest is kept in the centrality corrector's scratch, free once the iteration is over.
+static void keep_candidate(qcp_workspace *ws, double *best_units) {
+  const qcp_settings *set = &ws->set;
+  ipm_stats cur;
+  double t[3];
+  compute_residuals(ws, &cur);
+  accurate_stats(ws, &cur);
+  test_thresholds(set, &cur, t);
+  double gap = set->strict_gap ? fabs(cur.gap) + cur.pdgap : fmax(fabs(cur.gap), cur.pdgap);
+  double units = fmax(fmax(cur.pres_abs / t[0], cur.dres_abs / t[1]), gap / t[2]);
+  if (!(units < *best_units)) return;
+  *best_units = units;
+  copy_point(ws, ws->cdx, ws->cdy, ws->cds, ws->cdz, ws->x, ws->y, ws->s, ws->z);
+}
+
+// The kept candidate's last bits chosen against its exactly computed residuals (qcp_lastbit.c),
+// on the original data (the equilibration's factors are powers of two: unscaling and scaling back
+// are exact), then judged by the full test. No measure above its target rises. 1 if it passes.
+static int lastbit_accept(qcp_workspace *ws, ipm_stats *st) {
+  const qcp_settings *set = &ws->set;
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  copy_point(ws, ws->x, ws->y, ws->s, ws->z, ws->cdx, ws->cdy, ws->cds, ws->cdz);
+  ipm_stats cur;
+  double t[3];
+  compute_residuals(ws, &cur);
+  test_thresholds(set, &cur, t);
+  if (set->strict_gap) t[2] -= fabs(cur.gap);  // s∘z = 0 on a polished point: sᵀz is 0 here
+  copy_point(ws, ws->ux, ws->uy, ws->us, ws->uz, ws->x, ws->y, ws->s, ws->z);
+  qcp_scale_unscale(&ws->scl, n, p, m, ws->ux, ws->us, ws->uy, ws->uz);
+  qcp_lastbit_select(&ws->lastbit, &ws->oprob, ws->ux, ws->us, ws->uy, ws->uz, LASTBIT_THETA * t[0],
+                     LASTBIT_THETA * t[1], LASTBIT_THETA * t[2]);
+  copy_point(ws, ws->x, ws->y, ws->s, ws->z, ws->ux, ws->uy, ws->us, ws->uz);
+  qcp_scale_scale(&ws->scl, n, p, m, ws->x, ws->s, ws->y, ws->z);
+  return polish_accept(ws, st);
+}
+
 // the interior point's active set: the rows whose multiplier exceeds their slack
 static void interior_active_set(const qcp_workspace *ws, double *act) {
   for (int i = 0; i < ws->K.m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
 }
 
 // Polish rounds from the interior point's active set, corrected from round to round; 1 if one
-// is accepted
-static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st) {
+// is accepted (a round without sign violations that is not ends them, kept as a candidate)
+static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st,
+                         double *candidate) {
   interior_active_set(ws, act);
   for (int round = 0; round < POLISH_ROUNDS; round++) {
     int bad = polish_round(ws, act, tol, how);
     if (bad < 0) break;
     // sign violations beyond tol were clipped: the full test on the original data judges them
     if (polish_accept(ws, st)) return 1;
-    if (bad == 0) break;
+    if (bad == 0) {
+      keep_candidate(ws, candidate);
+      break;
+    }
   }
   return 0;
 }
@@ -921,20 +993,25 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   const int m = ws->K.m;
   if (ws->K.nsoc > 0 || m == 0) return 0;
   save_best(ws);
-  double *act = ws->dsa;  // scratch: the directions are not needed after the iteration
+  double *act = ws->dsa;        // scratch: the directions are not needed after the iteration
+  double candidate = INFINITY;  // units of the best sign-keeping polished point (keep_candidate)
   interior_active_set(ws, act);
   // sign tests before the clean-up, at the solver's own tolerance
   double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
   int bad = polish_round(ws, act, tol, POLISH_PLAIN);
   if (bad == 0 && polish_accept(ws, st)) return 1;
+  if (bad == 0) keep_candidate(ws, &candidate);
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, &candidate)) return 1;
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, &candidate)) return 1;
+  // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
+  // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
+  if (set->lastbit && candidate < INFINITY && lastbit_accept(ws, st)) return ws->info.lastbit = 1;
   restore_best(ws);
   return 0;
 }
@@ -1136,6 +1213,19 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
   int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
   info->polished = try_polish && set->polish ? polish(ws, st) : 0;
+  // after a restart, the first run's best point may be the one the polish can finish (STADAT1:
+  // its iterate 28 polishes to a pass at 1e-6, the restarted run's best, 67, does not)
+  if (!info->polished && final == QCP_SOLVED_INACCURATE && set->polish && ws->first_run_kept) {
+    swap_first_run(ws);
+    restore_best(ws);
+    compute_residuals(ws, st);
+    info->polished = polish(ws, st);
+    if (!info->polished) {  // back to the whole solve's best point and its statistics
+      swap_first_run(ws);
+      restore_best(ws);
+      compute_residuals(ws, st);
+    }
+  }
   if (info->polished) final = QCP_SOLVED;
   // back to the caller's variables; a certificate normalised in the scaled problem has its
   // violated inner product at −1/κ in the original one
@@ -1169,6 +1259,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   info->iterations = 0;
   info->factorizations = 0;
   info->dyn_reg_count = 0;
+  info->lastbit = 0;
+  ws->first_run_kept = 0;
   if ((rc = check_start(ws, start, x0, s0, y0, z0, err))) return rc;
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
   ws->relax_off = 0;
@@ -1239,6 +1331,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         !restarted && it + 1 < set->max_iter && !restart_cold(ws, final)) {
       restarted = 1;
       stall = crawl = 0;
+      if (best_it >= 0) keep_first_run(ws);
       // the stall window counts from the restart; the best point is kept
       run_best = prev_res = prev_mu = INFINITY;
       final = QCP_UNSOLVED;

@@ -97,6 +97,7 @@ qcp_settings qcp_settings_default(void) {
       .stall_window = 25,
       .time_limit = 0.0,
       .strict_gap = 0,
+      .lastbit = 1,
   };
   return s;
 }
@@ -147,6 +148,8 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
                     s->stall_window);
   if (s->strict_gap != 0 && s->strict_gap != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting strict_gap = %d must be 0 or 1", s->strict_gap);
+  if (s->lastbit != 0 && s->lastbit != 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting lastbit = %d must be 0 or 1", s->lastbit);
   if (!(s->time_limit >= 0.0) || !isfinite(s->time_limit))
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting time_limit = %g must be finite and >= 0",
                     s->time_limit);

@@ -308,6 +308,11 @@ static void test_input_errors(void **state) {
   assert_int_equal(qcp_setup(&ws, &g.prob, &s, &err), QCP_ERR_SETTINGS);
   assert_non_null(strstr(err.message, "step_fraction"));
   assert_null(ws);
+  s = qcp_settings_default();
+  s.lastbit = 2;
+  assert_int_equal(qcp_setup(&ws, &g.prob, &s, &err), QCP_ERR_SETTINGS);
+  assert_non_null(strstr(err.message, "lastbit = 2"));
+  assert_null(ws);
   // unsorted G rows
   int gp[3] = {0, 2, 3}, gi[3] = {1, 0, 1};
   double gv[3] = {1, 1, 1};

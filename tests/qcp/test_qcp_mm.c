@@ -114,6 +114,23 @@ static void test_score_scales(void **state) {
   assert_true(fabs(sc.gap_scale - eps * sqrt(0.25 * 6.0 + 0.5)) <= 1e-12 * eps);
 }
 
+// The score's sums are exact where long double's are not: an LP with three columns, P = 0, one
+// free row (y = 0), at x = (2⁴⁰ + 7, 2⁴⁰ + 5, 3), q = (2⁴⁰ + 1, −(2⁴⁰ + 3), 11). Then
+// qᵀx = (2⁸⁰ + 8·2⁴⁰ + 7) − (2⁸⁰ + 8·2⁴⁰ + 15) + 33 = 25 exactly; each product needs 81 bits
+// (long double keeps 64, so its sum lost the 7 and the 15), double-double keeps all of them.
+static void test_score_exact_gap(void **state) {
+  (void)state;
+  const double big = 1099511627776.0;  // 2⁴⁰
+  int Pp[] = {0, 0, 0, 0}, Ap[] = {0, 1, 1, 1}, Ai[] = {0};
+  double Av[] = {1.0}, q[] = {big + 1, -(big + 3), 11}, l[] = {-INFINITY}, u[] = {INFINITY};
+  qcp_mm mm = {.n = 3, .m = 1, .Pp = Pp, .Ap = Ap, .Ai = Ai, .Av = Av, .q = q, .l = l, .u = u};
+  const double x[] = {big + 7, big + 5, 3}, y[] = {0.0};
+  qcp_mm_score sc;
+  qcp_mm_score_point(&mm, x, y, &sc);
+  assert_true(sc.gap == 25.0);
+  assert_true(sc.obj == 25.0);
+}
+
 // One-ulp neighbours. The hand problem above (unit magnitudes): every neighbour passes 1e-9 and
 // the moves are a few ulps. An LP whose bound is 1e9 + 0.5, min −x s.t. x ≤ b, at its exact
 // solution x = b, y = 1 (every measure exactly 0): a move of x by one ulp (1.2e-7) or of y by one
@@ -165,6 +182,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_convert_solve_score),
       cmocka_unit_test(test_score_scales),
+      cmocka_unit_test(test_score_exact_gap),
       cmocka_unit_test(test_ulp_moves),
       cmocka_unit_test(test_read_mat),
   };

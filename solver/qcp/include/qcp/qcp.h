@@ -122,6 +122,9 @@ typedef struct qcp_settings {
   int strict_gap;  // 1: the gap test bounds sᵀz + |pobj − dobj| (the gap of a two-sided
                    // problem lifted to orthant row pairs, qcp_mm.h); 0: the larger of
                    // the two (default 0)
+  int lastbit;     // 1: a polished point that misses the tolerances only by what its last
+                   // bits decide gets components moved against its exactly computed residuals
+                   // until they are met (qcp_lastbit.c; default 1; 0 off)
 } qcp_settings;
 
 // Returns the default settings (all tolerances 1e-8, 0.99 step fraction, 50 iterations).
@@ -162,6 +165,7 @@ typedef struct qcp_info {
   int factorizations;             // numeric LDLᵀ factorisations in the last solve
   int dyn_reg_count;              // pivots replaced by dynamic regularisation in the last solve
   int polished;                   // 1 if the returned point is the accepted polish (s∘z = 0)
+  int lastbit;                    // 1 if it is a polished point after the last-bit selection
 } qcp_info;
 
 // ---- workspace lifetimes: setup (allocates) → update (values) → solve --------------

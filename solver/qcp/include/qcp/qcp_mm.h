@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // qcp_mm — QPs in the two-sided form of the Maros–Mészáros set (min ½xᵀPx + qᵀx + r,
 // l ≤ Ax ≤ u): conversion to a qcp_problem, the row multipliers of a qcp solution, and the
-// benchmark's independent score (qpbenchmark's absolute residuals, in long double).
+// benchmark's independent score (qpbenchmark's absolute residuals, in double-double).
 #ifndef QCP_QCP_MM_H
 #define QCP_QCP_MM_H
 
@@ -32,8 +32,8 @@ typedef struct qcp_mm_conic {
   signed char *g_sign;  // l: +1 for an upper side, −1 for a lower side
 } qcp_mm_conic;
 
-// Independent optimality measures of a point (x, y) of a qcp_mm, absolute, accumulated in long
-// double from the original data (qpbenchmark's definitions, y the multipliers of the rows of A
+// Independent optimality measures of a point (x, y) of a qcp_mm, absolute, accumulated in
+// double-double from the original data (qpbenchmark's definitions, y the multipliers of the rows of A
 // with the sign convention Px + q + Aᵀy = 0, y > 0 on an active upper bound).
 typedef struct qcp_mm_score {
   double pres;  // max_i of the violation of l_i ≤ a_i x ≤ u_i (0 if none)

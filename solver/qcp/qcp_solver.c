@@ -988,7 +988,10 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
   return 0;
 }
 
-static int polish(qcp_workspace *ws, ipm_stats *st) {
+// last_resort: the interior-point point failed the full test (solved_inaccurate), so the last-bit
+// selection may finish a polished point; a solved point is returned as it is when no polish pass
+// is accepted
+static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort) {
   const qcp_settings *set = &ws->set;
   const int m = ws->K.m;
   if (ws->K.nsoc > 0 || m == 0) return 0;
@@ -1011,7 +1014,8 @@ static int polish(qcp_workspace *ws, ipm_stats *st) {
   if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, &candidate)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
-  if (set->lastbit && candidate < INFINITY && lastbit_accept(ws, st)) return ws->info.lastbit = 1;
+  if (last_resort && set->lastbit && candidate < INFINITY && lastbit_accept(ws, st))
+    return ws->info.lastbit = 1;
   restore_best(ws);
   return 0;
 }
@@ -1212,14 +1216,14 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   // passes the full check on the original data (large objectives: the interior-point gap stalls
   // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
   int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
-  info->polished = try_polish && set->polish ? polish(ws, st) : 0;
+  info->polished = try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE) : 0;
   // after a restart, the first run's best point may be the one the polish can finish (STADAT1:
   // its iterate 28 polishes to a pass at 1e-6, the restarted run's best, 67, does not)
   if (!info->polished && final == QCP_SOLVED_INACCURATE && set->polish && ws->first_run_kept) {
     swap_first_run(ws);
     restore_best(ws);
     compute_residuals(ws, st);
-    info->polished = polish(ws, st);
+    info->polished = polish(ws, st, 1);
     if (!info->polished) {  // back to the whole solve's best point and its statistics
       swap_first_run(ws);
       restore_best(ws);

@@ -10,7 +10,9 @@
 
 // Allocates n·size zeroed bytes through al; NULL on failure or overflow.
 void *qcp_calloc(const qcp_allocator *al, size_t n, size_t size);
-// Releases memory obtained from qcp_calloc.
+// The same without zeroing, for scratch that is written before it is read.
+void *qcp_alloc_uninit(const qcp_allocator *al, size_t n, size_t size);
+// Releases memory obtained from qcp_calloc or qcp_alloc_uninit.
 void qcp_release(const qcp_allocator *al, void *ptr);
 // Formats a message into err (may be NULL) and returns code.
 // qcp's errors are sc_errors (common/sc_error.h): one formatting helper for every library

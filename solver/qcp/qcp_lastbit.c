@@ -65,18 +65,19 @@ int qcp_lastbit_alloc(qcp_lastbit *lb, const qcp_problem *pr, const qcp_allocato
   int nA = p > 0 && pr->A.colptr ? pr->A.colptr[n] : 0, nG = pr->G.colptr[n];
   int nP = 2 * pr->P.colptr[n];
   memset(lb, 0, sizeof *lb);
-  lb->Arp = qcp_calloc(al, (size_t)p + 1, sizeof *lb->Arp);
-  lb->Arj = qcp_calloc(al, (size_t)nA + 1, sizeof *lb->Arj);
-  lb->Arv = qcp_calloc(al, (size_t)nA + 1, sizeof *lb->Arv);
-  lb->Grp = qcp_calloc(al, (size_t)m + 1, sizeof *lb->Grp);
-  lb->Grj = qcp_calloc(al, (size_t)nG + 1, sizeof *lb->Grj);
-  lb->Grv = qcp_calloc(al, (size_t)nG + 1, sizeof *lb->Grv);
-  lb->Pcp = qcp_calloc(al, (size_t)n + 1, sizeof *lb->Pcp);
-  lb->Pci = qcp_calloc(al, (size_t)nP + 1, sizeof *lb->Pci);
-  lb->Pcv = qcp_calloc(al, (size_t)nP + 1, sizeof *lb->Pcv);
-  lb->px = qcp_calloc(al, (size_t)n + 1, sizeof *lb->px);
-  lb->rd = qcp_calloc(al, (size_t)n + 1, sizeof *lb->rd);
-  lb->rp = qcp_calloc(al, (size_t)p + m + 1, sizeof *lb->rp);
+  // scratch written before it is read (patterns at each use, residuals by measure): not zeroed
+  lb->Arp = qcp_alloc_uninit(al, (size_t)p + 1, sizeof *lb->Arp);
+  lb->Arj = qcp_alloc_uninit(al, (size_t)nA + 1, sizeof *lb->Arj);
+  lb->Arv = qcp_alloc_uninit(al, (size_t)nA + 1, sizeof *lb->Arv);
+  lb->Grp = qcp_alloc_uninit(al, (size_t)m + 1, sizeof *lb->Grp);
+  lb->Grj = qcp_alloc_uninit(al, (size_t)nG + 1, sizeof *lb->Grj);
+  lb->Grv = qcp_alloc_uninit(al, (size_t)nG + 1, sizeof *lb->Grv);
+  lb->Pcp = qcp_alloc_uninit(al, (size_t)n + 1, sizeof *lb->Pcp);
+  lb->Pci = qcp_alloc_uninit(al, (size_t)nP + 1, sizeof *lb->Pci);
+  lb->Pcv = qcp_alloc_uninit(al, (size_t)nP + 1, sizeof *lb->Pcv);
+  lb->px = qcp_alloc_uninit(al, (size_t)n + 1, sizeof *lb->px);
+  lb->rd = qcp_alloc_uninit(al, (size_t)n + 1, sizeof *lb->rd);
+  lb->rp = qcp_alloc_uninit(al, (size_t)p + m + 1, sizeof *lb->rp);
   return lb->Arp && lb->Arj && lb->Arv && lb->Grp && lb->Grj && lb->Grv && lb->Pcp && lb->Pci &&
                  lb->Pcv && lb->px && lb->rd && lb->rp
              ? 0

@@ -43,6 +43,12 @@ void *qcp_calloc(const qcp_allocator *al, size_t n, size_t size) {
   return p;
 }
 
+void *qcp_alloc_uninit(const qcp_allocator *al, size_t n, size_t size) {
+  if (n == 0) n = 1;
+  if (size != 0 && n > SIZE_MAX / size) return NULL;
+  return al->alloc ? al->alloc(n * size, al->ctx) : malloc(n * size);
+}
+
 void qcp_release(const qcp_allocator *al, void *ptr) {
   if (!ptr) return;
   if (al->release)

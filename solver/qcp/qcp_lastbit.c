@@ -9,10 +9,13 @@
 // as likely to fail as any neighbour. Which neighbour passes is decided by the exact residuals,
 // so this step computes them exactly (double-double, sc_dd.h) and moves one component at a time:
 // each move is the rounding to double of the correction that would zero one residual entry (or the
-// gap) through that component — sub-ulp corrections become one-ulp moves — and is taken only if it
-// lowers that entry and pushes no other entry the component touches above the target (θ times its
-// threshold) or further above it. It is a greedy coordinate search on the residuals; every update
-// of the residuals is exact, and the caller judges the result with its own recomputation.
+// gap) through that component, shortened to where another entry it touches would reach its target
+// (to first order; then checked exactly) — sub-ulp corrections become one-ulp moves, and where a
+// measure has room a move can be many ulps. A move is taken only if it lowers that entry and
+// pushes no other entry above its target or further above it. The targets start at a thousandth
+// of the caller's and grow tenfold per stage, so that what can be fixed with little collateral is.
+// It is a greedy coordinate search on the residuals; every update of the residuals is exact, and
+// the caller judges the result with its own recomputation.
 //
 // Moves keep the point's structure: z_i moves only on rows with s_i = 0 and stays ≥ 0, s_i only on
 // rows with z_i = 0 and stays ≥ 0 (after a move of x, such a row's slack is refitted). Orthant
@@ -128,8 +131,7 @@ static double step_towards(double v, double want) {
   return (v + d == to && to - d == v) ? d : 0.0;
 }
 
-// the entries of x_j's column in P (diagonal included) and the change of the gap when x_j += d:
-// d·(2(Px)_j + c_j) + P_jj·d²
+// the change of the gap when x_j += d, exactly: d·(2(Px)_j + c_j) + P_jj·d²
 static sc_dd gap_change_x(const lb_state *st, int j, double d) {
   const qcp_lastbit *lb = st->lb;
   sc_dd g = {0.0, 0.0};

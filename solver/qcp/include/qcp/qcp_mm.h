@@ -33,8 +33,8 @@ typedef struct qcp_mm_conic {
 } qcp_mm_conic;
 
 // Independent optimality measures of a point (x, y) of a qcp_mm, absolute, accumulated in
-// double-double from the original data (qpbenchmark's definitions, y the multipliers of the rows of A
-// with the sign convention Px + q + Aᵀy = 0, y > 0 on an active upper bound).
+// double-double from the original data (qpbenchmark's definitions, y the multipliers of the rows of
+// A with the sign convention Px + q + Aᵀy = 0, y > 0 on an active upper bound).
 typedef struct qcp_mm_score {
   double pres;  // max_i of the violation of l_i ≤ a_i x ≤ u_i (0 if none)
   double dres;  // ‖Px + q + Aᵀy‖∞

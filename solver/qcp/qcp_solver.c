@@ -971,7 +971,8 @@ static void interior_active_set(const qcp_workspace *ws, double *act) {
 }
 
 // Polish rounds from the interior point's active set, corrected from round to round; 1 if one
-// is accepted (a round without sign violations that is not ends them, kept as a candidate)
+// is accepted (a round without sign violations that is not ends them, kept as a candidate for
+// the last-bit selection unless candidate is NULL)
 static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st,
                          double *candidate) {
   interior_active_set(ws, act);
@@ -981,7 +982,7 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
     // sign violations beyond tol were clipped: the full test on the original data judges them
     if (polish_accept(ws, st)) return 1;
     if (bad == 0) {
-      keep_candidate(ws, candidate);
+      if (candidate) keep_candidate(ws, candidate);
       break;
     }
   }
@@ -996,26 +997,29 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort) {
   const int m = ws->K.m;
   if (ws->K.nsoc > 0 || m == 0) return 0;
   save_best(ws);
-  double *act = ws->dsa;        // scratch: the directions are not needed after the iteration
-  double candidate = INFINITY;  // units of the best sign-keeping polished point (keep_candidate)
+  double *act = ws->dsa;  // scratch: the directions are not needed after the iteration
+  // units of the best sign-keeping polished point (keep_candidate), when the selection may run
+  double units = INFINITY, *candidate = last_resort && set->lastbit ? &units : NULL;
   interior_active_set(ws, act);
   // sign tests before the clean-up, at the solver's own tolerance
   double tol = fmax(set->eps_abs, set->eps_rel * fmax(1.0, fmax(st->pscale, st->dscale)));
   int bad = polish_round(ws, act, tol, POLISH_PLAIN);
   if (bad == 0 && polish_accept(ws, st)) return 1;
-  if (bad == 0) keep_candidate(ws, &candidate);
+  if (bad == 0 && candidate) keep_candidate(ws, candidate);
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, &candidate)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate)) return 1;
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, &candidate)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
-  if (last_resort && set->lastbit && candidate < INFINITY && lastbit_accept(ws, st))
-    return ws->info.lastbit = 1;
+  if (candidate && units < INFINITY && lastbit_accept(ws, st)) {
+    ws->info.lastbit = 1;
+    return 1;
+  }
   restore_best(ws);
   return 0;
 }

@@ -34,19 +34,16 @@ double qcp_clock(void) {
 
 // ---- memory ---------------------------------------------------------------------
 
-void *qcp_calloc(const qcp_allocator *al, size_t n, size_t size) {
+void *qcp_alloc_uninit(const qcp_allocator *al, size_t n, size_t size) {
   if (n == 0) n = 1;  // a valid pointer even for empty arrays keeps the code branch-free
   if (size != 0 && n > SIZE_MAX / size) return NULL;
-  size_t bytes = n * size;
-  void *p = al->alloc ? al->alloc(bytes, al->ctx) : malloc(bytes);
-  if (p) memset(p, 0, bytes);
-  return p;
+  return al->alloc ? al->alloc(n * size, al->ctx) : malloc(n * size);
 }
 
-void *qcp_alloc_uninit(const qcp_allocator *al, size_t n, size_t size) {
-  if (n == 0) n = 1;
-  if (size != 0 && n > SIZE_MAX / size) return NULL;
-  return al->alloc ? al->alloc(n * size, al->ctx) : malloc(n * size);
+void *qcp_calloc(const qcp_allocator *al, size_t n, size_t size) {
+  void *p = qcp_alloc_uninit(al, n, size);
+  if (p) memset(p, 0, (n ? n : 1) * size);
+  return p;
 }
 
 void qcp_release(const qcp_allocator *al, void *ptr) {

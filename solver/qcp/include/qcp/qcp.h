@@ -122,9 +122,10 @@ typedef struct qcp_settings {
   int strict_gap;  // 1: the gap test bounds sᵀz + |pobj − dobj| (the gap of a two-sided
                    // problem lifted to orthant row pairs, qcp_mm.h); 0: the larger of
                    // the two (default 0)
-  int lastbit;     // 1: a polished point that misses the tolerances only by what its last
-                   // bits decide gets components moved against its exactly computed residuals
-                   // until they are met (qcp_lastbit.c; default 1; 0 off)
+  int lastbit;     // 1: when the iteration ends solved_inaccurate and no polish pass meets the
+                   // tolerances, the closest sign-keeping polished point has components moved
+                   // against its exactly computed residuals until they are met, if they can be
+                   // (qcp_lastbit.c; default 1; 0 off)
 } qcp_settings;
 
 // Returns the default settings (all tolerances 1e-8, 0.99 step fraction, 50 iterations).

@@ -163,16 +163,21 @@ static void test_ulp_moves(void **state) {
   assert_true(ulp.gap_move >= 5e-9 && ulp.gap_move <= 5e-7);
 }
 
-static void test_read_mat(void **state) {
-  (void)state;
+// reads NAME.mat of the full set (QCP_MAROS_FULL_DIR); skips the test without libmatio or data
+static void read_full_set(const char *name, qcp_mm *mm) {
   const char *dir = getenv("QCP_MAROS_FULL_DIR");
   char path[1024];
-  snprintf(path, sizeof path, "%s/HS21.mat", dir ? dir : ".");
-  qcp_mm mm;
+  snprintf(path, sizeof path, "%s/%s.mat", dir ? dir : ".", name);
   qcp_error err;
-  int rc = qcp_mm_read_mat(path, &mm, &err);
-  if (rc == QCP_ERR_IO) skip();  // no libmatio, or no data
+  int rc = qcp_mm_read_mat(path, mm, &err);
+  if (rc == QCP_ERR_IO) skip();
   assert_int_equal(rc, QCP_OK);
+}
+
+static void test_read_mat(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("HS21", &mm);
   assert_int_equal(mm.n, 2);
   assert_int_equal(mm.m, 3);  // one general row and the two bounds
   qcp_mm_free(&mm);
@@ -206,14 +211,8 @@ static int solve_qpcboei2(const qcp_mm *mm, int lastbit, qcp_mm_score *sc, qcp_i
 
 static void test_lastbit_finishes(void **state) {
   (void)state;
-  const char *dir = getenv("QCP_MAROS_FULL_DIR");
-  char path[1024];
-  snprintf(path, sizeof path, "%s/QPCBOEI2.mat", dir ? dir : ".");
   qcp_mm mm;
-  qcp_error err;
-  int rc = qcp_mm_read_mat(path, &mm, &err);
-  if (rc == QCP_ERR_IO) skip();  // no libmatio, or no data
-  assert_int_equal(rc, QCP_OK);
+  read_full_set("QPCBOEI2", &mm);
   qcp_mm_score on, off;
   qcp_info info;
   assert_int_equal(solve_qpcboei2(&mm, 1, &on, &info), QCP_SOLVED);

@@ -31,6 +31,8 @@ static const xp_param_def common_params[] = {
      "step size; the output interval of the adaptive integrators"},
     {"T", XP_REAL, "", XP_POSITIVE, "s", NULL, "simulated time"},
     {"max_points", XP_INT, "2000", XP_POSITIVE, "", NULL, "most samples stored per series"},
+    {"frames", XP_INT, "100", XP_NONNEGATIVE, "", NULL,
+     "most per-body frames stored (positions, velocities, forces; scenes only; 0: none)"},
     {"rtol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL, "cvode-*, rk45: relative tolerance"},
     {"atol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL, "cvode-*, rk45: absolute tolerance"},
     {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL,
@@ -114,7 +116,8 @@ static sim_method_options method_options(const sim_scenario *sc, const xp_params
                               .zeta = xp_params_real(p, "zeta"),
                               .fp_max_iter = xp_params_int(p, "fp_max_iter"),
                               .beta = xp_params_real(p, "beta"),
-                              .sigma = xp_params_real(p, "sigma")};
+                              .sigma = xp_params_real(p, "sigma"),
+                              .frames = (size_t)xp_params_int(p, "frames")};
 }
 
 // one method on a fresh instance of the scenario, into case "method=<name>"
@@ -148,6 +151,9 @@ static int matrix_run(const xp_params *p, xp_results *out, xp_progress *progress
   const sim_scenario *sc = sim_scenario_find(xp_params_string(p, "scenario"));
   if (!sc)
     return xp_fail(err, XP_ERR_USAGE, "unknown scenario '%s'", xp_params_string(p, "scenario"));
+  if (xp_params_int(p, "frames") > SIM_FRAMES_MAX)
+    return xp_fail(err, XP_ERR_USAGE, "parameter frames=%ld: at most %d",
+                   xp_params_int(p, "frames"), SIM_FRAMES_MAX);
   const sim_method *list[64];
   size_t n = 0;
   if (sim_methods_parse(xp_params_string(p, "method"), sc->methods, sc, list, 64, &n, err))

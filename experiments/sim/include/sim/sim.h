@@ -64,7 +64,11 @@ typedef struct sim_method_options {
   const char *solver;         // paper A: unilateral-row solver auto|dense|qcp; NULL: auto
   const double *gdot_target;  // paper A: weight of hĠv0 in the velocity target (eq. 50);
                               // NULL: the paper's 1 (the pendulum study also runs 0)
+  size_t frames;  // the loop's, for any method: most per-body frames written to the case when
+                  // the model describes its scene (the `bodies` group); 0: none
 } sim_method_options;
+// the most frames a run may ask for (a long run stays small: 100 by default)
+#define SIM_FRAMES_MAX 10000
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.
 typedef struct sim_method sim_method;

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: MIT
+# Scene snapshots of one case (stabcon plot, xp_snapshot.c): the spheres at four frames (start,
+# first contact, mid-landing, end), side view (x–z) above and top view (x–y) below (side views
+# only for a tall column), drawn to
+# scale (equal axes, circles of the true radius), coloured by the largest contact force each
+# sphere carries (or its speed when the method reports no forces); the ground and the walls.
+# META (<case>.snap.gp) holds every value as a datablock line, read by snap(i):
+#   1 table  2 outdir  3 figure stem  4 plotsdir  5 case  6 scene kind  7 wall half-width [m]
+#   8 colour by force (1) or speed (0)  9 colour-bar maximum  10 bodies  11–14 frame titles
+table = snap(1)
+outdir = snap(2)
+stem = snap(3)
+wall = real(snap(7))
+by_force = int(snap(8))
+cmax = real(snap(9))
+ccol = by_force ? 6 : 5
+# a file with no data rows (a frame without bodies) is not an error of the figure
+stats table using 1 nooutput
+xabs = (abs(STATS_min) > abs(STATS_max)) ? abs(STATS_min) : abs(STATS_max)
+stats table using 2 nooutput
+yabs = (abs(STATS_min) > abs(STATS_max)) ? abs(STATS_min) : abs(STATS_max)
+stats table using 4 nooutput
+rmax = STATS_max
+stats table using ($3 + $4) nooutput
+ztop = STATS_max
+half = (xabs > yabs ? xabs : yabs) + rmax
+half = (wall > half ? wall : half) * 1.08
+half = (half < 0.5 ? 0.5 : half)
+ztop = ztop * 1.04 + rmax
+# a tall column (the dropped stack) is drawn side views only, one tall row: to scale, a top view
+# of it is one circle and a 2 × 4 layout would leave it a hairline
+tall = ztop > 4 * half
+rows = tall ? 1 : 2
+set palette defined (0 '#2c7bb6', 0.35 '#abd9e9', 0.6 '#fdae61', 1 '#d7191c')
+set cbrange [0:cmax]
+set cblabel (by_force ? 'largest contact force [N]' : 'speed [m/s]')
+set style fill solid 0.85 border lc rgb '#333333'
+unset key
+set grid lc rgb '#eeeeee'
+do for [fmt in "png svg"] {
+  if (fmt eq 'png') { set terminal pngcairo size 1800,(tall ? 2000 : 1100) font 'Sans,10' noenhanced } else { set terminal svg size 1800,(tall ? 2000 : 1100) font 'Sans,10' noenhanced }
+  set output outdir.'/'.stem.'.'.fmt
+  set multiplot layout rows, 4 title sprintf(tall ? "Scene snapshots of case %s (%s bodies): side view x–z, spheres to scale; grey: no force reported" : "Scene snapshots of case %s (%s bodies): side view x–z (top row), top view x–y (bottom row), spheres to scale; grey: no force reported", snap(5), snap(10)) font ',13'
+  do for [view = 0:rows - 1] {
+    do for [k = 0:3] {
+      set title snap(11 + k)
+      set size ratio -1
+      unset arrow
+      unset object
+      if (k == 3) { set colorbox } else { unset colorbox }
+      if (view == 0) {
+        set xrange [-half:half]
+        set yrange [-rmax:ztop]
+        if (tall) { set xtics half } else { set xtics autofreq }
+        set xlabel 'x [m]'
+        set ylabel 'z [m]'
+        set arrow 1 from -half, 0 to half, 0 nohead lw 2.5 lc rgb '#555555' back
+        if (wall > 0) {
+          set arrow 2 from -wall, 0 to -wall, ztop nohead lw 2 lc rgb '#555555' back
+          set arrow 3 from wall, 0 to wall, ztop nohead lw 2 lc rgb '#555555' back
+        }
+        plot table index k using (column(ccol) < 0 ? NaN : $1):3:4:(column(ccol)) with circles lc palette, \
+             table index k using (column(ccol) < 0 ? $1 : NaN):3:4 with circles lc rgb '#aaaaaa'
+      } else {
+        set xrange [-half:half]
+        set yrange [-half:half]
+        set xtics autofreq
+        set xlabel 'x [m]'
+        set ylabel 'y [m]'
+        if (wall > 0) { set object 1 rectangle from -wall, -wall to wall, wall fillstyle empty border lc rgb '#555555' lw 2 back }
+        plot table index k using (column(ccol) < 0 ? NaN : $1):2:4:(column(ccol)) with circles lc palette, \
+             table index k using (column(ccol) < 0 ? $1 : NaN):2:4 with circles lc rgb '#aaaaaa'
+      }
+    }
+  }
+  unset multiplot
+}

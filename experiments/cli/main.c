@@ -281,6 +281,9 @@ static int reproduce_one(const xp_experiment *x, const reproduce_dirs *d, int fu
   else
     snprintf(rel, sizeof rel, "%s", from);
   xp_report_experiment(md, x, path, access(from, R_OK) == 0 ? rel : NULL, 0, seconds);
+  char link_dir[1100];
+  snprintf(link_dir, sizeof link_dir, "%s%s", rel[0] == '.' ? "../" : "", d->figures);
+  xp_snapshot_report(md, path, d->figures, link_dir, x->name);
   return XP_OK;
 }
 

@@ -129,6 +129,49 @@ static int snapshot_case(const char *path, const char *case_name, const char *da
   return XP_OK;
 }
 
+// names of the cases of `path` whose history is of spheres (the ones with snapshot figures), at
+// most cap; their count
+static size_t sphere_cases(const char *path, char (*names)[256], size_t cap) {
+  xp_error quiet;
+  xp_file *f = xp_file_open(path, &quiet);
+  if (!f) return 0;
+  const size_t n = xp_file_case_count(f);
+  size_t k = 0;
+  for (size_t i = 0; i < n && k < cap; i++)
+    snprintf(names[k++], 256, "%s", xp_file_case_name(f, i));
+  xp_file_close(f);
+  size_t m = 0;
+  for (size_t i = 0; i < k; i++) {
+    xp_bodies b;
+    if (xp_bodies_read(path, names[i], 0, &b, &quiet) == XP_OK && strcmp(b.kind, "spheres") == 0)
+      memmove(names[m++], names[i], 256);
+  }
+  return m;
+}
+
+void xp_snapshot_report(FILE *md, const char *path, const char *figures, const char *link_dir,
+                        const char *stem) {
+  enum { CAP = 64 };
+  char(*names)[256] = malloc(CAP * sizeof *names);
+  const size_t n = names ? sphere_cases(path, names, CAP) : 0;
+  int any = 0;
+  for (size_t i = 0; i < n; i++) {
+    char safe[300], fig[1500];
+    xp_plot_case_file_name(safe, sizeof safe, names[i]);
+    snprintf(fig, sizeof fig, "%s/%s_snap_%s.png", figures, stem, safe);
+    if (access(fig, R_OK) != 0) continue;
+    if (!any)
+      fprintf(md,
+              "### Scene snapshots\n\nThe bodies at the start, the first contact, the middle of "
+              "the landing and the end (to scale, coloured by the largest contact force each "
+              "carries); `stabcon export %s --case NAME --xdmf` opens a run in ParaView.\n\n",
+              path);
+    any = 1;
+    fprintf(md, "![%s, case %s](%s/%s_snap_%s.png)\n\n", stem, names[i], link_dir, stem, safe);
+  }
+  free(names);
+}
+
 int xp_snapshot_plot(const char *path, const char *datadir, const char *outdir, const char *stem,
                      const char *plotsdir, xp_error *err) {
   xp_file *f = xp_file_open(path, err);

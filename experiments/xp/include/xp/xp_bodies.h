@@ -6,6 +6,7 @@
 #define XP_XP_BODIES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "xp/xp.h"
 
@@ -42,5 +43,10 @@ int xp_xdmf_export(const char *path, const char *case_name, char *out, size_t le
 // draws <outdir>/<stem>_snap_<case>.png and .svg. XP_OK, XP_ERR_USAGE, XP_ERR_RUN.
 int xp_snapshot_plot(const char *path, const char *datadir, const char *outdir, const char *stem,
                      const char *plotsdir, xp_error *err);
+
+// REPORT.md: a "Scene snapshots" section linking each snapshot figure of `path` found in
+// `figures` (linked as <link_dir>/<stem>_snap_<case>.png); nothing when there is none.
+void xp_snapshot_report(FILE *md, const char *path, const char *figures, const char *link_dir,
+                        const char *stem);
 
 #endif  // XP_XP_BODIES_H

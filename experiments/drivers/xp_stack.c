@@ -217,6 +217,17 @@ static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_re
   return XP_OK;
 }
 
+// a case of n spheres from the given start with the study's contact settings
+static xp_case *st_case_begin(const xp_params *prm, xp_results *out, const char *name, int n,
+                              const char *start) {
+  xp_case *c = xp_case_begin(out, name);
+  xp_case_param_real(c, "N", n, "");
+  xp_case_param_string(c, "start", start);
+  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
+  return c;
+}
+
 // the dropped stack of settle_n spheres over settle_T: speeds and top height over time, and each
 // contact's load against the weight above it at the end
 static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
@@ -250,11 +261,7 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   for (int i = 0; i < n; i++) cidx[i] = i;
   char name[64];
   snprintf(name, sizeof name, "settle_N=%d", n);
-  xp_case *c = xp_case_begin(out, name);
-  xp_case_param_real(c, "N", n, "");
-  xp_case_param_string(c, "start", "dropped (mid-air, gap)");
-  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
-  xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
+  xp_case *c = st_case_begin(prm, out, name, n, "dropped (mid-air, gap)");
   sim_outcome oc;
   int rc = st_simulate(prm, n, Ts, 0, c, &o, &oc, err);
   if (rc != XP_OK) return free(b), rc;
@@ -309,11 +316,7 @@ static int pile_case(const xp_params *prm, size_t frames, xp_results *out, xp_er
                                   .fp_max_iter = 50,
                                   .activation = xp_params_string(prm, "activation"),
                                   .frames = frames};
-  xp_case *c = xp_case_begin(out, name);
-  xp_case_param_real(c, "N", n, "");
-  xp_case_param_string(c, "start", "dropped between four walls (seeded offsets)");
-  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
-  xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
+  xp_case *c = st_case_begin(prm, out, name, n, "dropped between four walls (seeded offsets)");
   sim_outcome oc;
   rc = sim_simulate(sim_method_find(mname), &opt, &inst, xp_params_real(prm, "pile_T"), 2000, NULL,
                     c, &oc, err);

@@ -158,26 +158,14 @@ void xp_bodies_free(xp_bodies *b) {
 
 // text as XML character data or attribute value
 static void xml_text(FILE *out, const char *s) {
+  static const char special[] = "&<>\"'";
+  static const char *const entity[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
   for (; *s; s++) {
-    switch (*s) {
-      case '&':
-        fputs("&amp;", out);
-        break;
-      case '<':
-        fputs("&lt;", out);
-        break;
-      case '>':
-        fputs("&gt;", out);
-        break;
-      case '"':
-        fputs("&quot;", out);
-        break;
-      case '\'':
-        fputs("&apos;", out);
-        break;
-      default:
-        fputc(*s, out);
-    }
+    const char *hit = strchr(special, *s);
+    if (*s && hit)
+      fputs(entity[hit - special], out);
+    else
+      fputc(*s, out);
   }
 }
 

@@ -7,6 +7,8 @@
 # META (<case>.snap.gp) holds every value as a datablock line, read by snap(i):
 #   1 table  2 outdir  3 figure stem  4 plotsdir  5 case  6 scene kind  7 wall half-width [m]
 #   8 colour by force (1) or speed (0)  9 colour-bar maximum  10 bodies  11–14 frame titles
+#   15 planar (1: cylinders in the x–z plane, side view only, a spoke shows the rolling angle)
+# The table: x y z r speed force turn (force −1: none reported; turn about +y [rad]).
 table = snap(1)
 outdir = snap(2)
 stem = snap(3)
@@ -29,8 +31,9 @@ half = (half < 0.5 ? 0.5 : half)
 ztop = ztop * 1.04 + rmax
 # a tall column (the dropped stack) is drawn side views only, one tall row: to scale, a top view
 # of it is one circle and a 2 × 4 layout would leave it a hairline
+planar = int(snap(15))
 tall = ztop > 4 * half
-rows = tall ? 1 : 2
+rows = (tall || planar) ? 1 : 2
 set palette defined (0 '#2c7bb6', 0.35 '#abd9e9', 0.6 '#fdae61', 1 '#d7191c')
 set cbrange [0:cmax]
 set cblabel (by_force ? 'largest contact force [N]' : 'speed [m/s]')
@@ -38,16 +41,17 @@ set style fill solid 0.85 border lc rgb '#333333'
 unset key
 set grid lc rgb '#eeeeee'
 do for [fmt in "png svg"] {
-  if (fmt eq 'png') { set terminal pngcairo size 1800,(tall ? 2000 : 1100) font 'Sans,10' noenhanced } else { set terminal svg size 1800,(tall ? 2000 : 1100) font 'Sans,10' noenhanced }
+  if (fmt eq 'png') { set terminal pngcairo size 1800,(tall ? 2000 : rows == 1 ? 480 : 1100) font 'Sans,10' noenhanced } else { set terminal svg size 1800,(tall ? 2000 : rows == 1 ? 480 : 1100) font 'Sans,10' noenhanced }
   set output outdir.'/'.stem.'.'.fmt
-  set multiplot layout rows, 4 title sprintf(tall ? "Scene snapshots of case %s (%s bodies): side view x–z, spheres to scale; grey: no force reported" : "Scene snapshots of case %s (%s bodies): side view x–z (top row), top view x–y (bottom row), spheres to scale; grey: no force reported", snap(5), snap(10)) font ',13'
+  set multiplot layout rows, 4 margins 0.05, 0.9, 0.07, 0.9 spacing 0.05, 0.12 title sprintf(rows == 1 ? "Scene snapshots of case %s (%s bodies): side view x–z, to scale; grey: no force reported" : "Scene snapshots of case %s (%s bodies): side view x–z (top row), top view x–y (bottom row), to scale; grey: no force reported", snap(5), snap(10)) font ',13'
   do for [view = 0:rows - 1] {
     do for [k = 0:3] {
       set title snap(11 + k)
       set size ratio -1
       unset arrow
       unset object
-      if (k == 3) { set colorbox } else { unset colorbox }
+      # one colour bar at the right edge, the height of the figure's panels
+      if (k == 3) { set colorbox user origin screen 0.925, 0.15 size screen 0.012, 0.7 } else { unset colorbox }
       if (view == 0) {
         set xrange [-half:half]
         set yrange [-rmax:ztop]
@@ -60,7 +64,8 @@ do for [fmt in "png svg"] {
           set arrow 3 from wall, 0 to wall, ztop nohead lw 2 lc rgb '#555555' back
         }
         plot table index k using (column(ccol) < 0 ? NaN : $1):3:4:(column(ccol)) with circles lc palette, \
-             table index k using (column(ccol) < 0 ? $1 : NaN):3:4 with circles lc rgb '#aaaaaa'
+             table index k using (column(ccol) < 0 ? $1 : NaN):3:4 with circles lc rgb '#aaaaaa', \
+             table index k using (planar ? $1 : NaN):3:($4 * sin($7)):($4 * cos($7)) with vectors nohead lw 2 lc rgb 'black'
       } else {
         set xrange [-half:half]
         set yrange [-half:half]

@@ -7,9 +7,10 @@
 
 typedef struct sim_frames sim_frames;
 
-// A recorder of at most `frames` frames over a run of `steps` steps; NULL (with *oom 0) when the
-// model describes no scene or frames is 0, NULL with *oom 1 when out of memory.
-sim_frames *sim_frames_create(const mbs_model *m, size_t steps, size_t frames, int *oom);
+// A recorder of at most `frames` frames over a run of `steps` steps of the instance; NULL (with
+// *oom 0) when it has no bodies (sim_bodies or a scene) or frames is 0, NULL with *oom 1 when
+// out of memory.
+sim_frames *sim_frames_create(const sim_instance *inst, size_t steps, size_t frames, int *oom);
 void sim_frames_free(sim_frames *fr);
 // Step `step` ended at (t, q, v) with report rep (NULL at step 0: forces unknown); kept when on
 // the stride, the run's last step, or final (the run stops here).

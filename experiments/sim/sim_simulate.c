@@ -208,7 +208,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   sim_buffers b;
   if (buffers_alloc(&b, m, samples)) return xp_fail(err, XP_ERR_RUN, "out of memory");
   int oom = 0;
-  if (c) b.frames = sim_frames_create(m, n, opt->frames, &oom);
+  if (c) b.frames = sim_frames_create(inst, n, opt->frames, &oom);
   if (oom) {
     buffers_free(&b);
     return xp_fail(err, XP_ERR_RUN, "out of memory");

@@ -17,6 +17,11 @@
 
 enum { SNAP_FRAMES = 4 };
 
+// spheres and planar cylinders are drawn as circles; a box on feet is not drawn
+static int drawn_kind(const char *kind) {
+  return strcmp(kind, "spheres") == 0 || strcmp(kind, "cylinders") == 0;
+}
+
 static double frame_max(const double *x, size_t nb, size_t j) {
   double m = 0;
   for (size_t b = 0; b < nb; b++)
@@ -54,8 +59,11 @@ static int write_table(const char *path, const xp_bodies *b, const double *sp,
     const size_t j = pick[k];
     for (size_t i = 0; i < b->nb; i++) {
       const double *x = b->pos + 3 * (j * b->nb + i), f = b->force[j * b->nb + i];
+      // the turn about +y (a planar cylinder's rolling angle, drawn as a spoke)
+      const double *r = b->rot ? b->rot + 4 * (j * b->nb + i) : NULL;
+      const double turn = r ? 2 * atan2(r[2], r[0]) : 0;
       fprintf(out, "%.9g %.9g %.9g %.9g %.9g ", x[0], x[1], x[2], b->radius[i], sp[j * b->nb + i]);
-      fprintf(out, "%.9g\n", isfinite(f) ? f : -1.0);  // −1: the step reported no force
+      fprintf(out, "%.9g %.9g\n", isfinite(f) ? f : -1.0, turn);  // −1: no force reported
     }
     fputs("\n\n", out);  // gnuplot's index k
   }
@@ -86,6 +94,8 @@ static int write_meta(const char *path, const char *const fixed[6], const xp_bod
     const char *line[1] = {title};
     xp_plot_block_line(out, line, 1);
   }
+  const char *planar[1] = {strcmp(b->kind, "cylinders") == 0 ? "1" : "0"};
+  xp_plot_block_line(out, planar, 1);
   fputs("EOD\nsnap(i) = $snap[i][2:]\n", out);
   return fclose(out) == 0 ? 0 : -1;
 }
@@ -143,7 +153,7 @@ static size_t sphere_cases(const char *path, char (*names)[256], size_t cap) {
   size_t m = 0;
   for (size_t i = 0; i < k; i++) {
     xp_bodies b;
-    if (xp_bodies_read(path, names[i], 0, &b, &quiet) == XP_OK && strcmp(b.kind, "spheres") == 0)
+    if (xp_bodies_read(path, names[i], 0, &b, &quiet) == XP_OK && drawn_kind(b.kind))
       memmove(names[m++], names[i], 256);
   }
   return m;
@@ -185,9 +195,7 @@ int xp_snapshot_plot(const char *path, const char *datadir, const char *outdir, 
   for (size_t i = 0; rc == XP_OK && i < n; i++) {
     xp_bodies b;
     xp_error quiet;
-    // spheres only: a box on feet is not drawn as a sphere
-    if (xp_bodies_read(path, names[i], 0, &b, &quiet) != XP_OK || strcmp(b.kind, "spheres") != 0)
-      continue;
+    if (xp_bodies_read(path, names[i], 0, &b, &quiet) != XP_OK || !drawn_kind(b.kind)) continue;
     rc = snapshot_case(path, names[i], datadir, outdir, stem, plotsdir, err);
   }
   free(names);

@@ -103,8 +103,8 @@ static int bodies_load(hid_t file, const char *case_name, int read_data, xp_bodi
   H5L_info_t link;
   if (H5Lexists(file, gpath, H5P_DEFAULT) <= 0)
     return xp_fail(err, XP_ERR_USAGE,
-                   "%s holds no per-body history (only runs of a scene with bodies — stack, "
-                   "pile, incline — with frames > 0 store one)",
+                   "%s holds no per-body history (only runs of a scene with bodies — stack, pile, "
+                   "incline, sphere, spring–cylinder — with frames > 0 store one)",
                    where);
   if (H5Lget_info(file, gpath, &link, H5P_DEFAULT) < 0 || link.type != H5L_TYPE_HARD)
     return xp_fail(err, XP_ERR_USAGE, "%s: bodies is not a hard link", where);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# `stabcon export FILE --case NAME --xdmf` on the incline, a small dropped stack and a small pile:
+# `stabcon export FILE --case NAME --xdmf` on the incline, a small dropped stack, a small pile and
+# the spring–cylinder (a planar model mapped to its body):
 # the XDMF parses and every dataset it names exists with the declared shape and type
 # (xdmf_check.py with h5probe); `frames` bounds the frames stored; a case without per-body
 # history (frames=0, or the stack's scaling table) is refused with a message and exit 2 and
@@ -15,12 +16,14 @@ trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 "$stabcon" run incline --set method=paperA-coulomb --set frames=20 -o inc.h5 > /dev/null
 "$stabcon" run pile --set method=paperA-relaxed --set n=6 --set T=0.3 -o pile.h5 > /dev/null
+"$stabcon" run spring_cylinder_methods --set method=theta-midpoint --set T=1 -o cyl.h5 > /dev/null
 "$stabcon" run stack --set n=2,4 --set repeats=1 --set T=0.3 --set settle_T=0.1 \
   --set pile_n=0 --set frames=7 -o stack.h5 > /dev/null
 # frames: frames=20 over 100 steps keeps every 6th step and the last (18), the pile's 30 steps
-# all 31 states (default 100), frames=7 over 30 steps every 5th (7)
+# all 31 states (default 100), frames=7 over 30 steps every 5th (7), the cylinder's 50 steps
+# all 51
 for run in "inc.h5 method=paperA-coulomb 18 1" "pile.h5 method=paperA-relaxed 31 6" \
-           "stack.h5 cost_N=4 7 4"; do
+           "stack.h5 cost_N=4 7 4" "cyl.h5 method=theta-midpoint 51 1"; do
   set -- $run
   out=$("$stabcon" export "$1" --case "$2" --xdmf)
   test "$out" = "${1%.h5}.$2.xdmf" || { echo "wrote '$out'"; exit 1; }

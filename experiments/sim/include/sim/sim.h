@@ -105,11 +105,26 @@ int sim_methods_parse(const char *text, unsigned families, const struct sim_scen
 
 // ---- scenarios ------------------------------------------------------------------------------
 
+// The bodies of a model whose coordinates are not 7 per free body (mbs_scene.h), as its per-body
+// history sees them (the sphere's height, the planar cylinder): a static description whose
+// functions read the scenario's own instance (sim_instance.data).
+typedef struct sim_bodies {
+  const char *kind;  // "spheres", or "cylinders" (planar in x–z, axis along y)
+  int (*count)(const void *data);
+  // body b's centre [m], orientation (unit quaternion w x y z), linear velocity [m/s] and radius
+  // [m] at the state (q, v)
+  void (*state)(const void *data, const double *q, const double *v, int b, double x[3],
+                double rot[4], double xd[3], double *radius);
+  // the body whose translation velocity column col is, or −1 (a rotation)
+  int (*column_body)(const void *data, int col);
+} sim_bodies;
+
 // A model instance ready to simulate: model and initial state, owned by the scenario's create.
 typedef struct sim_instance {
   mbs_model *model;
-  double *q0, *v0;  // initial state (nq, nv entries)
-  void *data;       // the scenario's own instance (for its reference statistics)
+  double *q0, *v0;           // initial state (nq, nv entries)
+  void *data;                // the scenario's own instance (for its reference statistics)
+  const sim_bodies *bodies;  // optional: its bodies (NULL: the model's scene, if any)
 } sim_instance;
 
 // Allocates a zeroed instance structure of data_size bytes (inst->data) and the initial state

@@ -42,12 +42,18 @@ static int array_shape(hid_t g, const body_array *a, hsize_t d[3], const char *w
   int ok = space >= 0 && type >= 0 && H5Tget_class(type) == H5T_FLOAT && H5Tget_size(type) == 8 &&
            H5Sget_simple_extent_ndims(space) == a->rank;
   if (ok) H5Sget_simple_extent_dims(space, d, NULL);
+  // as for series (xp_file_check.c): an extent the stored bytes do not back is not read
+  const double bytes = ok ? 8.0 * (double)H5Sget_simple_extent_npoints(space) : 0;
+  const int backed = !ok || bytes <= 1100.0 * (double)H5Dget_storage_size(ds) + 65536.0;
   if (type >= 0) H5Tclose(type);
   if (space >= 0) H5Sclose(space);
   if (ds >= 0) H5Dclose(ds);
   if (!ok)
     return xp_fail(err, XP_ERR_USAGE, "%s/%s is not a %d-D array of 8-byte floats", where, a->name,
                    a->rank);
+  if (!backed)
+    return xp_fail(err, XP_ERR_USAGE, "%s/%s declares far more entries than it stores", where,
+                   a->name);
   return XP_OK;
 }
 

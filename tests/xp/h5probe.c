@@ -4,11 +4,42 @@
 // (flattened, row-major).
 // usage: h5probe FILE DATASET [START COUNT]
 // prints "float 8 D0 D1 …" (or "integer …", "other …"), then one value a line; exit 1 if absent
+//        h5probe --edit FILE DATASET delete|shrink|float32
+// damages a copy for the refusal tests: removes the dataset, or writes it again as one 1 × 1 × 3
+// row of doubles, or with its shape as 4-byte floats
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+static int edit(const char *path, const char *name, const char *how) {
+  hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+  if (file < 0 || H5Lexists(file, name, H5P_DEFAULT) <= 0) return 1;
+  hid_t ds = H5Dopen2(file, name, H5P_DEFAULT), space = H5Dget_space(ds);
+  hsize_t dims[H5S_MAX_RANK] = {1, 1, 3};
+  int rank = H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space), H5Dclose(ds);
+  H5Ldelete(file, name, H5P_DEFAULT);
+  int rc = 0;
+  if (strcmp(how, "delete") != 0) {
+    const int shrink = strcmp(how, "shrink") == 0;
+    if (shrink) rank = 3, dims[0] = dims[1] = 1, dims[2] = 3;
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t d = H5Dcreate2(file, name, shrink ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT, sp, H5P_DEFAULT,
+                         H5P_DEFAULT, H5P_DEFAULT);
+    rc = d < 0;
+    if (d >= 0) H5Dclose(d);
+    H5Sclose(sp);
+  }
+  H5Fclose(file);
+  return rc;
+}
 
 int main(int argc, char **argv) {
+  if (argc == 5 && strcmp(argv[1], "--edit") == 0) {
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    return edit(argv[2], argv[3], argv[4]);
+  }
   if (argc != 3 && argc != 5) {
     fprintf(stderr, "usage: h5probe FILE DATASET [START COUNT]\n");
     return 2;

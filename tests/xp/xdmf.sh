@@ -5,7 +5,8 @@
 # the XDMF parses and every dataset it names exists with the declared shape and type
 # (xdmf_check.py with h5probe); `frames` bounds the frames stored; a case without per-body
 # history (frames=0, or the stack's scaling table) is refused with a message and exit 2 and
-# leaves no file; an XDMF name that is a symlink is refused and its target left alone.
+# leaves no file, and so is a damaged history; an XDMF name that is a symlink is refused and its
+# target left alone.
 # usage: xdmf.sh STABCON H5PROBE CHECK_PY
 set -eu
 stabcon=$(realpath "$1")
@@ -41,6 +42,19 @@ for bad in "none.h5 method=paperA-coulomb" "stack.h5 scaling" "stack.h5 rest_N=4
   test "$rc" -eq 2 || { echo "exit $rc, expected 2"; exit 1; }
   grep -q "no per-body history" err.txt
   test ! -e "${1%.h5}.$2.xdmf" || { echo "a file was left"; exit 1; }
+done
+# refused: a damaged history (an array missing, of another shape, of 4-byte floats)
+for damage in "velocity delete no array 'velocity'" "position shrink shape does not match" \
+              "force float32 is not a 2-D array of 8-byte floats"; do
+  set -- $damage
+  cp pile.h5 bad.h5
+  "$probe" --edit bad.h5 "/cases/method=paperA-relaxed/bodies/$1" "$2"
+  shift 2
+  rc=0
+  "$stabcon" export bad.h5 --case method=paperA-relaxed --xdmf 2> err.txt || rc=$?
+  cat err.txt
+  test "$rc" -eq 2 && grep -qF "$*" err.txt || { echo "expected exit 2 and '$*'"; exit 1; }
+  test ! -e bad.method=paperA-relaxed.xdmf
 done
 # refused: the XDMF name is a symlink (never followed, its target untouched)
 echo keep > target.txt

@@ -32,11 +32,11 @@ static int array_shape(hid_t g, const body_array *a, hsize_t d[3], const char *w
   if (H5Lexists(g, a->name, H5P_DEFAULT) <= 0)
     return a->optional ? -1 : xp_fail(err, XP_ERR_USAGE, "%s: no array '%s'", where, a->name);
   if (H5Lget_info(g, a->name, &link, H5P_DEFAULT) < 0 || link.type != H5L_TYPE_HARD)
-    return xp_fail(err, XP_ERR_USAGE, "%s/%s is not a hard link", where, a->name);
+    return xp_fail(err, XP_ERR_USAGE, "%s: array '%s' is not a hard link", where, a->name);
   H5O_info_t oi;
   if (H5Oget_info_by_name2(g, a->name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0 ||
       oi.type != H5O_TYPE_DATASET)
-    return xp_fail(err, XP_ERR_USAGE, "%s/%s is not a dataset", where, a->name);
+    return xp_fail(err, XP_ERR_USAGE, "%s: array '%s' is not a dataset", where, a->name);
   hid_t ds = H5Dopen2(g, a->name, H5P_DEFAULT);
   hid_t space = ds >= 0 ? H5Dget_space(ds) : -1, type = ds >= 0 ? H5Dget_type(ds) : -1;
   int ok = space >= 0 && type >= 0 && H5Tget_class(type) == H5T_FLOAT && H5Tget_size(type) == 8 &&
@@ -49,11 +49,11 @@ static int array_shape(hid_t g, const body_array *a, hsize_t d[3], const char *w
   if (space >= 0) H5Sclose(space);
   if (ds >= 0) H5Dclose(ds);
   if (!ok)
-    return xp_fail(err, XP_ERR_USAGE, "%s/%s is not a %d-D array of 8-byte floats", where, a->name,
-                   a->rank);
+    return xp_fail(err, XP_ERR_USAGE, "%s: array '%s' is not a %d-D array of 8-byte floats", where,
+                   a->name, a->rank);
   if (!backed)
-    return xp_fail(err, XP_ERR_USAGE, "%s/%s declares far more entries than it stores", where,
-                   a->name);
+    return xp_fail(err, XP_ERR_USAGE, "%s: array '%s' declares far more entries than it stores",
+                   where, a->name);
   return XP_OK;
 }
 
@@ -76,8 +76,9 @@ static int shapes_check(hid_t g, xp_bodies *b, int present[N_ARRAYS], const char
     const body_array *a = &arrays[k];
     if (!present[k]) continue;
     if (d[k][0] != b->nf || d[k][1] != b->nb || (a->rank == 3 && d[k][2] != a->last))
-      return xp_fail(err, XP_ERR_USAGE, "%s/%s: shape does not match t [%zu] and radius [%zu]",
-                     where, a->name, b->nf, b->nb);
+      return xp_fail(err, XP_ERR_USAGE,
+                     "%s: array '%s': shape does not match t [%zu] and radius [%zu]", where,
+                     a->name, b->nf, b->nb);
   }
   return XP_OK;
 }

@@ -109,10 +109,6 @@ static int sphere_params_read(const xp_params *prm, sphere_params *out, xp_error
 }
 
 // the one body for the per-body history: the sphere above the origin, not rotating
-static int sp_body_count(const void *data) {
-  (void)data;
-  return 1;
-}
 static void sp_body_state(const void *data, const double *q, const double *v, int b, double x[3],
                           double rot[4], double xd[3], double *radius) {
   (void)b;
@@ -125,10 +121,8 @@ static int sp_column_body(const void *data, int col) {
   (void)data;
   return col == 0 ? 0 : -1;
 }
-static const sim_bodies sphere_bodies = {.kind = "spheres",
-                                         .count = sp_body_count,
-                                         .state = sp_body_state,
-                                         .column_body = sp_column_body};
+static const sim_bodies sphere_bodies = {
+    .kind = "spheres", .n = 1, .state = sp_body_state, .column_body = sp_column_body};
 
 static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   (void)h;

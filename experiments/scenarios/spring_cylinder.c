@@ -152,10 +152,6 @@ static void spring_cylinder_case_read(const xp_params *prm, double h, spring_cyl
 
 // the one body for the per-body history: the cylinder in the x–z plane, its axis along y; the
 // rolling angle θ turns it about +y (rolling to +x: ẋ = Rθ̇)
-static int sc_body_count(const void *data) {
-  (void)data;
-  return 1;
-}
 static void sc_body_state(const void *data, const double *q, const double *v, int b, double x[3],
                           double rot[4], double xd[3], double *radius) {
   (void)b;
@@ -168,10 +164,8 @@ static int sc_column_body(const void *data, int col) {
   (void)data;
   return col == 0 || col == 1 ? 0 : -1;
 }
-static const sim_bodies spring_cylinder_bodies = {.kind = "cylinders",
-                                                  .count = sc_body_count,
-                                                  .state = sc_body_state,
-                                                  .column_body = sc_column_body};
+static const sim_bodies spring_cylinder_bodies = {
+    .kind = "cylinders", .n = 1, .state = sc_body_state, .column_body = sc_column_body};
 
 static int spring_cylinder_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   if (sim_instance_alloc(inst, sizeof(spring_cylinder), 3, 3))

@@ -25,7 +25,7 @@ struct sim_frames {
 static int frames_bodies(const sim_instance *inst, const mbs_scene **sc) {
   const mbs_model *m = inst->model;
   *sc = NULL;
-  if (inst->bodies) return inst->bodies->count(inst->data);
+  if (inst->bodies) return inst->bodies->n;
   *sc = m->scene;
   if (!*sc || m->nq < 7 * (*sc)->nbodies || m->nv < 6 * (*sc)->nbodies) return 0;
   return (*sc)->nbodies;

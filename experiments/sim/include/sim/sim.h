@@ -110,7 +110,7 @@ int sim_methods_parse(const char *text, unsigned families, const struct sim_scen
 // functions read the scenario's own instance (sim_instance.data).
 typedef struct sim_bodies {
   const char *kind;  // "spheres", or "cylinders" (planar in x–z, axis along y)
-  int (*count)(const void *data);
+  int n;             // bodies
   // body b's centre [m], orientation (unit quaternion w x y z), linear velocity [m/s] and radius
   // [m] at the state (q, v)
   void (*state)(const void *data, const double *q, const double *v, int b, double x[3],

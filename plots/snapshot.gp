@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
-# Scene snapshots of one case (stabcon plot, xp_snapshot.c): the spheres at four frames (start,
+# Scene snapshots of one case (stabcon plot, xp_snapshot.c): the bodies at four frames (start,
 # first contact, mid-landing, end), side view (x–z) above and top view (x–y) below (side views
-# only for a tall column), drawn to
-# scale (equal axes, circles of the true radius), coloured by the largest contact force each
-# sphere carries (or its speed when the method reports no forces); the ground and the walls.
+# only for a tall column or a planar model), drawn to scale (equal axes, circles of the true
+# radius), coloured by the largest contact force each carries (or its speed when the method
+# reports no forces), the ground and the walls; below them the whole run's largest speed and
+# contact force with the four frames marked.
 # META (<case>.snap.gp) holds every value as a datablock line, read by snap(i):
 #   1 table  2 outdir  3 figure stem  4 plotsdir  5 case  6 scene kind  7 wall half-width [m]
 #   8 colour by force (1) or speed (0)  9 colour-bar maximum  10 bodies  11–14 frame titles
-#   15 planar (1: cylinders in the x–z plane, side view only, a spoke shows the rolling angle)
-# The table: x y z r speed force turn (force −1: none reported; turn about +y [rad]).
+#   15 planar (1: cylinders in the x–z plane, a spoke shows the rolling angle)  16–19 frame times
+# The table: indexes 0–3 the frames, a line per body "x y z r speed force turn" (force −1: none
+# reported; turn about +y [rad]); index 4 a line per stored frame "t speed_max force_max".
 table = snap(1)
 outdir = snap(2)
 stem = snap(3)
@@ -17,13 +19,13 @@ by_force = int(snap(8))
 cmax = real(snap(9))
 ccol = by_force ? 6 : 5
 # a file with no data rows (a frame without bodies) is not an error of the figure
-stats table using 1 nooutput
+stats table index 0:3 using 1 nooutput
 xabs = (abs(STATS_min) > abs(STATS_max)) ? abs(STATS_min) : abs(STATS_max)
-stats table using 2 nooutput
+stats table index 0:3 using 2 nooutput
 yabs = (abs(STATS_min) > abs(STATS_max)) ? abs(STATS_min) : abs(STATS_max)
-stats table using 4 nooutput
+stats table index 0:3 using 4 nooutput
 rmax = STATS_max
-stats table using ($3 + $4) nooutput
+stats table index 0:3 using ($3 + $4) nooutput
 ztop = STATS_max
 half = (xabs > yabs ? xabs : yabs) + rmax
 half = (wall > half ? wall : half) * 1.08
@@ -40,18 +42,27 @@ set cblabel (by_force ? 'largest contact force [N]' : 'speed [m/s]')
 set style fill solid 0.85 border lc rgb '#333333'
 unset key
 set grid lc rgb '#eeeeee'
+# panels placed by hand: rows of four snapshots, below them the whole run's curves with the four
+# frames marked (a strip of height `strip`), the colour bar at the right edge
+height = tall ? 2200 : rows == 1 ? 800 : 1300
+strip = tall ? 0.12 : rows == 1 ? 0.34 : 0.22
+left = 0.03
+pw = 0.22
+ph = (0.93 - strip - 0.03) / rows
 do for [fmt in "png svg"] {
-  if (fmt eq 'png') { set terminal pngcairo size 1800,(tall ? 2000 : rows == 1 ? 480 : 1100) font 'Sans,10' noenhanced } else { set terminal svg size 1800,(tall ? 2000 : rows == 1 ? 480 : 1100) font 'Sans,10' noenhanced }
+  if (fmt eq 'png') { set terminal pngcairo size 1800,height font 'Sans,10' noenhanced } else { set terminal svg size 1800,height font 'Sans,10' noenhanced }
   set output outdir.'/'.stem.'.'.fmt
-  set multiplot layout rows, 4 margins 0.05, 0.9, 0.07, 0.9 spacing 0.05, 0.12 title sprintf(rows == 1 ? "Scene snapshots of case %s (%s bodies): side view x–z, to scale; grey: no force reported" : "Scene snapshots of case %s (%s bodies): side view x–z (top row), top view x–y (bottom row), to scale; grey: no force reported", snap(5), snap(10)) font ',13'
+  set multiplot title sprintf(rows == 1 ? "Scene snapshots of case %s (%s bodies): side view x–z, to scale; grey: no force reported" : "Scene snapshots of case %s (%s bodies): side view x–z (top row), top view x–y (bottom row), to scale; grey: no force reported", snap(5), snap(10)) font ',13'
+  unset key
   do for [view = 0:rows - 1] {
     do for [k = 0:3] {
       set title snap(11 + k)
-      set size ratio -1
+      set origin left + k * pw, 0.93 - (view + 1) * ph
+      set size ratio -1 pw, ph
       unset arrow
       unset object
       # one colour bar at the right edge, the height of the figure's panels
-      if (k == 3) { set colorbox user origin screen 0.925, 0.15 size screen 0.012, 0.7 } else { unset colorbox }
+      if (k == 3) { set colorbox user origin screen 0.925, strip + 0.08 size screen 0.012, 0.93 - strip - 0.16 } else { unset colorbox }
       if (view == 0) {
         set xrange [-half:half]
         set yrange [-rmax:ztop]
@@ -78,5 +89,30 @@ do for [fmt in "png svg"] {
       }
     }
   }
+  # the whole run: largest speed (log scale) and largest contact force over the stored frames
+  unset arrow
+  unset object
+  unset colorbox
+  set title 'the whole run (every stored frame); dotted: the four snapshots'
+  set origin left, 0.01
+  set size noratio 4 * pw, strip
+  set autoscale xy
+  set xtics autofreq
+  set xlabel 't [s]'
+  set ylabel 'largest speed [m/s]'
+  set logscale y
+  set format y '%g'
+  set y2label 'largest contact force [N]'
+  set y2tics
+  set ytics nomirror
+  set key above horizontal
+  do for [k = 0:3] { set arrow k + 1 from first real(snap(16 + k)), graph 0 to first real(snap(16 + k)), graph 1 nohead dt 3 lw 1.5 lc rgb '#555555' }
+  plot table index 4 using 1:($2 > 0 ? $2 : NaN) with lines lw 2 lc rgb '#1f77b4' title 'largest speed', \
+       table index 4 using 1:($3 < 0 ? NaN : $3) axes x1y2 with lines lw 1.5 dt 2 lc rgb '#d7191c' title 'largest contact force'
+  unset logscale y
+  set format y '% h'
+  unset y2tics
+  unset y2label
+  set ytics mirror
   unset multiplot
 }

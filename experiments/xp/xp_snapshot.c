@@ -67,6 +67,13 @@ static int write_table(const char *path, const xp_bodies *b, const double *sp,
     }
     fputs("\n\n", out);  // gnuplot's index k
   }
+  // index 4: every frame's time, largest speed and largest contact force (−1: none reported)
+  for (size_t j = 0; j < b->nf; j++) {
+    double fm = -1;
+    for (size_t i = 0; i < b->nb; i++)
+      if (isfinite(b->force[j * b->nb + i])) fm = fmax(fm, b->force[j * b->nb + i]);
+    fprintf(out, "%.9g %.9g %.9g\n", b->t[j], frame_max(sp, b->nb, j), fm);
+  }
   return fclose(out) == 0 ? 0 : -1;
 }
 
@@ -96,6 +103,12 @@ static int write_meta(const char *path, const char *const fixed[6], const xp_bod
   }
   const char *planar[1] = {strcmp(b->kind, "cylinders") == 0 ? "1" : "0"};
   xp_plot_block_line(out, planar, 1);
+  for (int k = 0; k < SNAP_FRAMES; k++) {  // the frames' times, marked on the curves
+    char tk[64];
+    snprintf(tk, sizeof tk, "%.9g", b->t[pick[k]]);
+    const char *line[1] = {tk};
+    xp_plot_block_line(out, line, 1);
+  }
   fputs("EOD\nsnap(i) = $snap[i][2:]\n", out);
   return fclose(out) == 0 ? 0 : -1;
 }

@@ -36,11 +36,12 @@ void xp_bodies_free(xp_bodies *b);
 // to out. XP_OK, XP_ERR_USAGE, XP_ERR_RUN.
 int xp_xdmf_export(const char *path, const char *case_name, char *out, size_t len, xp_error *err);
 
-// For `stabcon plot`: for every case of results file `path` whose history is of spheres, writes
-// <datadir>/<case>.snap.dat (the spheres at the start, the first contact, the middle of the
-// landing and the end: "x y z r speed force" a line, force −1 where none was reported, one gnuplot
-// index per frame) and <case>.snap.gp (datablock lines), and runs <plotsdir>/snapshot.gp, which
-// draws <outdir>/<stem>_snap_<case>.png and .svg. XP_OK, XP_ERR_USAGE, XP_ERR_RUN.
+// For `stabcon plot`: for every case of results file `path` whose history is of spheres or planar
+// cylinders, writes <datadir>/<case>.snap.dat (gnuplot indexes 0–3: the bodies at the start, the
+// first contact, the middle of the landing and the end, "x y z r speed force turn" a line, force
+// −1 where none was reported; index 4: every frame's time, largest speed and force) and
+// <case>.snap.gp (datablock lines), and runs <plotsdir>/snapshot.gp, which draws
+// <outdir>/<stem>_snap_<case>.png and .svg. XP_OK, XP_ERR_USAGE, XP_ERR_RUN.
 int xp_snapshot_plot(const char *path, const char *datadir, const char *outdir, const char *stem,
                      const char *plotsdir, xp_error *err);
 

@@ -283,6 +283,11 @@ static const xp_param_def stack_param_defs[] = {
     STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
 };
 
+// the loop's energy series: kinetic + gravity + Hertz potential (stack_energy)
+static double stack_total_energy(const void *data, const double *q, const double *v) {
+  return stack_energy(data, q, v);
+}
+
 static void stack_release(sim_instance *inst) {
   if (inst->data) stack_free(inst->data);
   sim_instance_release(inst);
@@ -316,6 +321,7 @@ static int stack_create(const xp_params *p, double h, sim_instance *inst, xp_err
   else
     stack_initial_state(s, inst->q0, inst->v0);
   inst->model = &s->model;
+  inst->energy = stack_total_energy;
   return XP_OK;
 }
 

@@ -106,6 +106,10 @@ typedef struct sim_instance {
   mbs_model *model;
   double *q0, *v0;  // initial state (nq, nv entries)
   void *data;       // the scenario's own instance (for its reference statistics)
+  // optional: total energy [J] at (q, v) — kinetic + gravity + contact potential — of a scene
+  // whose model energy leaves the contact springs out (it is evaluated only where the loop
+  // records a sample, never inside a method's step); NULL: the model's energy
+  double (*energy)(const void *data, const double *q, const double *v);
 } sim_instance;
 
 // Allocates a zeroed instance structure of data_size bytes (inst->data) and the initial state
@@ -118,7 +122,7 @@ static inline int sim_instance_alloc(sim_instance *inst, size_t data_size, int n
     free(data), free(x);
     return -1;
   }
-  *inst = (sim_instance){.model = NULL, .q0 = x, .v0 = x + nq, .data = data};
+  *inst = (sim_instance){.model = NULL, .q0 = x, .v0 = x + nq, .data = data, .energy = NULL};
   return 0;
 }
 static inline void sim_instance_release(sim_instance *inst) {

@@ -143,7 +143,9 @@ void incline_init(incline *s, const incline_params *p) {
                          .gravity = p->g,
                          .half = {0.5 * a, 0.5 * b, 0.5 * c},
                          .inertia = {s->inertia[0], s->inertia[1], s->inertia[2]},
-                         .ramp_angle = p->theta};
+                         .ramp_angle = p->theta,
+                         .estar = p->Estar,
+                         .damping = p->bn};
 }
 
 void incline_initial_state(const incline *s, double q[7], double v[6]) {

@@ -47,6 +47,8 @@ static const xp_param_def common_params[] = {
     {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "theta-*: near-rigid parameter (paper B)"},
     {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
      "theta-*: tangential regularisation (paper B)"},
+    {"quick_iterations", XP_INT, "20", XP_POSITIVE, "", NULL,
+     "ode-quickstep: sweeps of its iterative solver per step (ODE's default 20)"},
 };
 enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS = 32 };
 
@@ -62,8 +64,8 @@ int sim_instance_make(const char *name, const char *const *settings, size_t n, d
 
 // why a peer does not apply: it rebuilds the model from its scene (mbs_model.scene)
 static const char peer_not_applicable[] =
-    "mujoco: needs the model's scene (mbs_scene.h: free spheres, or a box on feet), which only the "
-    "stack, the pile and the incline describe";
+    "peers (mujoco*, ode-*, simbody): need the model's scene (mbs_scene.h: free spheres, or a box "
+    "on feet), which only the stack, the pile and the incline describe";
 
 static const char *family_name(unsigned family) {
   return family == SIM_FAMILY_PAPER_A ? "paper A"
@@ -114,7 +116,8 @@ static sim_method_options method_options(const sim_scenario *sc, const xp_params
                               .zeta = xp_params_real(p, "zeta"),
                               .fp_max_iter = xp_params_int(p, "fp_max_iter"),
                               .beta = xp_params_real(p, "beta"),
-                              .sigma = xp_params_real(p, "sigma")};
+                              .sigma = xp_params_real(p, "sigma"),
+                              .quick_iterations = xp_params_int(p, "quick_iterations")};
 }
 
 // one method on a fresh instance of the scenario, into case "method=<name>"

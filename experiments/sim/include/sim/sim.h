@@ -64,6 +64,7 @@ typedef struct sim_method_options {
   const char *solver;         // paper A: unilateral-row solver auto|dense|qcp; NULL: auto
   const double *gdot_target;  // paper A: weight of hĠv0 in the velocity target (eq. 50);
                               // NULL: the paper's 1 (the pendulum study also runs 0)
+  long quick_iterations;      // ode-quickstep: its solver's sweeps per step (≤ 0: ODE's 20)
 } sim_method_options;
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.

@@ -225,14 +225,16 @@ int stack_init(stack *s, const stack_params *p) {
   for (int c = 0; c < p->n; c++) s->reff[c] = c == 0 ? p->r : 0.5 * p->r;
   for (int i = 0; i < p->n; i++) s->block_size[i] = 6;
   s->inertia[0] = s->inertia[1] = s->inertia[2] = 0.4 * p->m * p->r * p->r;
-  s->scene = (mbs_scene){.nbodies = p->n,
-                         .radius = p->r,
-                         .mass = p->m,
-                         .mu = p->mu,
-                         .gravity = p->g,
-                         .wall_half = 0,
-                         .estar = p->E,
-                         .damping = p->b};
+  s->scene =
+      (mbs_scene){.nbodies = p->n,
+                  .radius = p->r,
+                  .mass = p->m,
+                  .mu = p->mu,
+                  .gravity = p->g,
+                  .wall_half = 0,
+                  .estar = p->E,
+                  .damping = p->b,
+                  .hc_alpha = p->dissipation == HERTZ_DISSIPATION_HUNT_CROSSLEY ? p->alpha : 0};
   s->model = (mbs_model){.nq = 7 * p->n,
                          .nv = 6 * p->n,
                          .max_rows = 3 * s->max_contacts,

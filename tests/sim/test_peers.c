@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The peer methods (MuJoCo, ODE; each only when built) against closed forms on a one-sphere
-// scene (the stack with N = 1), through the stepper interface of the method matrix:
-//  * free fall from 10 m for 0.5 s at h = 0.01: every peer steps semi-implicit Euler
+// The peer methods (MuJoCo, ODE, Simbody; each only when built) against closed forms on a
+// one-sphere scene (the stack with N = 1), through the stepper interface of the method matrix:
+//  * free fall from 10 m for 0.5 s at h = 0.01: MuJoCo and ODE step semi-implicit Euler
 //    (v₁ = v₀ − gh, z₁ = z₀ + hv₁), whose exact discrete solution is v_n = −g h n,
-//    z_n = z₀ − g h² n(n+1)/2 — matched to round-off (1e-12 m, 1e-12 m/s), the sphere neither
-//    turning nor drifting sideways;
+//    z_n = z₀ − g h² n(n+1)/2; Simbody's Runge–Kutta–Merson the continuous z₀ − g t²/2 —
+//    matched to round-off (1e-12 m, 1e-12 m/s), the sphere neither turning nor drifting sideways;
 //  * a sphere released touching the ground (overlap 0), E* = 1e11 Pa, B = 1 N·s/m, after 2 s
 //    rests at the overlap its contact law predicts:
 //      ode-step, ode-quickstep: the ERP/CFM spring is linear with k = E*√(r δ) at the step's
@@ -32,21 +32,24 @@
 #include "sim/sim.h"
 #include "sim/sim_mujoco.h"
 #include "sim/sim_opende.h"
+#include "sim/sim_simbody.h"
 
 static const double g = 9.81, r = 0.1, m = 1, E = 1e11, h = 0.01;
 
 // runs the peer on the one-sphere stack with the given gap for T; final (q, v)
-// (ode-quickstep at `sweeps` per step, 0: its default)
+// (ode-quickstep at `sweeps` per step, 0: its default; simbody at accuracy 1e-8, with
+// Hunt–Crossley damping α = 100 s/m, which does not move the rest)
 static void run_one_sphere(const char *name, const char *gap, double T, long sweeps, double q[7],
                            double v[6]) {
   const sim_method *meth = sim_method_find(name);
   if (!meth) skip();  // not built
-  const char *set[] = {"n=1", gap};
+  const char *set[] = {"n=1", gap, "dissipation=hunt-crossley", "alpha=100"};
   const sim_scenario *sc;
   sim_instance inst;
   xp_error err = {.code = 0};
-  assert_int_equal(sim_instance_make("stack", set, 2, h, &sc, &inst, &err), XP_OK);
-  const sim_method_options opt = {.h = h, .quick_iterations = sweeps};
+  const size_t nset = strcmp(name, "simbody") == 0 ? 4 : 2;
+  assert_int_equal(sim_instance_make("stack", set, nset, h, &sc, &inst, &err), XP_OK);
+  const sim_method_options opt = {.h = h, .quick_iterations = sweeps, .rtol = 1e-8};
   memcpy(q, inst.q0, 7 * sizeof *q);
   memcpy(v, inst.v0, 6 * sizeof *v);
   void *st = meth->create(meth, inst.model, &opt, 0, q, v, T, &err);
@@ -60,15 +63,15 @@ static void run_one_sphere(const char *name, const char *gap, double T, long swe
   sc->free(&inst);
 }
 
-static void free_fall(const char *name) {
+// exact: the discrete solution of semi-implicit Euler (discrete = 1), or the continuous one
+static void free_fall(const char *name, int discrete) {
   double q[7], v[6];
   run_one_sphere(name, "gap=10", 0.5, 0, q, v);
   const double n = 50, z0 = r + 10;
-  const double z = z0 - g * h * h * n * (n + 1) / 2, vz = -g * h * n;
-  printf(
-      "%s free fall: z %.15g m (exact discrete %.15g, diff %.2e), v %.15g m/s (%.15g, diff "
-      "%.2e); continuous z would be %.15g\n",
-      name, q[2], z, q[2] - z, v[2], vz, v[2] - vz, z0 - 0.5 * g * 0.25);
+  const double z = discrete ? z0 - g * h * h * n * (n + 1) / 2 : z0 - 0.5 * g * 0.25;
+  const double vz = -g * h * n;
+  printf("%s free fall: z %.15g m (exact %s %.15g, diff %.2e), v %.15g m/s (%.15g, diff %.2e)\n",
+         name, q[2], discrete ? "discrete" : "continuous", z, q[2] - z, v[2], vz, v[2] - vz);
   if (!(fabs(q[2] - z) <= 1e-12 && fabs(v[2] - vz) <= 1e-12))
     fail_msg("%s: free fall off its discrete closed form", name);
   for (int k = 0; k < 6; k++)
@@ -113,13 +116,13 @@ static double at_rest(const char *name, long sweeps, double expected, const char
 
 static void test_ode_step(void **state) {
   (void)state;
-  free_fall("ode-step");
+  free_fall("ode-step", 1);
   at_rest("ode-step", 0, cbrt(m * g * m * g / (E * E * r)), "Hertz (m g/(E* sqrt r))^(2/3)", 1e-9);
 }
 
 static void test_ode_quickstep(void **state) {
   (void)state;
-  free_fall("ode-quickstep");
+  free_fall("ode-quickstep", 1);
   // its iterative solver converged (100 sweeps) rests where ode-step does; at its default 20
   // sweeps per step the solve stops short of it (measured: 5e-8 relative), printed, not asserted
   const double hertz = cbrt(m * g * m * g / (E * E * r));
@@ -129,28 +132,35 @@ static void test_ode_quickstep(void **state) {
 
 static void test_mujoco(void **state) {
   (void)state;
-  free_fall("mujoco");
+  free_fall("mujoco", 1);
   const double solref[2] = {0.02, 1}, solimp[3] = {0.9, 0.95, 0.001};  // MuJoCo's defaults
   at_rest("mujoco", 0, mujoco_static_overlap(solref, solimp), "soft-constraint rest", 1e-9);
 }
 
 static void test_mujoco_stiff(void **state) {
   (void)state;
-  free_fall("mujoco-stiff");
+  free_fall("mujoco-stiff", 1);
   const double solref[2] = {2 * h, 1}, solimp[3] = {SIM_MUJOCO_STIFF_SOLIMP};
   at_rest("mujoco-stiff", 0, mujoco_static_overlap(solref, solimp), "soft-constraint rest", 1e-9);
 }
 
+// Simbody's Runge–Kutta–Merson is exact on the quadratic free fall; its Hertz contact rests at
+// Hertz's static overlap (E* set so that its force is E*√r d^{3/2}, sim_simbody.cpp)
+static void test_simbody(void **state) {
+  (void)state;
+  free_fall("simbody", 0);
+  at_rest("simbody", 0, cbrt(m * g * m * g / (E * E * r)), "Hertz (m g/(E* sqrt r))^(2/3)", 1e-9);
+}
+
 int main(void) {
-  if (!sim_mujoco_available() && !sim_opende_available()) {
+  if (!sim_mujoco_available() && !sim_opende_available() && !sim_simbody_available()) {
     printf("no peer built: skipped\n");
     return 77;
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_ode_step),
-      cmocka_unit_test(test_ode_quickstep),
-      cmocka_unit_test(test_mujoco),
-      cmocka_unit_test(test_mujoco_stiff),
+      cmocka_unit_test(test_ode_step), cmocka_unit_test(test_ode_quickstep),
+      cmocka_unit_test(test_mujoco),   cmocka_unit_test(test_mujoco_stiff),
+      cmocka_unit_test(test_simbody),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,7 @@ typedef struct mbs_scene {
   // damping B [N·s/m] (0: none given)
   double estar;    // E* [Pa] (0: not given)
   double damping;  // B [N·s/m]
+  double hc_alpha;  // Hunt–Crossley α [s/m] of a force E*√r_eff d^{3/2}(1 + α ḋ) (0: another law)
 } mbs_scene;
 
 #endif

@@ -275,9 +275,11 @@ ODEPEER_TYPE(
     "ODE 0.16 dWorldStep (direct LCP) on the scene; contact joints as the implicit "
     "spring-damper of ERP/CFM from k = E*sqrt(r d), c = B (linear in each step, not Hertz's "
     "d^1.5), friction pyramid")
-ODEPEER_TYPE(sim_method_ode_quickstep, "ode-quickstep", 1,
-             "ODE 0.16 dWorldQuickStep (iterative, 20 sweeps) on the scene; contact joints as "
-             "ode-step (ERP/CFM spring-damper from k = E*sqrt(r d), c = B), friction pyramid")
+ODEPEER_TYPE(
+    sim_method_ode_quickstep, "ode-quickstep", 1,
+    "ODE 0.16 dWorldQuickStep (iterative, quick_iterations sweeps, default 20) on the scene; "
+    "contact joints as "
+    "ode-step (ERP/CFM spring-damper from k = E*sqrt(r d), c = B), friction pyramid")
 
 #else  // built without ODE
 

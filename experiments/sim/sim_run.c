@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "sim/sim_mujoco.h"
+#include "sim/sim_opende.h"
+#include "sim/sim_simbody.h"
 
 const sim_method *sim_method_find(const char *name) {
   for (size_t i = 0; sim_methods[i]; i++)
@@ -67,6 +70,29 @@ static const char peer_not_applicable[] =
     "peers (mujoco*, ode-*, simbody): need the model's scene (mbs_scene.h: free spheres, or a box "
     "on feet), which only the stack, the pile and the incline describe";
 
+// the optional peers: their methods exist only in a build that found the engine
+typedef struct optional_peer {
+  const char *name;
+  int (*available)(void);
+  const char *install;
+} optional_peer;
+static const optional_peer optional_peers[] = {
+    {"mujoco", sim_mujoco_available, "libmujoco-dev"},
+    {"mujoco-stiff", sim_mujoco_available, "libmujoco-dev"},
+    {"ode-step", sim_opende_available, "libode-dev"},
+    {"ode-quickstep", sim_opende_available, "libode-dev"},
+    {"simbody", sim_simbody_available, "libsimbody-dev and g++"},
+};
+enum { N_OPTIONAL_PEERS = sizeof optional_peers / sizeof optional_peers[0] };
+
+// the optional peer called name that this build lacks, or NULL
+static const optional_peer *peer_not_built(const char *name) {
+  for (size_t i = 0; i < N_OPTIONAL_PEERS; i++)
+    if (strcmp(optional_peers[i].name, name) == 0 && !optional_peers[i].available())
+      return &optional_peers[i];
+  return NULL;
+}
+
 static const char *family_name(unsigned family) {
   return family == SIM_FAMILY_PAPER_A ? "paper A"
          : family == SIM_FAMILY_THETA ? "theta (paper B)"
@@ -88,6 +114,11 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const sim_method *m = sim_method_find(tok);
+    const optional_peer *missing = m ? NULL : peer_not_built(tok);
+    if (missing)
+      return xp_fail(err, XP_ERR_USAGE,
+                     "parameter method=%s: peer '%s' is not built (install %s and reconfigure)",
+                     text, tok, missing->install);
     if (!m || *n == cap)
       return xp_fail(err, XP_ERR_USAGE,
                      "parameter method=%s: unknown method '%s' (stabcon list --methods)", text,
@@ -237,6 +268,10 @@ void sim_print_matrix(FILE *out) {
   int have_peer = 0;
   for (size_t j = 0; sim_methods[j]; j++) have_peer |= sim_methods[j]->family == SIM_FAMILY_PEER;
   if (have_peer) fprintf(out, "  %s\n", peer_not_applicable);
+  for (size_t i = 0; i < N_OPTIONAL_PEERS; i++)
+    if (!optional_peers[i].available())
+      fprintf(out, "  %s: not in this build (install %s and reconfigure)\n", optional_peers[i].name,
+              optional_peers[i].install);
   fputs("\nMethods:\n", out);
   for (size_t j = 0; sim_methods[j]; j++)
     fprintf(out, "  %-16s %-16s %s\n", sim_methods[j]->name, family_name(sim_methods[j]->family),

@@ -205,12 +205,7 @@ static int mujoco_step(void *state, double t, double t_next, double *q, double *
   (void)t, (void)t_next;
   sim_mujoco_step(state, q, v);
   sim_mujoco *mj = state;
-  rep->status = "ok";
-  rep->iterations = mj->d->solver_iter;
-  rep->solves = 1, rep->retried = 0;
-  rep->residual = rep->cone_residual = NAN;
-  rep->rows = NULL, rep->force = NULL;
-  return rep->outcome = 0;
+  return sim_report_plain_ok(rep, mj->d->solver_iter);
 }
 
 static void mujoco_stats(void *state, void (*emit)(void *, const char *, double, const char *),

@@ -10,6 +10,7 @@
 #ifndef SIM_SIM_H
 #define SIM_SIM_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -45,6 +46,17 @@ typedef struct sim_step_report {
   const double *force;   // row forces λ [N], one per row of `rows` (NULL: not available)
   char message[160];     // what went wrong, naming the value ("" when ok)
 } sim_step_report;
+
+// Fills rep for a step taken ok by a method that reports no rows, forces or residuals (the
+// peers), with its iteration count; returns the outcome 0.
+static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
+  rep->status = "ok";
+  rep->iterations = iterations;
+  rep->solves = 1, rep->retried = 0;
+  rep->residual = rep->cone_residual = NAN;
+  rep->rows = NULL, rep->force = NULL;
+  return rep->outcome = 0;
+}
 
 // Settings every method may read; each method uses those of its family (declared once, in
 // sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, activation,

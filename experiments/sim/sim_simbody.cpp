@@ -96,6 +96,7 @@ static void build(sim_simbody *sb, const mbs_scene *sc, const double *q, const d
   for (int i = 0; i < sc->nbodies; i++) set_body_state(sb->bodies[i], state, q + 7 * i, v + 6 * i);
   sb->integ = new RungeKuttaMersonIntegrator(sb->system);
   sb->integ->setAccuracy(rtol);
+  sb->integ->setAllowInterpolation(false);  // outputs are its own steps, under its error control
   sb->integ->initialize(state);
   std::snprintf(sb->text, sizeof sb->text,
                 "Simbody %s, Runge-Kutta-Merson at accuracy %g, HuntCrossleyForce: force "

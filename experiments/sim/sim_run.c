@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "sim/sim_mujoco.h"
+#include "sim/sim_opende.h"
+#include "sim/sim_simbody.h"
 
 const sim_method *sim_method_find(const char *name) {
   for (size_t i = 0; sim_methods[i]; i++)
@@ -49,6 +52,8 @@ static const xp_param_def common_params[] = {
     {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "theta-*: near-rigid parameter (paper B)"},
     {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
      "theta-*: tangential regularisation (paper B)"},
+    {"quick_iterations", XP_INT, "20", XP_POSITIVE, "", NULL,
+     "ode-quickstep: sweeps of its iterative solver per step (ODE's default 20)"},
 };
 enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS = 32 };
 
@@ -64,8 +69,31 @@ int sim_instance_make(const char *name, const char *const *settings, size_t n, d
 
 // why a peer does not apply: it rebuilds the model from its scene (mbs_model.scene)
 static const char peer_not_applicable[] =
-    "mujoco: needs the model's scene (mbs_scene.h: free spheres, or a box on feet), which only the "
-    "stack, the pile and the incline describe";
+    "peers (mujoco*, ode-*, simbody): need the model's scene (mbs_scene.h: free spheres, or a box "
+    "on feet), which only the stack, the pile and the incline describe";
+
+// the optional peers: their methods exist only in a build that found the engine
+typedef struct optional_peer {
+  const char *name;
+  int (*available)(void);
+  const char *install;
+} optional_peer;
+static const optional_peer optional_peers[] = {
+    {"mujoco", sim_mujoco_available, "libmujoco-dev"},
+    {"mujoco-stiff", sim_mujoco_available, "libmujoco-dev"},
+    {"ode-step", sim_opende_available, "libode-dev"},
+    {"ode-quickstep", sim_opende_available, "libode-dev"},
+    {"simbody", sim_simbody_available, "libsimbody-dev and g++"},
+};
+enum { N_OPTIONAL_PEERS = sizeof optional_peers / sizeof optional_peers[0] };
+
+// the optional peer called name that this build lacks, or NULL
+static const optional_peer *peer_not_built(const char *name) {
+  for (size_t i = 0; i < N_OPTIONAL_PEERS; i++)
+    if (strcmp(optional_peers[i].name, name) == 0 && !optional_peers[i].available())
+      return &optional_peers[i];
+  return NULL;
+}
 
 static const char *family_name(unsigned family) {
   return family == SIM_FAMILY_PAPER_A ? "paper A"
@@ -88,6 +116,11 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const sim_method *m = sim_method_find(tok);
+    const optional_peer *missing = m ? NULL : peer_not_built(tok);
+    if (missing)
+      return xp_fail(err, XP_ERR_USAGE,
+                     "parameter method=%s: peer '%s' is not built (install %s and reconfigure)",
+                     text, tok, missing->install);
     if (!m || *n == cap)
       return xp_fail(err, XP_ERR_USAGE,
                      "parameter method=%s: unknown method '%s' (stabcon list --methods)", text,
@@ -117,7 +150,8 @@ static sim_method_options method_options(const sim_scenario *sc, const xp_params
                               .fp_max_iter = xp_params_int(p, "fp_max_iter"),
                               .beta = xp_params_real(p, "beta"),
                               .sigma = xp_params_real(p, "sigma"),
-                              .frames = (size_t)xp_params_int(p, "frames")};
+                              .frames = (size_t)xp_params_int(p, "frames"),
+                              .quick_iterations = xp_params_int(p, "quick_iterations")};
 }
 
 // one method on a fresh instance of the scenario, into case "method=<name>"
@@ -240,6 +274,10 @@ void sim_print_matrix(FILE *out) {
   int have_peer = 0;
   for (size_t j = 0; sim_methods[j]; j++) have_peer |= sim_methods[j]->family == SIM_FAMILY_PEER;
   if (have_peer) fprintf(out, "  %s\n", peer_not_applicable);
+  for (size_t i = 0; i < N_OPTIONAL_PEERS; i++)
+    if (!optional_peers[i].available())
+      fprintf(out, "  %s: not in this build (install %s and reconfigure)\n", optional_peers[i].name,
+              optional_peers[i].install);
   fputs("\nMethods:\n", out);
   for (size_t j = 0; sim_methods[j]; j++)
     fprintf(out, "  %-16s %-16s %s\n", sim_methods[j]->name, family_name(sim_methods[j]->family),

@@ -61,11 +61,16 @@ static int buffers_alloc(sim_buffers *b, const mbs_model *m, size_t samples) {
   return 0;
 }
 
-// energy, largest bilateral |φ| and largest overlap −φ of unilateral/normal rows at a state
-static void measure_state(const mbs_model *m, mbs_rows *rows, double t, const double *q,
+// energy (the instance's total energy, else the model's), largest bilateral |φ| and largest
+// overlap −φ of unilateral/normal rows at a state
+static void measure_state(const sim_instance *inst, mbs_rows *rows, double t, const double *q,
                           const double *v, double *energy, double *deviation, double *pen) {
+  const mbs_model *m = inst->model;
   *energy = NAN;
-  if (m->energy && m->energy(t, q, v, energy, m->ctx)) *energy = NAN;
+  if (inst->energy)
+    *energy = inst->energy(inst->data, q, v);
+  else if (m->energy && m->energy(t, q, v, energy, m->ctx))
+    *energy = NAN;
   *deviation = 0, *pen = 0;
   if (m->rows(t, q, v, rows, m->ctx)) {
     *deviation = *pen = NAN;
@@ -96,7 +101,7 @@ static void record_sample(sim_buffers *b, const sim_instance *inst, size_t k, do
                           const sim_step_report *rep, double wall, double cpu) {
   double **s = b->series;
   s[S_T][k] = t;
-  measure_state(inst->model, b->rows, t, b->q, b->v, &s[S_ENERGY][k], &s[S_DEVIATION][k],
+  measure_state(inst, b->rows, t, b->q, b->v, &s[S_ENERGY][k], &s[S_DEVIATION][k],
                 &s[S_PENETRATION][k]);
   if (rep) {
     s[S_LOAD][k] = contact_load(rep);

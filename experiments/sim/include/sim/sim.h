@@ -10,6 +10,7 @@
 #ifndef SIM_SIM_H
 #define SIM_SIM_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -46,6 +47,17 @@ typedef struct sim_step_report {
   char message[160];     // what went wrong, naming the value ("" when ok)
 } sim_step_report;
 
+// Fills rep for a step taken ok by a method that reports no rows, forces or residuals (the
+// peers), with its iteration count; returns the outcome 0.
+static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
+  rep->status = "ok";
+  rep->iterations = iterations;
+  rep->solves = 1, rep->retried = 0;
+  rep->residual = rep->cone_residual = NAN;
+  rep->rows = NULL, rep->force = NULL;
+  return rep->outcome = 0;
+}
+
 // Settings every method may read; each method uses those of its family (declared once, in
 // sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, activation,
 // beta, sigma).
@@ -66,6 +78,7 @@ typedef struct sim_method_options {
                               // NULL: the paper's 1 (the pendulum study also runs 0)
   size_t frames;  // the loop's, for any method: most per-body frames written to the case when
                   // the model describes its scene (the `bodies` group); 0: none
+  long quick_iterations;  // ode-quickstep: its solver's sweeps per step (≤ 0: ODE's 20)
 } sim_method_options;
 // the most frames a run may ask for (a long run stays small: 100 by default)
 #define SIM_FRAMES_MAX 10000
@@ -125,6 +138,10 @@ typedef struct sim_instance {
   double *q0, *v0;           // initial state (nq, nv entries)
   void *data;                // the scenario's own instance (for its reference statistics)
   const sim_bodies *bodies;  // optional: its bodies (NULL: the model's scene, if any)
+  // optional: total energy [J] at (q, v) — kinetic + gravity + contact potential — of a scene
+  // whose model energy leaves the contact springs out (it is evaluated only where the loop
+  // records a sample, never inside a method's step); NULL: the model's energy
+  double (*energy)(const void *data, const double *q, const double *v);
 } sim_instance;
 
 // Allocates a zeroed instance structure of data_size bytes (inst->data) and the initial state
@@ -137,7 +154,7 @@ static inline int sim_instance_alloc(sim_instance *inst, size_t data_size, int n
     free(data), free(x);
     return -1;
   }
-  *inst = (sim_instance){.model = NULL, .q0 = x, .v0 = x + nq, .data = data};
+  *inst = (sim_instance){.model = NULL, .q0 = x, .v0 = x + nq, .data = data, .energy = NULL};
   return 0;
 }
 static inline void sim_instance_release(sim_instance *inst) {

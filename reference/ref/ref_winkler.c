@@ -133,10 +133,10 @@ double ref_winkler_step_error(const ref_winkler *w, double h, double T, double d
   const long N = lround(T / h);
   const double complex sig = -I * w->omega_load;
   double complex ring;
-  const double complex dz = mode_step(&hv, heave_load(w), 0, h, N) -
-                            mode_exact(&hv, heave_load(w), 0, T, &ring);
-  const double complex du = mode_step(&rk, rocking_load(w), sig, h, N) -
-                            mode_exact(&rk, rocking_load(w), sig, T, &ring);
+  const double complex dz =
+      mode_step(&hv, heave_load(w), 0, h, N) - mode_exact(&hv, heave_load(w), 0, T, &ring);
+  const double complex du =
+      mode_step(&rk, rocking_load(w), sig, h, N) - mode_exact(&rk, rocking_load(w), sig, T, &ring);
   // quaternion vector part θ/2: (q_x, q_y) = (Im u, Re u)/2
   const double d[3] = {creal(dz), cimag(du) / 2, creal(du) / 2};
   if (dq)

@@ -36,7 +36,8 @@ set key below vertical maxrows krows spacing 1.1
 set bmargin 5 + 1.3 * krows
 do for [fmt in "png svg"] {
   eval setterm(fmt, 900, 640 + 18 * krows)
-  set title 'Cube on elastic foundation: error of the constraint solver at T against the step' noenhanced
+  Tv = stat(word(refs, 1), 'T')
+  set title sprintf('Cube on elastic foundation: error of the constraint solver at T%s against the step', (Tv eq '') ? '' : sprintf(' = %g s', real(Tv))) noenhanced
   set xlabel 'step h [s]'
   set ylabel 'error at T: ‖q - q_{ref}‖ (position [m], quaternion [-])'
   # colour: the case; style: what is drawn (entries in black)

@@ -985,6 +985,7 @@ static int fr_reference_case(const foundation *fd, const fd_settings *s, double 
   xp_case *c = xp_case_begin(out, name);
   fr_case_params(c, fd, "reference");
   xp_case_param_real(c, "ref_tol", ref_tol, "");
+  xp_case_param_real(c, "T", s->T, "s");
   xp_case_stat_real(c, "floor_abs", *floor_abs, "");
   xp_case_stat_real(c, "ringing_abs", sqrt(R[0] * R[0] + R[1] * R[1] + R[2] * R[2]), "");
   xp_case_stat_real(c, "ringing_measured", measured, "");
@@ -1074,7 +1075,7 @@ static void fr_table_row(const xp_file *f, FILE *md, const char *c, fr_summary *
 static void fr_case_text(FILE *md, const fr_summary *sm, double margin) {
   if (sm->n_model)
     fprintf(md,
-            "The error model matches the measured error within %.0f %% at every resolved step "
+            "The error model matches the measured error within %.2g %% at every resolved step "
             "(%d steps).",
             100 * sm->model_dev, sm->n_model);
   else

@@ -142,10 +142,13 @@ static const char *step_case(const xp_file *f, double E, double F, double h) {
   return NULL;
 }
 
-// Every step case: the error model within 10 % of the measured error where it applies (all
-// elements in contact, error above 10× the reference floor), and the step within 5 % of its error
-// from the exact model with element damping B + hK where that is computed (ωh ≤ 0.1); with
-// `equiv`, at least one step has that comparison
+// Every step case: the error model within 5 % of the measured error where it applies (all
+// elements in contact, error above 10× the reference floor) and the step has damped the rocking
+// out (α_rock T ≥ 1); within 15 % where it keeps a share of it (α_rock T < 1): the model's factor
+// 1 − e^{−αT} treats the ringing as linear from t = 0, while the lift-offs of the first heave
+// periods (which the closed form has not) depend on the damping too. The step within 5 % of its
+// error from the exact model with element damping B + hK where that is computed (ωh ≤ 0.1);
+// with `equiv`, at least one step has that comparison
 static void check_cases(const xp_file *f, int equiv) {
   int n_model = 0, n_equiv = 0;
   printf("%-28s %-10s %-10s %-10s %-10s\n", "case", "error", "model", "B+hK", "gap");
@@ -157,7 +160,8 @@ static void check_cases(const xp_file *f, int equiv) {
                  fl = stat_of(f, c, "floor_abs");
     printf("%-28s %-10.3e %-10.3e %-10.3e %-10.3e\n", c, e, m, q, gap);
     assert_true(e > 0);
-    if (isfinite(m) && e > 10 * fl) assert_true(fabs(m / e - 1) <= 0.10), n_model++;
+    const double tol = stat_of(f, c, "damping_rock_T") >= 1 ? 0.05 : 0.15;
+    if (isfinite(m) && e > 10 * fl) assert_true(fabs(m / e - 1) <= tol), n_model++;
     if (isfinite(gap)) assert_true(gap <= 0.05 * e), n_equiv++;
   }
   printf("model checked at %d steps, B + hK at %d\n", n_model, n_equiv);

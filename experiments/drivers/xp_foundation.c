@@ -935,7 +935,7 @@ static int fr_step_case(const foundation *fd, const fd_settings *s, const fd_run
   fd_settings run_set = *s;
   run_set.h = h;
   const fd_run run = run_method(fd, FD_CONSTRAINT, &run_set, NULL);
-  const double e = run.ok ? q_distance(run.q, ref->q) : NAN;
+  const double e = run.ok && ref->ok ? q_distance(run.q, ref->q) : NAN;
   // the model needs the steady response, which is the closed form only while no element lifts
   double R[3], model = NAN, equiv = NAN, gap = NAN;
   fr_ringing(&w, ref->q, s->T, floor_abs, R);
@@ -946,7 +946,8 @@ static int fr_step_case(const foundation *fd, const fd_settings *s, const fd_run
     foundation damped;
     foundation_init(&damped, &p);
     const fd_run alt = run_ode(&damped, "rk45", ref_tol, ref_tol, &run_set, NULL);
-    if (alt.ok) equiv = q_distance(alt.q, ref->q), gap = run.ok ? q_distance(run.q, alt.q) : NAN;
+    if (alt.ok && ref->ok)
+      equiv = q_distance(alt.q, ref->q), gap = run.ok ? q_distance(run.q, alt.q) : NAN;
   }
   char name[200], num[32];
   xp_format_compact(num, sizeof num, h);

@@ -15,6 +15,7 @@ extern const xp_experiment xp_experiment_rom_pendulum;
 extern const xp_experiment xp_experiment_foundation;
 extern const xp_experiment xp_experiment_foundation_wp;
 extern const xp_experiment xp_experiment_foundation_wp_stiff;
+extern const xp_experiment xp_experiment_foundation_ringing;
 extern const xp_experiment xp_experiment_spring_cylinder;
 extern const xp_experiment xp_experiment_incline;
 extern const xp_experiment xp_experiment_stack;
@@ -36,6 +37,7 @@ const xp_experiment *const xp_experiments[] = {
     &xp_experiment_foundation,
     &xp_experiment_foundation_wp,
     &xp_experiment_foundation_wp_stiff,
+    &xp_experiment_foundation_ringing,
     &xp_experiment_spring_cylinder,
     &xp_experiment_incline,
     &xp_experiment_stack,

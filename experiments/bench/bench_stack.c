@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `stabcon bench stack`: per-step cost of paper A's step on the resting sphere stack (paper A
 // §6.5) against the number of spheres N (10 … 1000, 3 contact rows each: one Q³ friction cone per
-// contact), with the fitted exponent of time ∝ N^p. Issue 5: p ≤ 1.2. With --initial dropped the
-// same from paper A's mid-air release (the landing phase, issue 14), under --activation. With
-// --peer mujoco, MuJoCo (issue 16) on the same column in the same run, the two alternating
+// contact), with the fitted exponent of time ∝ N^p (target p ≤ 1.2). With --initial dropped the
+// same from paper A's mid-air release (the landing phase), under --activation. With
+// --peer mujoco, MuJoCo on the same column in the same run, the two alternating
 // repeat by repeat, with the physics beside the cost: bottom overlap against Hertz statics and
 // the largest speed at the end.
 #include <math.h>
@@ -256,7 +256,7 @@ int cli_bench_stack(int argc, char **argv) {
   for (int k = 0; k < nk; k++) sx += xs[k], sy += ys[k], sxx += xs[k] * xs[k], sxy += xs[k] * ys[k];
   if (nk < 2) return 0;
   const double e = (nk * sxy - sx * sy) / (nk * sxx - sx * sx);
-  printf("\nfitted exponent: stabcon time per step ∝ N^%.2f over N = 10 … 1000 (issue 5: ≤ 1.2)\n",
+  printf("\nfitted exponent: stabcon time per step ∝ N^%.2f over N = 10 … 1000 (target ≤ 1.2)\n",
          e);
   return 0;
 }

@@ -3,7 +3,7 @@
 // of CVODE BDF order 1, CVODE BDF and RK45 on the same penalty ODE), Table 2 (error of the
 // generalised coordinates at T against a reference) and Fig 7 (pressure under the cube at T).
 //
-// Reference protocol (issue 6): the "truth" is RK45 and CVODE BDF, both at a tight tolerance;
+// Reference protocol: the "truth" is RK45 and CVODE BDF, both at a tight tolerance;
 // their difference is stored as the reference error floor, and an error within 10× of the floor
 // is flagged ("at floor") rather than reported as exact.
 #include "xp/xp.h"
@@ -560,7 +560,7 @@ static int fd_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
   write_tables(f, md);
-  // the same tables as a file of their own next to the results (issue 6)
+  // the same tables as a file of their own next to the results
   char tables[1200];
   snprintf(tables, sizeof tables, "%.*s_tables.md", (int)(strlen(path) - 3), path);
   FILE *t = fopen(tables, "w");
@@ -620,7 +620,7 @@ const xp_experiment xp_experiment_foundation = {
     .full_size = fd_full,
 };
 
-// ---- work–precision: error against wall time at matched accuracy (issue 8) ----------------
+// ---- work–precision: error against wall time at matched accuracy ----------------------------
 
 // The constraint solver at a sweep of h and CVODE BDF1 / BDF / RK45 at a sweep of tolerances on
 // one foundation case; every point is (median wall time, error at T against the reference).
@@ -836,7 +836,7 @@ const xp_experiment xp_experiment_foundation_wp = {
     .error_stat = "error_abs",
 };
 
-// Issue 13: the same diagram in the stiff regime at Table 1's large size (900 elements,
+// The same diagram in the stiff regime at Table 1's large size (900 elements,
 // E = 1e11). T = 0.05 s keeps it within reproduce's budget (the ODE integrators' cost there is
 // set by the stiffness, ∝ T); ref_tol = 1e-12 gave the lowest floor measured at T = 0.1 s
 // (3.6e-11; 1e-11 gave 1.1e-10 and 1e-13 1.3e-10: round-off).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Restitution of a Hertz sphere dropped on the ground against impact speed, per dissipation law
-// and step size (issue 14 item 4; not a paper figure): paper A's step (relaxed) on the `sphere`
+// and step size (not a paper figure): paper A's step (relaxed) on the `sphere`
 // scenario through the simulate loop. Each case stores the measured restitution (the sphere's
 // probe) beside the law's small-damping closed form (hertz.h), and the undamped run at the same h
 // gives the step's own loss, so a reader sees the law's part: (1 − e) − (1 − e₀).
@@ -72,7 +72,7 @@ static const xp_param_def rs_params[] = {
 
 const xp_experiment xp_experiment_restitution = {
     .name = "restitution",
-    .paper_ref = "issue 14 item 4 (not a paper figure)",
+    .paper_ref = "Hertz sphere drop (not a paper figure)",
     .summary = "Hertz sphere drop: restitution vs impact speed per dissipation law and step",
     .params = rs_params,
     .n_params = sizeof rs_params / sizeof rs_params[0],

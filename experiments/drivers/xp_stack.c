@@ -257,7 +257,7 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case_series(c, "lambda_n", "N", o.lam, (size_t)n);
   xp_case_series(c, "statics", "N", o.stat, (size_t)n);
   xp_case_series(c, "rel_err", "", o.rel, (size_t)n);
-  // what a reader checks (issue 14): total energy per step (kinetic + gravity + Hertz, beside the
+  // what a reader checks: total energy per step (kinetic + gravity + Hertz, beside the
   // loop's `energy`, which by the model's contract leaves the contact springs out), each sphere
   // and contact at the end
   xp_case_series(c, "energy_total", "J", o.en, steps + 1);
@@ -342,7 +342,7 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
   xp_file_case_param(f, "scaling", "fit_n_min", &nmin);
   fprintf(md,
           "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
-          "(issue 5: ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
+          "(the target is ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
           nmin, exr, ex);
   static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
                                       "energy_total_rise_max"};

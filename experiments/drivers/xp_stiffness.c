@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Cost across stiffness regimes (issue 13, deliverable 1): every applicable method on the
+// Cost across stiffness regimes: every applicable method on the
 // foundation (100 and 900 elements), the incline and the resting stack while the contact
 // stiffness sweeps 1e5 … 1e12 Pa, under two protocols side by side:
 //   (a) paper A's: fixed h = 0.01 s for the fixed-step methods; the ODE integrators at MATLAB's
@@ -782,7 +782,7 @@ static const char *const st_full[] = {"scenarios=foundation100,foundation900,inc
 
 const xp_experiment xp_experiment_stiffness = {
     .name = "stiffness",
-    .paper_ref = "Paper A §5.5-6.5 across stiffness (issue 13; not a paper figure)",
+    .paper_ref = "Paper A §5.5-6.5 across stiffness (not a paper figure)",
     .summary = "wall time and error vs contact stiffness 1e5…1e12, paper and matched accuracy",
     .params = st_params,
     .n_params = sizeof st_params / sizeof st_params[0],

@@ -8,7 +8,7 @@
 // points x_b − r n̂ and x_a + r n̂: G = dirᵀ(J_b − J_a) with the point Jacobians of
 // mbs_rigid_point_jacobian, dir = n̂ (scaled as hertz.h) for the normal and the tangents t̂_1, t̂_2
 // ⟂ n̂ (t̂_1 = normalised e_x − (e_x·n̂)n̂, t̂_2 = n̂ × t̂_1). Ġv is reported as 0 (p = 0).
-// Contacts c ≥ N (issue 14, item 3): any other pair, or sphere i ≥ 1 and the ground, closer than
+// Contacts c ≥ N: any other pair, or sphere i ≥ 1 and the ground, closer than
 // STACK_EXTRA_REACH·r — none while the column holds; found if it breaks (a column that launches
 // spheres through each other under paper A's rule must not pass through the ground unseen).
 #include "scenarios/stack.h"

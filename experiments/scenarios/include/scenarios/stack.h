@@ -94,7 +94,7 @@ int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, con
 // Total energy [J] at (q, v): kinetic (translation and rotation) + gravity (z above the ground
 // plane) + the Hertz potential of every overlapping contact: (2/5) E*√r_eff d^{5/2} for the
 // default row's F = E*√r_eff d^{3/2}, ½ E*√r_eff d³ for hertz=paper's F = (3/2) E*√r_eff d².
-// With B ≥ 0 paper A's implicit step cannot raise it (issue 14).
+// With B ≥ 0 paper A's implicit step cannot raise it.
 double stack_energy(const stack *s, const double *q, const double *v);
 
 // Geometry of a contact between sphere b and sphere a (a = −1: the ground): unit normal nrm from a

@@ -26,6 +26,20 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
 
 static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
+// an option that takes a value given last, or anything else unexpected: the message says which
+static int unexpected_argument(const char *cmd, const char *arg, const char *value_options) {
+  char padded[128], pattern[128];
+  snprintf(padded, sizeof padded, " %s ", value_options);
+  snprintf(pattern, sizeof pattern, " %.100s ", arg);
+  if (arg[0] == '-' && strstr(padded, pattern))
+    return usage_error(cmd,
+                       strcmp(arg, "--set") == 0
+                           ? "'%s' needs a value: --set key=value (e.g. --set h=1e-3)"
+                           : "'%s' needs a value",
+                       arg);
+  return usage_error(cmd, "unexpected argument '%s'", arg);
+}
+
 // ---- list -----------------------------------------------------------------
 
 // display width of a UTF-8 string in code points (continuation bytes 10xxxxxx not counted)
@@ -48,7 +62,7 @@ static int cmd_list(int argc, char **argv) {
     sim_print_matrix(stdout);
     return XP_OK;
   }
-  if (argc > 1) return usage_error("list", "unexpected argument '%s'", argv[1]);
+  if (argc > 1) return unexpected_argument("list", argv[1], "");
   // pad by UTF-8 code points (the references hold § and —), to the widest entry
   size_t wn = strlen("experiment"), wr = strlen("regenerates");
   for (size_t i = 0; xp_experiments[i]; i++) {
@@ -81,6 +95,37 @@ static int sets_method(int argc, char **argv) {
   return 0;
 }
 
+// every runnable name (paper experiments, scenarios and their SCENARIO_methods form) for the
+// did-you-mean of an unknown one; returns how many were written
+static size_t runnable_names(const char **names, char (*buf)[64], size_t cap) {
+  size_t n = 0;
+  for (size_t i = 0; xp_experiments[i] && n < cap; i++) names[n++] = xp_experiments[i]->name;
+  for (size_t i = 0; sim_scenarios[i] && n + 1 < cap; i++) {
+    names[n++] = sim_scenarios[i]->name;
+    snprintf(buf[i], 64, "%s_methods", sim_scenarios[i]->name);
+    names[n++] = buf[i];
+  }
+  return n;
+}
+
+static int unknown_experiment(const char *name) {
+  enum { CAP = 128 };
+  const char *names[CAP];
+  char buf[CAP][64], hint[XP_DID_YOU_MEAN_MAX];
+  xp_did_you_mean(xp_suggest(name, names, runnable_names(names, buf, CAP)), hint);
+  fprintf(stderr, "stabcon run: unknown experiment or scenario '%s'%s\n", name, hint);
+  fputs("(see `stabcon list` and `stabcon list --methods`)\n", stderr);
+  return XP_ERR_USAGE;
+}
+
+// a bad argument of `run NAME`: its own --help lists the parameters
+static int run_error(const xp_experiment *x, const char *fmt, const char *arg) {
+  fputs("stabcon run: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see `stabcon run %s --help`, which lists its parameters)\n", x->name);
+  return XP_ERR_USAGE;
+}
+
 // The experiment `run NAME` means: a paper experiment, or the method matrix of scenario NAME when
 // no paper experiment has that name or the arguments choose methods (paper experiments that
 // already have a `method` key keep it).
@@ -97,8 +142,8 @@ static void print_experiment_help(const xp_experiment *x) {
   printf("usage: stabcon run %s [--set key=value ...] [-o FILE] [--plot DIR]\n\n", x->name);
   printf("%s — %s\n\n", x->paper_ref, x->summary);
   printf(
-      "Parameters (defaults are the paper's values or SPEC defaults; lists are "
-      "comma-separated):\n");
+      "Parameters (defaults are the paper's values or SPEC defaults; those marked (list) take\n"
+      "comma-separated values, one case each):\n");
   for (size_t i = 0; i < x->n_params; i++) {
     const xp_param_def *d = &x->params[i];
     const char *range = d->range == XP_POSITIVE      ? " (>0)"
@@ -106,7 +151,8 @@ static void print_experiment_help(const xp_experiment *x) {
                                                      : "";
     char unit[40] = "";
     if (d->unit && d->unit[0]) snprintf(unit, sizeof unit, " [%s]", d->unit);
-    printf("  %-14s = %-18s %s%s%s%s%s\n", d->key, d->default_value, d->help, unit, range,
+    const char *list = d->kind == XP_REAL_LIST || d->kind == XP_REAL_TUPLE ? " (list)" : "";
+    printf("  %-14s = %-18s %s%s%s%s%s%s\n", d->key, d->default_value, d->help, unit, range, list,
            d->choices ? "  one of " : "", d->choices ? d->choices : "");
   }
   printf("\nOutput: results/%s.h5 unless -o is given; --plot DIR also draws its figures.\n",
@@ -142,11 +188,7 @@ static int cmd_run(int argc, char **argv) {
     return argc < 2 ? XP_ERR_USAGE : XP_OK;
   }
   const xp_experiment *x = find_experiment(argv[1], argc, argv);
-  if (!x)
-    return usage_error("run",
-                       "unknown experiment or scenario '%s' (see `stabcon list` and "
-                       "`stabcon list --methods`)",
-                       argv[1]);
+  if (!x) return unknown_experiment(argv[1]);
   xp_params params;
   xp_error err = {.code = 0};
   if (xp_params_init(&params, x->params, x->n_params, &err)) {
@@ -162,22 +204,26 @@ static int cmd_run(int argc, char **argv) {
       print_experiment_help(x);
       return XP_OK;
     } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-      if (xp_params_set(&params, argv[++i], &err)) return usage_error("run", "%s", err.message);
+      if (xp_params_set(&params, argv[++i], &err)) return run_error(x, "%s", err.message);
     } else if (strncmp(argv[i], "--set=", 6) == 0) {
-      if (xp_params_set(&params, argv[i] + 6, &err)) return usage_error("run", "%s", err.message);
+      if (xp_params_set(&params, argv[i] + 6, &err)) return run_error(x, "%s", err.message);
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
       if (snprintf(path, sizeof path, "%s", argv[++i]) >= (int)sizeof path)
-        return usage_error("run", "output path '%.60s…' is too long", argv[i]);
+        return run_error(x, "output path '%.60s…' is too long", argv[i]);
       explicit_output = 1;
     } else if (strcmp(argv[i], "--plot") == 0 && i + 1 < argc) {
       plot_dir = argv[++i];
     } else {
-      return usage_error("run", "unexpected argument '%s'", argv[i]);
+      if (strcmp(argv[i], "--set") == 0)
+        return run_error(x, "'%s' needs a value: --set key=value (e.g. --set h=1e-3)", argv[i]);
+      if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--plot") == 0)
+        return run_error(x, "'%s' needs a value", argv[i]);
+      return run_error(x, "unexpected argument '%s'", argv[i]);
     }
   }
   if (!explicit_output && xp_mkdir_p("results") != 0)
     return usage_error("run", "cannot create directory 'results': %s", strerror(errno));
-  if (xp_output_check("-o", path, NULL, 0, &err)) return usage_error("run", "%s", err.message);
+  if (xp_output_check("-o", path, NULL, 0, &err)) return run_error(x, "%s", err.message);
   int rc = run_experiment(x, &params, path, argc, argv, &err);
   if (rc == XP_OK && plot_dir) rc = xp_plot_file(path, x, plot_dir, &err);
   if (rc != XP_OK) fprintf(stderr, "stabcon run: %s\n", err.message);
@@ -308,7 +354,7 @@ static int cmd_reproduce(int argc, char **argv) {
     } else if (strcmp(argv[i], "--figures") == 0 && i + 1 < argc) {
       figures_dir = argv[++i];
     } else {
-      return usage_error("reproduce", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("reproduce", argv[i], "--only --results --figures");
     }
   }
   if (only && check_only_list(only)) return XP_ERR_USAGE;
@@ -371,7 +417,7 @@ static int cmd_plot(int argc, char **argv) {
     } else if (!file && argv[i][0] != '-') {
       file = argv[i];
     } else {
-      return usage_error("plot", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("plot", argv[i], "-d --y");
     }
   }
   if (!file) return usage_error("plot", "%s", "missing FILE");
@@ -439,7 +485,7 @@ static int cmd_export(int argc, char **argv) {
     } else if (!file && argv[i][0] != '-') {
       file = argv[i];
     } else {
-      return usage_error("export", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("export", argv[i], "--case --group --format -o");
     }
   }
   if (!file) return usage_error("export", "%s", "missing FILE");
@@ -528,7 +574,7 @@ static int cmd_sweep(int argc, char **argv) {
       resume = 1;
       continue;
     } else {
-      return usage_error("sweep", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("sweep", argv[i], "--set --method -o");
     }
     if (len >= (int)sizeof assignment)
       return usage_error("sweep", "'%.40s…' is too long (2099 characters at most)", assignment);

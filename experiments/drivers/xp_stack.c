@@ -340,10 +340,11 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
   xp_file_case_stat(f, "scaling", "fitted_exponent", &ex);
   xp_file_case_stat(f, "scaling", "fitted_exponent_rest", &exr);
   xp_file_case_param(f, "scaling", "fit_n_min", &nmin);
-  fprintf(md,
-          "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
-          "(the target is ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
-          nmin, exr, ex);
+  fprintf(
+      md,
+      "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
+      "(the target is ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
+      nmin, exr, ex);
   static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
                                       "energy_total_rise_max"};
   static const char *const sheads[] = {

@@ -86,10 +86,16 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const sim_method *m = sim_method_find(tok);
-    if (!m || *n == cap)
+    if (!m || *n == cap) {
+      const char *names[128];
+      size_t k = 0;
+      for (; sim_methods[k] && k < 128; k++) names[k] = sim_methods[k]->name;
+      char hint[XP_DID_YOU_MEAN_MAX];
+      xp_did_you_mean(xp_suggest(tok, names, k), hint);
       return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: unknown method '%s' (stabcon list --methods)", text,
-                     tok);
+                     "parameter method=%s: unknown method '%s'%s (stabcon list --methods)", text,
+                     tok, hint);
+    }
     if (sc && !(sc->methods & m->family))
       return xp_fail(err, XP_ERR_USAGE,
                      "parameter method=%s: %s does not apply to scenario %s (%s)", text, tok,

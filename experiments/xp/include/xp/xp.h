@@ -23,6 +23,13 @@ typedef struct xp_error {
 // Formats a message into err (if err is non-NULL) and returns code.
 int xp_fail(xp_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+// The name among names[0..n) closest to word by edit distance (a change of letter case costs
+// nothing, so `e` finds `E`), if close enough to be a likely typo; NULL otherwise.
+const char *xp_suggest(const char *word, const char *const *names, size_t n);
+// " (did you mean 'NAME'?)" for a suggestion, "" for NULL: for the end of an error message.
+#define XP_DID_YOU_MEAN_MAX 96
+void xp_did_you_mean(const char *suggestion, char out[XP_DID_YOU_MEAN_MAX]);
+
 // ---- parameters -----------------------------------------------------------
 
 typedef enum xp_param_kind {

@@ -49,11 +49,19 @@ static size_t utf8_width(const char *s) {
   return n;
 }
 
+// the name `run` takes for a scenario's method matrix: NAME_methods where a paper experiment has
+// the scenario's name, else NAME
+static const char *scenario_run_name(const sim_scenario *sc, char buf[96]) {
+  snprintf(buf, 96, xp_experiment_find(sc->name) ? "%s_methods" : "%s", sc->name);
+  return buf;
+}
+
 static int cmd_list(int argc, char **argv) {
   if (argc > 1 && is_help(argv[1])) {
     puts(
-        "usage: stabcon list [--methods]\n\nLists the experiments and the paper figure or table "
-        "each regenerates.\nA '*' marks those run by `stabcon reproduce`.\n--methods prints the "
+        "usage: stabcon list [--methods]\n\nLists the paper experiments with the figure or table "
+        "each regenerates,\nthen the scenarios (each runs any applicable method).\nA '*' marks "
+        "those run by `stabcon reproduce`.\n--methods prints the "
         "method matrix instead: which method applies to which scenario\n(`stabcon run SCENARIO "
         "--set method=a,b,…` runs any of them).");
     return XP_OK;
@@ -70,6 +78,11 @@ static int cmd_list(int argc, char **argv) {
     wr = utf8_width(xp_experiments[i]->paper_ref) > wr ? utf8_width(xp_experiments[i]->paper_ref)
                                                        : wr;
   }
+  for (size_t i = 0; sim_scenarios[i]; i++) {
+    char buf[96];
+    const size_t w = utf8_width(scenario_run_name(sim_scenarios[i], buf));
+    wn = w > wn ? w : wn;
+  }
   printf("%s%*s  %s%*s    %s\n", "experiment", (int)(wn - 10), "", "regenerates", (int)(wr - 11),
          "", "summary ('*': run by reproduce)");
   for (size_t i = 0; xp_experiments[i]; i++) {
@@ -77,23 +90,23 @@ static int cmd_list(int argc, char **argv) {
     printf("%s%*s  %s%*s  %s%s\n", x->name, (int)(wn - utf8_width(x->name)), "", x->paper_ref,
            (int)(wr - utf8_width(x->paper_ref)), "", x->in_reproduce ? "* " : "  ", x->summary);
   }
+  // the scenarios: each runs any applicable method (a scenario that shares its name with a paper
+  // experiment is run as NAME_methods)
+  printf("\n%s%*s  %s%*s    %s\n", "scenario", (int)(wn - 8), "", "regenerates", (int)(wr - 11), "",
+         "summary (`stabcon run NAME --set method=a,b,…`; list --methods: which apply)");
+  for (size_t i = 0; sim_scenarios[i]; i++) {
+    const sim_scenario *sc = sim_scenarios[i];
+    char buf[96];
+    const char *name = scenario_run_name(sc, buf), *ref = "method matrix (SPEC §7)";
+    printf("%s%*s  %s%*s    %s\n", name, (int)(wn - utf8_width(name)), "", ref,
+           (int)(wr - utf8_width(ref)), "", sc->summary);
+  }
   return XP_OK;
 }
 
 static const xp_experiment *file_experiment(const char *path);
 
 // ---- run ------------------------------------------------------------------
-
-// 1 if the arguments set the `method` parameter (--set method=… or --set=method=…)
-static int sets_method(int argc, char **argv) {
-  for (int i = 2; i < argc; i++) {
-    const char *a = strcmp(argv[i], "--set") == 0 && i + 1 < argc ? argv[i + 1]
-                    : strncmp(argv[i], "--set=", 6) == 0          ? argv[i] + 6
-                                                                  : NULL;
-    if (a && strncmp(a, "method=", 7) == 0) return 1;
-  }
-  return 0;
-}
 
 // every runnable name (paper experiments, scenarios and their SCENARIO_methods form) for the
 // did-you-mean of an unknown one; returns how many were written
@@ -126,16 +139,11 @@ static int run_error(const xp_experiment *x, const char *fmt, const char *arg) {
   return XP_ERR_USAGE;
 }
 
-// The experiment `run NAME` means: a paper experiment, or the method matrix of scenario NAME when
-// no paper experiment has that name or the arguments choose methods (paper experiments that
-// already have a `method` key keep it).
-static const xp_experiment *find_experiment(const char *name, int argc, char **argv) {
+// The experiment `run NAME` means: the paper experiment NAME, else the method matrix of
+// scenario NAME (also reachable as NAME_methods, the only name where a paper experiment takes it)
+static const xp_experiment *find_experiment(const char *name) {
   const xp_experiment *x = xp_experiment_find(name);
-  const xp_experiment *m = sim_experiment_for(name);
-  if (!x) return m;
-  for (size_t i = 0; i < x->n_params; i++)
-    if (strcmp(x->params[i].key, "method") == 0) return x;
-  return m && sets_method(argc, argv) ? m : x;
+  return x ? x : sim_experiment_for(name);
 }
 
 static void print_experiment_help(const xp_experiment *x) {
@@ -187,7 +195,7 @@ static int cmd_run(int argc, char **argv) {
         "`stabcon run EXPERIMENT --help` lists its parameters; `stabcon list` the experiments.");
     return argc < 2 ? XP_ERR_USAGE : XP_OK;
   }
-  const xp_experiment *x = find_experiment(argv[1], argc, argv);
+  const xp_experiment *x = find_experiment(argv[1]);
   if (!x) return unknown_experiment(argv[1]);
   xp_params params;
   xp_error err = {.code = 0};

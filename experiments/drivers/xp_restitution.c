@@ -35,10 +35,11 @@ static int rs_case(const xp_params *prm, const char *law, double h, double v0, x
   if (c) {
     xp_case_param_string(c, "dissipation", law);
     xp_case_param_real(c, "v0", v0, "m/s");
-    const sim_method_options opt = {.h = h, .start = "cold", .fp_max_iter = 50};
+    sim_method_options opt = sim_method_options_default();
+    opt.h = h, opt.start = "cold";
     sim_outcome oc;
-    rc = sim_simulate(sim_method_find("paperA-relaxed"), &opt, &inst, xp_params_real(prm, "T"), 200,
-                      pp, c, &oc, err);
+    rc = sim_simulate(sim_method_find(xp_params_string(prm, "method")), &opt, &inst,
+                      xp_params_real(prm, "T"), 200, pp, c, &oc, err);
   }
   if (pp && probe.free) probe.free(probe.ctx);
   sc->free(&inst);
@@ -50,7 +51,11 @@ static int rs_case(const xp_params *prm, const char *law, double h, double v0, x
 static int rs_run(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   const double *hs, *vs;
   const size_t nh = xp_params_list(prm, "h", &hs), nv = xp_params_list(prm, "v0", &vs);
-  size_t done = 0;
+  size_t done = 0, nm = 0;
+  const sim_method *m = NULL;
+  if (sim_study_methods(xp_params_string(prm, "method"), "sphere", SIM_FAMILY_ALL | SIM_FAMILY_PEER,
+                        "", &m, 1, &nm, err))
+    return XP_ERR_USAGE;
   for (size_t l = 0; l < RS_NLAWS; l++)
     for (size_t i = 0; i < nh; i++)
       for (size_t k = 0; k < nv; k++) {
@@ -68,6 +73,9 @@ static const xp_param_def rs_params[] = {
     {"alpha", XP_REAL, "0.02", XP_NONNEGATIVE, "s/m", NULL, "Hunt-Crossley alpha"},
     {"tau_d", XP_REAL, "2e-5", XP_NONNEGATIVE, "s", NULL, "SAP dissipation time scale"},
     {"T", XP_REAL, "0.05", XP_POSITIVE, "s", NULL, "simulated time (covers the slowest impact)"},
+    {"method", XP_STRING, "paperA-relaxed", XP_ANY, "", NULL,
+     "the method (stabcon list --methods): paper A's step by default, any other that applies to "
+     "the sphere, one per run"},
 };
 
 const xp_experiment xp_experiment_restitution = {

@@ -217,22 +217,16 @@ static int order_case(xp_results *out, const char *name, const char *scheme,
   return XP_OK;
 }
 
-// "theta-explicit,theta-midpoint" (sim method names) → scheme list; XP_ERR_USAGE otherwise
+// the θ-family methods the study measures (sim method names) → scheme list; XP_ERR_USAGE otherwise
 static int parse_schemes(const char *text, theta_scheme *list, size_t *n, xp_error *err) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", text);
-  *n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (*n == THETA_SCHEME_COUNT || strncmp(tok, "theta-", 6) != 0 ||
-        theta_scheme_parse(tok + 6, &list[*n]))
-      return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: '%s' is not one of theta-explicit|theta-symplectic|"
-                     "theta-implicit|theta-midpoint (each at most once)",
-                     text, tok);
-    (*n)++;
-  }
-  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
+  const sim_method *m[THETA_SCHEME_COUNT];
+  if (sim_study_methods(text, "spring_cylinder", SIM_FAMILY_THETA,
+                        "the study fits each θ-scheme's order in its own window; paper_a=1 adds "
+                        "paper A's step, `stabcon run spring_cylinder_methods` runs any method",
+                        m, THETA_SCHEME_COUNT, n, err))
+    return XP_ERR_USAGE;
+  for (size_t k = 0; k < *n; k++) list[k] = (theta_scheme)m[k]->variant;
+  return XP_OK;
 }
 
 static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *progress,

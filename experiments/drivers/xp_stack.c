@@ -78,7 +78,7 @@ static void st_sample(void *ctx, size_t k, double t, const double *q, const doub
   st_meas *o = ctx;
   o->vmax = st_vmax(v, o->n), o->top = q[7 * (o->n - 1) + 2];
   if (o->tt) o->tt[k] = t, o->vm[k] = o->vmax, o->th[k] = o->top;
-  if (rep) st_statics(o, rep);
+  if (rep && rep->rows && rep->force) st_statics(o, rep);
   if (!o->en) return;
   const double e = stack_energy(o->s, q, v);
   o->en[k] = e;
@@ -135,17 +135,15 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                  .last = o->last,
                  .s = &s,
                  .e_rise = -INFINITY};
-  char mname[32];
-  snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
-  const sim_method_options opt = {.h = h,
-                                  .start = xp_params_string(prm, "start"),
-                                  .fp_max_iter = 50,
-                                  .activation = xp_params_string(prm, "activation")};
+  sim_method_options opt = sim_method_options_default();
+  opt.h = h;
+  opt.start = xp_params_string(prm, "start");
+  opt.activation = xp_params_string(prm, "activation");
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
   sim_probe probe = {.ctx = o, .sample = st_sample};
   const size_t steps = (size_t)llround(T / h);
-  int rc = sim_simulate(sim_method_find(mname), &opt, &inst, T, o->tt ? steps + 1 : 201, &probe, c,
-                        oc, err);
+  int rc = sim_simulate(sim_method_find(xp_params_string(prm, "method")), &opt, &inst, T,
+                        o->tt ? steps + 1 : 201, &probe, c, oc, err);
   free(q), stack_free(&s);
   return rc;
 }
@@ -162,6 +160,13 @@ static double fit_exponent(const double *n, const double *y, size_t k, double nm
   return ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx);
 }
 
+// the study's case label of its method: paper A's formulation name for paper A's step
+static const char *st_label(const xp_params *prm) {
+  static const char *const names[] = {"paperA-coulomb", "paperA-relaxed", "paperA-paper"};
+  static const char *const labels[] = {"coulomb", "relaxed", "paper"};
+  return sim_study_label(sim_method_find(xp_params_string(prm, "method")), names, labels, 3);
+}
+
 // one cost run of N spheres (dropped or resting) into case cost_N / rest_N; the per-step cost
 // into *us (NaN if a step failed)
 static int cost_case(const xp_params *prm, int n, int rest, xp_results *out, double *wall,
@@ -172,7 +177,7 @@ static int cost_case(const xp_params *prm, int n, int rest, xp_results *out, dou
   snprintf(name, sizeof name, "%s_N=%d", rest ? "rest" : "cost", n);
   xp_case *c = xp_case_begin(out, name);
   xp_case_param_real(c, "N", n, "");
-  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "formulation", st_label(prm));
   xp_case_param_string(c, "qcp_start", xp_params_string(prm, "start"));
   xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
   xp_case_param_string(c, "start", rest ? "resting (static overlaps)" : "dropped (mid-air, gap)");
@@ -246,7 +251,7 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case *c = xp_case_begin(out, name);
   xp_case_param_real(c, "N", n, "");
   xp_case_param_string(c, "start", "dropped (mid-air, gap)");
-  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "formulation", st_label(prm));
   xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
   sim_outcome oc;
   int rc = st_simulate(prm, n, Ts, 0, c, &o, &oc, err);
@@ -284,6 +289,16 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
   const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
   if (xp_step_count(T, h, &(size_t){0}, err)) return XP_ERR_USAGE;
+  const sim_method *methods[32];
+  size_t nm = 0;
+  if (sim_study_methods(xp_params_string(prm, "method"), "stack", SIM_FAMILY_ALL | SIM_FAMILY_PEER,
+                        "", methods, 32, &nm, err))
+    return XP_ERR_USAGE;
+  if (nm != 1)
+    return xp_fail(err, XP_ERR_USAGE,
+                   "parameter method=%s: the stack study times one method per run (its cost "
+                   "against N is the figure); run it once per method",
+                   xp_params_string(prm, "method"));
   for (int rest = 0; rest < 2; rest++)
     for (size_t k = 0; k < nn; k++) {
       const int n = (int)llround(ns[k]);
@@ -398,8 +413,9 @@ static const xp_param_def stack_params_def[] = {
     {"repeats", XP_INT, "5", XP_POSITIVE, "", NULL,
      "timed runs per cost case (min and median; the figure and fits take the min)"},
     STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
-    {"contact", XP_STRING, "coulomb", XP_ANY, "", "coulomb|relaxed|paper",
-     "contact formulation (SPEC §1.3)"},
+    {"method", XP_STRING, "paperA-coulomb", XP_ANY, "", NULL,
+     "the method timed (stabcon list --methods): paper A's exact Coulomb step by default, any "
+     "other that applies to the stack (one per run: its cost against N is the figure)"},
     {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
      "first qcp solve of a step (default warm)"},
     {"activation", XP_STRING, "speculative", XP_ANY, "", "overlap|speculative",

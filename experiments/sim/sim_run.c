@@ -73,12 +73,20 @@ static const char *family_name(unsigned family) {
                                       : "rigid DAE";
 }
 
+static int too_many_methods(const char *text, size_t cap, xp_error *err) {
+  return xp_fail(err, XP_ERR_USAGE, "parameter method=%s: %s", text,
+                 cap == 1 ? "this study runs one method per run" : "too many methods");
+}
+
 int sim_methods_parse(const char *text, unsigned families, const sim_scenario *sc,
                       const sim_method **list, size_t cap, size_t *n, xp_error *err) {
   *n = 0;
   if (strcmp(text, "applicable") == 0) {
-    for (size_t i = 0; sim_methods[i] && *n < cap; i++)
-      if (families & sim_methods[i]->family) list[(*n)++] = sim_methods[i];
+    for (size_t i = 0; sim_methods[i]; i++)
+      if (families & sim_methods[i]->family) {
+        if (*n == cap) return too_many_methods(text, cap, err);
+        list[(*n)++] = sim_methods[i];
+      }
     return XP_OK;
   }
   char buf[256];
@@ -86,7 +94,8 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const sim_method *m = sim_method_find(tok);
-    if (!m || *n == cap) {
+    if (m && *n == cap) return too_many_methods(text, cap, err);
+    if (!m) {
       const char *names[128];
       size_t k = 0;
       for (; sim_methods[k] && k < 128; k++) names[k] = sim_methods[k]->name;
@@ -106,6 +115,37 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
     list[(*n)++] = m;
   }
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
+}
+
+int sim_study_methods(const char *text, const char *scenario, unsigned families, const char *why,
+                      const sim_method **list, size_t cap, size_t *n, xp_error *err) {
+  const sim_scenario *sc = sim_scenario_find(scenario);
+  if (!sc) return xp_fail(err, XP_ERR_RUN, "scenario %s is not built in", scenario);
+  if (sim_methods_parse(text, sc->methods & families, sc, list, cap, n, err)) return XP_ERR_USAGE;
+  for (size_t i = 0; i < *n; i++)
+    if (!(list[i]->family & families))
+      return xp_fail(err, XP_ERR_USAGE, "parameter method=%s: %s is not run by this study (%s)",
+                     text, list[i]->name, why);
+  return XP_OK;
+}
+
+const char *sim_study_label(const sim_method *m, const char *const *names,
+                            const char *const *labels, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (strcmp(m->name, names[k]) == 0) return labels[k];
+  return m->name;
+}
+
+sim_method_options sim_method_options_default(void) {
+  return (sim_method_options){.h = 0.01,
+                              .rtol = 1e-8,
+                              .atol = 1e-8,
+                              .wall_budget = 60,
+                              .start = "warm",
+                              .zeta = 0,
+                              .fp_max_iter = 50,
+                              .beta = 1,
+                              .sigma = 1e-3};
 }
 
 static sim_method_options method_options(const sim_scenario *sc, const xp_params *p) {

@@ -66,6 +66,10 @@ typedef struct sim_method_options {
                               // NULL: the paper's 1 (the pendulum study also runs 0)
 } sim_method_options;
 
+// The settings every method starts from (the CLI's defaults, sim_run.c); a study changes the
+// fields it declares.
+sim_method_options sim_method_options_default(void);
+
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.
 typedef struct sim_method sim_method;
 struct sim_method {
@@ -98,6 +102,16 @@ struct sim_scenario;
 // list[0..*n), or XP_ERR_USAGE with a message naming the bad entry.
 int sim_methods_parse(const char *text, unsigned families, const struct sim_scenario *sc,
                       const sim_method **list, size_t cap, size_t *n, xp_error *err);
+
+// A paper study's `method=` value: registry names (or "applicable"), each applicable to the
+// study's scenario and of a family the study can run (families; why is the reason shown for
+// the others). XP_OK and the list in list[0..*n), or XP_ERR_USAGE naming the bad entry.
+int sim_study_methods(const char *text, const char *scenario, unsigned families, const char *why,
+                      const sim_method **list, size_t cap, size_t *n, xp_error *err);
+// A paper study's case label for method m: the study's own short name where its table has one
+// (labels[k] for names[k], so its results and report keep their case names), else m's name.
+const char *sim_study_label(const sim_method *m, const char *const *names,
+                            const char *const *labels, size_t n);
 
 // ---- scenarios ------------------------------------------------------------------------------
 

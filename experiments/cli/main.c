@@ -146,7 +146,14 @@ static const xp_experiment *find_experiment(const char *name) {
   return x ? x : sim_experiment_for(name);
 }
 
+// the experiment's defaults are its declarations with its own `defaults` applied
 static void print_experiment_help(const xp_experiment *x) {
+  xp_params defaults;
+  xp_error err = {.code = 0};
+  if (xp_experiment_params_init(x, &defaults, &err)) {
+    fprintf(stderr, "%s\n", err.message);
+    return;
+  }
   printf("usage: stabcon run %s [--set key=value ...] [-o FILE] [--plot DIR]\n\n", x->name);
   printf("%s — %s\n\n", x->paper_ref, x->summary);
   printf(
@@ -160,7 +167,7 @@ static void print_experiment_help(const xp_experiment *x) {
     char unit[40] = "";
     if (d->unit && d->unit[0]) snprintf(unit, sizeof unit, " [%s]", d->unit);
     const char *list = d->kind == XP_REAL_LIST || d->kind == XP_REAL_TUPLE ? " (list)" : "";
-    printf("  %-14s = %-18s %s%s%s%s%s%s\n", d->key, d->default_value, d->help, unit, range, list,
+    printf("  %-14s = %-18s %s%s%s%s%s%s\n", d->key, defaults.text[i], d->help, unit, range, list,
            d->choices ? "  one of " : "", d->choices ? d->choices : "");
   }
   printf("\nOutput: results/%s.h5 unless -o is given; --plot DIR also draws its figures.\n",
@@ -199,7 +206,7 @@ static int cmd_run(int argc, char **argv) {
   if (!x) return unknown_experiment(argv[1]);
   xp_params params;
   xp_error err = {.code = 0};
-  if (xp_params_init(&params, x->params, x->n_params, &err)) {
+  if (xp_experiment_params_init(x, &params, &err)) {
     fprintf(stderr, "stabcon run: %s\n", err.message);
     return XP_ERR_RUN;
   }
@@ -312,7 +319,7 @@ static int reproduce_one(const xp_experiment *x, const reproduce_dirs *d, int fu
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.h5", d->results, x->name);
   double t_case = xp_now();
-  int rc = xp_params_init(&params, x->params, x->n_params, &err);
+  int rc = xp_experiment_params_init(x, &params, &err);
   for (size_t k = 0; rc == XP_OK && full && x->full_size && x->full_size[k]; k++)
     rc = xp_params_set(&params, x->full_size[k], &err);
   if (rc == XP_OK) rc = run_experiment(x, &params, path, argc, argv, &err);
@@ -558,7 +565,7 @@ static int cmd_sweep(int argc, char **argv) {
   memset(&spec, 0, sizeof spec);
   spec.experiment = x;
   xp_error err = {.code = 0};
-  if (xp_params_init(&spec.base, x->params, x->n_params, &err)) {
+  if (xp_experiment_params_init(x, &spec.base, &err)) {
     fprintf(stderr, "stabcon sweep: %s\n", err.message);
     return XP_ERR_RUN;
   }

@@ -73,8 +73,15 @@ typedef struct fd_run {
 typedef struct fd_settings {
   double h, T, rtol, atol, budget;
   int use_bias;
-  const char *start;  // constraint solver: first conic solve of a step (NULL: mbs's default)
+  sim_method_options base;  // the run's method settings (h, tolerances and budget set per run)
 } fd_settings;
+
+// the method settings of the study's parameters (SIM_OPTION_DEFS)
+static sim_method_options fd_options(const xp_params *prm) {
+  sim_method_options o = sim_method_options_default();
+  sim_method_options_read(prm, &o);
+  return o;
+}
 
 // The study's observer on the one simulate loop: the state at T, the summed solver iterations,
 // the first degraded step, the element pressures of the last step and the integrators' counters;
@@ -158,10 +165,9 @@ static fd_run run_sim(const foundation *fd, const char *method_name, const fd_se
   fd_run out = {0};
   const sim_method *m = sim_method_find(method_name);
   const int is_ode = m && fd_is_adaptive(m);
-  sim_method_options opt = sim_method_options_default();
+  sim_method_options opt = s->base;
   opt.h = is_ode ? s->T : s->h;
   opt.rtol = rtol, opt.atol = atol, opt.wall_budget = s->budget;
-  opt.start = s->start;
   opt.no_bias = !s->use_bias;
   fd_probe pr = {.fd = fd, .pressure = pressure, .is_ode = is_ode, .budget = s->budget};
   double q0[FD_NQ], v0[FD_NV];
@@ -410,13 +416,14 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
   const double *ns, *Es, *Fs;
   size_t nn = xp_params_list(prm, "n", &ns), nE = xp_params_list(prm, "E", &Es),
          nF = xp_params_list(prm, "F", &Fs);
+  const sim_method_options base = fd_options(prm);
   const fd_settings s = {.h = xp_params_real(prm, "h"),
                          .T = xp_params_real(prm, "T"),
-                         .rtol = xp_params_real(prm, "rtol"),
-                         .atol = xp_params_real(prm, "atol"),
-                         .budget = xp_params_real(prm, "budget"),
+                         .rtol = base.rtol,
+                         .atol = base.atol,
+                         .budget = base.wall_budget,
                          .use_bias = (int)xp_params_int(prm, "bias"),
-                         .start = xp_params_string(prm, "start")};
+                         .base = base};
   size_t total = nn * nE * nF, done = 0;
   for (size_t in = 0; in < nn; in++)
     for (size_t iE = 0; iE < nE; iE++)
@@ -594,21 +601,17 @@ static const xp_param_def fd_params[] = {
      "methods (stabcon list --methods): Table 1's by default, any other that applies to the "
      "foundation; cases of Table 1's are labelled constraint, constraint-paper, cvode-bdf1, "
      "cvode-bdf, rk45"},
-    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
-     "relative tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
-    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
-     "absolute tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
     {"ref_tol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL,
      "tolerance of the two reference solutions (RK45, CVODE BDF)"},
     {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL,
      "timed repeats after one warm-up (median reported; --full: 5)"},
-    {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL,
-     "wall-time budget per run; past it the run is did-not-finish (0: none)"},
     {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
      "1: include the bias p = M̂Ġv (rank-deficient here: 900 rows on 6 dofs), 0: p = 0"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "constraint solver: first conic solve of a step (cold, warm, paper A's feasible point)"},
+    SIM_OPTION_DEFS  // rtol, atol, budget (also of the fixed-step runs), start, …
 };
+
+// Table 1's tolerances are MATLAB's defaults (paper A §5.5)
+static const char *const fd_defaults[] = {"rtol=1e-3", "atol=1e-6", NULL};
 
 static const char *const fd_full[] = {"repeats=5", NULL};
 
@@ -624,6 +627,7 @@ const xp_experiment xp_experiment_foundation = {
     .error_stat = "error_abs",
     .report = fd_report,
     .full_size = fd_full,
+    .defaults = fd_defaults,
 };
 
 // ---- work–precision: error against wall time at matched accuracy ----------------------------
@@ -641,10 +645,12 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   foundation_init(&fd, &p);
   const double *hs, *tols;
   size_t nh = xp_params_list(prm, "h", &hs), nt = xp_params_list(prm, "tol", &tols);
+  const sim_method_options base = fd_options(prm);
   fd_settings s = {.h = 0.01,
                    .T = xp_params_real(prm, "T"),
-                   .budget = xp_params_real(prm, "budget"),
-                   .use_bias = 0};
+                   .budget = base.wall_budget,
+                   .use_bias = 0,
+                   .base = base};
   const int repeats = (int)xp_params_int(prm, "repeats");
   fd_settings tight = s;
   tight.budget = 0;
@@ -819,8 +825,13 @@ static int fd_wp_report(const char *path, FILE *md, xp_error *err) {
        "s",                                                                                       \
        NULL,                                                                                      \
        "constraint-solver steps"},                                                                \
-      {"tol", XP_REAL_LIST, "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7,1e-8",           XP_POSITIVE,          \
-       "",    NULL,         "rtol = atol of CVODE BDF1, CVODE BDF and RK45"},                     \
+      {"tol",                                                                                     \
+       XP_REAL_LIST,                                                                              \
+       "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7,1e-8",                                                      \
+       XP_POSITIVE,                                                                               \
+       "",                                                                                        \
+       NULL,                                                                                      \
+       "rtol = atol of the integrators (in place of rtol, atol)"},                                \
       {"ref_tol",                                                                                 \
        XP_REAL,                                                                                   \
        ref_def,                                                                                   \
@@ -835,9 +846,11 @@ static int fd_wp_report(const char *path, FILE *md, xp_error *err) {
        "",                                                                                        \
        NULL,                                                                                      \
        "methods (stabcon list --methods): fixed-step ones over h, integrators over tol"},         \
-      {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL, "timed repeats after one warm-up"}, {       \
-    "budget", XP_REAL, "30", XP_NONNEGATIVE, "s", NULL, "wall-time budget per run (0: none)"      \
-  }
+      {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL, "timed repeats after one warm-up"},         \
+      SIM_OPTION_DEFS
+
+// the work–precision runs' wall-time budget
+static const char *const fd_wp_defaults[] = {"budget=30", NULL};
 
 // B, g: the scenario's declarations (FOUNDATION_PARAM_DEFS)
 static const xp_param_def fd_wp_params[] = {FD_WP_PARAMS("10", "1e7", "1", "1e-11")};
@@ -852,6 +865,7 @@ const xp_experiment xp_experiment_foundation_wp = {
     .plot_script = "work_precision.gp",
     .report = fd_wp_report,
     .in_reproduce = 1,
+    .defaults = fd_wp_defaults,
     .error_stat = "error_abs",
 };
 
@@ -871,5 +885,6 @@ const xp_experiment xp_experiment_foundation_wp_stiff = {
     .plot_script = "work_precision.gp",
     .report = fd_wp_report,
     .in_reproduce = 1,
+    .defaults = fd_wp_defaults,
     .error_stat = "error_abs",
 };

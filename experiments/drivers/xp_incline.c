@@ -127,11 +127,8 @@ static int in_case(const xp_params *prm, const sim_method *method, double mu, xp
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
   const char *label = sim_study_label(method, in_methods, in_labels, 3);
   sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
   opt.h = h;
-  opt.start = xp_params_string(prm, "start");
-  opt.zeta = xp_params_real(prm, "zeta");
-  opt.fp_max_iter = xp_params_int(prm, "fp_max_iter");
-  opt.activation = xp_params_string(prm, "activation");
   in_probe pr;
   if (in_probe_alloc(&pr, n)) return xp_fail(err, XP_ERR_RUN, "out of memory");
   sim_probe probe = {.ctx = &pr, .sample = in_sample};
@@ -231,17 +228,9 @@ static const xp_param_def incline_params_def[] = {
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "step size (paper A)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time (paper A)"},
     INCLINE_PARAM_DEFS  // theta_deg, lx, ly, lz, m, r, Estar, Bn, Bt, g, hertz
-    {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
-     "paper objective weight zeta; 0 means 1/h (paper A §6.1)"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "first qcp solve of a step: cold, warm from the previous step, or paper A's feasible point "
-     "(default warm)"},
-    {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
-     "coulomb: most relaxed solves per step (default)"},
-    {"activation", XP_STRING, "overlap", XP_ANY, "", "overlap|speculative",
-     "when a foot's row joins a step: overlap (paper A §5.2, default: the feet never leave the "
-     "ramp, both rules give the same distances) or speculative (SPEC §1.5)"},
-};
+                        // activation: overlap (the feet never leave the ramp: both rules give the
+                        // same distances)
+                            SIM_OPTION_DEFS};
 
 const xp_experiment xp_experiment_incline = {
     .name = "incline",

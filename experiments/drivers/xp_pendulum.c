@@ -173,6 +173,7 @@ static int run_case(const xp_params *prm, double h, double k, const case_opts *o
   p.b = o->b;
   pendulum_init(&pd, &p);
   sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
   opt.h = h;
   opt.solver = xp_params_string(prm, "solver");
   opt.gdot_target = &o->gdot_target;
@@ -317,8 +318,9 @@ static const xp_param_def pendulum_params_table[] = {
      "weight of h*Gdot*v0 in the velocity target (1 = paper eq. 50; 0 = variant without it)"},
     {"bias", XP_INT, "1", XP_NONNEGATIVE, "", NULL,
      "1: include the bias p = Mhat*Gdot*v0 (eq. 53)"},
-    {"T_long", XP_REAL, "20", XP_NONNEGATIVE, "s", NULL,
-     "long-horizon pair (b = 0, the last k): paper A's target against gdot_target = 0 (0: skip)"},
+    SIM_OPTION_DEFS{"T_long", XP_REAL, "20", XP_NONNEGATIVE, "s", NULL,
+                    "long-horizon pair (b = 0, the last k): paper A's target against gdot_target = "
+                    "0 (0: skip)"},
     {"h_long", XP_REAL, "0.1", XP_POSITIVE, "s", NULL, "step of the long-horizon pair"},
     {"ida_rtol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL,
      "relative tolerance of the IDA rigid reference"},

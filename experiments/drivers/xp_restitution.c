@@ -36,7 +36,8 @@ static int rs_case(const xp_params *prm, const char *law, double h, double v0, x
     xp_case_param_string(c, "dissipation", law);
     xp_case_param_real(c, "v0", v0, "m/s");
     sim_method_options opt = sim_method_options_default();
-    opt.h = h, opt.start = "cold";
+    sim_method_options_read(prm, &opt);  // start: cold (the study's default)
+    opt.h = h;
     sim_outcome oc;
     rc = sim_simulate(sim_method_find(xp_params_string(prm, "method")), &opt, &inst,
                       xp_params_real(prm, "T"), 200, pp, c, &oc, err);
@@ -76,7 +77,10 @@ static const xp_param_def rs_params[] = {
     {"method", XP_STRING, "paperA-relaxed", XP_ANY, "", NULL,
      "the method (stabcon list --methods): paper A's step by default, any other that applies to "
      "the sphere, one per run"},
-};
+    SIM_OPTION_DEFS};
+
+// each solve starts cold
+static const char *const rs_defaults[] = {"start=cold", NULL};
 
 const xp_experiment xp_experiment_restitution = {
     .name = "restitution",
@@ -87,5 +91,6 @@ const xp_experiment xp_experiment_restitution = {
     .run = rs_run,
     .plot_script = "restitution.gp",
     .error_stat = "restitution",
+    .defaults = rs_defaults,
     .in_reproduce = 1,
 };

@@ -136,9 +136,8 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                  .s = &s,
                  .e_rise = -INFINITY};
   sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
   opt.h = h;
-  opt.start = xp_params_string(prm, "start");
-  opt.activation = xp_params_string(prm, "activation");
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
   sim_probe probe = {.ctx = o, .sample = st_sample};
   const size_t steps = (size_t)llround(T / h);
@@ -416,11 +415,7 @@ static const xp_param_def stack_params_def[] = {
     {"method", XP_STRING, "paperA-coulomb", XP_ANY, "", NULL,
      "the method timed (stabcon list --methods): paper A's exact Coulomb step by default, any "
      "other that applies to the stack (one per run: its cost against N is the figure)"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "first qcp solve of a step (default warm)"},
-    {"activation", XP_STRING, "speculative", XP_ANY, "", "overlap|speculative",
-     "when a contact row joins a step: speculative (SPEC §1.5, default: the dropped column "
-     "forms) or overlap (paper A §5.2: from N = 21 the column explodes)"},
+    SIM_OPTION_DEFS  // start, activation (here speculative), …
     {"fit_n_min", XP_REAL, "10", XP_POSITIVE, "", NULL,
      "smallest N in the fit of the per-step cost exponent (default)"},
     {"settle_n", XP_INT, "10", XP_POSITIVE, "", NULL, "spheres in the statics run (default)"},
@@ -428,6 +423,10 @@ static const xp_param_def stack_params_def[] = {
     {"settle_v", XP_REAL, "1e-6", XP_POSITIVE, "m/s", NULL,
      "largest speed of a settled stack (default)"},
 };
+
+// activation: speculative (SPEC §1.5: the dropped column forms; with overlap, paper A §5.2,
+// the column explodes from N = 21)
+static const char *const stack_defaults[] = {"activation=speculative", NULL};
 
 static const char *const stack_full[] = {"n=1,2,5,10,20,50,100,200,500,1000", NULL};
 
@@ -442,5 +441,6 @@ const xp_experiment xp_experiment_stack = {
     .error_stat = "us_per_step",
     .report = stack_report,
     .full_size = stack_full,
+    .defaults = stack_defaults,
     .in_reproduce = 1,
 };

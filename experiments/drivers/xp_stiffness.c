@@ -194,6 +194,7 @@ typedef struct st_config {
   int repeats, matched, no_bias;
   const double *hs, *tols;
   size_t nh, ntol;
+  sim_method_options base;  // the study's method settings (SIM_OPTION_DEFS)
 } st_config;
 
 static int is_fixed_step(const sim_method *m) { return m->family != SIM_FAMILY_ODE; }
@@ -230,11 +231,8 @@ static void write_timing(xp_case *c, const st_timing *tm) {
 static int st_reference(const st_slice *s, double E, const st_config *cf, xp_results *out,
                         double *q_ref, double *floor_abs, int *have, xp_error *err) {
   const sim_method *bdf = sim_method_find("cvode-bdf"), *rk = sim_method_find("rk45");
-  sim_method_options o = {.h = cf->h,
-                          .rtol = cf->ref_tol,
-                          .atol = cf->ref_tol,
-                          .wall_budget = cf->ref_budget,
-                          .no_bias = cf->no_bias};
+  sim_method_options o = cf->base;
+  o.h = cf->h, o.rtol = o.atol = cf->ref_tol, o.wall_budget = cf->ref_budget;
   st_run a, b = {0};
   int rc = st_run_once(s, E, bdf, &o, cf->T, NULL, q_ref, NULL, &a, err);
   if (rc != XP_OK) return rc;
@@ -268,15 +266,8 @@ static int st_reference(const st_slice *s, double E, const st_config *cf, xp_res
 static int st_paper(const st_slice *s, double E, const sim_method *m, const st_config *cf,
                     const double *q_ref, double floor_abs, xp_results *out, st_run *run,
                     xp_error *err) {
-  const sim_method_options o = {.h = cf->h,
-                                .rtol = cf->rtol,
-                                .atol = cf->atol,
-                                .wall_budget = cf->budget,
-                                .start = "cold",
-                                .fp_max_iter = 50,
-                                .beta = 1,
-                                .sigma = 1e-3,
-                                .no_bias = cf->no_bias};
+  sim_method_options o = cf->base;
+  o.h = cf->h;
   xp_case *c = st_case_begin(out, s, E, m->name, "paper");
   if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   int rc = st_run_once(s, E, m, &o, cf->T, q_ref, NULL, c, run, err);
@@ -302,13 +293,8 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
   const int fixed = is_fixed_step(m);
   const double *knobs = fixed ? cf->hs : cf->tols;
   const size_t nk = fixed ? cf->nh : cf->ntol;
-  sim_method_options o = {.h = cf->h,
-                          .wall_budget = cf->budget,
-                          .start = "cold",
-                          .fp_max_iter = 50,
-                          .beta = 1,
-                          .sigma = 1e-3,
-                          .no_bias = cf->no_bias};
+  sim_method_options o = cf->base;
+  o.h = cf->h;
   st_run run = {0}, best = {0};
   double knob = NAN, spent = 0, prev_wall = NAN, prev_h = NAN, best_err = INFINITY;
   int found = 0, rungs = 0;
@@ -421,7 +407,15 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
                   .repeat_max = xp_params_real(prm, "repeat_max"),
                   .repeats = (int)xp_params_int(prm, "repeats"),
                   .matched = (int)xp_params_int(prm, "matched"),
-                  .no_bias = xp_params_int(prm, "bias") == 0};
+                  .no_bias = xp_params_int(prm, "bias") == 0,
+                  .base = sim_method_options_default()};
+  sim_method_options_read(prm, &cf.base);
+  cf.base.no_bias = cf.no_bias;
+  if (!(cf.budget > 0))
+    return xp_fail(err, XP_ERR_USAGE,
+                   "parameter budget=%g: this study needs a budget > 0 (it "
+                   "predicts each rung's cost against it)",
+                   cf.budget);
   cf.nh = xp_params_list(prm, "h_ladder", &cf.hs);
   cf.ntol = xp_params_list(prm, "tol_ladder", &cf.tols);
   const double *Es;
@@ -752,10 +746,6 @@ static const xp_param_def st_params[] = {
     {"T", XP_REAL, "0.1", XP_POSITIVE, "s", NULL, "simulated time (paper: 1; --full: 1)"},
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL,
      "protocol (a): fixed step; the ODE integrators' output interval (paper A)"},
-    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
-     "protocol (a): ODE relative tolerance (MATLAB's default, paper A §5.5)"},
-    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
-     "protocol (a): ODE absolute tolerance (MATLAB's default, paper A §5.5)"},
     {"matched", XP_INT, "1", XP_NONNEGATIVE, "", NULL, "1: also protocol (b), matched accuracy"},
     {"target", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
      "protocol (b): error target for ‖q(T) − q_ref(T)‖ [m, 1]"},
@@ -767,15 +757,18 @@ static const xp_param_def st_params[] = {
      "reference: CVODE BDF at rtol = atol = ref_tol"},
     {"ref_budget", XP_REAL, "20", XP_POSITIVE, "s", NULL,
      "wall budget of the reference (a quarter of it for the RK45 floor check)"},
-    {"budget", XP_REAL, "2", XP_POSITIVE, "s", NULL,
-     "wall-time budget of each timed run; past it: did-not-finish (--full: 20)"},
     {"repeats", XP_INT, "3", XP_POSITIVE, "", NULL,
      "timed runs of each short setting (min and median reported; --full: 5)"},
     {"repeat_max", XP_REAL, "0.5", XP_POSITIVE, "s", NULL, "runs longer than this are timed once"},
     {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
      "1: paper A's step and the penalty ODE include the bias p = M̂Ġv; 0: p = 0 (the "
      "foundation study's default; a dense solve per right-hand side otherwise)"},
+    SIM_OPTION_DEFS  // rtol, atol (protocol a), budget (every timed run), start, …
 };
+
+// protocol (a): MATLAB's default tolerances (paper A §5.5); each timed run's budget
+// (--full: 20); every conic solve starts cold
+static const char *const st_defaults[] = {"rtol=1e-3", "atol=1e-6", "budget=2", "start=cold", NULL};
 
 static const char *const st_full[] = {"scenarios=foundation100,foundation900,incline,stack", "T=1",
                                       "budget=20", "repeats=5", NULL};
@@ -791,5 +784,6 @@ const xp_experiment xp_experiment_stiffness = {
     .error_stat = "error_abs",
     .report = st_report,
     .full_size = st_full,
+    .defaults = st_defaults,
     .in_reproduce = 1,
 };

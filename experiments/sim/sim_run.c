@@ -31,22 +31,7 @@ static const xp_param_def common_params[] = {
      "step size; the output interval of the adaptive integrators"},
     {"T", XP_REAL, "", XP_POSITIVE, "s", NULL, "simulated time"},
     {"max_points", XP_INT, "2000", XP_POSITIVE, "", NULL, "most samples stored per series"},
-    {"rtol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL, "cvode-*, rk45: relative tolerance"},
-    {"atol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL, "cvode-*, rk45: absolute tolerance"},
-    {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL,
-     "cvode-*, rk45: wall-time budget per run, then did-not-finish (0: none)"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)"},
-    {"activation", XP_STRING, "scenario", XP_ANY, "", "scenario|overlap|speculative",
-     "paperA-*: when a contact row joins a step: overlap (paper A §5.2), speculative (SPEC §1.5), "
-     "or the scenario's default"},
-    {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
-     "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)"},
-    {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
-     "paperA-coulomb: most relaxed solves per step (SPEC §1.3)"},
-    {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "theta-*: near-rigid parameter (paper B)"},
-    {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
-     "theta-*: tangential regularisation (paper B)"},
+    SIM_OPTION_DEFS  // rtol, atol, budget, start, activation (here: the scenario's), …
 };
 enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS = 32 };
 
@@ -137,36 +122,24 @@ const char *sim_study_label(const sim_method *m, const char *const *names,
 }
 
 sim_method_options sim_method_options_default(void) {
-  return (sim_method_options){.h = 0.01,
-                              .rtol = 1e-8,
-                              .atol = 1e-8,
-                              .wall_budget = 60,
-                              .start = "warm",
-                              .zeta = 0,
-                              .fp_max_iter = 50,
-                              .beta = 1,
-                              .sigma = 1e-3};
+  return (sim_method_options){.h = 0.01, SIM_OPTION_LIST(XP_PARAM_VALUE)};
 }
 
-static sim_method_options method_options(const sim_scenario *sc, const xp_params *p) {
-  const char *act = xp_params_string(p, "activation");
-  if (strcmp(act, "scenario") == 0) act = sc->activation ? sc->activation : "overlap";
-  return (sim_method_options){.activation = act,
-                              .h = xp_params_real(p, "h"),
-                              .rtol = xp_params_real(p, "rtol"),
-                              .atol = xp_params_real(p, "atol"),
-                              .wall_budget = xp_params_real(p, "budget"),
-                              .start = xp_params_string(p, "start"),
-                              .zeta = xp_params_real(p, "zeta"),
-                              .fp_max_iter = xp_params_int(p, "fp_max_iter"),
-                              .beta = xp_params_real(p, "beta"),
-                              .sigma = xp_params_real(p, "sigma")};
+void sim_method_options_read(const xp_params *prm, sim_method_options *out) {
+  SIM_OPTION_LIST(XP_PARAM_READ_IF)
+}
+
+static sim_method_options method_options(const xp_params *p) {
+  sim_method_options o = sim_method_options_default();
+  sim_method_options_read(p, &o);
+  o.h = xp_params_real(p, "h");
+  return o;
 }
 
 // one method on a fresh instance of the scenario, into case "method=<name>"
 static int run_one(const sim_scenario *sc, const sim_method *m, const xp_params *p, xp_results *out,
                    xp_error *err) {
-  const sim_method_options opt = method_options(sc, p);
+  const sim_method_options opt = method_options(p);
   sim_instance inst = {0};
   int rc = sc->create(p, opt.h, &inst, err);
   if (rc != XP_OK) return rc;
@@ -234,6 +207,8 @@ static const xp_experiment *build_experiment(size_t i) {
     d[k] = common_params[j];
     if (strcmp(d[k].key, "h") == 0) d[k].default_value = text[2];
     if (strcmp(d[k].key, "T") == 0) d[k].default_value = text[3];
+    // paper A's activation rule: the scenario's own (SPEC §1.5)
+    if (strcmp(d[k].key, "activation") == 0 && sc->activation) d[k].default_value = sc->activation;
     k++;
   }
   *x = (xp_experiment){.name = text[0],

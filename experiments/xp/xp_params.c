@@ -241,6 +241,18 @@ int xp_params_set(xp_params *p, const char *assignment, xp_error *err) {
   return param_assign(p, index, eq + 1, err);
 }
 
+int xp_params_has(const xp_params *p, const char *key) {
+  size_t index = 0;
+  return param_find(p, key, strlen(key), &index) != NULL;
+}
+
+int xp_experiment_params_init(const xp_experiment *x, xp_params *p, xp_error *err) {
+  int rc = xp_params_init(p, x->params, x->n_params, err);
+  for (size_t k = 0; rc == XP_OK && x->defaults && x->defaults[k]; k++)
+    rc = xp_params_set(p, x->defaults[k], err);
+  return rc;
+}
+
 static size_t param_index(const xp_params *p, const char *key) {
   size_t index = 0;
   const xp_param_def *d = param_find(p, key, strlen(key), &index);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Every paper study selects its methods by the registry's names (`--set method=…`): each runs,
 # at a tiny size, a method other than its default and writes a case for it; a method the study
-# cannot run is refused with exit 2 and the reason, and no file is left behind.
+# cannot run is refused with exit 2 and the reason, and no file is left behind. A method setting
+# (SIM_OPTION_LIST) reaches the method.
 # usage: study_methods.sh STABCON
 set -eu
 stabcon=$(realpath "$1")
@@ -62,4 +63,6 @@ refused rom_pendulum "drives paper A's step itself" --set method=rk45
 refused spring_cylinder "fits each θ-scheme's order" --set method=paperA-relaxed
 refused stack "one method per run" --set method=paperA-relaxed,rk45
 refused incline "does not apply to scenario incline" --set method=ida
+# a method setting of the one list reaches paper A's step: max_pivots is its dense solver's cap
+refused sphere "max_iter (must be in 1..100000)" --set method=paperA-relaxed --set max_pivots=200000
 exit $fail

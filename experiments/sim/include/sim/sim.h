@@ -15,6 +15,7 @@
 
 #include "mbs/mbs_model.h"
 #include "xp/xp.h"
+#include "xp/xp_param_list.h"
 
 // ---- methods (stepper type objects, after GSL's gsl_odeiv2_step_type) -------------------------
 
@@ -46,18 +47,42 @@ typedef struct sim_step_report {
   char message[160];     // what went wrong, naming the value ("" when ok)
 } sim_step_report;
 
-// Settings every method may read; each method uses those of its family (declared once, in
-// sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, activation,
-// beta, sigma).
+// The method settings, one line each (after MuJoCo's mjOption): X(KIND, field, key, …) entries
+// of xp_param_list.h. The one list gives the struct's fields, the defaults
+// (sim_method_options_default), the command-line rows of every study that runs methods
+// (SIM_OPTION_DEFS: --help, validation, the results file's parameter attributes) and the reader
+// (sim_method_options_read). A new setting is a line here and its use in the method that reads
+// it; a study whose default differs says so in its experiment's `defaults`.
+// clang-format off
+#define SIM_OPTION_LIST(X)                                                                        \
+  X(REAL, rtol, rtol, 1e-8, XP_POSITIVE, "", "cvode-*, rk45: relative tolerance")                 \
+  X(REAL, atol, atol, 1e-8, XP_POSITIVE, "", "cvode-*, rk45: absolute tolerance")                 \
+  X(REAL, wall_budget, budget, 60, XP_NONNEGATIVE, "s",                                           \
+    "wall-time budget per run (cvode-*, rk45; some studies every run), then did-not-finish "      \
+    "(0: none)")                                                                                  \
+  X(STR, start, start, "warm", "cold|warm|feasible",                                              \
+    "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)")               \
+  X(STR, activation, activation, "overlap", "overlap|speculative",                                \
+    "paperA-*: when a contact row joins a step: overlap (paper A §5.2) or speculative "          \
+    "(SPEC §1.5)")                                                                                \
+  X(REAL, zeta, zeta, 0, XP_NONNEGATIVE, "1/s",                                                   \
+    "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)")                           \
+  X(INT, fp_max_iter, fp_max_iter, long, 50, XP_POSITIVE,                                         \
+    "paperA-coulomb: most relaxed solves per step (SPEC §1.3)")                                   \
+  X(INT, max_pivots, max_pivots, long, 100, XP_POSITIVE,                                          \
+    "paperA-*: most pivots (active-set changes) per step of the dense unilateral-row solver")     \
+  X(REAL, beta, beta, 1, XP_POSITIVE, "", "theta-*: near-rigid parameter (paper B)")              \
+  X(REAL, sigma, sigma, 1e-3, XP_POSITIVE, "", "theta-*: tangential regularisation (paper B)")
+// clang-format on
+
+// The command-line rows of the method settings (xp_param_def initialisers, comma-terminated).
+#define SIM_OPTION_DEFS SIM_OPTION_LIST(XP_PARAM_DEF)
+
+// Settings every method may read; each method uses those of its family.
 typedef struct sim_method_options {
-  double h;                // step size [s] (fixed-step methods) or output interval (ODE methods)
-  double rtol, atol;       // ODE methods: local error tolerances
-  double wall_budget;      // ODE methods: seconds before did-not-finish (≤ 0: none)
-  const char *start;       // paper A: first conic solve of a step (cold|warm|feasible)
-  double zeta;             // paper A `paper` objective weight (≤ 0: 1/h)
-  long fp_max_iter;        // paper A `coulomb`: most relaxed solves per step
-  const char *activation;  // paper A: overlap|speculative (SPEC §1.5); NULL: overlap
-  double beta, sigma;      // θ-method contact regularisation (paper B §III)
+  double h;  // step size [s] (fixed-step methods) or output interval (ODE methods)
+  SIM_OPTION_LIST(XP_PARAM_FIELD)
+  // set by the studies that declare them (their meaning is the study's):
   const char *contact_solver;  // θ-method contact stage: "newton" (paper B, default) or "qcp"
   int no_bias;  // paper A and ODE methods: 1 drops the bias p = M̂Ġv (SPEC §1.1, §4): p = 0, as
                 // the foundation study's bias=0 and a plain penalty force (0: with the bias)
@@ -66,9 +91,10 @@ typedef struct sim_method_options {
                               // NULL: the paper's 1 (the pendulum study also runs 0)
 } sim_method_options;
 
-// The settings every method starts from (the CLI's defaults, sim_run.c); a study changes the
-// fields it declares.
+// The settings every method starts from: SIM_OPTION_LIST's defaults, h = 0.01 s.
 sim_method_options sim_method_options_default(void);
+// Reads the SIM_OPTION_LIST keys that prm declares into *out (the others keep their value).
+void sim_method_options_read(const xp_params *prm, sim_method_options *out);
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.
 typedef struct sim_method sim_method;

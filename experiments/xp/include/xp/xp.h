@@ -79,6 +79,8 @@ int xp_params_init(xp_params *p, const xp_param_def *defs, size_t n, xp_error *e
 // Applies "key=value"; an unknown key, a non-numeric, NaN/Inf or out-of-range value → XP_ERR_USAGE
 // with a message naming the key, the value and the limit.
 int xp_params_set(xp_params *p, const char *assignment, xp_error *err);
+// 1 if key is declared in p (a parameter it may read), 0 otherwise.
+int xp_params_has(const xp_params *p, const char *key);
 // Accessors; asking for an undeclared key is a programmer error (assert).
 double xp_params_real(const xp_params *p, const char *key);
 long xp_params_int(const xp_params *p, const char *key);
@@ -167,7 +169,14 @@ struct xp_experiment {
   // sizes where the default is reduced to finish in minutes).
   const char *const *full_size;
   int in_reproduce;  // 1: part of `stabcon reproduce`
+  // Optional: NULL-terminated "key=value" defaults of this experiment for parameters declared by
+  // a shared list (the method settings, sim.h), where the study's own default differs.
+  const char *const *defaults;
 };
+
+// Fills p with the experiment's declared parameters at its defaults (x->defaults applied).
+// XP_OK or XP_ERR_USAGE (a bad default: a bug), message in err.
+int xp_experiment_params_init(const xp_experiment *x, xp_params *p, xp_error *err);
 
 // NULL-terminated registry of the paper studies (experiments/drivers/registry.c: above xp, which
 // never looks experiments up itself).

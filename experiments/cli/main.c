@@ -672,8 +672,11 @@ static int stdout_finish(int rc) {
   return rc;
 }
 
-int main(int argc, char **argv) {
-  xp_library_init();
+// The one conversion of the libraries' error codes (sc_error.h) into exit codes: 0 ok, 2 bad
+// input (an argument, a parameter, a file's contents), 1 any other failure.
+static int exit_code(int code) { return code == XP_OK ? 0 : sc_error_is_input(code) ? 2 : 1; }
+
+static int run_command(int argc, char **argv) {
   if (argc < 2) {
     print_help();
     return XP_ERR_USAGE;
@@ -691,4 +694,9 @@ int main(int argc, char **argv) {
       return stdout_finish(commands[i].fn(argc - 1, argv + 1));
   fprintf(stderr, "stabcon: unknown command '%s' (see `stabcon --help`)\n", argv[1]);
   return XP_ERR_USAGE;
+}
+
+int main(int argc, char **argv) {
+  xp_library_init();
+  return exit_code(run_command(argc, argv));
 }

@@ -435,7 +435,7 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         foundation_params_read(prm, &p);
         if (p.n < 1 || (double)p.n != ns[in])
           return xp_fail(err, XP_ERR_USAGE, "parameter n=%g: must be a positive integer", ns[in]);
-        if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
+        if (foundation_params_check(&p, err)) return XP_ERR_USAGE;
         int rc = fd_point_cases(prm, &p, &use, &s, out, err);
         if (rc != XP_OK) return rc;
         xp_progress_update(progress, (double)++done / (double)total);
@@ -641,7 +641,7 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   p.load = xp_params_real(prm, "F");
   foundation_params_read(prm, &p);
   foundation fd;
-  if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
+  if (foundation_params_check(&p, err)) return XP_ERR_USAGE;
   foundation_init(&fd, &p);
   const double *hs, *tols;
   size_t nh = xp_params_list(prm, "h", &hs), nt = xp_params_list(prm, "tol", &tols);

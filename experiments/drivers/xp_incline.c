@@ -230,7 +230,7 @@ static const xp_param_def incline_params_def[] = {
     INCLINE_PARAM_DEFS  // theta_deg, lx, ly, lz, m, r, Estar, Bn, Bt, g, hertz
                         // activation: overlap (the feet never leave the ramp: both rules give the
                         // same distances)
-                            SIM_OPTION_DEFS};
+        SIM_OPTION_DEFS};
 
 const xp_experiment xp_experiment_incline = {
     .name = "incline",

@@ -72,7 +72,7 @@ static int run_case(const xp_params *prm, double h, xp_results *out, xp_error *e
                    xp_params_string(prm, "solver"));
   sc_error serr = {0};
   mbs_workspace *ws = mbs_workspace_create(&rp.model, &s, &serr);
-  if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", serr.message);
+  if (!ws) return xp_fail(err, serr.code ? serr.code : XP_ERR_USAGE, "%s", serr.message);
   char msg[256];
   size_t n_steps;
   if (xp_step_count(T - t0, h, &n_steps, err)) return mbs_workspace_free(ws), XP_ERR_USAGE;

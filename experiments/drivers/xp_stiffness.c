@@ -390,6 +390,14 @@ static int st_not_run(xp_results *out, const st_slice *slice, double E, const si
   return st_case_end(out, c, err);
 }
 
+// the study's method settings (SIM_OPTION_DEFS and its bias)
+static sim_method_options st_options(const xp_params *prm) {
+  sim_method_options o = sim_method_options_default();
+  sim_method_options_read(prm, &o);
+  o.no_bias = xp_params_int(prm, "bias") == 0;
+  return o;
+}
+
 static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   const st_slice *slices[ST_NSLICES];
   const sim_method *methods[ST_MAX_METHODS];
@@ -408,9 +416,7 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
                   .repeats = (int)xp_params_int(prm, "repeats"),
                   .matched = (int)xp_params_int(prm, "matched"),
                   .no_bias = xp_params_int(prm, "bias") == 0,
-                  .base = sim_method_options_default()};
-  sim_method_options_read(prm, &cf.base);
-  cf.base.no_bias = cf.no_bias;
+                  .base = st_options(prm)};
   if (!(cf.budget > 0))
     return xp_fail(err, XP_ERR_USAGE,
                    "parameter budget=%g: this study needs a budget > 0 (it "

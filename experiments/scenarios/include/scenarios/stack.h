@@ -44,12 +44,12 @@ typedef struct stack_params {
 stack_params stack_params_default(void);
 
 struct xp_params;
-struct xp_error;
+struct sc_error;
 // Reads the STACK_PARAM_DEFS keys of validated parameters into *out (other fields untouched),
 // with B_t = 1e6/h by default for the step h actually used; 0, or an XP_ERR_* code with a
 // message (a dissipation law other than paper with hertz = paper).
 int stack_params_read(const struct xp_params *prm, double h, stack_params *out,
-                      struct xp_error *err);
+                      struct sc_error *err);
 
 // Contacts beyond the column's N (any other pair of spheres, sphere i ≥ 1 and the ground) are
 // reported while closer than STACK_EXTRA_REACH·r, at most STACK_CONTACTS_PER_SPHERE·N in all.

@@ -7,18 +7,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/sc_error.h"
+
 // ---- errors ---------------------------------------------------------------
 
-// Exit codes of the CLI (and return codes of xp functions that can fail on user input).
-enum { XP_OK = 0, XP_ERR_RUN = 1, XP_ERR_USAGE = 2 };
+// The libraries' one error convention (common/sc_error.h: a code < 0 and a message naming the
+// bad value and its limit) under the experiment layer's names: XP_ERR_USAGE is bad input (a
+// parameter, an argument, a file's contents), XP_ERR_RUN a run that could not complete (files,
+// memory). The command line turns them into exit codes (2, 1) in one place.
+enum { XP_OK = SC_OK, XP_ERR_RUN = SC_ERR_RUN, XP_ERR_USAGE = SC_ERR_INPUT };
 
-// Errors caused by user input or the file system, in the libraries' convention (a code and a
-// message naming the bad value and its limit) with the CLI's codes XP_OK, XP_ERR_RUN,
-// XP_ERR_USAGE. Initialise with {.code = 0}.
-typedef struct xp_error {
-  char message[512];
-  int code;
-} xp_error;
+// An error of the experiment layer: the libraries' sc_error. Initialise with {.code = 0}.
+typedef sc_error xp_error;
 
 // Formats a message into err (if err is non-NULL) and returns code.
 int xp_fail(xp_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -3,7 +3,7 @@
 // foundation elements (100 … 10 000), with the fitted exponent of time ∝ elements^p, beside one
 // penalty-ODE evaluation. Paper A reports cubic growth (it forms the dense Delassus matrix); the
 // sparse lifted step should grow about linearly.
-#include "cli_commands.h"
+#include "bench.h"
 #include "xp/xp.h"
 
 #include "mbs/mbs.h"

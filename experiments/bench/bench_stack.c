@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_commands.h"
+#include "bench.h"
 #include "mbs/mbs.h"
 #include "scenarios/stack.h"
 #include "sim/sim_mujoco.h"

@@ -210,9 +210,7 @@ const sim_scenario sim_scenario_foundation = {
     .params = foundation_param_defs,
     .n_params = sizeof foundation_param_defs / sizeof foundation_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.01,
     .default_T = 1,
     .create = foundation_create,

@@ -232,9 +232,7 @@ const sim_scenario sim_scenario_pile = {
     .params = pile_param_defs,
     .n_params = sizeof pile_param_defs / sizeof pile_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.01,
     .default_T = 3,
     // the dropped column explodes under paper A's rule (SPEC §1.5); a pile lands the same way

@@ -325,9 +325,7 @@ const sim_scenario sim_scenario_stack = {
     .params = stack_param_defs,
     .n_params = sizeof stack_param_defs / sizeof stack_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.01,
     .default_T = 1,
     // paper A's rule explodes the dropped column from N = 21 (SPEC §1.5); measured settling with

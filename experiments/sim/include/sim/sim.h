@@ -187,6 +187,11 @@ typedef struct sim_probe {
   void (*method_stat)(void *ctx, const char *key, double value, const char *unit);
 } sim_probe;
 
+// Why the rigid reference (IDA) does not apply to a model with unilateral or contact rows: the
+// not_applicable text of every such scenario.
+#define SIM_IDA_NOT_APPLICABLE \
+  "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact rows"
+
 // A scenario descriptor: parameters declared once (name, kind, default, range, unit, help), the
 // methods that apply, and how to build the model from the parameters.
 typedef struct sim_scenario {

@@ -100,11 +100,6 @@ static int sc_run_once(const sc_family *fam, long value, const sim_method *m,
   return XP_OK;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double median_sorted(const double *x, int n) {
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
@@ -122,8 +117,8 @@ static int sc_case(const sc_family *fam, long value, const sim_method *m,
     wall[n] = s.wall, cpu[n] = s.cpu, n++;
     if (!s.ok) break;  // a run over the budget is timed once
   }
-  qsort(wall, (size_t)n, sizeof *wall, cmp_double);
-  qsort(cpu, (size_t)n, sizeof *cpu, cmp_double);
+  qsort(wall, (size_t)n, sizeof *wall, xp_cmp_double);
+  qsort(cpu, (size_t)n, sizeof *cpu, xp_cmp_double);
   const double size = fam->squared ? (double)(value * value) : (double)value;
   char name[128], sz[32];
   xp_format_compact(sz, sizeof sz, size);

@@ -155,11 +155,6 @@ static int st_run_once(const st_slice *s, double E, const sim_method *m,
   return rc;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 // timing of a run repeated (runs under repeat_max seconds only): min and median wall, min CPU
 typedef struct st_timing {
   double wall_min, wall_median, cpu_min;
@@ -180,7 +175,7 @@ static int st_time(const st_slice *s, double E, const sim_method *m, const sim_m
     w[n++] = again.wall;
     tm->cpu_min = fmin(tm->cpu_min, again.cpu);
   }
-  qsort(w, (size_t)n, sizeof *w, cmp_double);
+  qsort(w, (size_t)n, sizeof *w, xp_cmp_double);
   tm->wall_min = w[0];
   tm->wall_median = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
   tm->timed = n;
@@ -522,7 +517,7 @@ static void slice_grid(const xp_file *f, const char *label, st_grid *g) {
     double E = NAN;
     if (xp_file_case_param(f, c, "E", &E) == 0 && g->nE < ST_MAX_E) g->E[g->nE++] = E;
   }
-  qsort(g->E, g->nE, sizeof g->E[0], cmp_double);
+  qsort(g->E, g->nE, sizeof g->E[0], xp_cmp_double);
 }
 
 // Where method `a` becomes cheaper than `b` for good: the stiffness from which on t_b/t_a ≥ 1

@@ -5,8 +5,8 @@
 #define BENCH_BENCH_H
 
 // `stabcon bench foundation`: constraint-solver cost per step against element count.
-int cli_bench_foundation(int argc, char **argv);
+int cli_cmd_bench_foundation(int argc, char **argv);
 // `stabcon bench stack`: contact step cost per step against the number of spheres.
-int cli_bench_stack(int argc, char **argv);
+int cli_cmd_bench_stack(int argc, char **argv);
 
 #endif  // BENCH_BENCH_H

@@ -19,7 +19,7 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int cli_bench_foundation(int argc, char **argv) {
+int cli_cmd_bench_foundation(int argc, char **argv) {
   int steps = 30;
   double E = 1e7, load = 50;
   for (int i = 1; i < argc; i++) {

@@ -217,7 +217,7 @@ static int parse_options(int argc, char **argv, bench_opts *o) {
   return XP_OK;
 }
 
-int cli_bench_stack(int argc, char **argv) {
+int cli_cmd_bench_stack(int argc, char **argv) {
   bench_opts o = {.steps = 30,
                   .repeats = 1,
                   .form = MBS_COULOMB,

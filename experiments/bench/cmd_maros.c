@@ -205,7 +205,7 @@ static const char solve_mat_help[] =
     "  --time-limit S   wall-clock limit of the solve in seconds (default 0: none)\n"
     "  --verbose        one line per iteration on stderr\n";
 
-int xp_cmd_qcp_solve_mat(int argc, char **argv) {
+int cli_cmd_qcp_solve_mat(int argc, char **argv) {
   maros_options o = {1e-9, 0.0, 200, 0};
   const char *path = NULL;
   for (int i = 0; i < argc; i++) {
@@ -516,7 +516,7 @@ static int parse_bench(int argc, char **argv, bench_args *b) {
   return XP_OK;
 }
 
-int xp_cmd_bench_maros(int argc, char **argv) {
+int cli_cmd_bench_maros(int argc, char **argv) {
   bench_args b;
   int rc = parse_bench(argc, argv, &b);
   if (rc || b.help) return rc;

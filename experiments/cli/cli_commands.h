@@ -11,7 +11,7 @@
 // `stabcon qcp solve|gen …` and `stabcon bench qcp …` (cli_qcp.c).
 int cli_cmd_qcp(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
-#include "bench.h"  // cli_bench_foundation, cli_bench_stack
+#include "bench.h"  // cli_cmd_bench_foundation, cli_cmd_bench_stack
 
 #include "xp/xp_sweep.h"
 

@@ -84,10 +84,10 @@ int cli_cmd_qcp(int argc, char **argv) {
   for (int i = 2; argc >= 3 && !strcmp(argv[1], "solve") && i < argc; i++) {
     size_t len = strlen(argv[i]);  // a Maros-Meszaros MATLAB file (cmd_maros.c)
     if (len > 4 && !strcmp(argv[i] + len - 4, ".mat"))
-      return xp_cmd_qcp_solve_mat(argc - 2, argv + 2);
+      return cli_cmd_qcp_solve_mat(argc - 2, argv + 2);
   }
   const int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
-  int rc = xp_cmd_qcp(argc, argv);
+  int rc = cli_cmd_qcp_solve(argc, argv);
   if (help)  // the solve help, then the generator this file adds
     fputs(
         "\nstabcon qcp gen stack|foundation SIZE [MU] FILE\n"
@@ -97,11 +97,11 @@ int cli_cmd_qcp(int argc, char **argv) {
 }
 
 int cli_cmd_bench(int argc, char **argv) {
-  if (argc >= 2 && strcmp(argv[1], "qcp") == 0) return xp_cmd_bench_qcp(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "qcp") == 0) return cli_cmd_bench_qcp(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "foundation") == 0)
-    return cli_bench_foundation(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "stack") == 0) return cli_bench_stack(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "maros") == 0) return xp_cmd_bench_maros(argc - 1, argv + 1);
+    return cli_cmd_bench_foundation(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "stack") == 0) return cli_cmd_bench_stack(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "maros") == 0) return cli_cmd_bench_maros(argc - 1, argv + 1);
   fprintf(stderr,
           "usage: stabcon bench qcp|foundation|stack|maros [options]   (see stabcon bench NAME "
           "--help)\n");

@@ -124,7 +124,7 @@ static int cmd_solve(int argc, char **argv) {
   return ret;
 }
 
-int xp_cmd_qcp(int argc, char **argv) {
+int cli_cmd_qcp_solve(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     fputs(solve_help, argc < 2 ? stderr : stdout);
     return argc < 2 ? SC_ERR_INPUT : SC_OK;
@@ -222,7 +222,7 @@ static int bench_instance(qcp_gen *g0, qcp_gen *g1, const char *mu, int repeats)
   return bad;
 }
 
-int xp_cmd_bench_qcp(int argc, char **argv) {
+int cli_cmd_bench_qcp(int argc, char **argv) {
   int repeats = 5, quick = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

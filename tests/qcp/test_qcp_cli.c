@@ -14,7 +14,7 @@
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
 
-static int run(int argc, const char **argv) { return xp_cmd_qcp(argc, (char **)argv); }
+static int run(int argc, const char **argv) { return cli_cmd_qcp_solve(argc, (char **)argv); }
 
 static void test_cli(void **state) {
   (void)state;
@@ -40,9 +40,9 @@ static void test_cli(void **state) {
   const char *badsub[] = {"qcp", "dance"};
   assert_int_equal(run(2, badsub), SC_ERR_INPUT);
   const char *bench_bad[] = {"qcp", "--repeats", "x"};
-  assert_int_equal(xp_cmd_bench_qcp(3, (char **)bench_bad), SC_ERR_INPUT);
+  assert_int_equal(cli_cmd_bench_qcp(3, (char **)bench_bad), SC_ERR_INPUT);
   const char *bench_help[] = {"qcp", "--help"};
-  assert_int_equal(xp_cmd_bench_qcp(2, (char **)bench_help), SC_OK);
+  assert_int_equal(cli_cmd_bench_qcp(2, (char **)bench_help), SC_OK);
   remove("qcp_cli_problem.h5");
   remove("qcp_cli_solution.h5");
   qcp_gen_free(&g);

@@ -41,6 +41,12 @@ refused() {
   fi
 }
 
+# `list` shows every runnable name: the paper experiments and the scenarios' matrix runs
+for name in foundation pile sphere foundation_methods incline_methods stack_methods; do
+  if "$stabcon" list | grep -q "^$name "; then echo "ok: listed $name"; else
+    echo "FAIL: stabcon list does not show $name"; fail=1; fi
+done
+
 small_fd="--set n=3 --set E=1e7 --set F=5 --set T=0.02 --set h_fine=0"
 # shellcheck disable=SC2086
 ok foundation _constraint --set method=paperA-relaxed,cvode-bdf1 $small_fd

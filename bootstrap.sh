@@ -17,11 +17,14 @@ esac
 
 # libmatio-dev is optional for the build (meson: dependency('matio', required: false)); it gives
 # `stabcon qcp solve NAME.mat` and `stabcon bench maros` their MATLAB reader. libmujoco-dev is
-# optional too (meson option mujoco=auto): MuJoCo 2.2 as the peer of `stabcon bench stack`.
+# optional too (meson option mujoco=auto): MuJoCo 2.2 as the peer of `stabcon bench stack`;
+# so are libode-dev (ode=auto: the ode-step, ode-quickstep peers) and libsimbody-dev with g++
+# (simbody=auto: the simbody peer, a C++ adapter).
 PACKAGES="meson ninja-build pkg-config gcc libc6-dev git
   libsundials-dev libgsl-dev libhdf5-dev libsuitesparse-dev liblapack-dev libblas-dev
   libcmocka-dev gnuplot-nox python3-cvxopt libopenmpi-dev openmpi-bin
-  libmatio-dev libmujoco-dev clang-format"
+  libmatio-dev libmujoco-dev clang-format
+  libode-dev libsimbody-dev g++"
 
 install_missing() {
   missing=""

@@ -2,7 +2,7 @@
 # `stabcon bench maros --plot DIR`: fraction of the Maros-Meszaros set solved (and passing the
 # independent check) against the time budget, and the iterations per problem.
 # Variables from the caller's meta file (datablock lines, never commands): csv
-# (name,iterations,time,pass), out (file stem), tol (label).
+# (name,iterations,time,pass,pass_f64), out (file stem), tol (label).
 set datafile separator ','
 stats csv skip 1 using 2 nooutput
 N = STATS_records
@@ -13,12 +13,15 @@ set xlabel 'time budget per problem (s)'
 set ylabel 'fraction of problems solved'
 set logscale x
 set yrange [0:1]
-set key off
+set key left top
 set grid
 set xrange [1e-4:*]
 # smooth cumulative sorts by time and sums 1/N over the solved problems
-plot csv skip 1 using (column(3) < 1e-4 ? 1e-4 : column(3)):(column(4) == 1 ? 1.0 / N : 0) \
-     smooth cumulative with steps lw 2
+plot csv skip 1 using (column(3) < 1e-4 ? 1e-4 : column(3)):(column(5) == 1 ? 1.0 / N : 0) \
+     smooth cumulative with steps lw 2 lc rgb '#3070b0' title 'scored in float64 (as the field)', \
+     csv skip 1 using (column(3) < 1e-4 ? 1e-4 : column(3)):(column(4) == 1 ? 1.0 / N : 0) \
+     smooth cumulative with steps lw 2 dt 2 lc rgb '#c06000' title 'scored with exact sums'
+set key off
 set output out.'_iterations.png'
 set title 'qcp on Maros-Meszaros, tol '.tol.': iterations per problem (red: fails)'
 unset logscale x

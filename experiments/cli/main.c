@@ -12,6 +12,7 @@
 #include "stabcon_config.h"
 #include "stabcon_git.h"
 #include "xp/xp.h"
+#include "xp/xp_bodies.h"
 #include "xp/xp_file.h"
 #include "xp/xp_path.h"
 #include "xp/xp_report.h"
@@ -341,6 +342,9 @@ static int reproduce_one(const xp_experiment *x, const reproduce_dirs *d, int fu
   else
     snprintf(rel, sizeof rel, "%s", from);
   xp_report_experiment(md, x, path, access(from, R_OK) == 0 ? rel : NULL, 0, seconds);
+  char link_dir[1100];
+  snprintf(link_dir, sizeof link_dir, "%s%s", rel[0] == '.' ? "../" : "", d->figures);
+  xp_snapshot_report(md, path, d->figures, link_dir, x->name);
   return XP_OK;
 }
 
@@ -474,17 +478,34 @@ static int cmd_info(int argc, char **argv) {
   return XP_OK;
 }
 
+// export --xdmf: the description is written beside the results file it points into
+static int export_xdmf(const char *file, const char *case_name, const char *output) {
+  if (!case_name) return usage_error("export", "%s", "--xdmf needs --case NAME");
+  if (output) return usage_error("export", "%s", "--xdmf writes beside FILE.h5; -o is not taken");
+  xp_error err = {.code = 0};
+  char written[2048];
+  const int rc = xp_xdmf_export(file, case_name, written, sizeof written, &err);
+  if (rc != XP_OK) fprintf(stderr, "stabcon export: %s\n", err.message);
+  if (rc == XP_OK) printf("%s\n", written);
+  return rc;
+}
+
 static int cmd_export(int argc, char **argv) {
   const char *file = NULL, *case_name = NULL, *format = "csv", *output = NULL;
   long group = 0;
+  int xdmf = 0;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
       puts(
-          "usage: stabcon export FILE.h5 [--case NAME [--group K]] [--format csv] [-o OUT]\n\n"
+          "usage: stabcon export FILE.h5 [--case NAME [--group K | --xdmf]] [--format csv] [-o "
+          "OUT]\n\n"
           "Without --case: one CSV row per case (case, status, parameters, statistics).\n"
           "With --case: that case's series as CSV columns (header = series names). Series of\n"
           "different lengths form groups (0: the first, usually the time series; e.g. the stack's\n"
-          "per-sphere history); --group K exports group K (`stabcon info` counts them).");
+          "per-sphere history); --group K exports group K (`stabcon info` counts them).\n"
+          "--xdmf: writes FILE.<case>.xdmf beside FILE.h5, an XDMF description of the case's\n"
+          "per-body history (positions, orientations, velocities, contact forces, radii per\n"
+          "frame) pointing into FILE.h5, which ParaView or VisIt open as an animation.");
       return XP_OK;
     } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
       case_name = argv[++i];
@@ -495,6 +516,8 @@ static int cmd_export(int argc, char **argv) {
         return usage_error("export", "--group '%s' is not a group number 0..1000", argv[i]);
     } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
       format = argv[++i];
+    } else if (strcmp(argv[i], "--xdmf") == 0) {
+      xdmf = 1;
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
       output = argv[++i];
     } else if (!file && argv[i][0] != '-') {
@@ -504,6 +527,7 @@ static int cmd_export(int argc, char **argv) {
     }
   }
   if (!file) return usage_error("export", "%s", "missing FILE");
+  if (xdmf) return export_xdmf(file, case_name, output);
   if (strcmp(format, "csv") != 0) return usage_error("export", "unknown format '%s' (csv)", format);
   // never write over the results file being read, under either name the output will have
   xp_error err = {.code = 0};

@@ -11,6 +11,10 @@
 //         settle_N=<N> a longer run (settle_T) of settle_n spheres: series contact, lambda_n,
 //                      statics ((N − c) m g: the weight above contact c), rel_err; time series
 //                      t, vmax, top_height; stats load_err_max, settled
+//         pile_N=<N>   pile_n spheres dropped between four walls for pile_T (the simulate loop's
+//                      series and statistics)
+// The dropped cost run of the largest N and the pile keep `frames` per-body frames (the
+// case's bodies group: the scene snapshots of `stabcon plot`, `export --xdmf`).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +43,7 @@ typedef struct st_meas {
   // step), sample-major (n per sample), at the times ht; nh samples taken, at most hcap
   double *ht, *hz, *hs;
   size_t stride, nh, hcap, last;
+  size_t frames;  // per-body frames the case stores (0: none)
   const stack *s;
   double e_prev, e_rise;
 } st_meas;
@@ -133,11 +138,12 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                  .stride = o->stride,
                  .hcap = o->hcap,
                  .last = o->last,
+                 .frames = o->frames,
                  .s = &s,
                  .e_rise = -INFINITY};
   sim_method_options opt = sim_method_options_default();
   sim_method_options_read(prm, &opt);
-  opt.h = h;
+  opt.h = h, opt.frames = o->frames;
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
   sim_probe probe = {.ctx = o, .sample = st_sample};
   const size_t steps = (size_t)llround(T / h);
@@ -168,9 +174,9 @@ static const char *st_label(const xp_params *prm) {
 
 // one cost run of N spheres (dropped or resting) into case cost_N / rest_N; the per-step cost
 // into *us (NaN if a step failed)
-static int cost_case(const xp_params *prm, int n, int rest, xp_results *out, double *wall,
-                     double *us, xp_error *err) {
-  st_meas o = {0};
+static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_results *out,
+                     double *wall, double *us, xp_error *err) {
+  st_meas o = {.frames = frames};
   sim_outcome oc;
   char name[64];
   snprintf(name, sizeof name, "%s_N=%d", rest ? "rest" : "cost", n);
@@ -214,6 +220,17 @@ static int cost_case(const xp_params *prm, int n, int rest, xp_results *out, dou
   return XP_OK;
 }
 
+// a case of n spheres from the given start with the study's contact settings
+static xp_case *st_case_begin(const xp_params *prm, xp_results *out, const char *name, int n,
+                              const char *start) {
+  xp_case *c = xp_case_begin(out, name);
+  xp_case_param_real(c, "N", n, "");
+  xp_case_param_string(c, "start", start);
+  xp_case_param_string(c, "formulation", st_label(prm));
+  xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
+  return c;
+}
+
 // the dropped stack of settle_n spheres over settle_T: speeds and top height over time, and each
 // contact's load against the weight above it at the end
 static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
@@ -247,11 +264,7 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   for (int i = 0; i < n; i++) cidx[i] = i;
   char name[64];
   snprintf(name, sizeof name, "settle_N=%d", n);
-  xp_case *c = xp_case_begin(out, name);
-  xp_case_param_real(c, "N", n, "");
-  xp_case_param_string(c, "start", "dropped (mid-air, gap)");
-  xp_case_param_string(c, "formulation", st_label(prm));
-  xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
+  xp_case *c = st_case_begin(prm, out, name, n, "dropped (mid-air, gap)");
   sim_outcome oc;
   int rc = st_simulate(prm, n, Ts, 0, c, &o, &oc, err);
   if (rc != XP_OK) return free(b), rc;
@@ -282,6 +295,37 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   return XP_OK;
 }
 
+// a pile of pile_n spheres dropped between four walls with the stack's contact settings, through
+// the simulate loop (energy, load, … over time) with its per-body history
+static int pile_case(const xp_params *prm, size_t frames, xp_results *out, xp_error *err) {
+  const int n = (int)xp_params_int(prm, "pile_n");
+  if (n < 1) return XP_OK;
+  const double h = xp_params_real(prm, "h");
+  char set[6][64];
+  snprintf(set[0], sizeof set[0], "n=%d", n);
+  const char *keys[5] = {"r", "m", "E", "B", "mu"};
+  for (int k = 0; k < 5; k++)
+    snprintf(set[k + 1], sizeof set[k + 1], "%s=%.17g", keys[k], xp_params_real(prm, keys[k]));
+  const char *settings[6] = {set[0], set[1], set[2], set[3], set[4], set[5]};
+  const sim_scenario *sc;
+  sim_instance inst;
+  int rc = sim_instance_make("pile", settings, 6, h, &sc, &inst, err);
+  if (rc != XP_OK) return rc;
+  char name[64];
+  snprintf(name, sizeof name, "pile_N=%d", n);
+  sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
+  opt.h = h, opt.frames = frames;
+  xp_case *c = st_case_begin(prm, out, name, n, "dropped between four walls (seeded offsets)");
+  sim_outcome oc;
+  rc = sim_simulate(sim_method_find(xp_params_string(prm, "method")), &opt, &inst,
+                    xp_params_real(prm, "pile_T"), 2000, NULL, c, &oc, err);
+  sc->free(&inst);
+  if (rc != XP_OK) return rc;
+  if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  return XP_OK;
+}
+
 static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   const double *ns;
   const size_t nn = xp_params_list(prm, "n", &ns);
@@ -298,11 +342,18 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
                    "parameter method=%s: the stack study times one method per run (its cost "
                    "against N is the figure); run it once per method",
                    xp_params_string(prm, "method"));
+  // the dropped run of the largest N keeps its per-body history (the scene snapshots)
+  double nlargest = 0;
+  for (size_t k = 0; k < nn; k++) nlargest = fmax(nlargest, ns[k]);
+  const size_t frames = (size_t)xp_params_int(prm, "frames");
+  if (frames > SIM_FRAMES_MAX)
+    return xp_fail(err, XP_ERR_USAGE, "parameter frames=%zu: at most %d", frames, SIM_FRAMES_MAX);
   for (int rest = 0; rest < 2; rest++)
     for (size_t k = 0; k < nn; k++) {
       const int n = (int)llround(ns[k]);
       if (n < 1) return xp_fail(err, XP_ERR_USAGE, "parameter n: every entry must be >= 1");
-      int rc = cost_case(prm, n, rest, out, &wall[rest][k], &us[rest][k], err);
+      const size_t fr = !rest && ns[k] == nlargest ? frames : 0;
+      int rc = cost_case(prm, n, rest, fr, out, &wall[rest][k], &us[rest][k], err);
       if (rc != XP_OK) return rc;
       nv[k] = n;
       xp_progress_update(progress, 0.35 * (double)(rest * nn + k + 1) / (double)nn);
@@ -320,8 +371,28 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   xp_case_status(c, "ok", NULL);
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   int rc = settle_case(prm, out, err);
+  if (rc == XP_OK) rc = pile_case(prm, frames, out, err);
   xp_progress_update(progress, 1);
   return rc;
+}
+
+// the pile's row (its scene snapshots follow the section)
+static void pile_report(const xp_file *f, FILE *md) {
+  double pile_t = NAN;
+  for (size_t i = 0; i < xp_file_case_count(f); i++)
+    if (strncmp(xp_file_case_name(f, i), "pile_", 5) == 0)
+      xp_file_case_param(f, xp_file_case_name(f, i), "T", &pile_t);
+  if (isfinite(pile_t)) {
+    static const char *const pkeys[] = {"steps", "steps_degraded", "penetration_max",
+                                        "energy_rise_max", "cpu_time"};
+    static const char *const pheads[] = {"steps", "steps degraded", "largest overlap [m]",
+                                         "largest energy rise over a step [J]", "CPU time [s]"};
+    fprintf(md,
+            "A pile dropped between four walls with the same contact settings, over %g s "
+            "(its scene snapshots below):\n\n",
+            pile_t);
+    xp_report_stats_table(md, f, "pile_", 5, pkeys, pheads);
+  }
 }
 
 // REPORT.md: paper A §6.5 claims the stack forms and stays, and Fig 10 plots the time to simulate
@@ -400,6 +471,7 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
           "resting stack "
           "(every contact at its static overlap) stays at rest for every N with the statics "
           "above.\n\n");
+  pile_report(f, md);
   xp_file_close(f);
   return XP_OK;
 }
@@ -422,6 +494,11 @@ static const xp_param_def stack_params_def[] = {
     {"settle_T", XP_REAL, "3", XP_POSITIVE, "s", NULL, "duration of the statics run (default)"},
     {"settle_v", XP_REAL, "1e-6", XP_POSITIVE, "m/s", NULL,
      "largest speed of a settled stack (default)"},
+    {"pile_n", XP_INT, "20", XP_NONNEGATIVE, "", NULL,
+     "spheres of the pile dropped between walls (0: no pile run)"},
+    {"pile_T", XP_REAL, "2", XP_POSITIVE, "s", NULL, "duration of the pile run"},
+    {"frames", XP_INT, "100", XP_NONNEGATIVE, "", NULL,
+     "per-body frames stored by the dropped run of the largest N and the pile (0: none)"},
 };
 
 // activation: speculative (SPEC §1.5: the dropped column forms; with overlap, paper A §5.2,

@@ -143,7 +143,9 @@ void incline_init(incline *s, const incline_params *p) {
                          .gravity = p->g,
                          .half = {0.5 * a, 0.5 * b, 0.5 * c},
                          .inertia = {s->inertia[0], s->inertia[1], s->inertia[2]},
-                         .ramp_angle = p->theta};
+                         .ramp_angle = p->theta,
+                         .estar = p->Estar,
+                         .damping = p->bn};
 }
 
 void incline_initial_state(const incline *s, double q[7], double v[6]) {
@@ -166,6 +168,25 @@ static int incline_case_read(const xp_params *prm, double h, incline_params *out
   return incline_params_read(prm, h, out, err);
 }
 
+// the loop's energy series: kinetic + gravity g(sin θ, 0, −cos θ) in the ramp frame + the Hertz
+// potential of the four feet (the force E*√r d^{3/2}: (2/5) E*√r d^{5/2}; hertz=paper's (3/2)
+// E*√r d²: ½ E*√r d³)
+static double incline_total_energy(const void *data, const double *q, const double *v) {
+  const incline *s = data;
+  const incline_params *p = &s->p;
+  double e = 0.5 * p->m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+             p->m * p->g * (cos(p->theta) * q[2] - sin(p->theta) * q[0]);
+  for (int k = 0; k < 3; k++) e += 0.5 * s->inertia[k] * v[3 + k] * v[3 + k];
+  double d[4];
+  incline_foot_depth(s, q, d);
+  const double k = p->Estar * sqrt(p->r);
+  for (int f = 0; f < 4; f++)
+    if (d[f] > 0)
+      e += p->hertz == HERTZ_PAPER ? 0.5 * k * d[f] * d[f] * d[f]
+                                   : 0.4 * k * d[f] * d[f] * sqrt(d[f]);
+  return e;
+}
+
 static int incline_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   if (sim_instance_alloc(inst, sizeof(incline), 7, 6))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
@@ -175,6 +196,7 @@ static int incline_create(const xp_params *p, double h, sim_instance *inst, xp_e
   incline_init(s, &ip);
   incline_initial_state(s, inst->q0, inst->v0);
   inst->model = &s->model;
+  inst->energy = incline_total_energy;
   return XP_OK;
 }
 

@@ -196,6 +196,11 @@ static const xp_param_def pile_param_defs[] = {
         STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
 };
 
+// the loop's energy series: kinetic + gravity + Hertz potential (pile_energy)
+static double pile_total_energy(const void *data, const double *q, const double *v) {
+  return pile_energy(data, q, v);
+}
+
 static void pile_release(sim_instance *inst) {
   if (inst->data) pile_free(inst->data);
   sim_instance_release(inst);
@@ -223,6 +228,7 @@ static int pile_create(const xp_params *p, double h, sim_instance *inst, xp_erro
   }
   pile_initial_state(s, inst->q0, inst->v0);
   inst->model = &s->model;
+  inst->energy = pile_total_energy;
   return XP_OK;
 }
 

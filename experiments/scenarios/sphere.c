@@ -108,6 +108,22 @@ static int sphere_params_read(const xp_params *prm, sphere_params *out, xp_error
   return XP_OK;
 }
 
+// the one body for the per-body history: the sphere above the origin, not rotating
+static void sp_body_state(const void *data, const double *q, const double *v, int b, double x[3],
+                          double rot[4], double xd[3], double *radius) {
+  (void)b;
+  x[0] = x[1] = 0, x[2] = q[0];
+  rot[0] = 1, rot[1] = rot[2] = rot[3] = 0;
+  xd[0] = xd[1] = 0, xd[2] = v[0];
+  *radius = ((const sphere *)data)->p.r;
+}
+static int sp_column_body(const void *data, int col) {
+  (void)data;
+  return col == 0 ? 0 : -1;
+}
+static const sim_bodies sphere_bodies = {
+    .kind = "spheres", .n = 1, .state = sp_body_state, .column_body = sp_column_body};
+
 static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   (void)h;
   sphere_params sp;
@@ -118,6 +134,7 @@ static int sphere_create(const xp_params *p, double h, sim_instance *inst, xp_er
   sphere_init(s, &sp);
   sphere_initial_state(s, inst->q0, inst->v0);
   inst->model = &s->model;
+  inst->bodies = &sphere_bodies;
   return XP_OK;
 }
 

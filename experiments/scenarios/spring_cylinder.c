@@ -150,6 +150,23 @@ static void spring_cylinder_case_read(const xp_params *prm, double h, spring_cyl
   out->bt = sim_tangent_damping(out->bt, h);
 }
 
+// the one body for the per-body history: the cylinder in the x–z plane, its axis along y; the
+// rolling angle θ turns it about +y (rolling to +x: ẋ = Rθ̇)
+static void sc_body_state(const void *data, const double *q, const double *v, int b, double x[3],
+                          double rot[4], double xd[3], double *radius) {
+  (void)b;
+  x[0] = q[0], x[1] = 0, x[2] = q[1];
+  rot[0] = cos(0.5 * q[2]), rot[1] = 0, rot[2] = sin(0.5 * q[2]), rot[3] = 0;
+  xd[0] = v[0], xd[1] = 0, xd[2] = v[1];
+  *radius = ((const spring_cylinder *)data)->p.radius;
+}
+static int sc_column_body(const void *data, int col) {
+  (void)data;
+  return col == 0 || col == 1 ? 0 : -1;
+}
+static const sim_bodies spring_cylinder_bodies = {
+    .kind = "cylinders", .n = 1, .state = sc_body_state, .column_body = sc_column_body};
+
 static int spring_cylinder_create(const xp_params *p, double h, sim_instance *inst, xp_error *err) {
   if (sim_instance_alloc(inst, sizeof(spring_cylinder), 3, 3))
     return xp_fail(err, XP_ERR_RUN, "out of memory");
@@ -159,6 +176,7 @@ static int spring_cylinder_create(const xp_params *p, double h, sim_instance *in
   spring_cylinder_init(sc, &sp);
   spring_cylinder_initial_state(sc, inst->q0, inst->v0);
   inst->model = &sc->model;
+  inst->bodies = &spring_cylinder_bodies;
   return XP_OK;
 }
 

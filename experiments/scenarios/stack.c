@@ -225,8 +225,16 @@ int stack_init(stack *s, const stack_params *p) {
   for (int c = 0; c < p->n; c++) s->reff[c] = c == 0 ? p->r : 0.5 * p->r;
   for (int i = 0; i < p->n; i++) s->block_size[i] = 6;
   s->inertia[0] = s->inertia[1] = s->inertia[2] = 0.4 * p->m * p->r * p->r;
-  s->scene = (mbs_scene){
-      .nbodies = p->n, .radius = p->r, .mass = p->m, .mu = p->mu, .gravity = p->g, .wall_half = 0};
+  s->scene =
+      (mbs_scene){.nbodies = p->n,
+                  .radius = p->r,
+                  .mass = p->m,
+                  .mu = p->mu,
+                  .gravity = p->g,
+                  .wall_half = 0,
+                  .estar = p->E,
+                  .damping = p->b,
+                  .hc_alpha = p->dissipation == HERTZ_DISSIPATION_HUNT_CROSSLEY ? p->alpha : 0};
   s->model = (mbs_model){.nq = 7 * p->n,
                          .nv = 6 * p->n,
                          .max_rows = 3 * s->max_contacts,
@@ -283,6 +291,11 @@ static const xp_param_def stack_param_defs[] = {
     STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
 };
 
+// the loop's energy series: kinetic + gravity + Hertz potential (stack_energy)
+static double stack_total_energy(const void *data, const double *q, const double *v) {
+  return stack_energy(data, q, v);
+}
+
 static void stack_release(sim_instance *inst) {
   if (inst->data) stack_free(inst->data);
   sim_instance_release(inst);
@@ -316,6 +329,7 @@ static int stack_create(const xp_params *p, double h, sim_instance *inst, xp_err
   else
     stack_initial_state(s, inst->q0, inst->v0);
   inst->model = &s->model;
+  inst->energy = stack_total_energy;
   return XP_OK;
 }
 

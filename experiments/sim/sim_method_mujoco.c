@@ -79,7 +79,9 @@ static int box_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t cap,
 // contact buffers, with dense constraint matrices of njmax² entries, so they are sized per scene:
 // a column (no walls) has at most N + 1 contacts (room for 2(N + 1): 6(N + 1) rows; 8(N + 1)
 // could not be allocated from N = 500), a walled pile a dozen per sphere, the box its four feet
-static int scene_mjcf(const mbs_scene *sc, const double *q, double h, char *buf, size_t cap) {
+// solref/solimp: the contact's soft-constraint parameters (NULL: MuJoCo's defaults)
+static int scene_mjcf(const mbs_scene *sc, const double *q, double h, const double *solref,
+                      const double *solimp, char *buf, size_t cap) {
   const int ncon = sc->kind == MBS_SCENE_BOX_ON_FEET ? 8
                    : sc->wall_half > 0               ? 8 * (sc->nbodies + 1)
                                                      : 2 * (sc->nbodies + 1);
@@ -90,9 +92,13 @@ static int scene_mjcf(const mbs_scene *sc, const double *q, double h, char *buf,
                 "<mujoco model=\"stabcon-scene\">\n"
                 "  <option timestep=\"%.17g\" gravity=\"%.17g 0 %.17g\" solver=\"Newton\" "
                 "cone=\"elliptic\"/>\n  <size nconmax=\"%d\" njmax=\"%d\"/>\n"
-                "  <default><geom condim=\"3\" friction=\"%.17g 0 0\"/></default>\n"
-                "  <worldbody>\n    <geom type=\"plane\" size=\"0 0 1\"/>\n",
+                "  <default><geom condim=\"3\" friction=\"%.17g 0 0\"",
                 h, sc->gravity * sin(a), -sc->gravity * cos(a), ncon, 3 * ncon, sc->mu);
+  if (solref && solimp)
+    bad |= put(buf, cap, &at, " solref=\"%.17g %.17g\" solimp=\"%.17g %.17g %.17g\"", solref[0],
+               solref[1], solimp[0], solimp[1], solimp[2]);
+  bad |= put(buf, cap, &at,
+             "/></default>\n  <worldbody>\n    <geom type=\"plane\" size=\"0 0 1\"/>\n");
   if (sc->wall_half > 0) {  // planes through (±a, 0) and (0, ±a), normals pointing inwards
     const double w = sc->wall_half;
     bad |= put(buf, cap, &at,
@@ -126,6 +132,12 @@ static mjModel *load_from_memory(const char *xml, int n, char *err, int errlen) 
 
 sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
                               char *msg, size_t len) {
+  return sim_mujoco_create_soft(model, q, v, h, NULL, NULL, msg, len);
+}
+
+sim_mujoco *sim_mujoco_create_soft(const mbs_model *model, const double *q, const double *v,
+                                   double h, const double solref[2], const double solimp[3],
+                                   char *msg, size_t len) {
   const mbs_scene *sc = model->scene;
   if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies ||
       (sc->kind != MBS_SCENE_SPHERES && sc->kind != MBS_SCENE_BOX_ON_FEET) ||
@@ -135,7 +147,7 @@ sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const dou
   const size_t cap = 1024 + 256 * (size_t)sc->nbodies;
   char *xml = malloc(cap), err[1000] = "";
   sim_mujoco *mj = calloc(1, sizeof *mj);
-  const int n = xml ? scene_mjcf(sc, q, h, xml, cap) : -1;
+  const int n = xml ? scene_mjcf(sc, q, h, solref, solimp, xml, cap) : -1;
   if (mj && n > 0) mj->m = load_from_memory(xml, n, err, (int)sizeof err);
   free(xml);
   if (mj && mj->m) mj->d = mj_makeData(mj->m);
@@ -150,10 +162,10 @@ sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const dou
   const mjOption *o = &mj->m->opt;
   snprintf(mj->text, sizeof mj->text,
            "MuJoCo %s, solver Newton, cone elliptic, iterations %d, tolerance %g, timestep %g, "
-           "condim 3, solref %g %g, solimp %g %g %g (defaults)",
+           "condim 3, solref %g %g, solimp %g %g %g (%s)",
            mj_versionString(), o->iterations, o->tolerance, o->timestep, mj->m->geom_solref[0],
            mj->m->geom_solref[1], mj->m->geom_solimp[0], mj->m->geom_solimp[1],
-           mj->m->geom_solimp[2]);
+           mj->m->geom_solimp[2], solref ? "stiffest: time constant at its 2h floor" : "defaults");
   return mj;
 }
 
@@ -179,7 +191,11 @@ static void *mujoco_create(const sim_method *type, const mbs_model *model,
                            const double *v0, double t_end, xp_error *err) {
   (void)t0, (void)t_end;
   char msg[1100];
-  sim_mujoco *mj = sim_mujoco_create(model, q0, v0, opt->h, msg, sizeof msg);
+  // mujoco-stiff: solref's time constant at MuJoCo's floor 2h (critical damping), solimp near 1
+  const double solref[2] = {2 * opt->h, 1}, solimp[3] = {SIM_MUJOCO_STIFF_SOLIMP};
+  sim_mujoco *mj =
+      type->variant ? sim_mujoco_create_soft(model, q0, v0, opt->h, solref, solimp, msg, sizeof msg)
+                    : sim_mujoco_create(model, q0, v0, opt->h, msg, sizeof msg);
   if (!mj) xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, msg);
   return mj;
 }
@@ -189,12 +205,7 @@ static int mujoco_step(void *state, double t, double t_next, double *q, double *
   (void)t, (void)t_next;
   sim_mujoco_step(state, q, v);
   sim_mujoco *mj = state;
-  rep->status = "ok";
-  rep->iterations = mj->d->solver_iter;
-  rep->solves = 1, rep->retried = 0;
-  rep->residual = rep->cone_residual = NAN;
-  rep->rows = NULL, rep->force = NULL;
-  return rep->outcome = 0;
+  return sim_report_plain_ok(rep, mj->d->solver_iter);
 }
 
 static void mujoco_stats(void *state, void (*emit)(void *, const char *, double, const char *),
@@ -213,17 +224,29 @@ static void mujoco_stats(void *state, void (*emit)(void *, const char *, double,
 
 static void mujoco_free(void *state) { sim_mujoco_free(state); }
 
-const sim_method sim_method_mujoco = {.name = "mujoco",
-                                      .description =
-                                          "MuJoCo 2.2 (Newton, elliptic cones, its default soft "
-                                          "contact) on the scene (spheres, box on "
-                                          "feet)",
-                                      .family = SIM_FAMILY_PEER,
-                                      .variant = 0,
-                                      .create = mujoco_create,
-                                      .step = mujoco_step,
-                                      .stats = mujoco_stats,
-                                      .free = mujoco_free};
+const sim_method sim_method_mujoco = {
+    .name = "mujoco",
+    .description =
+        "MuJoCo 2.2 (Newton, elliptic cones) on the scene (spheres, box on feet); its "
+        "default soft constraint (solref 0.02 1, solimp 0.9 0.95 0.001): a damped "
+        "linear spring on the overlap, not Hertz",
+    .family = SIM_FAMILY_PEER,
+    .variant = 0,
+    .create = mujoco_create,
+    .step = mujoco_step,
+    .stats = mujoco_stats,
+    .free = mujoco_free};
+const sim_method sim_method_mujoco_stiff = {
+    .name = "mujoco-stiff",
+    .description =
+        "MuJoCo 2.2 as mujoco, its stiffest soft constraint: solref time constant at "
+        "its 2h floor, critically damped, solimp 0.99 0.999 0.001",
+    .family = SIM_FAMILY_PEER,
+    .variant = 1,
+    .create = mujoco_create,
+    .step = mujoco_step,
+    .stats = mujoco_stats,
+    .free = mujoco_free};
 
 #else  // built without MuJoCo
 
@@ -233,6 +256,12 @@ sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const dou
   (void)model, (void)q, (void)v, (void)h;
   snprintf(msg, len, "MuJoCo peer not built (install libmujoco-dev and reconfigure)");
   return NULL;
+}
+sim_mujoco *sim_mujoco_create_soft(const mbs_model *model, const double *q, const double *v,
+                                   double h, const double solref[2], const double solimp[3],
+                                   char *msg, size_t len) {
+  (void)solref, (void)solimp;
+  return sim_mujoco_create(model, q, v, h, msg, len);
 }
 void sim_mujoco_step(sim_mujoco *mj, double *q, double *v) { (void)mj, (void)q, (void)v; }
 const char *sim_mujoco_describe(const sim_mujoco *mj) { return (void)mj, ""; }

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "sim/sim_mujoco.h"
+#include "sim/sim_opende.h"
+#include "sim/sim_simbody.h"
 
 const sim_method *sim_method_find(const char *name) {
   for (size_t i = 0; sim_methods[i]; i++)
@@ -31,6 +34,8 @@ static const xp_param_def common_params[] = {
      "step size; the output interval of the adaptive integrators"},
     {"T", XP_REAL, "", XP_POSITIVE, "s", NULL, "simulated time"},
     {"max_points", XP_INT, "2000", XP_POSITIVE, "", NULL, "most samples stored per series"},
+    {"frames", XP_INT, "100", XP_NONNEGATIVE, "", NULL,
+     "most per-body frames stored (positions, velocities, forces; scenes only; 0: none)"},
     SIM_OPTION_DEFS  // rtol, atol, budget, start, activation (here: the scenario's), …
 };
 enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS = 32 };
@@ -47,8 +52,31 @@ int sim_instance_make(const char *name, const char *const *settings, size_t n, d
 
 // why a peer does not apply: it rebuilds the model from its scene (mbs_model.scene)
 static const char peer_not_applicable[] =
-    "mujoco: needs the model's scene (mbs_scene.h: free spheres, or a box on feet), which only the "
-    "stack, the pile and the incline describe";
+    "peers (mujoco*, ode-*, simbody): need the model's scene (mbs_scene.h: free spheres, or a box "
+    "on feet), which only the stack, the pile and the incline describe";
+
+// the optional peers: their methods exist only in a build that found the engine
+typedef struct optional_peer {
+  const char *name;
+  int (*available)(void);
+  const char *install;
+} optional_peer;
+static const optional_peer optional_peers[] = {
+    {"mujoco", sim_mujoco_available, "libmujoco-dev"},
+    {"mujoco-stiff", sim_mujoco_available, "libmujoco-dev"},
+    {"ode-step", sim_opende_available, "libode-dev"},
+    {"ode-quickstep", sim_opende_available, "libode-dev"},
+    {"simbody", sim_simbody_available, "libsimbody-dev and g++"},
+};
+enum { N_OPTIONAL_PEERS = sizeof optional_peers / sizeof optional_peers[0] };
+
+// the optional peer called name that this build lacks, or NULL
+static const optional_peer *peer_not_built(const char *name) {
+  for (size_t i = 0; i < N_OPTIONAL_PEERS; i++)
+    if (strcmp(optional_peers[i].name, name) == 0 && !optional_peers[i].available())
+      return &optional_peers[i];
+  return NULL;
+}
 
 static const char *family_name(unsigned family) {
   return family == SIM_FAMILY_PAPER_A ? "paper A"
@@ -79,6 +107,11 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const sim_method *m = sim_method_find(tok);
+    const optional_peer *missing = m ? NULL : peer_not_built(tok);
+    if (missing)
+      return xp_fail(err, XP_ERR_USAGE,
+                     "parameter method=%s: peer '%s' is not built (install %s and reconfigure)",
+                     text, tok, missing->install);
     if (m && *n == cap) return too_many_methods(text, cap, err);
     if (!m) {
       const char *names[128];
@@ -133,6 +166,7 @@ static sim_method_options method_options(const xp_params *p) {
   sim_method_options o = sim_method_options_default();
   sim_method_options_read(p, &o);
   o.h = xp_params_real(p, "h");
+  o.frames = (size_t)xp_params_int(p, "frames");
   return o;
 }
 
@@ -167,6 +201,9 @@ static int matrix_run(const xp_params *p, xp_results *out, xp_progress *progress
   const sim_scenario *sc = sim_scenario_find(xp_params_string(p, "scenario"));
   if (!sc)
     return xp_fail(err, XP_ERR_USAGE, "unknown scenario '%s'", xp_params_string(p, "scenario"));
+  if (xp_params_int(p, "frames") > SIM_FRAMES_MAX)
+    return xp_fail(err, XP_ERR_USAGE, "parameter frames=%ld: at most %d",
+                   xp_params_int(p, "frames"), SIM_FRAMES_MAX);
   const sim_method *list[64];
   size_t n = 0;
   if (sim_methods_parse(xp_params_string(p, "method"), sc->methods, sc, list, 64, &n, err))
@@ -255,6 +292,10 @@ void sim_print_matrix(FILE *out) {
   int have_peer = 0;
   for (size_t j = 0; sim_methods[j]; j++) have_peer |= sim_methods[j]->family == SIM_FAMILY_PEER;
   if (have_peer) fprintf(out, "  %s\n", peer_not_applicable);
+  for (size_t i = 0; i < N_OPTIONAL_PEERS; i++)
+    if (!optional_peers[i].available())
+      fprintf(out, "  %s: not in this build (install %s and reconfigure)\n", optional_peers[i].name,
+              optional_peers[i].install);
   fputs("\nMethods:\n", out);
   for (size_t j = 0; sim_methods[j]; j++)
     fprintf(out, "  %-16s %-16s %s\n", sim_methods[j]->name, family_name(sim_methods[j]->family),

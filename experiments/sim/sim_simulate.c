@@ -13,6 +13,7 @@
 
 #include "mbs/mbs.h"
 #include "sim/sim.h"
+#include "sim_frames.h"
 #include "xp/xp_common.h"
 
 // wall_step: the method's wall time of the recorded step; cpu_step: the mean CPU time per step
@@ -34,12 +35,14 @@ typedef struct sim_buffers {
   double *series[S_N];
   double *q, *v;
   mbs_rows *rows;
+  sim_frames *frames;  // per-body history (NULL: none)
 } sim_buffers;
 
 static void buffers_free(sim_buffers *b) {
   free(b->series[0]);
   free(b->q);
   mbs_rows_free(b->rows);
+  sim_frames_free(b->frames);
 }
 
 static int buffers_alloc(sim_buffers *b, const mbs_model *m, size_t samples) {
@@ -58,11 +61,16 @@ static int buffers_alloc(sim_buffers *b, const mbs_model *m, size_t samples) {
   return 0;
 }
 
-// energy, largest bilateral |φ| and largest overlap −φ of unilateral/normal rows at a state
-static void measure_state(const mbs_model *m, mbs_rows *rows, double t, const double *q,
+// energy (the instance's total energy, else the model's), largest bilateral |φ| and largest
+// overlap −φ of unilateral/normal rows at a state
+static void measure_state(const sim_instance *inst, mbs_rows *rows, double t, const double *q,
                           const double *v, double *energy, double *deviation, double *pen) {
+  const mbs_model *m = inst->model;
   *energy = NAN;
-  if (m->energy && m->energy(t, q, v, energy, m->ctx)) *energy = NAN;
+  if (inst->energy)
+    *energy = inst->energy(inst->data, q, v);
+  else if (m->energy && m->energy(t, q, v, energy, m->ctx))
+    *energy = NAN;
   *deviation = 0, *pen = 0;
   if (m->rows(t, q, v, rows, m->ctx)) {
     *deviation = *pen = NAN;
@@ -93,7 +101,7 @@ static void record_sample(sim_buffers *b, const sim_instance *inst, size_t k, do
                           const sim_step_report *rep, double wall, double cpu) {
   double **s = b->series;
   s[S_T][k] = t;
-  measure_state(inst->model, b->rows, t, b->q, b->v, &s[S_ENERGY][k], &s[S_DEVIATION][k],
+  measure_state(inst, b->rows, t, b->q, b->v, &s[S_ENERGY][k], &s[S_DEVIATION][k],
                 &s[S_PENETRATION][k]);
   if (rep) {
     s[S_LOAD][k] = contact_load(rep);
@@ -173,6 +181,7 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
       out->stopped = 1, out->status = stop;
       snprintf(out->message, sizeof out->message, "%s: %s at t = %g s", method->name, stop, t_next);
     }
+    sim_frames_record(b->frames, i + 1, t_next, b->q, b->v, &rep, stop != NULL);
     if ((i + 1) % stride == 0 || i + 1 == n || stop) {
       const double cpu = cpu_now();
       record_sample(b, inst, k, t_next, &rep, wall, (cpu - cpu_mark) / (double)(i + 1 - mark_step));
@@ -203,6 +212,12 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   const mbs_model *m = inst->model;
   sim_buffers b;
   if (buffers_alloc(&b, m, samples)) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  int oom = 0;
+  if (c) b.frames = sim_frames_create(inst, n, opt->frames, &oom);
+  if (oom) {
+    buffers_free(&b);
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  }
   memcpy(b.q, inst->q0, (size_t)m->nq * sizeof *b.q);
   memcpy(b.v, inst->v0, (size_t)m->nv * sizeof *b.v);
   // every create names its failure with a code (bad settings: input; memory: a run failure)
@@ -214,6 +229,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   }
   record_sample(&b, inst, 0, 0.0, NULL, NAN, NAN);
   if (probe && probe->sample) probe->sample(probe->ctx, 0, 0.0, b.q, b.v, NULL);
+  sim_frames_record(b.frames, 0, 0.0, b.q, b.v, NULL, 0);
   step_totals tot = {0};
   run_steps(method, state, inst, h, n, stride, &b, probe, out, &tot);
   if (!out->failed && !out->stopped) out->status = out->steps_degraded ? "degraded" : "ok";
@@ -224,6 +240,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
     xp_case_param_real(c, "h", h, "s");
     xp_case_param_real(c, "T", T, "s");
     write_case(c, &b, samples, out, &tot);
+    sim_frames_write(b.frames, c);
     if (method->stats) method->stats(state, emit_case_stat, c);
     if (probe && probe->finish) probe->finish(probe->ctx, emit_case_stat, c);
     xp_case_status(c, out->status, out->failed || out->stopped ? out->message : NULL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Figures: export a results file's data as CSV and run the experiment's gnuplot script.
 // gnuplot cannot read HDF5, so every figure is drawn from CSV exported from the stored file.
+#include "xp/xp_bodies.h"
 #include "xp/xp_file.h"
 
 #include "stabcon_config.h"
@@ -97,6 +98,8 @@ static int run_gnuplot(const char *meta, const char *script) {
   if (waitpid(pid, &status, 0) < 0) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+int xp_plot_run_gnuplot(const char *meta, const char *script) { return run_gnuplot(meta, script); }
 
 static int has_control(const char *s) {
   for (; *s; s++)
@@ -244,5 +247,5 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
     return xp_fail(err, XP_ERR_RUN, "gnuplot not found on PATH (install gnuplot-nox)");
   if (status != 0)
     return xp_fail(err, XP_ERR_RUN, "gnuplot failed (exit %d) on '%s'", status, script);
-  return XP_OK;
+  return is_sweep ? XP_OK : xp_snapshot_plot(path, datadir, outdir, stem, dir, err);
 }

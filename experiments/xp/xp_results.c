@@ -6,6 +6,11 @@
 //          /cases/<c>   attributes status, message
 //          /cases/<c>/params  /cases/<c>/stats   attributes (double or string)
 //          /cases/<c>/series/<s>                 1-D double datasets with a `unit` attribute
+//          /cases/<c>/bodies/<a>   optional per-body history of a scene (sim_frames.c): double
+//                                  arrays t [F], position [F,B,3], orientation [F,B,4] (unit
+//                                  quaternion w x y z), velocity [F,B,3], force [F,B] (largest
+//                                  contact normal force on the body), radius [B], each with a
+//                                  `unit` attribute; the group's attributes describe the scene
 // The file is written as "<path>.partial" and renamed on commit; each finished case is flushed,
 // so an interrupted run leaves every finished case readable in the partial file.
 #include <errno.h>
@@ -21,6 +26,7 @@
 struct xp_case {
   xp_results *owner;
   hid_t group, params, stats, series;
+  hid_t bodies;  // 0 until the first body array (the group is optional)
   int failed;
 };
 
@@ -206,6 +212,38 @@ void xp_case_series(xp_case *c, const char *name, const char *unit, const double
   case_check(c, rc, "series", name);
 }
 
+// the case's bodies group, created on first use
+static hid_t case_bodies(xp_case *c) {
+  if (c->bodies != 0) return c->bodies;
+  c->bodies = H5Gcreate2(c->group, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (c->bodies < 0) case_check(c, -1, "group", "bodies");
+  return c->bodies;
+}
+
+void xp_case_bodies_array(xp_case *c, const char *name, const char *unit, const double *data,
+                          int rank, const size_t *dims) {
+  if (!c || rank < 1 || rank > 3 || case_bodies(c) < 0) return;
+  hsize_t d[3];
+  for (int k = 0; k < rank; k++) d[k] = dims[k];
+  hid_t space = H5Screate_simple(rank, d, NULL);
+  hid_t ds =
+      H5Dcreate2(c->bodies, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int rc = ds < 0 ? -1 : 0;
+  if (ds >= 0 && H5Sget_simple_extent_npoints(space) > 0)
+    rc = H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+  if (ds >= 0 && rc >= 0) rc = xp_h5_attr_string(ds, "unit", unit ? unit : "");
+  if (ds >= 0) H5Dclose(ds);
+  H5Sclose(space);
+  case_check(c, rc, "body history", name);
+}
+
+void xp_case_bodies_attr(xp_case *c, const char *key, const char *text, double value) {
+  if (!c || case_bodies(c) < 0) return;
+  case_check(
+      c, text ? xp_h5_attr_string(c->bodies, key, text) : xp_h5_attr_double(c->bodies, key, value),
+      "scene attribute", key);
+}
+
 void xp_case_status(xp_case *c, const char *status, const char *message) {
   if (!c) return;
   // overwrite the provisional "did-not-finish"
@@ -219,6 +257,7 @@ int xp_case_end(xp_case *c) {
   if (!c) return XP_ERR_RUN;
   xp_results *r = c->owner;
   if (c->series >= 0) H5Gclose(c->series);
+  if (c->bodies > 0) H5Gclose(c->bodies);
   if (c->stats >= 0) H5Gclose(c->stats);
   if (c->params >= 0) H5Gclose(c->params);
   H5Gclose(c->group);

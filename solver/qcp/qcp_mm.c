@@ -250,6 +250,55 @@ void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, q
   free(ax), free(rd), free(rowsq);
 }
 
+// the float64 measures (qcp_mm.h) with the caller's scratch ax (m) and px (n), zeroed here
+static void score_measures_f64(const qcp_mm *mm, const double *x, const double *yrow, double *ax,
+                               double *px, qcp_mm_score *out) {
+  int n = mm->n, m = mm->m;
+  memset(ax, 0, (size_t)m * sizeof *ax);
+  memset(px, 0, (size_t)n * sizeof *px);
+  // scipy's csc_matvec: column j scatters x_j into every row it touches
+  for (int j = 0; j < n; j++) {
+    for (int t = mm->Pp[j]; t < mm->Pp[j + 1]; t++) px[mm->Pi[t]] += mm->Pv[t] * x[j];
+    for (int t = mm->Ap[j]; t < mm->Ap[j + 1]; t++) ax[mm->Ai[t]] += mm->Av[t] * x[j];
+  }
+  double pres = 0.0, dres = 0.0, xpx = 0.0, qx = 0.0, dual = 0.0;
+  int finite = 1, infinite_bound = 0;
+  for (int j = 0; j < n; j++) {
+    double aty = 0.0;  // Aᵀ as CSR: row j of Aᵀ is column j of A, summed in order
+    for (int t = mm->Ap[j]; t < mm->Ap[j + 1]; t++) aty += mm->Av[t] * yrow[mm->Ai[t]];
+    dres = fmax(dres, fabs((px[j] + mm->q[j]) + aty));
+    xpx += x[j] * px[j], qx += mm->q[j] * x[j];
+    finite &= isfinite(x[j]) != 0;
+  }
+  for (int i = 0; i < m; i++) {
+    if (isfinite(mm->u[i])) pres = fmax(pres, ax[i] - mm->u[i]);
+    if (isfinite(mm->l[i])) pres = fmax(pres, mm->l[i] - ax[i]);
+    double yi = yrow[i], bound = yi > 0.0 ? mm->u[i] : mm->l[i];
+    finite &= isfinite(yi) != 0;
+    if (yi == 0.0) continue;
+    if (isfinite(bound))
+      dual += bound * yi;
+    else
+      infinite_bound = 1;
+  }
+  out->pres = finite ? pres : INFINITY;
+  out->dres = finite ? dres : INFINITY;
+  out->gap = finite && !infinite_bound ? fabs(xpx + qx + dual) : INFINITY;
+  out->obj = 0.5 * xpx + qx + mm->r;
+  out->pres_scale = out->dres_scale = out->gap_scale = NAN;
+}
+
+void qcp_mm_score_point_f64(const qcp_mm *mm, const double *x, const double *yrow,
+                            qcp_mm_score *out) {
+  double *ax = malloc(((size_t)mm->m + 1) * sizeof *ax);
+  double *px = malloc(((size_t)mm->n + 1) * sizeof *px);
+  if (ax && px)
+    score_measures_f64(mm, x, yrow, ax, px, out);
+  else
+    *out = (qcp_mm_score){NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+  free(ax), free(px);
+}
+
 // ---- one-ulp neighbours (qcp_mm.h)
 
 static int cmp_double(const void *a, const void *b) {

@@ -226,7 +226,8 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->us, m);
   WS_ALLOC(ws->uy, p);
   WS_ALLOC(ws->uz, m);
-  if (ws->K.nsoc == 0 && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al)) goto oom;
+  if (ws->K.nsoc == 0 && set.lastbit && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al))
+    goto oom;
   WS_ALLOC(ws->scl.D, n);
   WS_ALLOC(ws->scl.Ey, p);
   WS_ALLOC(ws->scl.Ez, m);

@@ -106,7 +106,7 @@ qcp_settings qcp_settings_default(void) {
       .stall_window = 25,
       .time_limit = 0.0,
       .strict_gap = 0,
-      .lastbit = 1,
+      .lastbit = 0,
   };
   return s;
 }

@@ -225,6 +225,62 @@ static void test_lastbit_finishes(void **state) {
   qcp_mm_free(&mm);
 }
 
+// The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the
+// exact score does not: one row x1 + x2 with x = (1e16, 1) and u = 1e16 is violated by exactly 1,
+// but 1e16 + 1 rounds to 1e16 in double (ties to even); and a column whose Aᵀy terms
+// 1e16 + 1 − 1e16 lose the 1 when summed in order.
+static void test_score_f64_rounds(void **state) {
+  (void)state;
+  static int Pp[] = {0, 0, 0}, Ap[] = {0, 1, 2}, Ai[] = {0, 0};
+  static double Av[] = {1, 1}, q[] = {0, 0}, l[] = {-INFINITY}, u[] = {1e16};
+  qcp_mm mm = {.n = 2,
+               .m = 1,
+               .r = 0,
+               .Pp = Pp,
+               .Pi = NULL,
+               .Ap = Ap,
+               .Ai = Ai,
+               .Pv = NULL,
+               .Av = Av,
+               .q = q,
+               .l = l,
+               .u = u};
+  double x[] = {1e16, 1}, y[] = {0};
+  qcp_mm_score exact, f64;
+  qcp_mm_score_point(&mm, x, y, &exact);
+  qcp_mm_score_point_f64(&mm, x, y, &f64);
+  assert_true(exact.pres == 1.0);
+  assert_true(f64.pres == 0.0);
+  // the dual residual: column 0 of A has entries 1e16, 1 and −1e16 in rows 0, 1, 2 with y = 1
+  static int Ap2[] = {0, 3}, Ai2[] = {0, 1, 2}, Pp2[] = {0, 0};
+  static double Av2[] = {1e16, 1, -1e16}, q2[] = {0}, l2[] = {-INFINITY, -INFINITY, -INFINITY},
+                u2[] = {INFINITY, INFINITY, INFINITY};
+  qcp_mm mm2 = {.n = 1,
+                .m = 3,
+                .r = 0,
+                .Pp = Pp2,
+                .Pi = NULL,
+                .Ap = Ap2,
+                .Ai = Ai2,
+                .Pv = NULL,
+                .Av = Av2,
+                .q = q2,
+                .l = l2,
+                .u = u2};
+  double x2[] = {0}, y2[] = {1, 1, 1};
+  qcp_mm_score_point(&mm2, x2, y2, &exact);
+  qcp_mm_score_point_f64(&mm2, x2, y2, &f64);
+  assert_true(exact.dres == 1.0);
+  assert_true(f64.dres == 0.0);  // (1e16 + 1) − 1e16 in mat-vec order
+  // on the hand QP at its solution both scores agree to rounding
+  build(&mm);
+  double xs[] = {0.4, 0.6}, ys[] = {0.6, 0, 0, -0.2};
+  qcp_mm_score_point(&mm, xs, ys, &exact);
+  qcp_mm_score_point_f64(&mm, xs, ys, &f64);
+  assert_true(fabs(exact.pres - f64.pres) <= 1e-15 && fabs(exact.dres - f64.dres) <= 1e-15);
+  assert_true(fabs(exact.gap - f64.gap) <= 1e-15 && fabs(exact.obj - f64.obj) <= 1e-15);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_convert_solve_score),
@@ -233,6 +289,7 @@ int main(void) {
       cmocka_unit_test(test_ulp_moves),
       cmocka_unit_test(test_read_mat),
       cmocka_unit_test(test_lastbit_finishes),
+      cmocka_unit_test(test_score_f64_rounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

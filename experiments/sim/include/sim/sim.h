@@ -10,6 +10,7 @@
 #ifndef SIM_SIM_H
 #define SIM_SIM_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -47,6 +48,17 @@ typedef struct sim_step_report {
   char message[160];     // what went wrong, naming the value ("" when ok)
 } sim_step_report;
 
+// Fills rep for a step taken ok by a method that reports no rows, forces or residuals (the
+// peers), with its iteration count; returns the outcome 0.
+static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
+  rep->status = "ok";
+  rep->iterations = iterations;
+  rep->solves = 1, rep->retried = 0;
+  rep->residual = rep->cone_residual = NAN;
+  rep->rows = NULL, rep->force = NULL;
+  return rep->outcome = 0;
+}
+
 // The method settings, one line each (after MuJoCo's mjOption): X(KIND, field, key, …) entries
 // of xp_param_list.h. The one list gives the struct's fields, the defaults
 // (sim_method_options_default), the command-line rows of every study that runs methods
@@ -72,7 +84,9 @@ typedef struct sim_step_report {
   X(INT, max_pivots, max_pivots, long, 100, XP_POSITIVE,                                          \
     "paperA-*: most pivots (active-set changes) per step of the dense unilateral-row solver")     \
   X(REAL, beta, beta, 1, XP_POSITIVE, "", "theta-*: near-rigid parameter (paper B)")              \
-  X(REAL, sigma, sigma, 1e-3, XP_POSITIVE, "", "theta-*: tangential regularisation (paper B)")
+  X(REAL, sigma, sigma, 1e-3, XP_POSITIVE, "", "theta-*: tangential regularisation (paper B)")   \
+  X(INT, quick_iterations, quick_iterations, long, 20, XP_POSITIVE,                               \
+    "ode-quickstep: sweeps of its iterative solver per step (ODE's default 20)")
 // clang-format on
 
 // The command-line rows of the method settings (xp_param_def initialisers, comma-terminated).
@@ -89,7 +103,11 @@ typedef struct sim_method_options {
   const char *solver;         // paper A: unilateral-row solver auto|dense|qcp; NULL: auto
   const double *gdot_target;  // paper A: weight of hĠv0 in the velocity target (eq. 50);
                               // NULL: the paper's 1 (the pendulum study also runs 0)
+  size_t frames;  // the loop's, for any method: most per-body frames written to the case when
+                  // the model describes its scene (the `bodies` group); 0: none
 } sim_method_options;
+// the most frames a run may ask for (a long run stays small: 100 by default)
+#define SIM_FRAMES_MAX 10000
 
 // The settings every method starts from: SIM_OPTION_LIST's defaults, h = 0.01 s.
 sim_method_options sim_method_options_default(void);
@@ -141,11 +159,30 @@ const char *sim_study_label(const sim_method *m, const char *const *names,
 
 // ---- scenarios ------------------------------------------------------------------------------
 
+// The bodies of a model whose coordinates are not 7 per free body (mbs_scene.h), as its per-body
+// history sees them (the sphere's height, the planar cylinder): a static description whose
+// functions read the scenario's own instance (sim_instance.data).
+typedef struct sim_bodies {
+  const char *kind;  // "spheres", or "cylinders" (planar in x–z, axis along y)
+  int n;             // bodies
+  // body b's centre [m], orientation (unit quaternion w x y z), linear velocity [m/s] and radius
+  // [m] at the state (q, v)
+  void (*state)(const void *data, const double *q, const double *v, int b, double x[3],
+                double rot[4], double xd[3], double *radius);
+  // the body whose translation velocity column col is, or −1 (a rotation)
+  int (*column_body)(const void *data, int col);
+} sim_bodies;
+
 // A model instance ready to simulate: model and initial state, owned by the scenario's create.
 typedef struct sim_instance {
   mbs_model *model;
-  double *q0, *v0;  // initial state (nq, nv entries)
-  void *data;       // the scenario's own instance (for its reference statistics)
+  double *q0, *v0;           // initial state (nq, nv entries)
+  void *data;                // the scenario's own instance (for its reference statistics)
+  const sim_bodies *bodies;  // optional: its bodies (NULL: the model's scene, if any)
+  // optional: total energy [J] at (q, v) — kinetic + gravity + contact potential — of a scene
+  // whose model energy leaves the contact springs out (it is evaluated only where the loop
+  // records a sample, never inside a method's step); NULL: the model's energy
+  double (*energy)(const void *data, const double *q, const double *v);
 } sim_instance;
 
 // Allocates a zeroed instance structure of data_size bytes (inst->data) and the initial state
@@ -158,7 +195,7 @@ static inline int sim_instance_alloc(sim_instance *inst, size_t data_size, int n
     free(data), free(x);
     return -1;
   }
-  *inst = (sim_instance){.model = NULL, .q0 = x, .v0 = x + nq, .data = data};
+  *inst = (sim_instance){.model = NULL, .q0 = x, .v0 = x + nq, .data = data, .energy = NULL};
   return 0;
 }
 static inline void sim_instance_release(sim_instance *inst) {

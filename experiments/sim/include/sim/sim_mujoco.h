@@ -21,6 +21,13 @@ int sim_mujoco_available(void);
 // with a message in msg if the model has no scene, MuJoCo is not built or rejects the model.
 sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
                               char *msg, size_t len);
+// The same with the contact's soft-constraint parameters set on every geom: solref (time
+// constant [s], damping ratio) and solimp (d_min, d_max, width [m]); NULL: MuJoCo's defaults.
+sim_mujoco *sim_mujoco_create_soft(const mbs_model *model, const double *q, const double *v,
+                                   double h, const double solref[2], const double solimp[3],
+                                   char *msg, size_t len);
+// solimp of the stiffest setting (method mujoco-stiff; its solref is (2h, 1), MuJoCo's floor)
+#define SIM_MUJOCO_STIFF_SOLIMP 0.99, 0.999, 0.001
 // One mj_step, then the state into (q, v) (either may be NULL).
 void sim_mujoco_step(sim_mujoco *mj, double *q, double *v);
 // One line naming MuJoCo's version, solver, cone, iteration limit, tolerance and contact

@@ -120,6 +120,12 @@ void xp_case_param_string(xp_case *c, const char *key, const char *value);
 // A series: 1-D double dataset "/cases/<name>/series/<series>" with a `unit` attribute.
 // Series that share a length form one table in `stabcon export`.
 void xp_case_series(xp_case *c, const char *name, const char *unit, const double *data, size_t n);
+// Per-body history of a scene: a double array "/cases/<name>/bodies/<array>" of rank 1..3 with
+// a `unit` attribute, and scene attributes on that group (text, or value when text is NULL);
+// the layout is in xp_results.c.
+void xp_case_bodies_array(xp_case *c, const char *name, const char *unit, const double *data,
+                          int rank, const size_t *dims);
+void xp_case_bodies_attr(xp_case *c, const char *key, const char *text, double value);
 // Summary statistics (attributes of "/cases/<name>/stats").
 void xp_case_stat_real(xp_case *c, const char *key, double value, const char *unit);
 // Status of the case: "ok", or a numerical outcome ("diverged", "max-iterations",

@@ -74,6 +74,9 @@ void xp_plot_case_file_name(char *out, size_t len, const char *name);
 int xp_file_plot_blocks(const xp_file *f, FILE *out, int with_stats, xp_error *err);
 // One datablock line of the fields (tab-separated), as described above.
 void xp_plot_block_line(FILE *out, const char *const *fields, size_t n);
+// Runs `gnuplot META SCRIPT` (file names in argv, never parsed as commands); gnuplot's exit
+// status, 127 if it is not installed, −1 if it could not start.
+int xp_plot_run_gnuplot(const char *meta, const char *script);
 
 // Creates a directory and its parents (like mkdir -p); 0 ok, -1 with errno set.
 int xp_mkdir_p(const char *path);

@@ -25,6 +25,12 @@ typedef struct mbs_scene {
   double half[3];  // box: half extents along its body axes [m]; feet centred at (±, ±, −half_z)
   double inertia[3];  // box: principal moments about its centre [kg·m²]
   double ramp_angle;  // box: gravity g (sin a, 0, −cos a) (the plane is the ramp) [rad]
+  // the model's own contact law, for peers that set theirs from it: Hertz force E*√(r_eff) d^{3/2}
+  // at overlap d (r_eff = radius against a plane, radius/2 for a pair of spheres) and a normal
+  // damping B [N·s/m] (0: none given)
+  double estar;    // E* [Pa] (0: not given)
+  double damping;  // B [N·s/m]
+  double hc_alpha;  // Hunt–Crossley α [s/m] of a force E*√r_eff d^{3/2}(1 + α ḋ) (0: another law)
 } mbs_scene;
 
 #endif

@@ -74,6 +74,15 @@ void qcp_mm_row_duals(const qcp_mm_conic *c, int m, const double *y, const doubl
 // Scores the point (x n, yrow m) of mm (see qcp_mm_score).
 void qcp_mm_score_point(const qcp_mm *mm, const double *x, const double *yrow, qcp_mm_score *out);
 
+// The same three measures and the objective as the field's published tables compute them: every
+// sum in float64 (double), in the order a sparse matrix–vector product over the CSC data takes
+// (Ax and Px scattered column by column, (Aᵀy)_j summed down column j, r = (Px + q) + Aᵀy, each
+// dot product of the gap summed in index order) — qpbenchmark's numpy/scipy evaluation. Where a
+// measure is below its rounding scale (qcp_mm_score) the two scores differ by rounding alone:
+// on objectives near 1e11 a float64 gap cannot resolve 1e-9. The scales are left NaN.
+void qcp_mm_score_point_f64(const qcp_mm *mm, const double *x, const double *yrow,
+                            qcp_mm_score *out);
+
 // How far the last bit of a point moves its score: every nonzero component of x and y moved by one
 // ulp in a random direction (a component that is exactly 0 — a variable at a zero bound, an
 // inactive row's multiplier — stays 0), rescored, `draws` times from a seeded generator. A

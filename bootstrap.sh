@@ -35,9 +35,11 @@ install_missing() {
   echo "bootstrap: installing:$missing" >&2
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  $SUDO apt-get update -qq
+  # another apt (unattended upgrades on a fresh machine) may hold the lock: wait up to 5 minutes
+  $SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
   # shellcheck disable=SC2086
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+    --no-install-recommends $missing >/dev/null
 }
 
 build() {

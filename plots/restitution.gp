@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Restitution of the Hertz sphere drop against impact speed per dissipation law (issue 14 item
-# 4): measured e at each step size (points), the undamped run's e₀ (the step's own loss, grey),
+# Restitution of the Hertz sphere drop against impact speed per dissipation law: measured
+# e at each step size (points), the undamped run's e₀ (the step's own loss, grey),
 # and each law's small-damping closed form (dashed, hertz.h).
 load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Cost per step against problem size (issue 13): one panel per scenario (foundation: elements;
+# Cost per step against problem size: one panel per scenario (foundation: elements;
 # stack: spheres), one curve per method (minimum wall time over the repeats; the median as a
 # thin line), with the least-squares exponent p of cost ∝ size^p in the legend. Each curve's
 # points go to a datablock first (the fit and the line read it).

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Cost across stiffness regimes (issue 13): one row per scenario; columns: wall time against the
+# Cost across stiffness regimes: one row per scenario; columns: wall time against the
 # contact stiffness at paper A's settings (a), at matched accuracy (b), and the error at T of the
 # paper-setting runs. One curve per method; runs over the budget or missing the target are left
 # out (the REPORT tables name them). Each curve's points go to a datablock first so that the

@@ -3,7 +3,7 @@
 // foundation elements (100 … 10 000), with the fitted exponent of time ∝ elements^p, beside one
 // penalty-ODE evaluation. Paper A reports cubic growth (it forms the dense Delassus matrix); the
 // sparse lifted step should grow about linearly.
-#include "cli_commands.h"
+#include "bench.h"
 #include "xp/xp.h"
 
 #include "mbs/mbs.h"
@@ -19,7 +19,7 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int cli_bench_foundation(int argc, char **argv) {
+int cli_cmd_bench_foundation(int argc, char **argv) {
   int steps = 30;
   double E = 1e7, load = 50;
   for (int i = 1; i < argc; i++) {
@@ -30,18 +30,20 @@ int cli_bench_foundation(int argc, char **argv) {
           "resting on n×n foundation elements, n = 10, 20, 30, 50, 70, 100 (100 … 10 000 rows),\n"
           "and the least-squares exponent p of time ∝ elements^p (paper A: cubic). Prints a\n"
           "Markdown table.");
-      return 0;
+      return XP_OK;
     } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
       steps = atoi(argv[++i]);
-      if (steps < 3 || steps > 100000) return fprintf(stderr, "--steps must be 3..100000\n"), 2;
+      if (steps < 3 || steps > 100000)
+        return fprintf(stderr, "--steps must be 3..100000\n"), XP_ERR_USAGE;
     } else if (strcmp(argv[i], "--E") == 0 && i + 1 < argc) {
       E = atof(argv[++i]);
-      if (!(E > 0)) return fprintf(stderr, "--E must be > 0\n"), 2;
+      if (!(E > 0)) return fprintf(stderr, "--E must be > 0\n"), XP_ERR_USAGE;
     } else if (strcmp(argv[i], "--load") == 0 && i + 1 < argc) {
       load = atof(argv[++i]);
-      if (!(load >= 0)) return fprintf(stderr, "--load must be >= 0\n"), 2;
+      if (!(load >= 0)) return fprintf(stderr, "--load must be >= 0\n"), XP_ERR_USAGE;
     } else {
-      return fprintf(stderr, "stabcon bench foundation: unexpected argument '%s'\n", argv[i]), 2;
+      return fprintf(stderr, "stabcon bench foundation: unexpected argument '%s'\n", argv[i]),
+             XP_ERR_USAGE;
     }
   }
   const int ns[] = {10, 20, 30, 50, 70, 100};
@@ -59,7 +61,7 @@ int cli_bench_foundation(int argc, char **argv) {
     set.use_bias = 0;
     sc_error serr = {0};
     mbs_workspace *ws = mbs_workspace_create(&fd.model, &set, &serr);
-    if (!ws) return fprintf(stderr, "setup failed: %s\n", serr.message), 1;
+    if (!ws) return fprintf(stderr, "setup failed: %s\n", serr.message), XP_ERR_RUN;
     double q[7], v[6], *t = malloc((size_t)steps * sizeof *t);
     foundation_initial_state(&fd, q, v);
     long iters = 0, predicted = 0;
@@ -86,5 +88,5 @@ int cli_bench_foundation(int argc, char **argv) {
   printf(
       "\nfitted exponent: time per step ∝ elements^%.2f over 100 … 10000 elements (paper A: 3)\n",
       p);
-  return 0;
+  return XP_OK;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `stabcon bench stack`: per-step cost of paper A's step on the resting sphere stack (paper A
 // §6.5) against the number of spheres N (10 … 1000, 3 contact rows each: one Q³ friction cone per
-// contact), with the fitted exponent of time ∝ N^p. Issue 5: p ≤ 1.2. With --initial dropped the
-// same from paper A's mid-air release (the landing phase, issue 14), under --activation. With
-// --peer mujoco, MuJoCo (issue 16) on the same column in the same run, the two alternating
+// contact), with the fitted exponent of time ∝ N^p (target p ≤ 1.2). With --initial dropped the
+// same from paper A's mid-air release (the landing phase), under --activation. With
+// --peer mujoco, MuJoCo on the same column in the same run, the two alternating
 // repeat by repeat, with the physics beside the cost: bottom overlap against Hertz statics and
 // the largest speed at the end.
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_commands.h"
+#include "bench.h"
 #include "mbs/mbs.h"
 #include "scenarios/stack.h"
 #include "sim/sim_mujoco.h"
@@ -19,6 +19,7 @@
 
 typedef struct bench_opts {
   int steps, repeats, dropped, only_n, peer;
+  int help;  // 1: --help printed, nothing to run
   mbs_formulation form;
   mbs_activation act;
   mbs_start start;
@@ -177,51 +178,53 @@ static const char usage[] =
 static int parse_options(int argc, char **argv, bench_opts *o) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return puts(usage), 1;
-    if (!val) return fprintf(stderr, "stabcon bench stack: unexpected argument '%s'\n", a), 2;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return puts(usage), o->help = 1, XP_OK;
+    if (!val)
+      return fprintf(stderr, "stabcon bench stack: unexpected argument '%s'\n", a), XP_ERR_USAGE;
     i++;
     if (strcmp(a, "--steps") == 0) {
       o->steps = atoi(val);
       if (o->steps < 3 || o->steps > 100000)
-        return fprintf(stderr, "--steps must be 3..100000\n"), 2;
+        return fprintf(stderr, "--steps must be 3..100000\n"), XP_ERR_USAGE;
     } else if (strcmp(a, "--repeats") == 0) {
       o->repeats = atoi(val);
       if (o->repeats < 1 || o->repeats > 1000)
-        return fprintf(stderr, "--repeats must be 1..1000\n"), 2;
+        return fprintf(stderr, "--repeats must be 1..1000\n"), XP_ERR_USAGE;
     } else if (strcmp(a, "--formulation") == 0) {
       if (mbs_formulation_parse(val, &o->form))
-        return fprintf(stderr, "--formulation must be coulomb, relaxed or paper\n"), 2;
+        return fprintf(stderr, "--formulation must be coulomb, relaxed or paper\n"), XP_ERR_USAGE;
     } else if (strcmp(a, "--activation") == 0) {
       if (mbs_activation_parse(val, &o->act))
-        return fprintf(stderr, "--activation must be overlap or speculative\n"), 2;
+        return fprintf(stderr, "--activation must be overlap or speculative\n"), XP_ERR_USAGE;
     } else if (strcmp(a, "--start") == 0) {
       if (mbs_start_parse(val, &o->start))
-        return fprintf(stderr, "--start must be cold, warm or feasible\n"), 2;
+        return fprintf(stderr, "--start must be cold, warm or feasible\n"), XP_ERR_USAGE;
     } else if (strcmp(a, "--initial") == 0) {
       if (strcmp(val, "dropped") && strcmp(val, "resting"))
-        return fprintf(stderr, "--initial must be resting or dropped\n"), 2;
+        return fprintf(stderr, "--initial must be resting or dropped\n"), XP_ERR_USAGE;
       o->dropped = strcmp(val, "dropped") == 0;
     } else if (strcmp(a, "--n") == 0) {
       o->only_n = atoi(val);
-      if (o->only_n < 1 || o->only_n > 100000) return fprintf(stderr, "--n must be 1..100000\n"), 2;
+      if (o->only_n < 1 || o->only_n > 100000)
+        return fprintf(stderr, "--n must be 1..100000\n"), XP_ERR_USAGE;
     } else if (strcmp(a, "--peer") == 0) {
-      if (strcmp(val, "mujoco")) return fprintf(stderr, "--peer must be mujoco\n"), 2;
+      if (strcmp(val, "mujoco")) return fprintf(stderr, "--peer must be mujoco\n"), XP_ERR_USAGE;
       o->peer = 1;
     } else {
-      return fprintf(stderr, "stabcon bench stack: unexpected argument '%s'\n", a), 2;
+      return fprintf(stderr, "stabcon bench stack: unexpected argument '%s'\n", a), XP_ERR_USAGE;
     }
   }
-  return 0;
+  return XP_OK;
 }
 
-int cli_bench_stack(int argc, char **argv) {
+int cli_cmd_bench_stack(int argc, char **argv) {
   bench_opts o = {.steps = 30,
                   .repeats = 1,
                   .form = MBS_COULOMB,
                   .act = MBS_ACTIVATION_OVERLAP,
                   .start = mbs_settings_default().start};
   int rc = parse_options(argc, argv, &o);
-  if (rc) return rc == 1 ? 0 : rc;
+  if (rc || o.help) return rc;
   const int ns[] = {10, 20, 50, 100, 200, 500, 1000};
   enum { NN = sizeof ns / sizeof ns[0] };
   double xs[NN], ys[NN];
@@ -248,15 +251,15 @@ int cli_bench_stack(int argc, char **argv) {
     if (o.only_n && k > 0) break;  // --n: one row
     const int n = o.only_n ? o.only_n : ns[k];
     double median = NAN;
-    if (bench_n(n, &o, &median, describe, sizeof describe)) return 1;
+    if (bench_n(n, &o, &median, describe, sizeof describe)) return XP_ERR_RUN;
     xs[nk] = log((double)n), ys[nk++] = log(median);
   }
   if (o.peer) printf("\npeer: %s\n", describe);
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (int k = 0; k < nk; k++) sx += xs[k], sy += ys[k], sxx += xs[k] * xs[k], sxy += xs[k] * ys[k];
-  if (nk < 2) return 0;
+  if (nk < 2) return XP_OK;
   const double e = (nk * sxy - sx * sy) / (nk * sxx - sx * sx);
-  printf("\nfitted exponent: stabcon time per step ∝ N^%.2f over N = 10 … 1000 (issue 5: ≤ 1.2)\n",
+  printf("\nfitted exponent: stabcon time per step ∝ N^%.2f over N = 10 … 1000 (target ≤ 1.2)\n",
          e);
-  return 0;
+  return XP_OK;
 }

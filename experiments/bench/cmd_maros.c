@@ -26,8 +26,6 @@
 #include "xp/xp_file.h"
 #include "xp/xp_path.h"
 
-enum { CMD_OK = 0, CMD_RUN = 1, CMD_USAGE = 2 };
-
 // relative tolerance "off": eps_rel must be > 0, and this never exceeds eps_abs in max(abs, rel·s)
 #define REL_OFF 1e-300
 
@@ -227,22 +225,23 @@ static const char solve_mat_help[] =
     "                   moves of up to ~1e-9 absolute, not one-ulp)\n"
     "  --verbose        one line per iteration on stderr\n";
 
-int xp_cmd_qcp_solve_mat(int argc, char **argv) {
+int cli_cmd_qcp_solve_mat(int argc, char **argv) {
   maros_options o = {1e-9, 0.0, 200, 0, 0};
   const char *path = NULL;
   for (int i = 0; i < argc; i++) {
     int r = parse_common(argc, argv, &i, &o, "qcp solve");
-    if (r < 0) return CMD_USAGE;
+    if (r < 0) return XP_ERR_USAGE;
     if (r) continue;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-      return fputs(solve_mat_help, stdout), 0;
+      return fputs(solve_mat_help, stdout), XP_OK;
     if (argv[i][0] == '-' || path)
-      return fprintf(stderr, "qcp solve: unexpected argument '%s' (see --help)\n", argv[i]), 2;
+      return fprintf(stderr, "qcp solve: unexpected argument '%s' (see --help)\n", argv[i]),
+             XP_ERR_USAGE;
     path = argv[i];
   }
   maros_row row;
   run_problem(path, &o, &row);
-  if (row.kind == KIND_ERROR) return CMD_USAGE;
+  if (row.kind == KIND_ERROR) return XP_ERR_USAGE;
   printf("problem     %s (n = %d, rows = %d: %d equalities, %d inequalities)\n", row.name, row.n,
          row.m, row.p, row.l);
   printf("status      %s\niterations  %d\nobjective   %.15g\ntime        %.3f s\n",
@@ -260,7 +259,7 @@ int xp_cmd_qcp_solve_mat(int argc, char **argv) {
   if (row.lastbit) printf("moved       components moved against the exact residuals (--lastbit)\n");
   printf("result      %s (%s); float64 score: %s\n", row.pass ? "pass" : "fail",
          kind_names[row.kind], row.pass_f64 ? "pass" : "fail");
-  return CMD_OK;
+  return XP_OK;
 }
 
 // ---- stabcon bench maros
@@ -529,6 +528,7 @@ static int write_plots(const char *dir, const maros_row *rows, int n, double tol
 typedef struct bench_args {
   maros_options o;
   const char *only, *dir, *output, *plot;
+  int help;  // 1: --help printed, nothing to run
   char dir_buf[1024], out_buf[1024];
 } bench_args;
 
@@ -537,7 +537,7 @@ static int parse_bench(int argc, char **argv, bench_args *b) {
   b->o = (maros_options){1e-9, 1000.0, 200, 0, 0};
   for (int i = 1; i < argc; i++) {
     int r = parse_common(argc, argv, &i, &b->o, "bench maros");
-    if (r < 0) return CMD_USAGE;
+    if (r < 0) return XP_ERR_USAGE;
     if (r) continue;
     const char *a = argv[i];
     const char **slot = !strcmp(a, "--only")     ? &b->only
@@ -545,9 +545,11 @@ static int parse_bench(int argc, char **argv, bench_args *b) {
                         : !strcmp(a, "--output") ? &b->output
                         : !strcmp(a, "--plot")   ? &b->plot
                                                  : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return fputs(bench_help, stdout), -1;
-    if (!slot) return fprintf(stderr, "bench maros: unknown argument '%s' (see --help)\n", a), 2;
-    if (++i >= argc) return fprintf(stderr, "bench maros: %s needs a value\n", a), CMD_USAGE;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+      return fputs(bench_help, stdout), b->help = 1, XP_OK;
+    if (!slot)
+      return fprintf(stderr, "bench maros: unknown argument '%s' (see --help)\n", a), XP_ERR_USAGE;
+    if (++i >= argc) return fprintf(stderr, "bench maros: %s needs a value\n", a), XP_ERR_USAGE;
     *slot = argv[i];
   }
   if (!b->dir) {
@@ -560,19 +562,19 @@ static int parse_bench(int argc, char **argv, bench_args *b) {
     xp_mkdir_p("results");
     b->output = b->out_buf;
   }
-  return CMD_OK;
+  return XP_OK;
 }
 
-int xp_cmd_bench_maros(int argc, char **argv) {
+int cli_cmd_bench_maros(int argc, char **argv) {
   bench_args b;
   int rc = parse_bench(argc, argv, &b);
-  if (rc) return rc < 0 ? CMD_OK : rc;
+  if (rc || b.help) return rc;
   char **names = NULL;
   int n = list_problems(b.dir, b.only, &names);
   if (n <= 0) {
     fprintf(stderr, "bench maros: no NAME.mat problems in '%s'%s\n", b.dir,
             b.only ? " (--only)" : "");
-    return CMD_USAGE;
+    return XP_ERR_USAGE;
   }
   // the results file of a benchmark: named like an experiment, with no driver behind it
   static const xp_experiment bench_maros = {
@@ -582,13 +584,13 @@ int xp_cmd_bench_maros(int argc, char **argv) {
   xp_error xerr = {.code = 0};
   if (xp_output_check("--output", b.output, NULL, 0, &xerr)) {
     fprintf(stderr, "bench maros: %s\n", xerr.message);
-    return CMD_USAGE;
+    return XP_ERR_USAGE;
   }
   xp_results *res = xp_results_create(b.output, &bench_maros, NULL, argc, argv, &xerr);
   maros_row *rows = calloc((size_t)n, sizeof *rows);
   if (!res || !rows) {
     fprintf(stderr, "bench maros: %s\n", res ? "out of memory" : xerr.message);
-    return free(rows), CMD_RUN;
+    return free(rows), XP_ERR_RUN;
   }
   printf(
       "| problem   |      n |   rows | status            |  it |    time s |  pres   |  dres   "
@@ -604,7 +606,7 @@ int xp_cmd_bench_maros(int argc, char **argv) {
   }
   free(names);
   print_summary(rows, n, &b.o);
-  rc = xp_results_commit(res, &xerr) ? CMD_RUN : CMD_OK;
+  rc = xp_results_commit(res, &xerr) ? XP_ERR_RUN : XP_OK;
   if (rc) fprintf(stderr, "bench maros: %s\n", xerr.message);
   if (b.plot && write_plots(b.plot, rows, n, b.o.tol))
     fprintf(stderr, "bench maros: the figures in '%s' could not be drawn (gnuplot)\n", b.plot);

@@ -11,10 +11,7 @@
 // `stabcon qcp solve|gen …` and `stabcon bench qcp …` (cli_qcp.c).
 int cli_cmd_qcp(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
-// `stabcon bench foundation`: constraint-solver cost per step against element count.
-int cli_bench_foundation(int argc, char **argv);
-// `stabcon bench stack`: contact step cost per step against the number of spheres (issue 5).
-int cli_bench_stack(int argc, char **argv);
+#include "bench.h"  // cli_cmd_bench_foundation, cli_cmd_bench_stack
 
 #include "xp/xp_sweep.h"
 

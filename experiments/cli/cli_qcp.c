@@ -21,13 +21,13 @@ static int qcp_gen_command(int argc, char **argv) {
             "usage: stabcon qcp gen stack|foundation SIZE [MU] FILE\n"
             "  stack: SIZE contacts of a vertical sphere stack (friction MU, default 0.5);\n"
             "  foundation: a 6-dof body on SIZE unilateral rows\n");
-    return 2;
+    return XP_ERR_USAGE;
   }
   char *end;
   long size = strtol(argv[2], &end, 10);
   if (*end || size < 1 || size > 1000000) {
     fprintf(stderr, "stabcon qcp gen: SIZE '%s' must be an integer in 1..1000000\n", argv[2]);
-    return 2;
+    return XP_ERR_USAGE;
   }
   double mu = 0.5;
   if (argc > 4) {
@@ -35,26 +35,26 @@ static int qcp_gen_command(int argc, char **argv) {
     // the generated cone rows scale by μ: it must be a finite number > 0
     if (end == argv[3] || *end || !(mu > 0) || !isfinite(mu)) {
       fprintf(stderr, "stabcon qcp gen: MU '%s' must be a finite number > 0\n", argv[3]);
-      return 2;
+      return XP_ERR_USAGE;
     }
   }
   xp_error xerr = {.code = 0};
   if (xp_output_check("FILE", argv[argc - 1], NULL, 0, &xerr)) {
     fprintf(stderr, "stabcon qcp gen: %s\n", xerr.message);
-    return 2;
+    return XP_ERR_USAGE;
   }
   qcp_gen g;
   int rc = strcmp(argv[1], "stack") == 0 ? qcp_gen_stack(&g, (int)size, mu, 1, 0)
                                          : qcp_gen_foundation(&g, (int)size, 1, 0);
   if (rc) {
     fprintf(stderr, "stabcon qcp gen: generation failed\n");
-    return 1;
+    return XP_ERR_RUN;
   }
   qcp_error err;
   rc = qcp_io_problem_write(argv[argc - 1], &g.prob, &err);
   if (rc) fprintf(stderr, "stabcon qcp gen: %s\n", err.message);
   qcp_gen_free(&g);
-  return rc ? 1 : 0;
+  return rc ? XP_ERR_RUN : XP_OK;
 }
 
 // `qcp solve PROBLEM -o SOLUTION`: the solution must not replace the problem, a device, a
@@ -84,10 +84,10 @@ int cli_cmd_qcp(int argc, char **argv) {
   for (int i = 2; argc >= 3 && !strcmp(argv[1], "solve") && i < argc; i++) {
     size_t len = strlen(argv[i]);  // a Maros-Meszaros MATLAB file (cmd_maros.c)
     if (len > 4 && !strcmp(argv[i] + len - 4, ".mat"))
-      return xp_cmd_qcp_solve_mat(argc - 2, argv + 2);
+      return cli_cmd_qcp_solve_mat(argc - 2, argv + 2);
   }
   const int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
-  int rc = xp_cmd_qcp(argc, argv);
+  int rc = cli_cmd_qcp_solve(argc, argv);
   if (help)  // the solve help, then the generator this file adds
     fputs(
         "\nstabcon qcp gen stack|foundation SIZE [MU] FILE\n"
@@ -97,13 +97,14 @@ int cli_cmd_qcp(int argc, char **argv) {
 }
 
 int cli_cmd_bench(int argc, char **argv) {
-  if (argc >= 2 && strcmp(argv[1], "qcp") == 0) return xp_cmd_bench_qcp(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "qcp") == 0) return cli_cmd_bench_qcp(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "foundation") == 0)
-    return cli_bench_foundation(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "stack") == 0) return cli_bench_stack(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "maros") == 0) return xp_cmd_bench_maros(argc - 1, argv + 1);
+    return cli_cmd_bench_foundation(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "stack") == 0) return cli_cmd_bench_stack(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "maros") == 0) return cli_cmd_bench_maros(argc - 1, argv + 1);
   fprintf(stderr,
           "usage: stabcon bench qcp|foundation|stack|maros [options]   (see stabcon bench NAME "
           "--help)\n");
-  return argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) ? 0 : 2;
+  return argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) ? XP_OK
+                                                                                     : XP_ERR_USAGE;
 }

@@ -12,7 +12,8 @@
 #include <time.h>
 
 #ifdef STABCON_MPI
-// the worst return code over all ranks, so every rank agrees on what happened; on a failure the
+// the worst return code over all ranks (the lowest: error codes are < 0), so every rank agrees on
+// what happened; on a failure the
 // message of the lowest failing rank is copied to every rank (rank 0 prints it)
 static int all_worst(int rc, xp_error *err) {
   // a rank that is done waits here for the others: poll a non-blocking barrier with short sleeps
@@ -24,7 +25,7 @@ static int all_worst(int rc, xp_error *err) {
   while (MPI_Test(&req, &arrived, MPI_STATUS_IGNORE) == MPI_SUCCESS && !arrived)
     nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 2000000}, NULL);
   int worst = rc, rank = 0;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (worst == XP_OK) return worst;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int mine = rc != XP_OK ? rank : INT_MAX, src = INT_MAX;

@@ -12,8 +12,6 @@
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
 
-enum { CMD_OK = 0, CMD_RUN = 1, CMD_USAGE = 2 };
-
 static const char solve_help[] =
     "usage: stabcon qcp solve PROBLEM.h5 [-o SOLUTION.h5] [--max-iter N] [--eps E] [--verbose]\n"
     "\n"
@@ -54,52 +52,52 @@ static int cmd_solve(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(solve_help, stdout);
-      return CMD_OK;
+      return SC_OK;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      if (++i >= argc) return fprintf(stderr, "qcp solve: %s needs a file name\n", a), CMD_USAGE;
+      if (++i >= argc) return fprintf(stderr, "qcp solve: %s needs a file name\n", a), SC_ERR_INPUT;
       out = argv[i];
     } else if (!strcmp(a, "--max-iter")) {
       if (++i >= argc || parse_int(argv[i], &set.max_iter))
-        return fprintf(stderr, "qcp solve: --max-iter needs an integer in 1..1000\n"), CMD_USAGE;
+        return fprintf(stderr, "qcp solve: --max-iter needs an integer in 1..1000\n"), SC_ERR_INPUT;
     } else if (!strcmp(a, "--eps")) {
       if (++i >= argc || parse_real(argv[i], &set.eps_abs))
-        return fprintf(stderr, "qcp solve: --eps needs a positive number\n"), CMD_USAGE;
+        return fprintf(stderr, "qcp solve: --eps needs a positive number\n"), SC_ERR_INPUT;
       set.eps_rel = set.eps_abs;
       if (set.eps_inacc < set.eps_abs) set.eps_inacc = set.eps_abs;
     } else if (!strcmp(a, "--verbose")) {
       set.verbose = 1;
     } else if (a[0] == '-') {
       fprintf(stderr, "qcp solve: unknown option '%s' (see --help)\n", a);
-      return CMD_USAGE;
+      return SC_ERR_INPUT;
     } else if (!in) {
       in = a;
     } else {
       fprintf(stderr, "qcp solve: unexpected argument '%s' (see --help)\n", a);
-      return CMD_USAGE;
+      return SC_ERR_INPUT;
     }
   }
   if (!in) {
     fprintf(stderr, "qcp solve: missing PROBLEM.h5 (see --help)\n");
-    return CMD_USAGE;
+    return SC_ERR_INPUT;
   }
   qcp_io_problem pf;
   qcp_error err = {0, ""};
   int rc = qcp_io_problem_read(in, &pf, &err);
   if (rc) {
     fprintf(stderr, "qcp solve: %s\n", err.message);
-    return rc == QCP_ERR_ALLOC ? CMD_RUN : CMD_USAGE;
+    return rc == QCP_ERR_ALLOC ? SC_ERR_RUN : SC_ERR_INPUT;
   }
   qcp_workspace *ws = NULL;
   rc = qcp_setup(&ws, &pf.prob, &set, &err);
   if (rc) {
     fprintf(stderr, "qcp solve: %s\n", err.message);
     qcp_io_problem_free(&pf);
-    return rc == QCP_ERR_INPUT || rc == QCP_ERR_SETTINGS ? CMD_USAGE : CMD_RUN;
+    return rc == QCP_ERR_INPUT || rc == QCP_ERR_SETTINGS ? SC_ERR_INPUT : SC_ERR_RUN;
   }
-  int ret = CMD_OK;
+  int ret = SC_OK;
   if (qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err)) {
     fprintf(stderr, "qcp solve: %s\n", err.message);
-    ret = CMD_RUN;
+    ret = SC_ERR_RUN;
   } else {
     const qcp_info *info = qcp_info_get(ws);
     qcp_check_result cr;
@@ -116,7 +114,7 @@ static int cmd_solve(int argc, char **argv) {
     if (out && qcp_io_solution_write(out, &pf.prob, qcp_solution_x(ws), qcp_solution_s(ws),
                                      qcp_solution_y(ws), qcp_solution_z(ws), info, &cr, &err)) {
       fprintf(stderr, "qcp solve: %s\n", err.message);
-      ret = CMD_RUN;
+      ret = SC_ERR_RUN;
     } else if (out) {
       printf("solution    %s\n", out);
     }
@@ -126,15 +124,15 @@ static int cmd_solve(int argc, char **argv) {
   return ret;
 }
 
-int xp_cmd_qcp(int argc, char **argv) {
+int cli_cmd_qcp_solve(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     fputs(solve_help, argc < 2 ? stderr : stdout);
-    return argc < 2 ? CMD_USAGE : CMD_OK;
+    return argc < 2 ? SC_ERR_INPUT : SC_OK;
   }
   if (!strcmp(argv[1], "solve")) return cmd_solve(argc - 2, argv + 2);
   fprintf(stderr, "qcp: unknown subcommand '%s' (expected 'solve' or 'gen'; see --help)\n",
           argv[1]);
-  return CMD_USAGE;
+  return SC_ERR_INPUT;
 }
 
 // ---- benchmark -----------------------------------------------------------------------------
@@ -224,20 +222,20 @@ static int bench_instance(qcp_gen *g0, qcp_gen *g1, const char *mu, int repeats)
   return bad;
 }
 
-int xp_cmd_bench_qcp(int argc, char **argv) {
+int cli_cmd_bench_qcp(int argc, char **argv) {
   int repeats = 5, quick = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(bench_help, stdout);
-      return CMD_OK;
+      return SC_OK;
     } else if (!strcmp(argv[i], "--repeats")) {
       if (++i >= argc || parse_int(argv[i], &repeats) || repeats > 64)
-        return fprintf(stderr, "bench qcp: --repeats needs an integer in 1..64\n"), CMD_USAGE;
+        return fprintf(stderr, "bench qcp: --repeats needs an integer in 1..64\n"), SC_ERR_INPUT;
     } else if (!strcmp(argv[i], "--quick")) {
       quick = 1;
     } else {
       fprintf(stderr, "bench qcp: unknown argument '%s' (see --help)\n", argv[i]);
-      return CMD_USAGE;
+      return SC_ERR_INPUT;
     }
   }
   printf(
@@ -256,7 +254,7 @@ int xp_cmd_bench_qcp(int argc, char **argv) {
       double mu = atof(mus[k]);
       if (qcp_gen_stack(&g0, Ns[i], mu, 1, 0) || qcp_gen_stack(&g1, Ns[i], mu, 1, 1)) {
         fprintf(stderr, "bench qcp: generating stack %d failed\n", Ns[i]);
-        return CMD_RUN;
+        return SC_ERR_RUN;
       }
       fails += bench_instance(&g0, &g1, mus[k], repeats);
       qcp_gen_free(&g0);
@@ -269,7 +267,7 @@ int xp_cmd_bench_qcp(int argc, char **argv) {
     qcp_gen g0, g1;
     if (qcp_gen_foundation(&g0, Rs[i], 1, 0) || qcp_gen_foundation(&g1, Rs[i], 1, 1)) {
       fprintf(stderr, "bench qcp: generating foundation %d failed\n", Rs[i]);
-      return CMD_RUN;
+      return SC_ERR_RUN;
     }
     fails += bench_instance(&g0, &g1, "-", repeats);
     qcp_gen_free(&g0);
@@ -279,5 +277,5 @@ int xp_cmd_bench_qcp(int argc, char **argv) {
       "\ntimes in ms (median of %d); setup = AMD + symbolic factorisation + allocation; "
       "check = worst independent-checker measure over the three starts\n",
       repeats);
-  return fails ? CMD_RUN : CMD_OK;
+  return fails ? SC_ERR_RUN : SC_OK;
 }

@@ -27,6 +27,20 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
 
 static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
+// an option that takes a value given last, or anything else unexpected: the message says which
+static int unexpected_argument(const char *cmd, const char *arg, const char *value_options) {
+  char padded[128], pattern[128];
+  snprintf(padded, sizeof padded, " %s ", value_options);
+  snprintf(pattern, sizeof pattern, " %.100s ", arg);
+  if (arg[0] == '-' && strstr(padded, pattern))
+    return usage_error(cmd,
+                       strcmp(arg, "--set") == 0
+                           ? "'%s' needs a value: --set key=value (e.g. --set h=1e-3)"
+                           : "'%s' needs a value",
+                       arg);
+  return usage_error(cmd, "unexpected argument '%s'", arg);
+}
+
 // ---- list -----------------------------------------------------------------
 
 // display width of a UTF-8 string in code points (continuation bytes 10xxxxxx not counted)
@@ -36,11 +50,19 @@ static size_t utf8_width(const char *s) {
   return n;
 }
 
+// the name `run` takes for a scenario's method matrix: NAME_methods where a paper experiment has
+// the scenario's name, else NAME
+static const char *scenario_run_name(const sim_scenario *sc, char buf[96]) {
+  snprintf(buf, 96, xp_experiment_find(sc->name) ? "%s_methods" : "%s", sc->name);
+  return buf;
+}
+
 static int cmd_list(int argc, char **argv) {
   if (argc > 1 && is_help(argv[1])) {
     puts(
-        "usage: stabcon list [--methods]\n\nLists the experiments and the paper figure or table "
-        "each regenerates.\nA '*' marks those run by `stabcon reproduce`.\n--methods prints the "
+        "usage: stabcon list [--methods]\n\nLists the paper experiments with the figure or table "
+        "each regenerates,\nthen the scenarios (each runs any applicable method).\nA '*' marks "
+        "those run by `stabcon reproduce`.\n--methods prints the "
         "method matrix instead: which method applies to which scenario\n(`stabcon run SCENARIO "
         "--set method=a,b,…` runs any of them).");
     return XP_OK;
@@ -49,13 +71,18 @@ static int cmd_list(int argc, char **argv) {
     sim_print_matrix(stdout);
     return XP_OK;
   }
-  if (argc > 1) return usage_error("list", "unexpected argument '%s'", argv[1]);
+  if (argc > 1) return unexpected_argument("list", argv[1], "");
   // pad by UTF-8 code points (the references hold § and —), to the widest entry
   size_t wn = strlen("experiment"), wr = strlen("regenerates");
   for (size_t i = 0; xp_experiments[i]; i++) {
     wn = utf8_width(xp_experiments[i]->name) > wn ? utf8_width(xp_experiments[i]->name) : wn;
     wr = utf8_width(xp_experiments[i]->paper_ref) > wr ? utf8_width(xp_experiments[i]->paper_ref)
                                                        : wr;
+  }
+  for (size_t i = 0; sim_scenarios[i]; i++) {
+    char buf[96];
+    const size_t w = utf8_width(scenario_run_name(sim_scenarios[i], buf));
+    wn = w > wn ? w : wn;
   }
   printf("%s%*s  %s%*s    %s\n", "experiment", (int)(wn - 10), "", "regenerates", (int)(wr - 11),
          "", "summary ('*': run by reproduce)");
@@ -64,6 +91,17 @@ static int cmd_list(int argc, char **argv) {
     printf("%s%*s  %s%*s  %s%s\n", x->name, (int)(wn - utf8_width(x->name)), "", x->paper_ref,
            (int)(wr - utf8_width(x->paper_ref)), "", x->in_reproduce ? "* " : "  ", x->summary);
   }
+  // the scenarios: each runs any applicable method (a scenario that shares its name with a paper
+  // experiment is run as NAME_methods)
+  printf("\n%s%*s  %s%*s    %s\n", "scenario", (int)(wn - 8), "", "regenerates", (int)(wr - 11), "",
+         "summary (`stabcon run NAME --set method=a,b,…`; list --methods: which apply)");
+  for (size_t i = 0; sim_scenarios[i]; i++) {
+    const sim_scenario *sc = sim_scenarios[i];
+    char buf[96];
+    const char *name = scenario_run_name(sc, buf), *ref = "method matrix (SPEC §7)";
+    printf("%s%*s  %s%*s    %s\n", name, (int)(wn - utf8_width(name)), "", ref,
+           (int)(wr - utf8_width(ref)), "", sc->summary);
+  }
   return XP_OK;
 }
 
@@ -71,35 +109,57 @@ static const xp_experiment *file_experiment(const char *path);
 
 // ---- run ------------------------------------------------------------------
 
-// 1 if the arguments set the `method` parameter (--set method=… or --set=method=…)
-static int sets_method(int argc, char **argv) {
-  for (int i = 2; i < argc; i++) {
-    const char *a = strcmp(argv[i], "--set") == 0 && i + 1 < argc ? argv[i + 1]
-                    : strncmp(argv[i], "--set=", 6) == 0          ? argv[i] + 6
-                                                                  : NULL;
-    if (a && strncmp(a, "method=", 7) == 0) return 1;
+// every runnable name (paper experiments, scenarios and their SCENARIO_methods form) for the
+// did-you-mean of an unknown one; returns how many were written
+static size_t runnable_names(const char **names, char (*buf)[64], size_t cap) {
+  size_t n = 0;
+  for (size_t i = 0; xp_experiments[i] && n < cap; i++) names[n++] = xp_experiments[i]->name;
+  for (size_t i = 0; sim_scenarios[i] && n + 1 < cap; i++) {
+    names[n++] = sim_scenarios[i]->name;
+    snprintf(buf[i], 64, "%s_methods", sim_scenarios[i]->name);
+    names[n++] = buf[i];
   }
-  return 0;
+  return n;
 }
 
-// The experiment `run NAME` means: a paper experiment, or the method matrix of scenario NAME when
-// no paper experiment has that name or the arguments choose methods (paper experiments that
-// already have a `method` key keep it).
-static const xp_experiment *find_experiment(const char *name, int argc, char **argv) {
+static int unknown_experiment(const char *name) {
+  enum { CAP = 128 };
+  const char *names[CAP];
+  char buf[CAP][64], hint[XP_DID_YOU_MEAN_MAX];
+  xp_did_you_mean(xp_suggest(name, names, runnable_names(names, buf, CAP)), hint);
+  fprintf(stderr, "stabcon run: unknown experiment or scenario '%s'%s\n", name, hint);
+  fputs("(see `stabcon list` and `stabcon list --methods`)\n", stderr);
+  return XP_ERR_USAGE;
+}
+
+// a bad argument of `run NAME`: its own --help lists the parameters
+static int run_error(const xp_experiment *x, const char *fmt, const char *arg) {
+  fputs("stabcon run: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see `stabcon run %s --help`, which lists its parameters)\n", x->name);
+  return XP_ERR_USAGE;
+}
+
+// The experiment `run NAME` means: the paper experiment NAME, else the method matrix of
+// scenario NAME (also reachable as NAME_methods, the only name where a paper experiment takes it)
+static const xp_experiment *find_experiment(const char *name) {
   const xp_experiment *x = xp_experiment_find(name);
-  const xp_experiment *m = sim_experiment_for(name);
-  if (!x) return m;
-  for (size_t i = 0; i < x->n_params; i++)
-    if (strcmp(x->params[i].key, "method") == 0) return x;
-  return m && sets_method(argc, argv) ? m : x;
+  return x ? x : sim_experiment_for(name);
 }
 
+// the experiment's defaults are its declarations with its own `defaults` applied
 static void print_experiment_help(const xp_experiment *x) {
+  xp_params defaults;
+  xp_error err = {.code = 0};
+  if (xp_experiment_params_init(x, &defaults, &err)) {
+    fprintf(stderr, "%s\n", err.message);
+    return;
+  }
   printf("usage: stabcon run %s [--set key=value ...] [-o FILE] [--plot DIR]\n\n", x->name);
   printf("%s — %s\n\n", x->paper_ref, x->summary);
   printf(
-      "Parameters (defaults are the paper's values or SPEC defaults; lists are "
-      "comma-separated):\n");
+      "Parameters (defaults are the paper's values or SPEC defaults; those marked (list) take\n"
+      "comma-separated values, one case each):\n");
   for (size_t i = 0; i < x->n_params; i++) {
     const xp_param_def *d = &x->params[i];
     const char *range = d->range == XP_POSITIVE      ? " (>0)"
@@ -107,7 +167,8 @@ static void print_experiment_help(const xp_experiment *x) {
                                                      : "";
     char unit[40] = "";
     if (d->unit && d->unit[0]) snprintf(unit, sizeof unit, " [%s]", d->unit);
-    printf("  %-14s = %-18s %s%s%s%s%s\n", d->key, d->default_value, d->help, unit, range,
+    const char *list = d->kind == XP_REAL_LIST || d->kind == XP_REAL_TUPLE ? " (list)" : "";
+    printf("  %-14s = %-18s %s%s%s%s%s%s\n", d->key, defaults.text[i], d->help, unit, range, list,
            d->choices ? "  one of " : "", d->choices ? d->choices : "");
   }
   printf("\nOutput: results/%s.h5 unless -o is given; --plot DIR also draws its figures.\n",
@@ -142,15 +203,11 @@ static int cmd_run(int argc, char **argv) {
         "`stabcon run EXPERIMENT --help` lists its parameters; `stabcon list` the experiments.");
     return argc < 2 ? XP_ERR_USAGE : XP_OK;
   }
-  const xp_experiment *x = find_experiment(argv[1], argc, argv);
-  if (!x)
-    return usage_error("run",
-                       "unknown experiment or scenario '%s' (see `stabcon list` and "
-                       "`stabcon list --methods`)",
-                       argv[1]);
+  const xp_experiment *x = find_experiment(argv[1]);
+  if (!x) return unknown_experiment(argv[1]);
   xp_params params;
   xp_error err = {.code = 0};
-  if (xp_params_init(&params, x->params, x->n_params, &err)) {
+  if (xp_experiment_params_init(x, &params, &err)) {
     fprintf(stderr, "stabcon run: %s\n", err.message);
     return XP_ERR_RUN;
   }
@@ -163,22 +220,26 @@ static int cmd_run(int argc, char **argv) {
       print_experiment_help(x);
       return XP_OK;
     } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-      if (xp_params_set(&params, argv[++i], &err)) return usage_error("run", "%s", err.message);
+      if (xp_params_set(&params, argv[++i], &err)) return run_error(x, "%s", err.message);
     } else if (strncmp(argv[i], "--set=", 6) == 0) {
-      if (xp_params_set(&params, argv[i] + 6, &err)) return usage_error("run", "%s", err.message);
+      if (xp_params_set(&params, argv[i] + 6, &err)) return run_error(x, "%s", err.message);
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
       if (snprintf(path, sizeof path, "%s", argv[++i]) >= (int)sizeof path)
-        return usage_error("run", "output path '%.60s…' is too long", argv[i]);
+        return run_error(x, "output path '%.60s…' is too long", argv[i]);
       explicit_output = 1;
     } else if (strcmp(argv[i], "--plot") == 0 && i + 1 < argc) {
       plot_dir = argv[++i];
     } else {
-      return usage_error("run", "unexpected argument '%s'", argv[i]);
+      if (strcmp(argv[i], "--set") == 0)
+        return run_error(x, "'%s' needs a value: --set key=value (e.g. --set h=1e-3)", argv[i]);
+      if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--plot") == 0)
+        return run_error(x, "'%s' needs a value", argv[i]);
+      return run_error(x, "unexpected argument '%s'", argv[i]);
     }
   }
   if (!explicit_output && xp_mkdir_p("results") != 0)
     return usage_error("run", "cannot create directory 'results': %s", strerror(errno));
-  if (xp_output_check("-o", path, NULL, 0, &err)) return usage_error("run", "%s", err.message);
+  if (xp_output_check("-o", path, NULL, 0, &err)) return run_error(x, "%s", err.message);
   int rc = run_experiment(x, &params, path, argc, argv, &err);
   if (rc == XP_OK && plot_dir) rc = xp_plot_file(path, x, plot_dir, &err);
   if (rc != XP_OK) fprintf(stderr, "stabcon run: %s\n", err.message);
@@ -259,7 +320,7 @@ static int reproduce_one(const xp_experiment *x, const reproduce_dirs *d, int fu
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.h5", d->results, x->name);
   double t_case = xp_now();
-  int rc = xp_params_init(&params, x->params, x->n_params, &err);
+  int rc = xp_experiment_params_init(x, &params, &err);
   for (size_t k = 0; rc == XP_OK && full && x->full_size && x->full_size[k]; k++)
     rc = xp_params_set(&params, x->full_size[k], &err);
   if (rc == XP_OK) rc = run_experiment(x, &params, path, argc, argv, &err);
@@ -312,7 +373,7 @@ static int cmd_reproduce(int argc, char **argv) {
     } else if (strcmp(argv[i], "--figures") == 0 && i + 1 < argc) {
       figures_dir = argv[++i];
     } else {
-      return usage_error("reproduce", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("reproduce", argv[i], "--only --results --figures");
     }
   }
   if (only && check_only_list(only)) return XP_ERR_USAGE;
@@ -375,7 +436,7 @@ static int cmd_plot(int argc, char **argv) {
     } else if (!file && argv[i][0] != '-') {
       file = argv[i];
     } else {
-      return usage_error("plot", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("plot", argv[i], "-d --y");
     }
   }
   if (!file) return usage_error("plot", "%s", "missing FILE");
@@ -462,7 +523,7 @@ static int cmd_export(int argc, char **argv) {
     } else if (!file && argv[i][0] != '-') {
       file = argv[i];
     } else {
-      return usage_error("export", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("export", argv[i], "--case --group --format -o");
     }
   }
   if (!file) return usage_error("export", "%s", "missing FILE");
@@ -528,7 +589,7 @@ static int cmd_sweep(int argc, char **argv) {
   memset(&spec, 0, sizeof spec);
   spec.experiment = x;
   xp_error err = {.code = 0};
-  if (xp_params_init(&spec.base, x->params, x->n_params, &err)) {
+  if (xp_experiment_params_init(x, &spec.base, &err)) {
     fprintf(stderr, "stabcon sweep: %s\n", err.message);
     return XP_ERR_RUN;
   }
@@ -552,7 +613,7 @@ static int cmd_sweep(int argc, char **argv) {
       resume = 1;
       continue;
     } else {
-      return usage_error("sweep", "unexpected argument '%s'", argv[i]);
+      return unexpected_argument("sweep", argv[i], "--set --method -o");
     }
     if (len >= (int)sizeof assignment)
       return usage_error("sweep", "'%.40s…' is too long (2099 characters at most)", assignment);
@@ -635,8 +696,11 @@ static int stdout_finish(int rc) {
   return rc;
 }
 
-int main(int argc, char **argv) {
-  xp_library_init();
+// The one conversion of the libraries' error codes (sc_error.h) into exit codes: 0 ok, 2 bad
+// input (an argument, a parameter, a file's contents), 1 any other failure.
+static int exit_code(int code) { return code == XP_OK ? 0 : sc_error_is_input(code) ? 2 : 1; }
+
+static int run_command(int argc, char **argv) {
   if (argc < 2) {
     print_help();
     return XP_ERR_USAGE;
@@ -654,4 +718,9 @@ int main(int argc, char **argv) {
       return stdout_finish(commands[i].fn(argc - 1, argv + 1));
   fprintf(stderr, "stabcon: unknown command '%s' (see `stabcon --help`)\n", argv[1]);
   return XP_ERR_USAGE;
+}
+
+int main(int argc, char **argv) {
+  xp_library_init();
+  return exit_code(run_command(argc, argv));
 }

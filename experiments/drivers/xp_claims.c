@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// A verdict on every claim of paper A (and the ones issue 13 lists) in REPORT.md: reproduced,
-// measured different (with the measured cause), or not reproduced (with the mechanism). The run
-// makes the measurements no other study makes; the report reads them and the results files of
-// the other studies in the same directory (foundation, incline, rom_pendulum, scaling, stiffness;
-// a missing file leaves its verdicts "not run").
+// A verdict on every claim of paper A (and the harness's own measurements) in REPORT.md:
+// reproduced, measured different (with the measured cause), or not reproduced (with the mechanism).
+// The run makes the measurements no other study makes; the report reads them and the results files
+// of the other studies in the same directory (foundation, incline, rom_pendulum, scaling,
+// stiffness; a missing file leaves its verdicts "not run").
 //
 // Measurements (cases), all through the simulate loop except the one assembled conic problem:
 //   fig6_h=<h>          rom_pendulum (k = 1e12, b = 0), paperA-relaxed at h near 1e-5: energy
@@ -592,7 +592,7 @@ static const xp_param_def cl_params[] = {
 
 const xp_experiment xp_experiment_claims = {
     .name = "claims",
-    .paper_ref = "Paper A, every claim (issue 13 deliverable 4): verdicts",
+    .paper_ref = "Paper A, every claim: verdicts",
     .summary = "measurements behind a verdict on each paper claim; REPORT table of verdicts",
     .params = cl_params,
     .n_params = sizeof cl_params / sizeof cl_params[0],

@@ -3,7 +3,7 @@
 // of CVODE BDF order 1, CVODE BDF and RK45 on the same penalty ODE), Table 2 (error of the
 // generalised coordinates at T against a reference) and Fig 7 (pressure under the cube at T).
 //
-// Reference protocol (issue 6): the "truth" is RK45 and CVODE BDF, both at a tight tolerance;
+// Reference protocol: the "truth" is RK45 and CVODE BDF, both at a tight tolerance;
 // their difference is stored as the reference error floor, and an error within 10× of the floor
 // is flagged ("at floor") rather than reported as exact.
 #include "xp/xp.h"
@@ -54,6 +54,9 @@ static const char *const fd_sim_names[] = {
 #undef FD_SIM
 };
 
+// integrators that advance to an output time by their own steps (tolerance-controlled)
+static int fd_is_adaptive(const sim_method *m) { return m->family == SIM_FAMILY_ODE; }
+
 // outcome of one timed run
 typedef struct fd_run {
   int ok;           // 1: reached T
@@ -71,8 +74,15 @@ typedef struct fd_run {
 typedef struct fd_settings {
   double h, T, rtol, atol, budget;
   int use_bias;
-  const char *start;  // constraint solver: first conic solve of a step (NULL: mbs's default)
+  sim_method_options base;  // the run's method settings (h, tolerances and budget set per run)
 } fd_settings;
+
+// the method settings of the study's parameters (SIM_OPTION_DEFS)
+static sim_method_options fd_options(const xp_params *prm) {
+  sim_method_options o = sim_method_options_default();
+  sim_method_options_read(prm, &o);
+  return o;
+}
 
 // The study's observer on the one simulate loop: the state at T, the summed solver iterations,
 // the first degraded step, the element pressures of the last step and the integrators' counters;
@@ -155,14 +165,11 @@ static fd_run run_sim(const foundation *fd, const char *method_name, const fd_se
                       double rtol, double atol, double *pressure) {
   fd_run out = {0};
   const sim_method *m = sim_method_find(method_name);
-  const int is_ode = m && m->family == SIM_FAMILY_ODE;
-  const sim_method_options opt = {.h = is_ode ? s->T : s->h,
-                                  .rtol = rtol,
-                                  .atol = atol,
-                                  .wall_budget = s->budget,
-                                  .fp_max_iter = 50,
-                                  .start = s->start,
-                                  .no_bias = !s->use_bias};
+  const int is_ode = m && fd_is_adaptive(m);
+  sim_method_options opt = s->base;
+  opt.h = is_ode ? s->T : s->h;
+  opt.rtol = rtol, opt.atol = atol, opt.wall_budget = s->budget;
+  opt.no_bias = !s->use_bias;
   fd_probe pr = {.fd = fd, .pressure = pressure, .is_ode = is_ode, .budget = s->budget};
   double q0[FD_NQ], v0[FD_NV];
   foundation_initial_state(fd, q0, v0);
@@ -200,9 +207,14 @@ static fd_run run_ode(const foundation *fd, const char *method, double rtol, dou
   return run_sim(fd, method, s, rtol, atol, pressure);
 }
 
-static fd_run run_method(const foundation *fd, fd_method m, const fd_settings *s,
+static fd_run run_method(const foundation *fd, const sim_method *m, const fd_settings *s,
                          double *pressure) {
-  return run_sim(fd, fd_sim_names[m], s, s->rtol, s->atol, pressure);
+  return run_sim(fd, m->name, s, s->rtol, s->atol, pressure);
+}
+
+// the study's case label of method m: Table 1's short names for its columns
+static const char *fd_label(const sim_method *m) {
+  return sim_study_label(m, fd_sim_names, fd_method_names, FD_METHOD_COUNT);
 }
 
 // ‖a − b‖ over the 7 generalised coordinates (quaternion signs aligned)
@@ -232,8 +244,8 @@ typedef struct fd_timing {
 // One warm-up run (its result in *first), then `repeats` timed runs (single thread): min and
 // median of wall and CPU time. A run of more than 2 s is timed once, its warm-up being
 // negligible. Returns the median wall time.
-static double run_timed(const foundation *fd, fd_method m, const fd_settings *s, int repeats,
-                        double *pressure, fd_run *first, fd_timing *tm) {
+static double run_timed(const foundation *fd, const sim_method *m, const fd_settings *s,
+                        int repeats, double *pressure, fd_run *first, fd_timing *tm) {
   *first = run_method(fd, m, s, pressure);
   double wall[32], cpu[32];
   int nt = 0;
@@ -256,21 +268,16 @@ static void fd_timing_stats(xp_case *c, const fd_timing *tm) {
   xp_case_stat_real(c, "cpu_time_min", tm->cpu_min, "s");
 }
 
-static int parse_methods(const char *text, int *use, xp_error *err) {
-  char buf[256], *save = NULL;
-  snprintf(buf, sizeof buf, "%s", text);
-  memset(use, 0, FD_METHOD_COUNT * sizeof *use);
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    int found = 0;
-    for (int m = 0; m < FD_METHOD_COUNT; m++)
-      if (strcmp(tok, fd_method_names[m]) == 0) use[m] = found = 1;
-    if (!found)
-      return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: unknown method '%s' (constraint, constraint-paper, "
-                     "cvode-bdf1, cvode-bdf, rk45)",
-                     text, tok);
-  }
-  return XP_OK;
+// the study's `method=`: any method of the registry that applies to the foundation scenario
+enum { FD_MAX_METHODS = 32 };
+typedef struct fd_methods {
+  const sim_method *m[FD_MAX_METHODS];
+  size_t n;
+} fd_methods;
+
+static int parse_methods(const char *text, fd_methods *use, xp_error *err) {
+  return sim_study_methods(text, "foundation", SIM_FAMILY_ALL | SIM_FAMILY_PEER, "", use->m,
+                           FD_MAX_METHODS, &use->n, err);
 }
 
 // one grid point (elements, E, F): the foundation, its case-name base and the reference
@@ -317,16 +324,16 @@ static int fd_reference_case(fd_point *pt, const fd_settings *s, double ref_tol,
 }
 
 // one method at the run's settings, timed over the repeats, against the reference
-static int fd_method_case(fd_point *pt, fd_method m, const fd_settings *s, int repeats,
+static int fd_method_case(fd_point *pt, const sim_method *m, const fd_settings *s, int repeats,
                           xp_results *out, xp_error *err) {
   fd_run run;
   fd_timing tm;
   double median = run_timed(&pt->fd, m, s, repeats, pt->pressure, &run, &tm);
   double err_abs = run.ok ? q_distance(run.q, pt->ref.q) : NAN;
   char name[200];
-  snprintf(name, sizeof name, "%s_%s", pt->base, fd_method_names[m]);
+  snprintf(name, sizeof name, "%s_%s", pt->base, fd_label(m));
   xp_case *c = xp_case_begin(out, name);
-  fd_case_point_params(c, pt, fd_method_names[m]);
+  fd_case_point_params(c, pt, fd_label(m));
   xp_case_param_real(c, "h", s->h, "s");
   xp_case_param_real(c, "rtol", s->rtol, "");
   xp_case_param_real(c, "atol", s->atol, "");
@@ -362,7 +369,8 @@ static int fd_fine_case(fd_point *pt, const fd_settings *s, double h_fine, int r
   fine.h = h_fine;
   fd_run run;
   fd_timing tm;
-  double median = run_timed(&pt->fd, FD_CONSTRAINT, &fine, repeats, NULL, &run, &tm);
+  double median = run_timed(&pt->fd, sim_method_find(fd_sim_names[FD_CONSTRAINT]), &fine, repeats,
+                            NULL, &run, &tm);
   double err_abs = run.ok ? q_distance(run.q, pt->ref.q) : NAN;
   char name[200];
   snprintf(name, sizeof name, "%s_fine-step-constraint", pt->base);
@@ -381,7 +389,7 @@ static int fd_fine_case(fd_point *pt, const fd_settings *s, double h_fine, int r
 }
 
 // every case of one grid point: the reference, each chosen method, the fine-step run
-static int fd_point_cases(const xp_params *prm, const foundation_params *p, const int *use,
+static int fd_point_cases(const xp_params *prm, const foundation_params *p, const fd_methods *use,
                           const fd_settings *s, xp_results *out, xp_error *err) {
   fd_point pt;
   foundation_init(&pt.fd, p);
@@ -393,27 +401,30 @@ static int fd_point_cases(const xp_params *prm, const foundation_params *p, cons
   const int repeats = (int)xp_params_int(prm, "repeats");
   const double h_fine = xp_params_real(prm, "h_fine");
   int rc = fd_reference_case(&pt, s, xp_params_real(prm, "ref_tol"), out, err);
-  for (int m = 0; rc == XP_OK && m < FD_METHOD_COUNT; m++)
-    if (use[m]) rc = fd_method_case(&pt, (fd_method)m, s, repeats, out, err);
-  if (rc == XP_OK && use[FD_CONSTRAINT] && h_fine > 0)
-    rc = fd_fine_case(&pt, s, h_fine, repeats, out, err);
+  int constraint = 0;  // Table 2's caption runs the relaxed step again at h_fine
+  for (size_t k = 0; rc == XP_OK && k < use->n; k++) {
+    rc = fd_method_case(&pt, use->m[k], s, repeats, out, err);
+    constraint |= strcmp(use->m[k]->name, fd_sim_names[FD_CONSTRAINT]) == 0;
+  }
+  if (rc == XP_OK && constraint && h_fine > 0) rc = fd_fine_case(&pt, s, h_fine, repeats, out, err);
   free(pt.pressure);
   return rc;
 }
 
 static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
-  int use[FD_METHOD_COUNT];
-  if (parse_methods(xp_params_string(prm, "method"), use, err)) return XP_ERR_USAGE;
+  fd_methods use;
+  if (parse_methods(xp_params_string(prm, "method"), &use, err)) return XP_ERR_USAGE;
   const double *ns, *Es, *Fs;
   size_t nn = xp_params_list(prm, "n", &ns), nE = xp_params_list(prm, "E", &Es),
          nF = xp_params_list(prm, "F", &Fs);
+  const sim_method_options base = fd_options(prm);
   const fd_settings s = {.h = xp_params_real(prm, "h"),
                          .T = xp_params_real(prm, "T"),
-                         .rtol = xp_params_real(prm, "rtol"),
-                         .atol = xp_params_real(prm, "atol"),
-                         .budget = xp_params_real(prm, "budget"),
+                         .rtol = base.rtol,
+                         .atol = base.atol,
+                         .budget = base.wall_budget,
                          .use_bias = (int)xp_params_int(prm, "bias"),
-                         .start = xp_params_string(prm, "start")};
+                         .base = base};
   size_t total = nn * nE * nF, done = 0;
   for (size_t in = 0; in < nn; in++)
     for (size_t iE = 0; iE < nE; iE++)
@@ -425,8 +436,8 @@ static int fd_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         foundation_params_read(prm, &p);
         if (p.n < 1 || (double)p.n != ns[in])
           return xp_fail(err, XP_ERR_USAGE, "parameter n=%g: must be a positive integer", ns[in]);
-        if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
-        int rc = fd_point_cases(prm, &p, use, &s, out, err);
+        if (foundation_params_check(&p, err)) return XP_ERR_USAGE;
+        int rc = fd_point_cases(prm, &p, &use, &s, out, err);
         if (rc != XP_OK) return rc;
         xp_progress_update(progress, (double)++done / (double)total);
       }
@@ -561,7 +572,7 @@ static int fd_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
   write_tables(f, md);
-  // the same tables as a file of their own next to the results (issue 6)
+  // the same tables as a file of their own next to the results
   char tables[1200];
   snprintf(tables, sizeof tables, "%.*s_tables.md", (int)(strlen(path) - 3), path);
   FILE *t = fopen(tables, "w");
@@ -587,23 +598,21 @@ static const xp_param_def fd_params[] = {
      "constraint solver again at this step (Table 2's caption: 1e-3; 0: not run)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time"},
     FOUNDATION_PARAM_DEFS  // B, g: the scenario's declarations
-    {"method", XP_STRING, "constraint,constraint-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
-     "comma list of constraint, constraint-paper, cvode-bdf1, cvode-bdf, rk45"},
-    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
-     "relative tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
-    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
-     "absolute tolerance of CVODE/RK45 in Table 1 (MATLAB's default)"},
+    {"method", XP_STRING, "paperA-relaxed,paperA-paper,cvode-bdf1,cvode-bdf,rk45", XP_ANY, "", NULL,
+     "methods (stabcon list --methods): Table 1's by default, any other that applies to the "
+     "foundation; cases of Table 1's are labelled constraint, constraint-paper, cvode-bdf1, "
+     "cvode-bdf, rk45"},
     {"ref_tol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL,
      "tolerance of the two reference solutions (RK45, CVODE BDF)"},
     {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL,
      "timed repeats after one warm-up (median reported; --full: 5)"},
-    {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL,
-     "wall-time budget per run; past it the run is did-not-finish (0: none)"},
     {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
      "1: include the bias p = M̂Ġv (rank-deficient here: 900 rows on 6 dofs), 0: p = 0"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "constraint solver: first conic solve of a step (cold, warm, paper A's feasible point)"},
+    SIM_OPTION_DEFS  // rtol, atol, budget (also of the fixed-step runs), start, …
 };
+
+// Table 1's tolerances are MATLAB's defaults (paper A §5.5)
+static const char *const fd_defaults[] = {"rtol=1e-3", "atol=1e-6", NULL};
 
 static const char *const fd_full[] = {"repeats=5", NULL};
 
@@ -619,9 +628,10 @@ const xp_experiment xp_experiment_foundation = {
     .error_stat = "error_abs",
     .report = fd_report,
     .full_size = fd_full,
+    .defaults = fd_defaults,
 };
 
-// ---- work–precision: error against wall time at matched accuracy (issue 8) ----------------
+// ---- work–precision: error against wall time at matched accuracy ----------------------------
 
 // The constraint solver at a sweep of h and CVODE BDF1 / BDF / RK45 at a sweep of tolerances on
 // one foundation case; every point is (median wall time, error at T against the reference).
@@ -632,14 +642,16 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   p.load = xp_params_real(prm, "F");
   foundation_params_read(prm, &p);
   foundation fd;
-  if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
+  if (foundation_params_check(&p, err)) return XP_ERR_USAGE;
   foundation_init(&fd, &p);
   const double *hs, *tols;
   size_t nh = xp_params_list(prm, "h", &hs), nt = xp_params_list(prm, "tol", &tols);
+  const sim_method_options base = fd_options(prm);
   fd_settings s = {.h = 0.01,
                    .T = xp_params_real(prm, "T"),
-                   .budget = xp_params_real(prm, "budget"),
-                   .use_bias = 0};
+                   .budget = base.wall_budget,
+                   .use_bias = 0,
+                   .base = base};
   const int repeats = (int)xp_params_int(prm, "repeats");
   fd_settings tight = s;
   tight.budget = 0;
@@ -647,39 +659,45 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   fd_run ref_a = run_ode(&fd, "rk45", ref_tol, ref_tol, &tight, NULL);
   fd_run ref_b = run_ode(&fd, "cvode-bdf", ref_tol, ref_tol, &tight, NULL);
   const double floor_abs = q_distance(ref_a.q, ref_b.q);
-  const fd_method ode_methods[3] = {FD_BDF1, FD_BDF, FD_RK45};
-  size_t total = nh + 3 * nt, done = 0;
-  for (size_t k = 0; k < total; k++) {
-    int is_step = k < nh;
-    fd_method m = is_step ? FD_CONSTRAINT : ode_methods[(k - nh) / nt];
-    double knob = is_step ? hs[k] : tols[(k - nh) % nt];
-    fd_settings run_set = s;
-    if (is_step)
-      run_set.h = knob;
-    else
-      run_set.rtol = run_set.atol = knob;
-    fd_run run;
-    fd_timing tm;
-    double median = run_timed(&fd, m, &run_set, repeats, NULL, &run, &tm);
-    char name[128], num[32];
-    xp_format_compact(num, sizeof num, knob);
-    snprintf(name, sizeof name, "%s_%s=%s", fd_method_names[m], is_step ? "h" : "tol", num);
-    xp_case *c = xp_case_begin(out, name);
-    xp_case_param_string(c, "method", fd_method_names[m]);
-    xp_case_param_real(c, is_step ? "h" : "tol", knob, is_step ? "s" : "");
-    xp_case_param_real(c, "elements", (double)(p.n * p.n), "");  // the case, for the figure's title
-    xp_case_param_real(c, "E", p.E, "N/m^2");
-    xp_case_param_real(c, "F", p.load, "N");
-    xp_case_stat_real(c, "wall_time", median, "s");
-    fd_timing_stats(c, &tm);
-    double e = run.ok ? q_distance(run.q, ref_a.q) : NAN;
-    xp_case_stat_real(c, "error_abs", e, "");
-    xp_case_stat_real(c, "at_floor", e <= 10 * floor_abs, "");
-    xp_case_stat_real(c, "floor_abs", floor_abs, "");
-    xp_case_stat_real(c, "steps", (double)run.steps, "");
-    xp_case_status(c, run.status, run.message);
-    if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-    xp_progress_update(progress, (double)++done / (double)total);
+  fd_methods use;
+  if (parse_methods(xp_params_string(prm, "method"), &use, err)) return XP_ERR_USAGE;
+  // fixed-step methods over h, the adaptive integrators over tol: one run per (method, knob)
+  size_t total = 0, done = 0;
+  for (size_t i = 0; i < use.n; i++) total += fd_is_adaptive(use.m[i]) ? nt : nh;
+  for (size_t i = 0; i < use.n; i++) {
+    const sim_method *m = use.m[i];
+    const int is_step = !fd_is_adaptive(m);
+    for (size_t k = 0; k < (is_step ? nh : nt); k++) {
+      double knob = is_step ? hs[k] : tols[k];
+      fd_settings run_set = s;
+      if (is_step)
+        run_set.h = knob;
+      else
+        run_set.rtol = run_set.atol = knob;
+      fd_run run;
+      fd_timing tm;
+      double median = run_timed(&fd, m, &run_set, repeats, NULL, &run, &tm);
+      char name[128], num[32];
+      xp_format_compact(num, sizeof num, knob);
+      snprintf(name, sizeof name, "%s_%s=%s", fd_label(m), is_step ? "h" : "tol", num);
+      xp_case *c = xp_case_begin(out, name);
+      xp_case_param_string(c, "method", fd_label(m));
+      xp_case_param_real(c, is_step ? "h" : "tol", knob, is_step ? "s" : "");
+      xp_case_param_real(c, "elements", (double)(p.n * p.n),
+                         "");  // the case, for the figure's title
+      xp_case_param_real(c, "E", p.E, "N/m^2");
+      xp_case_param_real(c, "F", p.load, "N");
+      xp_case_stat_real(c, "wall_time", median, "s");
+      fd_timing_stats(c, &tm);
+      double e = run.ok ? q_distance(run.q, ref_a.q) : NAN;
+      xp_case_stat_real(c, "error_abs", e, "");
+      xp_case_stat_real(c, "at_floor", e <= 10 * floor_abs, "");
+      xp_case_stat_real(c, "floor_abs", floor_abs, "");
+      xp_case_stat_real(c, "steps", (double)run.steps, "");
+      xp_case_status(c, run.status, run.message);
+      if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+      xp_progress_update(progress, (double)++done / (double)total);
+    }
   }
   return XP_OK;
 }
@@ -846,8 +864,13 @@ static int fd_wp_report(const char *path, FILE *md, xp_error *err) {
        "s",                                                                                       \
        NULL,                                                                                      \
        "constraint-solver steps"},                                                                \
-      {"tol", XP_REAL_LIST, "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7,1e-8",           XP_POSITIVE,          \
-       "",    NULL,         "rtol = atol of CVODE BDF1, CVODE BDF and RK45"},                     \
+      {"tol",                                                                                     \
+       XP_REAL_LIST,                                                                              \
+       "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7,1e-8",                                                      \
+       XP_POSITIVE,                                                                               \
+       "",                                                                                        \
+       NULL,                                                                                      \
+       "rtol = atol of the integrators (in place of rtol, atol)"},                                \
       {"ref_tol",                                                                                 \
        XP_REAL,                                                                                   \
        ref_def,                                                                                   \
@@ -855,9 +878,18 @@ static int fd_wp_report(const char *path, FILE *md, xp_error *err) {
        "",                                                                                        \
        NULL,                                                                                      \
        "tolerance of the reference (RK45) and of its floor check (CVODE BDF)"},                   \
-      {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL, "timed repeats after one warm-up"}, {       \
-    "budget", XP_REAL, "30", XP_NONNEGATIVE, "s", NULL, "wall-time budget per run (0: none)"      \
-  }
+      {"method",                                                                                  \
+       XP_STRING,                                                                                 \
+       "paperA-relaxed,cvode-bdf1,cvode-bdf,rk45",                                                \
+       XP_ANY,                                                                                    \
+       "",                                                                                        \
+       NULL,                                                                                      \
+       "methods (stabcon list --methods): fixed-step ones over h, integrators over tol"},         \
+      {"repeats", XP_INT, "1", XP_POSITIVE, "", NULL, "timed repeats after one warm-up"},         \
+      SIM_OPTION_DEFS
+
+// the work–precision runs' wall-time budget
+static const char *const fd_wp_defaults[] = {"budget=30", NULL};
 
 // B, g: the scenario's declarations (FOUNDATION_PARAM_DEFS)
 static const xp_param_def fd_wp_params[] = {FD_WP_PARAMS("10", "1e7", "1", "1e-11")};
@@ -872,10 +904,11 @@ const xp_experiment xp_experiment_foundation_wp = {
     .plot_script = "work_precision.gp",
     .report = fd_wp_report,
     .in_reproduce = 1,
+    .defaults = fd_wp_defaults,
     .error_stat = "error_abs",
 };
 
-// Issue 13: the same diagram in the stiff regime at Table 1's large size (900 elements,
+// The same diagram in the stiff regime at Table 1's large size (900 elements,
 // E = 1e11). T = 0.05 s keeps it within reproduce's budget (the ODE integrators' cost there is
 // set by the stiffness, ∝ T); ref_tol = 1e-12 gave the lowest floor measured at T = 0.1 s
 // (3.6e-11; 1e-11 gave 1.1e-10 and 1e-13 1.3e-10: round-off).
@@ -891,6 +924,7 @@ const xp_experiment xp_experiment_foundation_wp_stiff = {
     .plot_script = "work_precision.gp",
     .report = fd_wp_report,
     .in_reproduce = 1,
+    .defaults = fd_wp_defaults,
     .error_stat = "error_abs",
 };
 

@@ -28,21 +28,10 @@
 
 enum { IN_COLS = 10 };
 
-static int parse_formulations(const char *text, mbs_formulation *list, size_t *n, xp_error *err) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", text);
-  *n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (*n == MBS_FORMULATION_COUNT || mbs_formulation_parse(tok, &list[*n]))
-      return xp_fail(err, XP_ERR_USAGE,
-                     "parameter contact=%s: '%s' is not one of "
-                     "coulomb|relaxed|paper (each at most once)",
-                     text, tok);
-    (*n)++;
-  }
-  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter contact: empty list");
-}
+// the study's default methods, paper A's three contact formulations, keep their short case labels
+static const char *const in_methods[] = {"paperA-coulomb", "paperA-relaxed", "paperA-paper"};
+static const char *const in_labels[] = {"coulomb", "relaxed", "paper"};
+enum { IN_MAX_METHODS = 32 };
 
 // what this study records beside the simulate loop's series: distance and height, the normal
 // force per foot, the friction force and its direction, the fixed point's solves
@@ -67,7 +56,7 @@ static void in_sample(void *ctx, size_t k, double t, const double *q, const doub
   }
   const mbs_rows *rows = rep->rows;
   double ft[3] = {0, 0, 0};  // Σ λ_t G_tᵀ restricted to the translation: the friction force
-  for (int r = 0; r < rows->n; r++) {
+  for (int r = 0; rows && rep->force && r < rows->n; r++) {
     if (rows->kind[r] == MBS_ROW_NORMAL && rows->contact[r] >= 0 && rows->contact[r] < 4)
       pr->ln[rows->contact[r]][k] = rep->force[r];
     if (rows->kind[r] == MBS_ROW_TANGENT)
@@ -123,7 +112,7 @@ static void in_write(xp_case *c, const in_probe *pr, const incline_params *p, do
 }
 
 // one run of one formulation and μ into a case, through the simulate loop
-static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_results *out,
+static int in_case(const xp_params *prm, const sim_method *method, double mu, xp_results *out,
                    xp_error *err) {
   const double h = xp_params_real(prm, "h"), T = xp_params_real(prm, "T");
   size_t n;
@@ -136,22 +125,18 @@ static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_res
   double q[7], v[6];
   incline_initial_state(&s, q, v);
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
-  char mname[32];
-  snprintf(mname, sizeof mname, "paperA-%s", mbs_formulation_name(form));
-  const sim_method *method = sim_method_find(mname);
-  const sim_method_options opt = {.h = h,
-                                  .start = xp_params_string(prm, "start"),
-                                  .zeta = xp_params_real(prm, "zeta"),
-                                  .fp_max_iter = xp_params_int(prm, "fp_max_iter"),
-                                  .activation = xp_params_string(prm, "activation")};
+  const char *label = sim_study_label(method, in_methods, in_labels, 3);
+  sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
+  opt.h = h;
   in_probe pr;
   if (in_probe_alloc(&pr, n)) return xp_fail(err, XP_ERR_RUN, "out of memory");
   sim_probe probe = {.ctx = &pr, .sample = in_sample};
   char mu_txt[32], name[96];
   xp_format_compact(mu_txt, sizeof mu_txt, mu);
-  snprintf(name, sizeof name, "%s_mu=%s", mbs_formulation_name(form), mu_txt);
+  snprintf(name, sizeof name, "%s_mu=%s", label, mu_txt);
   xp_case *c = xp_case_begin(out, name);
-  xp_case_param_string(c, "formulation", mbs_formulation_name(form));
+  xp_case_param_string(c, "formulation", label);
   xp_case_param_string(c, "hertz", hertz_mode_name(p.hertz));
   xp_case_param_real(c, "mu", mu, "");
   xp_case_param_real(c, "Bt", p.bt, "N*s/m");
@@ -172,9 +157,11 @@ static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_res
 
 static int incline_run(const xp_params *prm, xp_results *out, xp_progress *progress,
                        xp_error *err) {
-  mbs_formulation forms[MBS_FORMULATION_COUNT];
+  const sim_method *forms[IN_MAX_METHODS];
   size_t nf;
-  if (parse_formulations(xp_params_string(prm, "contact"), forms, &nf, err)) return XP_ERR_USAGE;
+  if (sim_study_methods(xp_params_string(prm, "method"), "incline",
+                        SIM_FAMILY_ALL | SIM_FAMILY_PEER, "", forms, IN_MAX_METHODS, &nf, err))
+    return XP_ERR_USAGE;
   const double *mus;
   const size_t nmu = xp_params_list(prm, "mu", &mus);
   for (size_t f = 0; f < nf; f++)
@@ -235,22 +222,15 @@ static int incline_report(const char *path, FILE *md, xp_error *err) {
 static const xp_param_def incline_params_def[] = {
     {"mu", XP_REAL_LIST, "0,0.125,0.25,0.375", XP_NONNEGATIVE, "", NULL,
      "friction coefficients (paper A §6.4)"},
-    {"contact", XP_STRING, "coulomb,relaxed,paper", XP_ANY, "", NULL,
-     "contact formulations, comma-separated subset of coulomb,relaxed,paper (SPEC §1.3)"},
+    {"method", XP_STRING, "paperA-coulomb,paperA-relaxed,paperA-paper", XP_ANY, "", NULL,
+     "methods (stabcon list --methods): paper A's three contact formulations (SPEC §1.3; cases "
+     "labelled coulomb, relaxed, paper) by default, any other that applies to the incline"},
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "step size (paper A)"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "simulated time (paper A)"},
     INCLINE_PARAM_DEFS  // theta_deg, lx, ly, lz, m, r, Estar, Bn, Bt, g, hertz
-    {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
-     "paper objective weight zeta; 0 means 1/h (paper A §6.1)"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "first qcp solve of a step: cold, warm from the previous step, or paper A's feasible point "
-     "(default warm)"},
-    {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
-     "coulomb: most relaxed solves per step (default)"},
-    {"activation", XP_STRING, "overlap", XP_ANY, "", "overlap|speculative",
-     "when a foot's row joins a step: overlap (paper A §5.2, default: the feet never leave the "
-     "ramp, both rules give the same distances) or speculative (SPEC §1.5)"},
-};
+                        // activation: overlap (the feet never leave the ramp: both rules give the
+                        // same distances)
+        SIM_OPTION_DEFS};
 
 const xp_experiment xp_experiment_incline = {
     .name = "incline",

@@ -57,6 +57,13 @@ static double omega0(const pendulum_params *p) {
   return sqrt(p->m * p->g * p->l / pendulum_pivot_inertia(p));
 }
 
+// the study's label of its method (case parameter `contact`): paper A's formulation name
+static const char *pd_label(const xp_params *prm) {
+  static const char *const names[] = {"paperA-relaxed", "paperA-paper", "paperA-coulomb"};
+  static const char *const labels[] = {"relaxed", "paper", "coulomb"};
+  return sim_study_label(sim_method_find(xp_params_string(prm, "method")), names, labels, 3);
+}
+
 static void write_params(xp_case *c, const pendulum_params *p, double h, double T,
                          const xp_params *prm, double gdot_target) {
   xp_case_param_real(c, "h", h, "s");
@@ -68,7 +75,7 @@ static void write_params(xp_case *c, const pendulum_params *p, double h, double 
   xp_case_param_real(c, "inertia", p->inertia, "kg*m^2");
   xp_case_param_real(c, "g", p->g, "m/s^2");
   xp_case_param_real(c, "copies", p->copies, "");
-  xp_case_param_string(c, "contact", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "contact", pd_label(prm));
   xp_case_param_string(c, "solver", xp_params_string(prm, "solver"));
   xp_case_param_real(c, "gdot_target", gdot_target, "");
   xp_case_param_real(c, "bias", xp_params_int(prm, "bias") != 0, "");
@@ -108,8 +115,9 @@ static void pd_sample(void *ctx, size_t k, double t, const double *q, const doub
   row[C_E] = pendulum_energy(pr->pd, q, v);
   row[C_THETA] = q[2], row[C_ALPHA] = pendulum_angle(q), row[C_ALPHA_EX] = a_ex;
   row[C_ERR] = hypot(q[0] - qe[0], q[1] - qe[1]);
-  row[C_LX] = k ? rep->force[0] : 0, row[C_LY] = k ? rep->force[1] : 0;
-  row[C_ROWS] = k ? rep->rows->n : 0, row[C_ITER] = k ? rep->iterations : 0;
+  const int rows = k && rep->rows && rep->force;  // a method without rows records NaN forces
+  row[C_LX] = rows ? rep->force[0] : k ? NAN : 0, row[C_LY] = rows ? rep->force[1] : k ? NAN : 0;
+  row[C_ROWS] = rows ? rep->rows->n : 0, row[C_ITER] = k ? rep->iterations : 0;
   row[C_RES] = k ? rep->residual : 0, row[C_STATUS] = k ? rep->outcome : 0;
   if (xp_series_push(&pr->ser, row)) pr->oom = 1;
 }
@@ -155,21 +163,21 @@ static void write_results(xp_case *c, const pd_probe *pr, const sim_outcome *oc,
 // loop, which writes nothing itself (c = NULL): the Fig 4 series and statistics are the probe's.
 static int run_case(const xp_params *prm, double h, double k, const case_opts *o, xp_results *out,
                     xp_error *err) {
-  char mname[64];
-  snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
-  const sim_method *method = sim_method_find(mname);
-  if (!method)
-    return xp_fail(err, XP_ERR_USAGE, "contact = '%s' is not relaxed|paper",
-                   xp_params_string(prm, "contact"));
+  const sim_method *method = NULL;
+  size_t nm = 0;
+  if (sim_study_methods(xp_params_string(prm, "method"), "pendulum",
+                        SIM_FAMILY_ALL | SIM_FAMILY_PEER, "", &method, 1, &nm, err))
+    return XP_ERR_USAGE;
   pendulum pd;
   pendulum_params p = params_from(prm, k);
   p.b = o->b;
   pendulum_init(&pd, &p);
-  const sim_method_options opt = {.h = h,
-                                  .fp_max_iter = 50,
-                                  .solver = xp_params_string(prm, "solver"),
-                                  .gdot_target = &o->gdot_target,
-                                  .no_bias = xp_params_int(prm, "bias") == 0};
+  sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
+  opt.h = h;
+  opt.solver = xp_params_string(prm, "solver");
+  opt.gdot_target = &o->gdot_target;
+  opt.no_bias = xp_params_int(prm, "bias") == 0;
   size_t n;
   if (xp_step_count(o->T, h, &n, err)) return XP_ERR_USAGE;
   double q0[3], v0[3];
@@ -300,16 +308,19 @@ static const xp_param_def pendulum_params_table[] = {
     PENDULUM_PARAM_DEFS  // m, l, inertia, g, b: the scenario's declarations
     {"copies", XP_INT, "1", XP_POSITIVE, "", NULL,
      "copies of the two joint rows (2+: redundant rows)"},
-    {"contact", XP_STRING, "relaxed", XP_ANY, "", "relaxed|paper",
-     "formulation of unilateral rows (recorded; the joint is bilateral: one linear solve)"},
+    {"method", XP_STRING, "paperA-relaxed", XP_ANY, "", NULL,
+     "the method (stabcon list --methods): paper A's step by default (recorded as contact=relaxed; "
+     "the joint is bilateral: one linear solve), any other that applies to the pendulum, one per "
+     "run"},
     {"solver", XP_STRING, "auto", XP_ANY, "", "auto|dense|qcp",
      "solver for unilateral rows (recorded; unused by the bilateral joint)"},
     {"gdot_target", XP_REAL, "1", XP_ANY, "", NULL,
      "weight of h*Gdot*v0 in the velocity target (1 = paper eq. 50; 0 = variant without it)"},
     {"bias", XP_INT, "1", XP_NONNEGATIVE, "", NULL,
      "1: include the bias p = Mhat*Gdot*v0 (eq. 53)"},
-    {"T_long", XP_REAL, "20", XP_NONNEGATIVE, "s", NULL,
-     "long-horizon pair (b = 0, the last k): paper A's target against gdot_target = 0 (0: skip)"},
+    SIM_OPTION_DEFS{"T_long", XP_REAL, "20", XP_NONNEGATIVE, "s", NULL,
+                    "long-horizon pair (b = 0, the last k): paper A's target against gdot_target = "
+                    "0 (0: skip)"},
     {"h_long", XP_REAL, "0.1", XP_POSITIVE, "s", NULL, "step of the long-horizon pair"},
     {"ida_rtol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL,
      "relative tolerance of the IDA rigid reference"},

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Restitution of a Hertz sphere dropped on the ground against impact speed, per dissipation law
-// and step size (issue 14 item 4; not a paper figure): paper A's step (relaxed) on the `sphere`
+// and step size (not a paper figure): paper A's step (relaxed) on the `sphere`
 // scenario through the simulate loop. Each case stores the measured restitution (the sphere's
 // probe) beside the law's small-damping closed form (hertz.h), and the undamped run at the same h
 // gives the step's own loss, so a reader sees the law's part: (1 − e) − (1 − e₀).
@@ -35,10 +35,12 @@ static int rs_case(const xp_params *prm, const char *law, double h, double v0, x
   if (c) {
     xp_case_param_string(c, "dissipation", law);
     xp_case_param_real(c, "v0", v0, "m/s");
-    const sim_method_options opt = {.h = h, .start = "cold", .fp_max_iter = 50};
+    sim_method_options opt = sim_method_options_default();
+    sim_method_options_read(prm, &opt);  // start: cold (the study's default)
+    opt.h = h;
     sim_outcome oc;
-    rc = sim_simulate(sim_method_find("paperA-relaxed"), &opt, &inst, xp_params_real(prm, "T"), 200,
-                      pp, c, &oc, err);
+    rc = sim_simulate(sim_method_find(xp_params_string(prm, "method")), &opt, &inst,
+                      xp_params_real(prm, "T"), 200, pp, c, &oc, err);
   }
   if (pp && probe.free) probe.free(probe.ctx);
   sc->free(&inst);
@@ -50,7 +52,11 @@ static int rs_case(const xp_params *prm, const char *law, double h, double v0, x
 static int rs_run(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   const double *hs, *vs;
   const size_t nh = xp_params_list(prm, "h", &hs), nv = xp_params_list(prm, "v0", &vs);
-  size_t done = 0;
+  size_t done = 0, nm = 0;
+  const sim_method *m = NULL;
+  if (sim_study_methods(xp_params_string(prm, "method"), "sphere", SIM_FAMILY_ALL | SIM_FAMILY_PEER,
+                        "", &m, 1, &nm, err))
+    return XP_ERR_USAGE;
   for (size_t l = 0; l < RS_NLAWS; l++)
     for (size_t i = 0; i < nh; i++)
       for (size_t k = 0; k < nv; k++) {
@@ -68,16 +74,23 @@ static const xp_param_def rs_params[] = {
     {"alpha", XP_REAL, "0.02", XP_NONNEGATIVE, "s/m", NULL, "Hunt-Crossley alpha"},
     {"tau_d", XP_REAL, "2e-5", XP_NONNEGATIVE, "s", NULL, "SAP dissipation time scale"},
     {"T", XP_REAL, "0.05", XP_POSITIVE, "s", NULL, "simulated time (covers the slowest impact)"},
-};
+    {"method", XP_STRING, "paperA-relaxed", XP_ANY, "", NULL,
+     "the method (stabcon list --methods): paper A's step by default, any other that applies to "
+     "the sphere, one per run"},
+    SIM_OPTION_DEFS};
+
+// each solve starts cold
+static const char *const rs_defaults[] = {"start=cold", NULL};
 
 const xp_experiment xp_experiment_restitution = {
     .name = "restitution",
-    .paper_ref = "issue 14 item 4 (not a paper figure)",
+    .paper_ref = "Hertz sphere drop (not a paper figure)",
     .summary = "Hertz sphere drop: restitution vs impact speed per dissipation law and step",
     .params = rs_params,
     .n_params = sizeof rs_params / sizeof rs_params[0],
     .run = rs_run,
     .plot_script = "restitution.gp",
     .error_stat = "restitution",
+    .defaults = rs_defaults,
     .in_reproduce = 1,
 };

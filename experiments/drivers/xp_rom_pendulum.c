@@ -14,6 +14,7 @@
 #include "mbs/mbs.h"
 #include "ref/ref.h"
 #include "scenarios/rom_pendulum.h"
+#include "sim/sim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,16 +53,26 @@ static int run_case(const xp_params *prm, double h, xp_results *out, xp_error *e
   rom_pendulum rp;
   rom_pendulum_init(&rp, &p);
   mbs_settings s = mbs_settings_default();
-  if (mbs_formulation_parse(xp_params_string(prm, "contact"), &s.formulation) ||
-      s.formulation == MBS_COULOMB)
-    return xp_fail(err, XP_ERR_USAGE, "contact = '%s' is not relaxed|paper",
-                   xp_params_string(prm, "contact"));
+  // paper A's step driven here directly: the impact's row force and iterations per step
+  const sim_method *m = NULL;
+  size_t nm = 0;
+  if (sim_study_methods(xp_params_string(prm, "method"), "rom_pendulum", SIM_FAMILY_PAPER_A,
+                        "the study drives paper A's step itself (paperA-relaxed or paperA-paper; "
+                        "`stabcon run rom_pendulum_methods` runs any method)",
+                        &m, 1, &nm, err))
+    return XP_ERR_USAGE;
+  s.formulation = (mbs_formulation)m->variant;
+  if (s.formulation == MBS_COULOMB)
+    return xp_fail(err, XP_ERR_USAGE,
+                   "parameter method=%s: the joint limit has no friction row (paperA-relaxed or "
+                   "paperA-paper; `stabcon run rom_pendulum_methods` runs any method)",
+                   m->name);
   if (mbs_solver_parse(xp_params_string(prm, "solver"), &s.solver))
     return xp_fail(err, XP_ERR_USAGE, "solver = '%s' is not auto|dense|qcp",
                    xp_params_string(prm, "solver"));
   sc_error serr = {0};
   mbs_workspace *ws = mbs_workspace_create(&rp.model, &s, &serr);
-  if (!ws) return xp_fail(err, XP_ERR_USAGE, "%s", serr.message);
+  if (!ws) return xp_fail(err, serr.code ? serr.code : XP_ERR_USAGE, "%s", serr.message);
   char msg[256];
   size_t n_steps;
   if (xp_step_count(T - t0, h, &n_steps, err)) return mbs_workspace_free(ws), XP_ERR_USAGE;
@@ -185,8 +196,9 @@ static const xp_param_def rom_params_table[] = {
      "t0=0.59 T=0.6 for a cheap window"},
     {"T", XP_REAL, "1", XP_POSITIVE, "s", NULL, "end time (paper: 1 s)"},
     ROM_PENDULUM_PARAM_DEFS  // m, l, g, k, b: the scenario's declarations
-    {"contact", XP_STRING, "relaxed", XP_ANY, "", "relaxed|paper",
-     "formulation of the unilateral row (identical with one row)"},
+    {"method", XP_STRING, "paperA-relaxed", XP_ANY, "", NULL,
+     "paper A's step with this formulation of the unilateral row (identical with one row; "
+     "recorded as contact=relaxed|paper)"},
     {"solver", XP_STRING, "auto", XP_ANY, "", "auto|dense|qcp",
      "unilateral solver: exact dense active set, qcp interior point, or dense up to 64 rows"},
     {"zoom_before", XP_REAL, "1e-5", XP_NONNEGATIVE, "s", NULL,

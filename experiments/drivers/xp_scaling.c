@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Cost per step against problem size (issue 13, deliverable 2): every applicable method on the
+// Cost per step against problem size: every applicable method on the
 // foundation (n×n elements) and the resting sphere stack (N spheres), each run `repeats` times
 // through the one simulate loop; the minimum and the median over the repeats of the wall and CPU
 // time per step (per output interval of h for the adaptive integrators, whose own step count is
@@ -100,11 +100,6 @@ static int sc_run_once(const sc_family *fam, long value, const sim_method *m,
   return XP_OK;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double median_sorted(const double *x, int n) {
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
@@ -122,8 +117,8 @@ static int sc_case(const sc_family *fam, long value, const sim_method *m,
     wall[n] = s.wall, cpu[n] = s.cpu, n++;
     if (!s.ok) break;  // a run over the budget is timed once
   }
-  qsort(wall, (size_t)n, sizeof *wall, cmp_double);
-  qsort(cpu, (size_t)n, sizeof *cpu, cmp_double);
+  qsort(wall, (size_t)n, sizeof *wall, xp_cmp_double);
+  qsort(cpu, (size_t)n, sizeof *cpu, xp_cmp_double);
   const double size = fam->squared ? (double)(value * value) : (double)value;
   char name[128], sz[32];
   xp_format_compact(sz, sizeof sz, size);
@@ -166,15 +161,9 @@ static int sc_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
   const double h = xp_params_real(prm, "h");
   const double T = h * (double)xp_params_int(prm, "steps");
   const int repeats = (int)xp_params_int(prm, "repeats");
-  const sim_method_options base = {.h = h,
-                                   .rtol = xp_params_real(prm, "rtol"),
-                                   .atol = xp_params_real(prm, "atol"),
-                                   .wall_budget = xp_params_real(prm, "budget"),
-                                   .start = "cold",
-                                   .fp_max_iter = 50,
-                                   .beta = 1,
-                                   .sigma = 1e-3,
-                                   .no_bias = xp_params_int(prm, "bias") == 0};
+  sim_method_options base = sim_method_options_default();
+  sim_method_options_read(prm, &base);
+  base.h = h, base.no_bias = xp_params_int(prm, "bias") == 0;
   size_t total = 0, done = 0;
   for (size_t f = 0; f < SC_NFAMILIES; f++) {
     const double *v;
@@ -280,20 +269,22 @@ static const xp_param_def sc_params[] = {
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL, "step; output interval of the integrators"},
     {"steps", XP_INT, "10", XP_POSITIVE, "", NULL, "steps (output intervals) per run"},
     {"repeats", XP_INT, "5", XP_POSITIVE, "", NULL, "runs per point (min and median)"},
-    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL, "ODE relative tolerance (paper A §5.5)"},
-    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL, "ODE absolute tolerance (paper A §5.5)"},
-    {"budget", XP_REAL, "0.5", XP_POSITIVE, "s", NULL,
-     "wall budget of each ODE run (then timed over the intervals done)"},
     {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
      "1: paper A's step and the penalty ODE include the bias p = M̂Ġv; 0: p = 0"},
+    SIM_OPTION_DEFS  // rtol, atol, budget (each ODE run, then timed over the intervals done), …
 };
+
+// ODE tolerances of paper A §5.5; each ODE run's wall budget; every conic solve starts cold
+static const char *const sc_defaults[] = {"rtol=1e-3", "atol=1e-6", "budget=0.5", "start=cold",
+                                          NULL};
 
 static const char *const sc_full[] = {"foundation_n=2,4,8,16,32,48",
                                       "stack_n=1,3,10,30,100,300,1000", "budget=5", NULL};
 
 const xp_experiment xp_experiment_scaling = {
+    .defaults = sc_defaults,
     .name = "scaling",
-    .paper_ref = "Paper A §5.5-6.5 cost vs size (issue 13; replaces bench's Markdown-only path)",
+    .paper_ref = "Paper A §5.5-6.5 cost vs size (not a paper figure)",
     .summary = "cost per step vs element count and N, every method, min/median of repeats",
     .params = sc_params,
     .n_params = sizeof sc_params / sizeof sc_params[0],

@@ -217,22 +217,16 @@ static int order_case(xp_results *out, const char *name, const char *scheme,
   return XP_OK;
 }
 
-// "theta-explicit,theta-midpoint" (sim method names) → scheme list; XP_ERR_USAGE otherwise
+// the θ-family methods the study measures (sim method names) → scheme list; XP_ERR_USAGE otherwise
 static int parse_schemes(const char *text, theta_scheme *list, size_t *n, xp_error *err) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", text);
-  *n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (*n == THETA_SCHEME_COUNT || strncmp(tok, "theta-", 6) != 0 ||
-        theta_scheme_parse(tok + 6, &list[*n]))
-      return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: '%s' is not one of theta-explicit|theta-symplectic|"
-                     "theta-implicit|theta-midpoint (each at most once)",
-                     text, tok);
-    (*n)++;
-  }
-  return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
+  const sim_method *m[THETA_SCHEME_COUNT];
+  if (sim_study_methods(text, "spring_cylinder", SIM_FAMILY_THETA,
+                        "the study fits each θ-scheme's order in its own window; paper_a=1 adds "
+                        "paper A's step, `stabcon run spring_cylinder_methods` runs any method",
+                        m, THETA_SCHEME_COUNT, n, err))
+    return XP_ERR_USAGE;
+  for (size_t k = 0; k < *n; k++) list[k] = (theta_scheme)m[k]->variant;
+  return XP_OK;
 }
 
 static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *progress,
@@ -254,9 +248,9 @@ static int run_theta_cases(const xp_params *prm, xp_results *out, xp_progress *p
   const long levels = xp_params_int(prm, "levels");
   if (levels < 2 || levels > 20)
     return xp_fail(err, XP_ERR_USAGE, "parameter levels=%ld: must be in [2, 20]", levels);
-  const sim_method_options opt = {.beta = xp_params_real(prm, "beta"),
-                                  .sigma = xp_params_real(prm, "sigma"),
-                                  .contact_solver = xp_params_string(prm, "solver")};
+  sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
+  opt.contact_solver = xp_params_string(prm, "solver");
   const double total = (double)(nmu * ns + (xp_params_int(prm, "paper_a") ? nmu : 0));
   double done = 0;
   for (size_t im = 0; im < nmu; im++)
@@ -300,7 +294,8 @@ static int run_paper_a_cases(const xp_params *prm, xp_results *out, xp_progress 
     p.bt = sim_tangent_damping(0, dt);  // paper A §6.4 (at the energy run's step, kept over δt)
     spring_cylinder_init(&sc, &p);
     const sim_method *method = sim_method_find(p.mu > 0 ? "paperA-coulomb" : "paperA-relaxed");
-    const sim_method_options opt = {.start = "cold", .fp_max_iter = 50};
+    sim_method_options opt = sim_method_options_default();
+    sim_method_options_read(prm, &opt);  // start: cold (the study's default)
     const char *label = p.mu > 0 ? "paper A (coulomb)" : "paper A (relaxed)";
     char mu_txt[32], name[96];
     xp_format_compact(mu_txt, sizeof mu_txt, mus[im]);
@@ -464,15 +459,16 @@ static const xp_param_def spring_cylinder_params_def[] = {
      "stops above the O(sigma dt) slip floor (default)"},
     {"fit_h_max", XP_REAL_TUPLE, "6.25e-4,5e-3,6.25e-4,0.02", XP_POSITIVE, "s", NULL,
      "largest step of the order fit per scheme: where each is asymptotic (default)"},
-    {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "near-rigid parameter beta of R_n (paper B)"},
-    {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
-     "tangential regularisation R_t = sigma w (paper B)"},
+    SIM_OPTION_DEFS  // beta (of R_n), sigma (R_t = sigma w), start (paper A's step: cold), …
     {"solver", XP_STRING, "newton", XP_ANY, "", "newton|qcp",
      "contact-stage solver: paper B's primal Newton, or the lifted dual QP by qcp"},
     {"paper_a", XP_INT, "1", XP_NONNEGATIVE, "", NULL,
      "1: also step the scenario with paper A's scheme (mbs_step, B_t = 1e6/dt with dt of the "
      "energy runs, kept over the halving sequence)"},
 };
+
+// paper A's step starts each conic solve cold here
+static const char *const cyl_defaults[] = {"start=cold", NULL};
 
 const xp_experiment xp_experiment_spring_cylinder = {
     .name = "spring_cylinder",
@@ -484,5 +480,6 @@ const xp_experiment xp_experiment_spring_cylinder = {
     .plot_script = "spring_cylinder.gp",
     .error_stat = "e_q",
     .report = spring_cylinder_report,
+    .defaults = cyl_defaults,
     .in_reproduce = 1,
 };

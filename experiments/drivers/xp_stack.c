@@ -83,7 +83,7 @@ static void st_sample(void *ctx, size_t k, double t, const double *q, const doub
   st_meas *o = ctx;
   o->vmax = st_vmax(v, o->n), o->top = q[7 * (o->n - 1) + 2];
   if (o->tt) o->tt[k] = t, o->vm[k] = o->vmax, o->th[k] = o->top;
-  if (rep) st_statics(o, rep);
+  if (rep && rep->rows && rep->force) st_statics(o, rep);
   if (!o->en) return;
   const double e = stack_energy(o->s, q, v);
   o->en[k] = e;
@@ -141,18 +141,14 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
                  .frames = o->frames,
                  .s = &s,
                  .e_rise = -INFINITY};
-  char mname[32];
-  snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
-  const sim_method_options opt = {.h = h,
-                                  .start = xp_params_string(prm, "start"),
-                                  .fp_max_iter = 50,
-                                  .activation = xp_params_string(prm, "activation"),
-                                  .frames = o->frames};
+  sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
+  opt.h = h, opt.frames = o->frames;
   const sim_instance inst = {.model = &s.model, .q0 = q, .v0 = v, .data = &s};
   sim_probe probe = {.ctx = o, .sample = st_sample};
   const size_t steps = (size_t)llround(T / h);
-  int rc = sim_simulate(sim_method_find(mname), &opt, &inst, T, o->tt ? steps + 1 : 201, &probe, c,
-                        oc, err);
+  int rc = sim_simulate(sim_method_find(xp_params_string(prm, "method")), &opt, &inst, T,
+                        o->tt ? steps + 1 : 201, &probe, c, oc, err);
   free(q), stack_free(&s);
   return rc;
 }
@@ -169,6 +165,13 @@ static double fit_exponent(const double *n, const double *y, size_t k, double nm
   return ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx);
 }
 
+// the study's case label of its method: paper A's formulation name for paper A's step
+static const char *st_label(const xp_params *prm) {
+  static const char *const names[] = {"paperA-coulomb", "paperA-relaxed", "paperA-paper"};
+  static const char *const labels[] = {"coulomb", "relaxed", "paper"};
+  return sim_study_label(sim_method_find(xp_params_string(prm, "method")), names, labels, 3);
+}
+
 // one cost run of N spheres (dropped or resting) into case cost_N / rest_N; the per-step cost
 // into *us (NaN if a step failed)
 static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_results *out,
@@ -179,7 +182,7 @@ static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_re
   snprintf(name, sizeof name, "%s_N=%d", rest ? "rest" : "cost", n);
   xp_case *c = xp_case_begin(out, name);
   xp_case_param_real(c, "N", n, "");
-  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "formulation", st_label(prm));
   xp_case_param_string(c, "qcp_start", xp_params_string(prm, "start"));
   xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
   xp_case_param_string(c, "start", rest ? "resting (static overlaps)" : "dropped (mid-air, gap)");
@@ -223,7 +226,7 @@ static xp_case *st_case_begin(const xp_params *prm, xp_results *out, const char 
   xp_case *c = xp_case_begin(out, name);
   xp_case_param_real(c, "N", n, "");
   xp_case_param_string(c, "start", start);
-  xp_case_param_string(c, "formulation", xp_params_string(prm, "contact"));
+  xp_case_param_string(c, "formulation", st_label(prm));
   xp_case_param_string(c, "activation", xp_params_string(prm, "activation"));
   return c;
 }
@@ -271,7 +274,7 @@ static int settle_case(const xp_params *prm, xp_results *out, xp_error *err) {
   xp_case_series(c, "lambda_n", "N", o.lam, (size_t)n);
   xp_case_series(c, "statics", "N", o.stat, (size_t)n);
   xp_case_series(c, "rel_err", "", o.rel, (size_t)n);
-  // what a reader checks (issue 14): total energy per step (kinetic + gravity + Hertz, beside the
+  // what a reader checks: total energy per step (kinetic + gravity + Hertz, beside the
   // loop's `energy`, which by the model's contract leaves the contact springs out), each sphere
   // and contact at the end
   xp_case_series(c, "energy_total", "J", o.en, steps + 1);
@@ -308,18 +311,15 @@ static int pile_case(const xp_params *prm, size_t frames, xp_results *out, xp_er
   sim_instance inst;
   int rc = sim_instance_make("pile", settings, 6, h, &sc, &inst, err);
   if (rc != XP_OK) return rc;
-  char mname[32], name[64];
-  snprintf(mname, sizeof mname, "paperA-%s", xp_params_string(prm, "contact"));
+  char name[64];
   snprintf(name, sizeof name, "pile_N=%d", n);
-  const sim_method_options opt = {.h = h,
-                                  .start = xp_params_string(prm, "start"),
-                                  .fp_max_iter = 50,
-                                  .activation = xp_params_string(prm, "activation"),
-                                  .frames = frames};
+  sim_method_options opt = sim_method_options_default();
+  sim_method_options_read(prm, &opt);
+  opt.h = h, opt.frames = frames;
   xp_case *c = st_case_begin(prm, out, name, n, "dropped between four walls (seeded offsets)");
   sim_outcome oc;
-  rc = sim_simulate(sim_method_find(mname), &opt, &inst, xp_params_real(prm, "pile_T"), 2000, NULL,
-                    c, &oc, err);
+  rc = sim_simulate(sim_method_find(xp_params_string(prm, "method")), &opt, &inst,
+                    xp_params_real(prm, "pile_T"), 2000, NULL, c, &oc, err);
   sc->free(&inst);
   if (rc != XP_OK) return rc;
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
@@ -332,6 +332,16 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
   const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
   if (xp_step_count(T, h, &(size_t){0}, err)) return XP_ERR_USAGE;
+  const sim_method *methods[32];
+  size_t nm = 0;
+  if (sim_study_methods(xp_params_string(prm, "method"), "stack", SIM_FAMILY_ALL | SIM_FAMILY_PEER,
+                        "", methods, 32, &nm, err))
+    return XP_ERR_USAGE;
+  if (nm != 1)
+    return xp_fail(err, XP_ERR_USAGE,
+                   "parameter method=%s: the stack study times one method per run (its cost "
+                   "against N is the figure); run it once per method",
+                   xp_params_string(prm, "method"));
   // the dropped run of the largest N keeps its per-body history (the scene snapshots)
   double nlargest = 0;
   for (size_t k = 0; k < nn; k++) nlargest = fmax(nlargest, ns[k]);
@@ -415,10 +425,11 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
   xp_file_case_stat(f, "scaling", "fitted_exponent", &ex);
   xp_file_case_stat(f, "scaling", "fitted_exponent_rest", &exr);
   xp_file_case_param(f, "scaling", "fit_n_min", &nmin);
-  fprintf(md,
-          "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
-          "(issue 5: ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
-          nmin, exr, ex);
+  fprintf(
+      md,
+      "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
+      "(the target is ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
+      nmin, exr, ex);
   static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
                                       "energy_total_rise_max"};
   static const char *const sheads[] = {
@@ -473,13 +484,10 @@ static const xp_param_def stack_params_def[] = {
     {"repeats", XP_INT, "5", XP_POSITIVE, "", NULL,
      "timed runs per cost case (min and median; the figure and fits take the min)"},
     STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
-    {"contact", XP_STRING, "coulomb", XP_ANY, "", "coulomb|relaxed|paper",
-     "contact formulation (SPEC §1.3)"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "first qcp solve of a step (default warm)"},
-    {"activation", XP_STRING, "speculative", XP_ANY, "", "overlap|speculative",
-     "when a contact row joins a step: speculative (SPEC §1.5, default: the dropped column "
-     "forms) or overlap (paper A §5.2: from N = 21 the column explodes)"},
+    {"method", XP_STRING, "paperA-coulomb", XP_ANY, "", NULL,
+     "the method timed (stabcon list --methods): paper A's exact Coulomb step by default, any "
+     "other that applies to the stack (one per run: its cost against N is the figure)"},
+    SIM_OPTION_DEFS  // start, activation (here speculative), …
     {"fit_n_min", XP_REAL, "10", XP_POSITIVE, "", NULL,
      "smallest N in the fit of the per-step cost exponent (default)"},
     {"settle_n", XP_INT, "10", XP_POSITIVE, "", NULL, "spheres in the statics run (default)"},
@@ -492,6 +500,10 @@ static const xp_param_def stack_params_def[] = {
     {"frames", XP_INT, "100", XP_NONNEGATIVE, "", NULL,
      "per-body frames stored by the dropped run of the largest N and the pile (0: none)"},
 };
+
+// activation: speculative (SPEC §1.5: the dropped column forms; with overlap, paper A §5.2,
+// the column explodes from N = 21)
+static const char *const stack_defaults[] = {"activation=speculative", NULL};
 
 static const char *const stack_full[] = {"n=1,2,5,10,20,50,100,200,500,1000", NULL};
 
@@ -506,5 +518,6 @@ const xp_experiment xp_experiment_stack = {
     .error_stat = "us_per_step",
     .report = stack_report,
     .full_size = stack_full,
+    .defaults = stack_defaults,
     .in_reproduce = 1,
 };

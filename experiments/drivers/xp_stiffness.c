@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Cost across stiffness regimes (issue 13, deliverable 1): every applicable method on the
+// Cost across stiffness regimes: every applicable method on the
 // foundation (100 and 900 elements), the incline and the resting stack while the contact
 // stiffness sweeps 1e5 … 1e12 Pa, under two protocols side by side:
 //   (a) paper A's: fixed h = 0.01 s for the fixed-step methods; the ODE integrators at MATLAB's
@@ -155,11 +155,6 @@ static int st_run_once(const st_slice *s, double E, const sim_method *m,
   return rc;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 // timing of a run repeated (runs under repeat_max seconds only): min and median wall, min CPU
 typedef struct st_timing {
   double wall_min, wall_median, cpu_min;
@@ -180,7 +175,7 @@ static int st_time(const st_slice *s, double E, const sim_method *m, const sim_m
     w[n++] = again.wall;
     tm->cpu_min = fmin(tm->cpu_min, again.cpu);
   }
-  qsort(w, (size_t)n, sizeof *w, cmp_double);
+  qsort(w, (size_t)n, sizeof *w, xp_cmp_double);
   tm->wall_min = w[0];
   tm->wall_median = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
   tm->timed = n;
@@ -194,6 +189,7 @@ typedef struct st_config {
   int repeats, matched, no_bias;
   const double *hs, *tols;
   size_t nh, ntol;
+  sim_method_options base;  // the study's method settings (SIM_OPTION_DEFS)
 } st_config;
 
 static int is_fixed_step(const sim_method *m) { return m->family != SIM_FAMILY_ODE; }
@@ -230,11 +226,8 @@ static void write_timing(xp_case *c, const st_timing *tm) {
 static int st_reference(const st_slice *s, double E, const st_config *cf, xp_results *out,
                         double *q_ref, double *floor_abs, int *have, xp_error *err) {
   const sim_method *bdf = sim_method_find("cvode-bdf"), *rk = sim_method_find("rk45");
-  sim_method_options o = {.h = cf->h,
-                          .rtol = cf->ref_tol,
-                          .atol = cf->ref_tol,
-                          .wall_budget = cf->ref_budget,
-                          .no_bias = cf->no_bias};
+  sim_method_options o = cf->base;
+  o.h = cf->h, o.rtol = o.atol = cf->ref_tol, o.wall_budget = cf->ref_budget;
   st_run a, b = {0};
   int rc = st_run_once(s, E, bdf, &o, cf->T, NULL, q_ref, NULL, &a, err);
   if (rc != XP_OK) return rc;
@@ -268,15 +261,8 @@ static int st_reference(const st_slice *s, double E, const st_config *cf, xp_res
 static int st_paper(const st_slice *s, double E, const sim_method *m, const st_config *cf,
                     const double *q_ref, double floor_abs, xp_results *out, st_run *run,
                     xp_error *err) {
-  const sim_method_options o = {.h = cf->h,
-                                .rtol = cf->rtol,
-                                .atol = cf->atol,
-                                .wall_budget = cf->budget,
-                                .start = "cold",
-                                .fp_max_iter = 50,
-                                .beta = 1,
-                                .sigma = 1e-3,
-                                .no_bias = cf->no_bias};
+  sim_method_options o = cf->base;
+  o.h = cf->h;
   xp_case *c = st_case_begin(out, s, E, m->name, "paper");
   if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   int rc = st_run_once(s, E, m, &o, cf->T, q_ref, NULL, c, run, err);
@@ -302,13 +288,8 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
   const int fixed = is_fixed_step(m);
   const double *knobs = fixed ? cf->hs : cf->tols;
   const size_t nk = fixed ? cf->nh : cf->ntol;
-  sim_method_options o = {.h = cf->h,
-                          .wall_budget = cf->budget,
-                          .start = "cold",
-                          .fp_max_iter = 50,
-                          .beta = 1,
-                          .sigma = 1e-3,
-                          .no_bias = cf->no_bias};
+  sim_method_options o = cf->base;
+  o.h = cf->h;
   st_run run = {0}, best = {0};
   double knob = NAN, spent = 0, prev_wall = NAN, prev_h = NAN, best_err = INFINITY;
   int found = 0, rungs = 0;
@@ -404,6 +385,14 @@ static int st_not_run(xp_results *out, const st_slice *slice, double E, const si
   return st_case_end(out, c, err);
 }
 
+// the study's method settings (SIM_OPTION_DEFS and its bias)
+static sim_method_options st_options(const xp_params *prm) {
+  sim_method_options o = sim_method_options_default();
+  sim_method_options_read(prm, &o);
+  o.no_bias = xp_params_int(prm, "bias") == 0;
+  return o;
+}
+
 static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   const st_slice *slices[ST_NSLICES];
   const sim_method *methods[ST_MAX_METHODS];
@@ -421,7 +410,13 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
                   .repeat_max = xp_params_real(prm, "repeat_max"),
                   .repeats = (int)xp_params_int(prm, "repeats"),
                   .matched = (int)xp_params_int(prm, "matched"),
-                  .no_bias = xp_params_int(prm, "bias") == 0};
+                  .no_bias = xp_params_int(prm, "bias") == 0,
+                  .base = st_options(prm)};
+  if (!(cf.budget > 0))
+    return xp_fail(err, XP_ERR_USAGE,
+                   "parameter budget=%g: this study needs a budget > 0 (it "
+                   "predicts each rung's cost against it)",
+                   cf.budget);
   cf.nh = xp_params_list(prm, "h_ladder", &cf.hs);
   cf.ntol = xp_params_list(prm, "tol_ladder", &cf.tols);
   const double *Es;
@@ -522,7 +517,7 @@ static void slice_grid(const xp_file *f, const char *label, st_grid *g) {
     double E = NAN;
     if (xp_file_case_param(f, c, "E", &E) == 0 && g->nE < ST_MAX_E) g->E[g->nE++] = E;
   }
-  qsort(g->E, g->nE, sizeof g->E[0], cmp_double);
+  qsort(g->E, g->nE, sizeof g->E[0], xp_cmp_double);
 }
 
 // Where method `a` becomes cheaper than `b` for good: the stiffness from which on t_b/t_a ≥ 1
@@ -752,10 +747,6 @@ static const xp_param_def st_params[] = {
     {"T", XP_REAL, "0.1", XP_POSITIVE, "s", NULL, "simulated time (paper: 1; --full: 1)"},
     {"h", XP_REAL, "0.01", XP_POSITIVE, "s", NULL,
      "protocol (a): fixed step; the ODE integrators' output interval (paper A)"},
-    {"rtol", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
-     "protocol (a): ODE relative tolerance (MATLAB's default, paper A §5.5)"},
-    {"atol", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
-     "protocol (a): ODE absolute tolerance (MATLAB's default, paper A §5.5)"},
     {"matched", XP_INT, "1", XP_NONNEGATIVE, "", NULL, "1: also protocol (b), matched accuracy"},
     {"target", XP_REAL, "1e-6", XP_POSITIVE, "", NULL,
      "protocol (b): error target for ‖q(T) − q_ref(T)‖ [m, 1]"},
@@ -767,22 +758,25 @@ static const xp_param_def st_params[] = {
      "reference: CVODE BDF at rtol = atol = ref_tol"},
     {"ref_budget", XP_REAL, "20", XP_POSITIVE, "s", NULL,
      "wall budget of the reference (a quarter of it for the RK45 floor check)"},
-    {"budget", XP_REAL, "2", XP_POSITIVE, "s", NULL,
-     "wall-time budget of each timed run; past it: did-not-finish (--full: 20)"},
     {"repeats", XP_INT, "3", XP_POSITIVE, "", NULL,
      "timed runs of each short setting (min and median reported; --full: 5)"},
     {"repeat_max", XP_REAL, "0.5", XP_POSITIVE, "s", NULL, "runs longer than this are timed once"},
     {"bias", XP_INT, "0", XP_NONNEGATIVE, "", NULL,
      "1: paper A's step and the penalty ODE include the bias p = M̂Ġv; 0: p = 0 (the "
      "foundation study's default; a dense solve per right-hand side otherwise)"},
+    SIM_OPTION_DEFS  // rtol, atol (protocol a), budget (every timed run), start, …
 };
+
+// protocol (a): MATLAB's default tolerances (paper A §5.5); each timed run's budget
+// (--full: 20); every conic solve starts cold
+static const char *const st_defaults[] = {"rtol=1e-3", "atol=1e-6", "budget=2", "start=cold", NULL};
 
 static const char *const st_full[] = {"scenarios=foundation100,foundation900,incline,stack", "T=1",
                                       "budget=20", "repeats=5", NULL};
 
 const xp_experiment xp_experiment_stiffness = {
     .name = "stiffness",
-    .paper_ref = "Paper A §5.5-6.5 across stiffness (issue 13; not a paper figure)",
+    .paper_ref = "Paper A §5.5-6.5 across stiffness (not a paper figure)",
     .summary = "wall time and error vs contact stiffness 1e5…1e12, paper and matched accuracy",
     .params = st_params,
     .n_params = sizeof st_params / sizeof st_params[0],
@@ -791,5 +785,6 @@ const xp_experiment xp_experiment_stiffness = {
     .error_stat = "error_abs",
     .report = st_report,
     .full_size = st_full,
+    .defaults = st_defaults,
     .in_reproduce = 1,
 };

@@ -124,11 +124,11 @@ static int fd_normalise(double *q, void *ctx) {
   return 0;
 }
 
-int foundation_params_check(const foundation_params *p, char *msg, size_t len) {
-  if (p->n >= 1 && p->n <= FOUNDATION_MAX_N) return 0;
-  snprintf(msg, len, "n = %d elements per side is outside 1..%d (the model indexes 4 n^2 entries)",
-           p->n, FOUNDATION_MAX_N);
-  return -1;
+int foundation_params_check(const foundation_params *p, sc_error *err) {
+  if (p->n >= 1 && p->n <= FOUNDATION_MAX_N) return SC_OK;
+  return sc_error_set(err, SC_ERR_INPUT,
+                      "n = %d elements per side is outside 1..%d (the model indexes 4 n^2 entries)",
+                      p->n, FOUNDATION_MAX_N);
 }
 
 void foundation_init(foundation *fd, const foundation_params *p) {
@@ -210,9 +210,7 @@ const sim_scenario sim_scenario_foundation = {
     .params = foundation_param_defs,
     .n_params = sizeof foundation_param_defs / sizeof foundation_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.01,
     .default_T = 1,
     .create = foundation_create,

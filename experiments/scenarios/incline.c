@@ -242,9 +242,7 @@ const sim_scenario sim_scenario_incline = {
     .params = incline_param_defs,
     .n_params = sizeof incline_param_defs / sizeof incline_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.01,
     .default_T = 1,
     .create = incline_create,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Pile of spheres (pile.h, issue 14): N Hertz spheres dropped between four walls onto the ground.
+// Pile of spheres (pile.h): N Hertz spheres dropped between four walls onto the ground.
 //
 // Contacts: each sphere with the ground (normal e_z, overlap r − z) and the walls x, y = ±half
 // (normal pointing into the box, overlap r − distance to the wall), effective radius r; each pair
@@ -234,13 +234,11 @@ static int pile_create(const xp_params *p, double h, sim_instance *inst, xp_erro
 
 const sim_scenario sim_scenario_pile = {
     .name = "pile",
-    .summary = "N Hertz spheres dropped with random offsets between four walls (issue 14)",
+    .summary = "N Hertz spheres dropped with random offsets between four walls",
     .params = pile_param_defs,
     .n_params = sizeof pile_param_defs / sizeof pile_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.01,
     .default_T = 3,
     // the dropped column explodes under paper A's rule (SPEC §1.5); a pile lands the same way

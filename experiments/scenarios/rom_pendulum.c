@@ -98,9 +98,7 @@ const sim_scenario sim_scenario_rom_pendulum = {
     .params = rom_pendulum_param_defs,
     .n_params = sizeof rom_pendulum_param_defs / sizeof rom_pendulum_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 1e-5,
     .default_T = 1,
     .create = rom_pendulum_create,

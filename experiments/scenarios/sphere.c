@@ -204,9 +204,7 @@ const sim_scenario sim_scenario_sphere = {
     .params = sphere_param_defs,
     .n_params = sizeof sphere_param_defs / sizeof sphere_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 1e-5,
     .default_T = 0.02,
     .create = sphere_create,

@@ -186,9 +186,7 @@ const sim_scenario sim_scenario_spring_cylinder = {
     .params = spring_cylinder_param_defs,
     .n_params = sizeof spring_cylinder_param_defs / sizeof spring_cylinder_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.02,
     .default_T = 5,
     .create = spring_cylinder_create,

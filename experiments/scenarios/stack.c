@@ -8,7 +8,7 @@
 // points x_b − r n̂ and x_a + r n̂: G = dirᵀ(J_b − J_a) with the point Jacobians of
 // mbs_rigid_point_jacobian, dir = n̂ (scaled as hertz.h) for the normal and the tangents t̂_1, t̂_2
 // ⟂ n̂ (t̂_1 = normalised e_x − (e_x·n̂)n̂, t̂_2 = n̂ × t̂_1). Ġv is reported as 0 (p = 0).
-// Contacts c ≥ N (issue 14, item 3): any other pair, or sphere i ≥ 1 and the ground, closer than
+// Contacts c ≥ N: any other pair, or sphere i ≥ 1 and the ground, closer than
 // STACK_EXTRA_REACH·r — none while the column holds; found if it breaks (a column that launches
 // spheres through each other under paper A's rule must not pass through the ground unseen).
 #include "scenarios/stack.h"
@@ -339,9 +339,7 @@ const sim_scenario sim_scenario_stack = {
     .params = stack_param_defs,
     .n_params = sizeof stack_param_defs / sizeof stack_param_defs[0],
     .methods = SIM_FAMILY_COMPLIANT | SIM_FAMILY_PEER,
-    .not_applicable =
-        "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact "
-        "rows",
+    .not_applicable = SIM_IDA_NOT_APPLICABLE,
     .default_h = 0.01,
     .default_T = 1,
     // paper A's rule explodes the dropped column from N = 21 (SPEC §1.5); measured settling with

@@ -35,7 +35,7 @@ static void *ode_state_create(const sim_method *type, const mbs_model *model,
   mbs_eval_settings pen_set = mbs_eval_settings_default();
   pen_set.use_bias = !opt->no_bias;
   if (ref_penalty_init(&s->pen, model, &pen_set, &serr)) {
-    xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, serr.message);
+    xp_fail(err, serr.code ? serr.code : XP_ERR_USAGE, "%s: %s", type->name, serr.message);
     return ode_state_free(s), NULL;
   }
   s->nq = model->nq, s->nv = model->nv;

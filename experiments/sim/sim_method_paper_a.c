@@ -39,6 +39,8 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
   s->settings.formulation = (mbs_formulation)type->variant;
   s->settings.zeta = opt->zeta;
   s->settings.fp_max_iter = (int)opt->fp_max_iter;
+  // 0: options not from sim_method_options_default (a zeroed struct): the solver's own cap
+  if (opt->max_pivots > 0) s->settings.max_iter = (int)opt->max_pivots;
   s->settings.use_bias = !opt->no_bias;
   if (opt->start && mbs_start_parse(opt->start, &s->settings.start)) {
     xp_fail(err, XP_ERR_USAGE, "parameter start=%s: not one of cold|warm|feasible", opt->start);
@@ -59,8 +61,12 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
   s->nq = model->nq, s->nv = model->nv;
   s->q0 = malloc((size_t)(model->nq + model->nv) * sizeof *s->q0);
   if (!s->ws || !s->q0) {
-    xp_fail(err, s->ws ? XP_ERR_RUN : XP_ERR_USAGE, "%s: %s", type->name,
-            s->ws ? "out of memory" : serr.message);
+    // the library's own code and message (bad settings: input), or our allocation
+    xp_fail(err,
+            s->ws       ? XP_ERR_RUN
+            : serr.code ? serr.code
+                        : XP_ERR_USAGE,
+            "%s: %s", type->name, s->ws ? "out of memory" : serr.message);
     return paper_a_free(s), NULL;
   }
   s->v0 = s->q0 + model->nq;

@@ -38,8 +38,12 @@ static void *theta_state_create(const sim_method *type, const mbs_model *model,
   s->ws = theta_workspace_create(model, &set, &serr);
   s->force = calloc((size_t)(model->max_rows > 0 ? model->max_rows : 1), sizeof *s->force);
   if (!s->ws || !s->force) {
-    xp_fail(err, s->ws ? XP_ERR_RUN : XP_ERR_USAGE, "%s: %s", type->name,
-            s->ws ? "out of memory" : serr.message);
+    // the library's own code and message (bad settings: input), or our allocation
+    xp_fail(err,
+            s->ws       ? XP_ERR_RUN
+            : serr.code ? serr.code
+                        : XP_ERR_USAGE,
+            "%s: %s", type->name, s->ws ? "out of memory" : serr.message);
     return theta_state_free(s), NULL;
   }
   return s;

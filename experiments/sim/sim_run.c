@@ -36,24 +36,7 @@ static const xp_param_def common_params[] = {
     {"max_points", XP_INT, "2000", XP_POSITIVE, "", NULL, "most samples stored per series"},
     {"frames", XP_INT, "100", XP_NONNEGATIVE, "", NULL,
      "most per-body frames stored (positions, velocities, forces; scenes only; 0: none)"},
-    {"rtol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL, "cvode-*, rk45: relative tolerance"},
-    {"atol", XP_REAL, "1e-8", XP_POSITIVE, "", NULL, "cvode-*, rk45: absolute tolerance"},
-    {"budget", XP_REAL, "60", XP_NONNEGATIVE, "s", NULL,
-     "cvode-*, rk45: wall-time budget per run, then did-not-finish (0: none)"},
-    {"start", XP_STRING, "warm", XP_ANY, "", "cold|warm|feasible",
-     "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)"},
-    {"activation", XP_STRING, "scenario", XP_ANY, "", "scenario|overlap|speculative",
-     "paperA-*: when a contact row joins a step: overlap (paper A §5.2), speculative (SPEC §1.5), "
-     "or the scenario's default"},
-    {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
-     "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)"},
-    {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
-     "paperA-coulomb: most relaxed solves per step (SPEC §1.3)"},
-    {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "theta-*: near-rigid parameter (paper B)"},
-    {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
-     "theta-*: tangential regularisation (paper B)"},
-    {"quick_iterations", XP_INT, "20", XP_POSITIVE, "", NULL,
-     "ode-quickstep: sweeps of its iterative solver per step (ODE's default 20)"},
+    SIM_OPTION_DEFS  // rtol, atol, budget, start, activation (here: the scenario's), …
 };
 enum { N_COMMON = sizeof common_params / sizeof common_params[0], MAX_SCENARIOS = 32 };
 
@@ -103,12 +86,20 @@ static const char *family_name(unsigned family) {
                                       : "rigid DAE";
 }
 
+static int too_many_methods(const char *text, size_t cap, xp_error *err) {
+  return xp_fail(err, XP_ERR_USAGE, "parameter method=%s: %s", text,
+                 cap == 1 ? "this study runs one method per run" : "too many methods");
+}
+
 int sim_methods_parse(const char *text, unsigned families, const sim_scenario *sc,
                       const sim_method **list, size_t cap, size_t *n, xp_error *err) {
   *n = 0;
   if (strcmp(text, "applicable") == 0) {
-    for (size_t i = 0; sim_methods[i] && *n < cap; i++)
-      if (families & sim_methods[i]->family) list[(*n)++] = sim_methods[i];
+    for (size_t i = 0; sim_methods[i]; i++)
+      if (families & sim_methods[i]->family) {
+        if (*n == cap) return too_many_methods(text, cap, err);
+        list[(*n)++] = sim_methods[i];
+      }
     return XP_OK;
   }
   char buf[256];
@@ -121,10 +112,17 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
       return xp_fail(err, XP_ERR_USAGE,
                      "parameter method=%s: peer '%s' is not built (install %s and reconfigure)",
                      text, tok, missing->install);
-    if (!m || *n == cap)
+    if (m && *n == cap) return too_many_methods(text, cap, err);
+    if (!m) {
+      const char *names[128];
+      size_t k = 0;
+      for (; sim_methods[k] && k < 128; k++) names[k] = sim_methods[k]->name;
+      char hint[XP_DID_YOU_MEAN_MAX];
+      xp_did_you_mean(xp_suggest(tok, names, k), hint);
       return xp_fail(err, XP_ERR_USAGE,
-                     "parameter method=%s: unknown method '%s' (stabcon list --methods)", text,
-                     tok);
+                     "parameter method=%s: unknown method '%s'%s (stabcon list --methods)", text,
+                     tok, hint);
+    }
     if (sc && !(sc->methods & m->family))
       return xp_fail(err, XP_ERR_USAGE,
                      "parameter method=%s: %s does not apply to scenario %s (%s)", text, tok,
@@ -137,27 +135,45 @@ int sim_methods_parse(const char *text, unsigned families, const sim_scenario *s
   return *n ? XP_OK : xp_fail(err, XP_ERR_USAGE, "parameter method: empty list");
 }
 
-static sim_method_options method_options(const sim_scenario *sc, const xp_params *p) {
-  const char *act = xp_params_string(p, "activation");
-  if (strcmp(act, "scenario") == 0) act = sc->activation ? sc->activation : "overlap";
-  return (sim_method_options){.activation = act,
-                              .h = xp_params_real(p, "h"),
-                              .rtol = xp_params_real(p, "rtol"),
-                              .atol = xp_params_real(p, "atol"),
-                              .wall_budget = xp_params_real(p, "budget"),
-                              .start = xp_params_string(p, "start"),
-                              .zeta = xp_params_real(p, "zeta"),
-                              .fp_max_iter = xp_params_int(p, "fp_max_iter"),
-                              .beta = xp_params_real(p, "beta"),
-                              .sigma = xp_params_real(p, "sigma"),
-                              .frames = (size_t)xp_params_int(p, "frames"),
-                              .quick_iterations = xp_params_int(p, "quick_iterations")};
+int sim_study_methods(const char *text, const char *scenario, unsigned families, const char *why,
+                      const sim_method **list, size_t cap, size_t *n, xp_error *err) {
+  const sim_scenario *sc = sim_scenario_find(scenario);
+  if (!sc) return xp_fail(err, XP_ERR_RUN, "scenario %s is not built in", scenario);
+  if (sim_methods_parse(text, sc->methods & families, sc, list, cap, n, err)) return XP_ERR_USAGE;
+  for (size_t i = 0; i < *n; i++)
+    if (!(list[i]->family & families))
+      return xp_fail(err, XP_ERR_USAGE, "parameter method=%s: %s is not run by this study (%s)",
+                     text, list[i]->name, why);
+  return XP_OK;
+}
+
+const char *sim_study_label(const sim_method *m, const char *const *names,
+                            const char *const *labels, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (strcmp(m->name, names[k]) == 0) return labels[k];
+  return m->name;
+}
+
+sim_method_options sim_method_options_default(void) {
+  return (sim_method_options){.h = 0.01, SIM_OPTION_LIST(XP_PARAM_VALUE)};
+}
+
+void sim_method_options_read(const xp_params *prm, sim_method_options *out) {
+  SIM_OPTION_LIST(XP_PARAM_READ_IF)
+}
+
+static sim_method_options method_options(const xp_params *p) {
+  sim_method_options o = sim_method_options_default();
+  sim_method_options_read(p, &o);
+  o.h = xp_params_real(p, "h");
+  o.frames = (size_t)xp_params_int(p, "frames");
+  return o;
 }
 
 // one method on a fresh instance of the scenario, into case "method=<name>"
 static int run_one(const sim_scenario *sc, const sim_method *m, const xp_params *p, xp_results *out,
                    xp_error *err) {
-  const sim_method_options opt = method_options(sc, p);
+  const sim_method_options opt = method_options(p);
   sim_instance inst = {0};
   int rc = sc->create(p, opt.h, &inst, err);
   if (rc != XP_OK) return rc;
@@ -228,6 +244,8 @@ static const xp_experiment *build_experiment(size_t i) {
     d[k] = common_params[j];
     if (strcmp(d[k].key, "h") == 0) d[k].default_value = text[2];
     if (strcmp(d[k].key, "T") == 0) d[k].default_value = text[3];
+    // paper A's activation rule: the scenario's own (SPEC §1.5)
+    if (strcmp(d[k].key, "activation") == 0 && sc->activation) d[k].default_value = sc->activation;
     k++;
   }
   *x = (xp_experiment){.name = text[0],

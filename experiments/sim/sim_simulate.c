@@ -220,10 +220,12 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   }
   memcpy(b.q, inst->q0, (size_t)m->nq * sizeof *b.q);
   memcpy(b.v, inst->v0, (size_t)m->nv * sizeof *b.v);
-  void *state = method->create(method, m, opt, 0.0, b.q, b.v, (double)n * h, err);
+  // every create names its failure with a code (bad settings: input; memory: a run failure)
+  xp_error local = {.code = 0}, *e = err ? err : &local;
+  void *state = method->create(method, m, opt, 0.0, b.q, b.v, (double)n * h, e);
   if (!state) {
     buffers_free(&b);
-    return err ? (err->message[0] ? XP_ERR_USAGE : XP_ERR_RUN) : XP_ERR_USAGE;
+    return e->code ? e->code : xp_fail(e, XP_ERR_RUN, "%s: could not start", method->name);
   }
   record_sample(&b, inst, 0, 0.0, NULL, NAN, NAN);
   if (probe && probe->sample) probe->sample(probe->ctx, 0, 0.0, b.q, b.v, NULL);

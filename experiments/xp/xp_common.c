@@ -85,7 +85,7 @@ int xp_step_count(double T, double h, size_t *n, xp_error *err) {
   return XP_OK;
 }
 
-static int cmp_double(const void *a, const void *b) {
+int xp_cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
@@ -93,7 +93,7 @@ static int cmp_double(const void *a, const void *b) {
 double xp_min_median(double *x, size_t n, double *min) {
   if (min) *min = NAN;
   if (n == 0) return NAN;
-  qsort(x, n, sizeof *x, cmp_double);
+  qsort(x, n, sizeof *x, xp_cmp_double);
   if (min) *min = x[0];
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }

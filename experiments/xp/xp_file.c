@@ -499,6 +499,13 @@ static void stats_lines(const xp_file *f, const char *case_name, const char *saf
   if (stats >= 0) H5Oclose(stats);
 }
 
+// case names are made filesystem-safe by construction; a file from elsewhere may hold anything
+void xp_plot_case_file_name(char *out, size_t len, const char *name) {
+  snprintf(out, len, "%s", name);
+  for (char *c = out; *c; c++)
+    if (*c == '/' || (unsigned char)*c <= ' ' || *c == 0x7f) *c = '_';
+}
+
 int xp_file_plot_blocks(const xp_file *f, FILE *out, int with_stats, xp_error *err) {
   block_begin(out, "stabcon_cases");
   for (size_t i = 0; i < f->n_cases; i++) {

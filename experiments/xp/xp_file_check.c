@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What a results file may contain, checked before any value is read from it (issue 17).
+// What a results file may contain, checked before any value is read from it.
 //
 // A results file is data someone may send. Every object the readers in xp_file.c touch is
 // checked here first against the shapes xp_results.c writes: attributes one number or one

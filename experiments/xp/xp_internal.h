@@ -33,8 +33,8 @@ hid_t xp_results_cases_id(struct xp_results *r);
 int xp_h5_attr_shape(hid_t attr, char *why, size_t len);
 // Walks an open results file and checks every object the readers touch (xp_file_check.c);
 // XP_OK, or XP_ERR_USAGE with a message naming path and the offending object.
-struct xp_error;
-int xp_file_check(hid_t file, const char *path, struct xp_error *err);
+struct sc_error;
+int xp_file_check(hid_t file, const char *path, struct sc_error *err);
 
 // Version of the results-file format written by this build.
 #define XP_FORMAT_VERSION 1

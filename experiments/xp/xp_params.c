@@ -3,9 +3,11 @@
 #include "xp/xp.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,46 @@ int xp_fail(xp_error *err, int code, const char *fmt, ...) {
     va_end(ap);
   }
   return code;
+}
+
+// Levenshtein distance, letters compared without case; long words are never close
+static size_t edit_distance(const char *a, const char *b) {
+  enum { MAX = 64 };
+  const size_t na = strlen(a), nb = strlen(b);
+  if (na >= MAX || nb >= MAX) return MAX;
+  size_t row[MAX + 1];
+  for (size_t j = 0; j <= nb; j++) row[j] = j;
+  for (size_t i = 1; i <= na; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= nb; j++) {
+      const size_t up = row[j];
+      const int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+      size_t best = diag + !same;
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[nb];
+}
+
+const char *xp_suggest(const char *word, const char *const *names, size_t n) {
+  // a typo: one edit in a short word, two in a longer one, none for one or two letters
+  const size_t len = strlen(word), limit = len >= 6 ? 2 : len >= 3 ? 1 : 0;
+  const char *best = NULL;
+  size_t best_d = limit + 1;
+  for (size_t i = 0; i < n; i++) {
+    const size_t d = edit_distance(word, names[i]);
+    if (d < best_d) best = names[i], best_d = d;
+  }
+  return best;
+}
+
+void xp_did_you_mean(const char *suggestion, char out[XP_DID_YOU_MEAN_MAX]) {
+  out[0] = '\0';
+  if (suggestion) snprintf(out, XP_DID_YOU_MEAN_MAX, " (did you mean '%.60s'?)", suggestion);
 }
 
 static const xp_param_def *param_find(const xp_params *p, const char *key, size_t len,
@@ -154,9 +196,13 @@ static int param_assign(xp_params *p, size_t i, const char *value, xp_error *err
         n++;
       }
       if (n == 0) return xp_fail(err, XP_ERR_USAGE, "parameter %s: empty value", d->key);
+      // a list names several cases; this experiment runs one value of it (its --help marks
+      // the parameters that take lists)
       if (d->kind == XP_REAL && n != 1)
-        return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: takes one number, not a list", d->key,
-                       value);
+        return xp_fail(err, XP_ERR_USAGE,
+                       "parameter %s=%s: takes one number here, not a list (this experiment does "
+                       "not sweep %s; its --help marks the parameters that take lists)",
+                       d->key, value, d->key);
       break;
     }
   }
@@ -183,10 +229,28 @@ int xp_params_set(xp_params *p, const char *assignment, xp_error *err) {
   if (!eq || eq == assignment)
     return xp_fail(err, XP_ERR_USAGE, "--set '%s': expected key=value", assignment);
   size_t index = 0;
-  if (!param_find(p, assignment, (size_t)(eq - assignment), &index))
-    return xp_fail(err, XP_ERR_USAGE, "--set '%s': unknown parameter '%.*s'", assignment,
-                   (int)(eq - assignment), assignment);
+  if (!param_find(p, assignment, (size_t)(eq - assignment), &index)) {
+    char key[64], hint[XP_DID_YOU_MEAN_MAX];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
+    const char *keys[XP_MAX_PARAMS];
+    for (size_t i = 0; i < p->n; i++) keys[i] = p->defs[i].key;
+    xp_did_you_mean(xp_suggest(key, keys, p->n), hint);
+    return xp_fail(err, XP_ERR_USAGE, "--set '%s': unknown parameter '%s'%s", assignment, key,
+                   hint);
+  }
   return param_assign(p, index, eq + 1, err);
+}
+
+int xp_params_has(const xp_params *p, const char *key) {
+  size_t index = 0;
+  return param_find(p, key, strlen(key), &index) != NULL;
+}
+
+int xp_experiment_params_init(const xp_experiment *x, xp_params *p, xp_error *err) {
+  int rc = xp_params_init(p, x->params, x->n_params, err);
+  for (size_t k = 0; rc == XP_OK && x->defaults && x->defaults[k]; k++)
+    rc = xp_params_set(p, x->defaults[k], err);
+  return rc;
 }
 
 static size_t param_index(const xp_params *p, const char *key) {

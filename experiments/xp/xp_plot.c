@@ -27,13 +27,6 @@ int xp_mkdir_p(const char *path) {
   return 0;
 }
 
-// case names are made filesystem-safe by construction; a file from elsewhere may hold anything
-void xp_plot_case_file_name(char *out, size_t len, const char *name) {
-  snprintf(out, len, "%s", name);
-  for (char *c = out; *c; c++)
-    if (*c == '/' || (unsigned char)*c <= ' ' || *c == 0x7f) *c = '_';
-}
-
 static FILE *open_in(const char *dir, const char *name, char *path, size_t len) {
   snprintf(path, len, "%s/%s", dir, name);
   return fopen(path, "w");

@@ -25,12 +25,14 @@ static const body_array arrays[] = {{"t", 1, 0, 0},           {"position", 3, 0,
                                     {"force", 2, 0, 0},       {"radius", 1, 0, 0}};
 enum { N_ARRAYS = sizeof arrays / sizeof arrays[0] };
 
-// one array: a hard link to an 8-byte float dataset of the expected rank; its dims into d
-static int array_shape(hid_t g, const body_array *a, hsize_t d[3], const char *where,
+// one array: a hard link to an 8-byte float dataset of the expected rank; its dims into d,
+// *present 0 for an optional array that is absent. XP_OK or an error.
+static int array_shape(hid_t g, const body_array *a, hsize_t d[3], int *present, const char *where,
                        xp_error *err) {
   H5L_info_t link;
-  if (H5Lexists(g, a->name, H5P_DEFAULT) <= 0)
-    return a->optional ? -1 : xp_fail(err, XP_ERR_USAGE, "%s: no array '%s'", where, a->name);
+  *present = H5Lexists(g, a->name, H5P_DEFAULT) > 0;
+  if (!*present)
+    return a->optional ? XP_OK : xp_fail(err, XP_ERR_USAGE, "%s: no array '%s'", where, a->name);
   if (H5Lget_info(g, a->name, &link, H5P_DEFAULT) < 0 || link.type != H5L_TYPE_HARD)
     return xp_fail(err, XP_ERR_USAGE, "%s: array '%s' is not a hard link", where, a->name);
   H5O_info_t oi;
@@ -61,9 +63,8 @@ static int shapes_check(hid_t g, xp_bodies *b, int present[N_ARRAYS], const char
                         xp_error *err) {
   hsize_t d[N_ARRAYS][3] = {{0}};
   for (int k = 0; k < N_ARRAYS; k++) {
-    int rc = array_shape(g, &arrays[k], d[k], where, err);
-    if (rc > 0) return rc;
-    present[k] = rc == 0;
+    int rc = array_shape(g, &arrays[k], d[k], &present[k], where, err);
+    if (rc != XP_OK) return rc;
   }
   b->nf = (size_t)d[0][0], b->nb = (size_t)d[5][0];
   if (b->nf < 1 || b->nf > XP_BODIES_MAX_FRAMES || b->nb < 1 ||

@@ -594,7 +594,7 @@ static double coulomb_shift(mbs_workspace *ws, int ns, const int *sidx, const do
   return smax;
 }
 
-// ---- active-set prediction (issue 16) ------------------------------------------------------
+// ---- active-set prediction ------------------------------------------------------------
 // At rest, or sliding steadily, a step keeps the last step's active set. With the set known the
 // relaxed problem is an equality-constrained QP: open rows are fixed at λ = 0, closed rows are
 // free (sticking: λ inside its cone, so the cone constraint is inactive), and the optimum solves

@@ -31,7 +31,7 @@
 // velocity target pumps energy at large h (the rigid-limit target G v1 = −φ0/h − hĠv0 makes the
 // joint's radial velocity work against the rod tension); settings.gdot_target = 0 drops it.
 //
-// Contact rows (normal + one or two tangents per contact, issue 5): a step with an active normal or
+// Contact rows (normal + one or two tangents per contact): a step with an active normal or
 // tangent row always goes to the conic path (mbs_qcp.c), which holds the friction cones and the
 // three formulations (relaxed, coulomb = relaxed + De Saxcé fixed point, paper eq. 124); tangent
 // rows are active while their contact's normal row is (φ_n ≤ 0).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Last-bit selection: the components of a converged point moved so that its residuals, computed
-// exactly from the original data, meet the tolerances (issue 15).
+// exactly from the original data, meet the tolerances.
 //
 // Why. A point of doubles cannot be the exact optimum; its residuals are sums of products in which
 // the last bit of every component counts. Where the data is large (HUESTIS, objective 3.5e11;

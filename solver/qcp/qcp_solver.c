@@ -226,7 +226,8 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->us, m);
   WS_ALLOC(ws->uy, p);
   WS_ALLOC(ws->uz, m);
-  if (ws->K.nsoc == 0 && set.lastbit && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al)) goto oom;
+  if (ws->K.nsoc == 0 && set.lastbit && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al))
+    goto oom;
   WS_ALLOC(ws->scl.D, n);
   WS_ALLOC(ws->scl.Ey, p);
   WS_ALLOC(ws->scl.Ez, m);
@@ -393,7 +394,7 @@ static double row_residual_dd(const qcp_csc *M, const double *v, const double *s
   return r;
 }
 
-// Termination check on the ORIGINAL data that cannot be fooled by cancellation (issue 15: AUG2D's
+// Termination check on the ORIGINAL data that cannot be fooled by cancellation (AUG2D's
 // |pobj − dobj| is 1e-10 in exact arithmetic but ~1e-8 in double with |pobj| = 1.7e6; HUESTIS's
 // was 4.7e-4 though the double test said 1e-9). The residual norms and the gap pobj − dobj = xᵀPx +
 // cᵀx + bᵀy + hᵀz are recomputed from the data with every sum in double-double (sc_dd.h; long

@@ -13,7 +13,6 @@
 
 #define QCP_STRING_ITEM(name, str) str,
 static const char *const status_names[] = {QCP_STATUS_LIST(QCP_STRING_ITEM)};
-static const char *const error_names[] = {QCP_ERROR_LIST(QCP_STRING_ITEM)};
 #undef QCP_STRING_ITEM
 
 const char *qcp_status_string(qcp_status status) {
@@ -22,8 +21,15 @@ const char *qcp_status_string(qcp_status status) {
 }
 
 const char *qcp_error_string(int code) {
-  if (code < 0 || code >= QCP_ERROR_COUNT) return "invalid";
-  return error_names[code];
+  switch (code) {
+#define QCP_ERR_CASE(name, value, str) \
+  case value:                          \
+    return str;
+    QCP_ERROR_LIST(QCP_ERR_CASE)
+#undef QCP_ERR_CASE
+    default:
+      return "invalid";
+  }
 }
 
 double qcp_clock(void) {

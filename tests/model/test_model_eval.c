@@ -213,7 +213,7 @@ static void test_sc_error(void **state) {
   assert_int_equal(sc_error_set(&e, SC_ERR_INPUT, "h = %g, must be > 0", -1.0), SC_ERR_INPUT);
   assert_int_equal(e.code, SC_ERR_INPUT);
   assert_string_equal(e.message, "h = -1, must be > 0");
-  char big[400];
+  char big[sizeof e.message + 100];
   memset(big, 'x', sizeof big - 1), big[sizeof big - 1] = '\0';
   sc_error_set(&e, SC_ERR_INPUT, "%s", big);  // truncated, terminated
   assert_int_equal((int)strlen(e.message), (int)sizeof e.message - 1);

@@ -54,6 +54,14 @@ static void test_bad_input(void **state) {
       {{"export", "missing.h5", NULL}, "missing.h5"},
       {{"plot", "missing.h5", NULL}, "missing.h5"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
+      // a likely typo is named, and the message points at the experiment's own --help
+      {{"run", "foundaton", NULL}, "did you mean 'foundation'?"},
+      {{"run", "foundation", "--set", "e=1e9", NULL}, "unknown parameter 'e' (did you mean 'E'?)"},
+      {{"run", "foundation", "--set", "e=1e9", NULL}, "`stabcon run foundation --help`"},
+      {{"run", "sphere", "--set", "method=paperA-relaxd", "-o", "x.h5", NULL},
+       "did you mean 'paperA-relaxed'?"},
+      {{"run", "foundation", "--set", NULL}, "'--set' needs a value: --set key=value"},
+      {{"run", "foundation", "--set", "h=0.01,0.005", NULL}, "not a list"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int rc = test_run(cases[i].args);

@@ -104,7 +104,7 @@ static void test_foundation_step_policy(void **state) {
   (void)state;
   const char *args[] = {
       "run",      "foundation", "--set",      "n=10",         "--set",
-      "E=1e11",   "--set",      "F=50",       "--set",        "method=constraint-paper",
+      "E=1e11",   "--set",      "F=50",       "--set",        "method=paperA-paper",
       "--set",    "T=0.05",     "--set",      "ref_tol=1e-6", "--set",
       "h_fine=0", "--set",      "start=cold", "-o",           "fd.h5",
       NULL};

@@ -15,7 +15,7 @@ check=$(realpath "$3")
 dir=$(mktemp -d /tmp/stabcon-xdmf-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-"$stabcon" run incline --set method=paperA-coulomb --set frames=20 -o inc.h5 > /dev/null
+"$stabcon" run incline_methods --set method=paperA-coulomb --set frames=20 -o inc.h5 > /dev/null
 "$stabcon" run pile --set method=paperA-relaxed --set n=6 --set T=0.3 -o pile.h5 > /dev/null
 "$stabcon" run spring_cylinder_methods --set method=theta-midpoint --set T=1 -o cyl.h5 > /dev/null
 "$stabcon" run stack --set n=2,4 --set repeats=1 --set T=0.3 --set settle_T=0.1 \
@@ -33,7 +33,7 @@ for run in "inc.h5 method=paperA-coulomb 18 1" "pile.h5 method=paperA-relaxed 31
   "$probe" "$1" "/cases/$2/bodies/radius" | grep -qx "float 8 $4" || { echo "not $4 bodies"; exit 1; }
 done
 # refused: no per-body history
-"$stabcon" run incline --set method=paperA-coulomb --set frames=0 -o none.h5 > /dev/null
+"$stabcon" run incline_methods --set method=paperA-coulomb --set frames=0 -o none.h5 > /dev/null
 for bad in "none.h5 method=paperA-coulomb" "stack.h5 scaling" "stack.h5 rest_N=4"; do
   set -- $bad
   rc=0

@@ -6,6 +6,7 @@
 #ifndef SCENARIOS_FOUNDATION_H
 #define SCENARIOS_FOUNDATION_H
 
+#include "common/sc_error.h"
 #include "mbs/mbs_model.h"
 #include "mbs/mbs_rigid.h"
 #include "xp/xp_param_list.h"
@@ -61,9 +62,9 @@ void foundation_init(foundation *fd, const foundation_params *p);
 // Largest number of elements per side n: the model indexes n² rows and 4·n² Jacobian entries as
 // int (overflow from n = 23 171), and n = 2000 (4e6 elements) already needs gigabytes per step.
 #define FOUNDATION_MAX_N 2000
-// 0 if p can be modelled (1 <= n <= FOUNDATION_MAX_N); else -1 with a message naming the value
-// and the limit in msg (len bytes). foundation_init requires a checked p.
-int foundation_params_check(const foundation_params *p, char *msg, size_t len);
+// SC_OK if p can be modelled (1 <= n <= FOUNDATION_MAX_N); else SC_ERR_INPUT with a message
+// naming the value and the limit in err. foundation_init requires a checked p.
+int foundation_params_check(const foundation_params *p, sc_error *err);
 // Resting on the undeformed foundation, at rest: centre at height s/2, identity orientation.
 void foundation_initial_state(const foundation *fd, double q[7], double v[6]);
 // Element centre of element e (row-major over the n×n grid) in world coordinates [m].

@@ -53,7 +53,7 @@ static inline double hertz_static_overlap(hertz_mode mode, double Estar, double 
                              : cbrt(F * F / (Estar * Estar * r));
 }
 
-// How a contact dissipates (issue 14; recorded as "dissipation"): the normal row's damping
+// How a contact dissipates (recorded as "dissipation"): the normal row's damping
 // coefficient B [N·s/m] at overlap d, for the default Hertz row (force k d^{3/2}, k = E*√r, row
 // stiffness K = k√d):
 //   paper          paper A's constant B (eq. 121);

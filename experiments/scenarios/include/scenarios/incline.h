@@ -50,11 +50,11 @@ typedef struct incline_params {
 incline_params incline_params_default(void);
 
 struct xp_params;
-struct xp_error;
+struct sc_error;
 // Reads the INCLINE_PARAM_LIST keys of validated parameters into *out (μ untouched), with B_t =
 // 1e6/h by default for the step h actually used; 0, or XP_ERR_USAGE with a message.
 int incline_params_read(const struct xp_params *prm, double h, incline_params *out,
-                        struct xp_error *err);
+                        struct sc_error *err);
 
 // An incline instance; `model` is ready for a step after incline_init (its ctx points at the
 // instance, which must not move while the model is in use).

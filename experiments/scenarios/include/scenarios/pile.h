@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Pile of spheres (issue 14): N Hertz spheres dropped with seeded random horizontal offsets between
+// Pile of spheres: N Hertz spheres dropped with seeded random horizontal offsets between
 // four walls onto the ground, so the pile is not a column. Every pair that can touch is found by
 // a sorted sweep along x (linear in N for a column, N log N at worst for the sort).
 #ifndef SCENARIOS_PILE_H

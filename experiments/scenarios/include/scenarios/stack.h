@@ -44,12 +44,12 @@ typedef struct stack_params {
 stack_params stack_params_default(void);
 
 struct xp_params;
-struct xp_error;
+struct sc_error;
 // Reads the STACK_PARAM_DEFS keys of validated parameters into *out (other fields untouched),
 // with B_t = 1e6/h by default for the step h actually used; 0, or an XP_ERR_* code with a
 // message (a dissipation law other than paper with hertz = paper).
 int stack_params_read(const struct xp_params *prm, double h, stack_params *out,
-                      struct xp_error *err);
+                      struct sc_error *err);
 
 // Contacts beyond the column's N (any other pair of spheres, sphere i ≥ 1 and the ground) are
 // reported while closer than STACK_EXTRA_REACH·r, at most STACK_CONTACTS_PER_SPHERE·N in all.
@@ -94,7 +94,7 @@ int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, con
 // Total energy [J] at (q, v): kinetic (translation and rotation) + gravity (z above the ground
 // plane) + the Hertz potential of every overlapping contact: (2/5) E*√r_eff d^{5/2} for the
 // default row's F = E*√r_eff d^{3/2}, ½ E*√r_eff d³ for hertz=paper's F = (3/2) E*√r_eff d².
-// With B ≥ 0 paper A's implicit step cannot raise it (issue 14).
+// With B ≥ 0 paper A's implicit step cannot raise it.
 double stack_energy(const stack *s, const double *q, const double *v);
 
 // Geometry of a contact between sphere b and sphere a (a = −1: the ground): unit normal nrm from a

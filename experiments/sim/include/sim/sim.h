@@ -16,6 +16,7 @@
 
 #include "mbs/mbs_model.h"
 #include "xp/xp.h"
+#include "xp/xp_param_list.h"
 
 // ---- methods (stepper type objects, after GSL's gsl_odeiv2_step_type) -------------------------
 
@@ -58,18 +59,44 @@ static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
   return rep->outcome = 0;
 }
 
-// Settings every method may read; each method uses those of its family (declared once, in
-// sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, activation,
-// beta, sigma).
+// The method settings, one line each (after MuJoCo's mjOption): X(KIND, field, key, …) entries
+// of xp_param_list.h. The one list gives the struct's fields, the defaults
+// (sim_method_options_default), the command-line rows of every study that runs methods
+// (SIM_OPTION_DEFS: --help, validation, the results file's parameter attributes) and the reader
+// (sim_method_options_read). A new setting is a line here and its use in the method that reads
+// it; a study whose default differs says so in its experiment's `defaults`.
+// clang-format off
+#define SIM_OPTION_LIST(X)                                                                        \
+  X(REAL, rtol, rtol, 1e-8, XP_POSITIVE, "", "cvode-*, rk45: relative tolerance")                 \
+  X(REAL, atol, atol, 1e-8, XP_POSITIVE, "", "cvode-*, rk45: absolute tolerance")                 \
+  X(REAL, wall_budget, budget, 60, XP_NONNEGATIVE, "s",                                           \
+    "wall-time budget per run (cvode-*, rk45; some studies every run), then did-not-finish "      \
+    "(0: none)")                                                                                  \
+  X(STR, start, start, "warm", "cold|warm|feasible",                                              \
+    "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)")               \
+  X(STR, activation, activation, "overlap", "overlap|speculative",                                \
+    "paperA-*: when a contact row joins a step: overlap (paper A §5.2) or speculative "          \
+    "(SPEC §1.5)")                                                                                \
+  X(REAL, zeta, zeta, 0, XP_NONNEGATIVE, "1/s",                                                   \
+    "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)")                           \
+  X(INT, fp_max_iter, fp_max_iter, long, 50, XP_POSITIVE,                                         \
+    "paperA-coulomb: most relaxed solves per step (SPEC §1.3)")                                   \
+  X(INT, max_pivots, max_pivots, long, 100, XP_POSITIVE,                                          \
+    "paperA-*: most pivots (active-set changes) per step of the dense unilateral-row solver")     \
+  X(REAL, beta, beta, 1, XP_POSITIVE, "", "theta-*: near-rigid parameter (paper B)")              \
+  X(REAL, sigma, sigma, 1e-3, XP_POSITIVE, "", "theta-*: tangential regularisation (paper B)")   \
+  X(INT, quick_iterations, quick_iterations, long, 20, XP_POSITIVE,                               \
+    "ode-quickstep: sweeps of its iterative solver per step (ODE's default 20)")
+// clang-format on
+
+// The command-line rows of the method settings (xp_param_def initialisers, comma-terminated).
+#define SIM_OPTION_DEFS SIM_OPTION_LIST(XP_PARAM_DEF)
+
+// Settings every method may read; each method uses those of its family.
 typedef struct sim_method_options {
-  double h;                // step size [s] (fixed-step methods) or output interval (ODE methods)
-  double rtol, atol;       // ODE methods: local error tolerances
-  double wall_budget;      // ODE methods: seconds before did-not-finish (≤ 0: none)
-  const char *start;       // paper A: first conic solve of a step (cold|warm|feasible)
-  double zeta;             // paper A `paper` objective weight (≤ 0: 1/h)
-  long fp_max_iter;        // paper A `coulomb`: most relaxed solves per step
-  const char *activation;  // paper A: overlap|speculative (SPEC §1.5); NULL: overlap
-  double beta, sigma;      // θ-method contact regularisation (paper B §III)
+  double h;  // step size [s] (fixed-step methods) or output interval (ODE methods)
+  SIM_OPTION_LIST(XP_PARAM_FIELD)
+  // set by the studies that declare them (their meaning is the study's):
   const char *contact_solver;  // θ-method contact stage: "newton" (paper B, default) or "qcp"
   int no_bias;  // paper A and ODE methods: 1 drops the bias p = M̂Ġv (SPEC §1.1, §4): p = 0, as
                 // the foundation study's bias=0 and a plain penalty force (0: with the bias)
@@ -78,10 +105,14 @@ typedef struct sim_method_options {
                               // NULL: the paper's 1 (the pendulum study also runs 0)
   size_t frames;  // the loop's, for any method: most per-body frames written to the case when
                   // the model describes its scene (the `bodies` group); 0: none
-  long quick_iterations;  // ode-quickstep: its solver's sweeps per step (≤ 0: ODE's 20)
 } sim_method_options;
 // the most frames a run may ask for (a long run stays small: 100 by default)
 #define SIM_FRAMES_MAX 10000
+
+// The settings every method starts from: SIM_OPTION_LIST's defaults, h = 0.01 s.
+sim_method_options sim_method_options_default(void);
+// Reads the SIM_OPTION_LIST keys that prm declares into *out (the others keep their value).
+void sim_method_options_read(const xp_params *prm, sim_method_options *out);
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.
 typedef struct sim_method sim_method;
@@ -115,6 +146,16 @@ struct sim_scenario;
 // list[0..*n), or XP_ERR_USAGE with a message naming the bad entry.
 int sim_methods_parse(const char *text, unsigned families, const struct sim_scenario *sc,
                       const sim_method **list, size_t cap, size_t *n, xp_error *err);
+
+// A paper study's `method=` value: registry names (or "applicable"), each applicable to the
+// study's scenario and of a family the study can run (families; why is the reason shown for
+// the others). XP_OK and the list in list[0..*n), or XP_ERR_USAGE naming the bad entry.
+int sim_study_methods(const char *text, const char *scenario, unsigned families, const char *why,
+                      const sim_method **list, size_t cap, size_t *n, xp_error *err);
+// A paper study's case label for method m: the study's own short name where its table has one
+// (labels[k] for names[k], so its results and report keep their case names), else m's name.
+const char *sim_study_label(const sim_method *m, const char *const *names,
+                            const char *const *labels, size_t n);
 
 // ---- scenarios ------------------------------------------------------------------------------
 
@@ -182,6 +223,11 @@ typedef struct sim_probe {
   // loop writes no case
   void (*method_stat)(void *ctx, const char *key, double value, const char *unit);
 } sim_probe;
+
+// Why the rigid reference (IDA) does not apply to a model with unilateral or contact rows: the
+// not_applicable text of every such scenario.
+#define SIM_IDA_NOT_APPLICABLE \
+  "ida: the rigid DAE holds bilateral rows only, and this model has unilateral or contact rows"
 
 // A scenario descriptor: parameters declared once (name, kind, default, range, unit, help), the
 // methods that apply, and how to build the model from the parameters.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// MuJoCo (Debian libmujoco-dev, 2.2) as a peer method (issue 16): `method=mujoco` of the method
+// MuJoCo (Debian libmujoco-dev, 2.2) as a peer method: `method=mujoco` of the method
 // matrix, and the peer of `stabcon bench stack --peer mujoco`. It simulates a model's scene
 // (mbs_model.scene, mbs_scene.h: identical spheres on the ground, optional walls) with MuJoCo's
 // own solver and soft contact — same geometry, masses, inertias, μ, h, gravity and initial state,

@@ -7,21 +7,28 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/sc_error.h"
+
 // ---- errors ---------------------------------------------------------------
 
-// Exit codes of the CLI (and return codes of xp functions that can fail on user input).
-enum { XP_OK = 0, XP_ERR_RUN = 1, XP_ERR_USAGE = 2 };
+// The libraries' one error convention (common/sc_error.h: a code < 0 and a message naming the
+// bad value and its limit) under the experiment layer's names: XP_ERR_USAGE is bad input (a
+// parameter, an argument, a file's contents), XP_ERR_RUN a run that could not complete (files,
+// memory). The command line turns them into exit codes (2, 1) in one place.
+enum { XP_OK = SC_OK, XP_ERR_RUN = SC_ERR_RUN, XP_ERR_USAGE = SC_ERR_INPUT };
 
-// Errors caused by user input or the file system, in the libraries' convention (a code and a
-// message naming the bad value and its limit) with the CLI's codes XP_OK, XP_ERR_RUN,
-// XP_ERR_USAGE. Initialise with {.code = 0}.
-typedef struct xp_error {
-  char message[512];
-  int code;
-} xp_error;
+// An error of the experiment layer: the libraries' sc_error. Initialise with {.code = 0}.
+typedef sc_error xp_error;
 
 // Formats a message into err (if err is non-NULL) and returns code.
 int xp_fail(xp_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+// The name among names[0..n) closest to word by edit distance (a change of letter case costs
+// nothing, so `e` finds `E`), if close enough to be a likely typo; NULL otherwise.
+const char *xp_suggest(const char *word, const char *const *names, size_t n);
+// " (did you mean 'NAME'?)" for a suggestion, "" for NULL: for the end of an error message.
+#define XP_DID_YOU_MEAN_MAX 96
+void xp_did_you_mean(const char *suggestion, char out[XP_DID_YOU_MEAN_MAX]);
 
 // ---- parameters -----------------------------------------------------------
 
@@ -72,6 +79,8 @@ int xp_params_init(xp_params *p, const xp_param_def *defs, size_t n, xp_error *e
 // Applies "key=value"; an unknown key, a non-numeric, NaN/Inf or out-of-range value → XP_ERR_USAGE
 // with a message naming the key, the value and the limit.
 int xp_params_set(xp_params *p, const char *assignment, xp_error *err);
+// 1 if key is declared in p (a parameter it may read), 0 otherwise.
+int xp_params_has(const xp_params *p, const char *key);
 // Accessors; asking for an undeclared key is a programmer error (assert).
 double xp_params_real(const xp_params *p, const char *key);
 long xp_params_int(const xp_params *p, const char *key);
@@ -166,7 +175,14 @@ struct xp_experiment {
   // sizes where the default is reduced to finish in minutes).
   const char *const *full_size;
   int in_reproduce;  // 1: part of `stabcon reproduce`
+  // Optional: NULL-terminated "key=value" defaults of this experiment for parameters declared by
+  // a shared list (the method settings, sim.h), where the study's own default differs.
+  const char *const *defaults;
 };
+
+// Fills p with the experiment's declared parameters at its defaults (x->defaults applied).
+// XP_OK or XP_ERR_USAGE (a bad default: a bug), message in err.
+int xp_experiment_params_init(const xp_experiment *x, xp_params *p, xp_error *err);
 
 // NULL-terminated registry of the paper studies (experiments/drivers/registry.c: above xp, which
 // never looks experiments up itself).

@@ -39,5 +39,7 @@ int xp_step_count(double T, double h, size_t *n, xp_error *err);
 // Timing summary of n repeated measurements (the timing protocol: min and median of repeats):
 // sorts x[0..n) in place, returns the median (NaN if n = 0) and the minimum into *min if non-NULL.
 double xp_min_median(double *x, size_t n, double *min);
+// Ascending order of two doubles for qsort (NaN compares equal to everything).
+int xp_cmp_double(const void *a, const void *b);
 
 #endif  // XP_COMMON_H

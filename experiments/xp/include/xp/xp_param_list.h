@@ -8,6 +8,8 @@
 //   X(REAL, field, key, default, range, unit, help)   double field [unit]
 //   X(DEG, field, key, default, range, help)           double field [rad], given in degrees
 //   X(INT, field, key, ctype, default, range, help)    ctype field (int, unsigned), no unit
+//   X(STR, field, key, text, choices, help)            const char *field, a word (choices "a|b"
+//       or NULL: any), default text; the field points into the parameters it was read from
 //   X(ENUM, field, key, ctype, value, text, choices, help)
 //       ctype field, one of the words in choices ("a|b"), default `value` named `text`; read by
 //       ctype##_parse(const char *, ctype *) (0, or −1 if unknown)
@@ -22,6 +24,7 @@
 #define XP_PARAM_FIELD_REAL(field, key, def, range, unit, help) double field;
 #define XP_PARAM_FIELD_DEG(field, key, def, range, help) double field;
 #define XP_PARAM_FIELD_INT(field, key, ctype, def, range, help) ctype field;
+#define XP_PARAM_FIELD_STR(field, key, text, choices, help) const char *field;
 #define XP_PARAM_FIELD_ENUM(field, key, ctype, value, text, choices, help) ctype field;
 
 // ---- declarations (xp_param_def initialisers) -------------------------------------------------
@@ -32,6 +35,8 @@
   {#key, XP_REAL, #def, range, "deg", NULL, help},
 #define XP_PARAM_DEF_INT(field, key, ctype, def, range, help) \
   {#key, XP_INT, #def, range, "", NULL, help},
+#define XP_PARAM_DEF_STR(field, key, text, choices, help) \
+  {#key, XP_STRING, text, XP_ANY, "", choices, help},
 #define XP_PARAM_DEF_ENUM(field, key, ctype, value, text, choices, help) \
   {#key, XP_STRING, text, XP_ANY, "", choices, help},
 
@@ -40,6 +45,7 @@
 #define XP_PARAM_VALUE_REAL(field, key, def, range, unit, help) .field = def,
 #define XP_PARAM_VALUE_DEG(field, key, def, range, help) .field = def * M_PI / 180.0,
 #define XP_PARAM_VALUE_INT(field, key, ctype, def, range, help) .field = def,
+#define XP_PARAM_VALUE_STR(field, key, text, choices, help) .field = text,
 #define XP_PARAM_VALUE_ENUM(field, key, ctype, value, text, choices, help) .field = value,
 
 // ---- reader: in a function with `const xp_params *prm`, a struct pointer `out`, and (for ENUM
@@ -51,6 +57,7 @@
   out->field = xp_params_real(prm, #key) * M_PI / 180.0;
 #define XP_PARAM_READ_INT(field, key, ctype, def, range, help) \
   out->field = (ctype)xp_params_int(prm, #key);
+#define XP_PARAM_READ_STR(field, key, text, choices, help) out->field = xp_params_string(prm, #key);
 #define XP_PARAM_READ_ENUM(field, key, ctype, value, text, choices, help)     \
   if (ctype##_parse(xp_params_string(prm, #key), &out->field))                \
     return xp_fail(err, XP_ERR_USAGE, "parameter %s=%s: not one of %s", #key, \
@@ -63,6 +70,12 @@
   xp_case_param_real(c, #key, p->field, unit);
 #define XP_PARAM_CASE_DEG(field, key, def, range, help)
 #define XP_PARAM_CASE_INT(field, key, ctype, def, range, help)
+#define XP_PARAM_CASE_STR(field, key, text, choices, help)
 #define XP_PARAM_CASE_ENUM(field, key, ctype, value, text, choices, help)
+
+// ---- optional reader: as XP_PARAM_READ, but only the keys the parameters declare (a study that
+// declares a subset of a shared list) ------------------------------------------------------------
+#define XP_PARAM_READ_IF(kind, field, key, ...) \
+  if (xp_params_has(prm, #key)) XP_PARAM_READ_##kind(field, key, __VA_ARGS__)
 
 #endif

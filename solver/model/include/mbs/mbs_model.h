@@ -87,7 +87,7 @@ typedef struct mbs_model {
   // optional position-update hook, called on q1 after q1 = q0 + h N(q0) v1 (e.g. to re-normalise
   // quaternions); modifies q in place
   int (*position_update)(double *q, void *ctx);
-  // optional, for implicit force stages (θ-method, issue 7): stiffness K = −∂f/∂q·N and damping
+  // optional, for implicit force stages (θ-method): stiffness K = −∂f/∂q·N and damping
   // D = −∂f/∂v, both nv×nv row-major; NULL if not provided
   int (*force_jacobians)(double t, const double *q, const double *v, double *K, double *D,
                          void *ctx);

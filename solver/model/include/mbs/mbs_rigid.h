@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// 3-D rigid bodies with unit-quaternion orientation for mbs models (issue 5). Body b owns the
+// 3-D rigid bodies with unit-quaternion orientation for mbs models. Body b owns the
 // coordinates q[7b .. 7b+7) = (x [m], quaternion (w, x, y, z) body → world) and the velocities
 // v[6b .. 6b+6) = (ẋ [m/s] in the world frame, ω [rad/s] in the body frame), so its mass block is
 // the constant diag(m, m, m, I_1, I_2, I_3) with principal inertia I and the gyroscopic torque

@@ -4,7 +4,7 @@
 // body-frame angular velocity)) on the plane z = 0: identical spheres with optional walls (the
 // stack, the pile), or one box standing on four spherical feet at its bottom corners with gravity
 // tilted by the ramp angle (the incline, which works in the ramp frame). No stabcon method reads
-// it: it lets a peer that builds its own model from geometry (MuJoCo, issue 16) simulate the same
+// it: it lets a peer that builds its own model from geometry (MuJoCo) simulate the same
 // scene.
 #ifndef MBS_MBS_SCENE_H
 #define MBS_MBS_SCENE_H

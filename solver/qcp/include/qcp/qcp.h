@@ -25,19 +25,22 @@
   X(QCP_TIME_LIMIT, "time_limit")               /* settings.time_limit, best iterate kept */ \
   X(QCP_STALLED, "stalled") /* no progress in stall_window iterations, best iterate kept */
 
-// Error codes returned by functions that take user input (0 = ok).
-#define QCP_ERROR_LIST(X)                                                   \
-  X(QCP_OK, "ok")                                                           \
-  X(QCP_ERR_INPUT, "invalid problem data") /* sizes, patterns, NaN/Inf */   \
-  X(QCP_ERR_SETTINGS, "invalid settings")  /* a setting out of range */     \
-  X(QCP_ERR_ALLOC, "allocation failed")                                     \
-  X(QCP_ERR_ORDERING, "AMD ordering failed")                                \
-  X(QCP_ERR_START, "invalid starting point") /* e.g. h - Gx not interior */ \
-  X(QCP_ERR_IO, "file input/output failed")
+// Error codes returned by functions that take user input (0 = ok): the sc_error codes
+// (common/sc_error.h, one sign for every library) under qcp's names.
+#define QCP_ERROR_LIST(X)                                                                 \
+  X(QCP_OK, SC_OK, "ok")                                                                  \
+  X(QCP_ERR_INPUT, SC_ERR_INPUT, "invalid problem data")   /* sizes, patterns, NaN/Inf */ \
+  X(QCP_ERR_SETTINGS, SC_ERR_SETTINGS, "invalid settings") /* a setting out of range */   \
+  X(QCP_ERR_ALLOC, SC_ERR_MEMORY, "allocation failed")                                    \
+  X(QCP_ERR_ORDERING, SC_ERR_ORDERING, "AMD ordering failed")                             \
+  X(QCP_ERR_START, SC_ERR_START, "invalid starting point") /* e.g. h - Gx not interior */ \
+  X(QCP_ERR_IO, SC_ERR_IO, "file input/output failed")
 
 #define QCP_ENUM_ITEM(name, str) name,
+#define QCP_ERR_ITEM(name, value, str) name = value,
 typedef enum qcp_status { QCP_STATUS_LIST(QCP_ENUM_ITEM) QCP_STATUS_COUNT } qcp_status;
-typedef enum qcp_errcode { QCP_ERROR_LIST(QCP_ENUM_ITEM) QCP_ERROR_COUNT } qcp_errcode;
+typedef enum qcp_errcode { QCP_ERROR_LIST(QCP_ERR_ITEM) } qcp_errcode;
+#undef QCP_ERR_ITEM
 #undef QCP_ENUM_ITEM
 
 // Returns a static lowercase name of a status ("solved", …); "invalid" if out of range.

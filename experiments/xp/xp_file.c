@@ -152,6 +152,7 @@ xp_file *xp_file_open(const char *path, xp_error *err) {
     }
     return NULL;
   }
+  if (xp_h5_probe(path, err) != XP_OK) return NULL;  // libhdf5 itself crashes on some files
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) {
     xp_fail(err, XP_ERR_USAGE, "cannot open '%s' as HDF5 (corrupt?)", path);

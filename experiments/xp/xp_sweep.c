@@ -425,23 +425,18 @@ static int merge_space_check(const xp_sweep_options *opt, size_t total, xp_error
                  opt->output, need / 1024, avail / 1024, path);
 }
 
-int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
+typedef struct merge_job {
+  const xp_sweep_spec *spec;
+  const xp_sweep_options *opt;
+} merge_job;
+
+// the merge proper (run in a child process: xp_sweep_merge): every part's cases copied into
+// "<output>.partial", renamed onto the output only when every write and close succeeded
+static int merge_write(void *arg, xp_error *err) {
+  const xp_sweep_spec *spec = ((const merge_job *)arg)->spec;
+  const xp_sweep_options *opt = ((const merge_job *)arg)->opt;
   size_t total = xp_sweep_size(spec);
   char path[1200];
-  for (size_t i = 0; i < total; i++) {
-    part_path(opt, i, path, sizeof path);
-    char why[512] = "";
-    const int found = part_check(spec, i, path, why, sizeof why);
-    if (found > 0)
-      return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)",
-                     path);
-    if (found < 0)
-      return xp_fail(err, XP_ERR_RUN,
-                     "sweep part '%s' is unusable: %s; run with --resume to set it aside and "
-                     "recompute it",
-                     path, why);
-  }
-  if (merge_space_check(opt, total, err)) return XP_ERR_RUN;
   xp_results *r =
       xp_results_create(opt->output, spec->experiment, &spec->base, opt->argc, opt->argv, err);
   if (!r) return XP_ERR_RUN;
@@ -476,7 +471,8 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
       hid_t g = H5Gopen2(xp_results_cases_id(r), target, H5P_DEFAULT);
       if (g < 0 || annotate_case(g, spec, i) != 0)
         rc = xp_fail(err, XP_ERR_RUN, "cannot annotate case '%s'", target);
-      if (g >= 0) H5Gclose(g);
+      if (g >= 0 && H5Gclose(g) < 0 && rc == XP_OK)
+        rc = xp_fail(err, XP_ERR_RUN, "cannot write case '%s' (disk full?)", target);
     }
     H5Gclose(cases);
     H5Fclose(part);
@@ -486,7 +482,41 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
     xp_results_abort(r);
     return rc;
   }
-  if ((rc = xp_results_commit(r, err)) != XP_OK) return rc;
+  return xp_results_commit(r, err);
+}
+
+int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
+  size_t total = xp_sweep_size(spec);
+  char path[1200];
+  for (size_t i = 0; i < total; i++) {
+    part_path(opt, i, path, sizeof path);
+    char why[512] = "";
+    const int found = part_check(spec, i, path, why, sizeof why);
+    if (found > 0)
+      return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)",
+                     path);
+    if (found < 0)
+      return xp_fail(err, XP_ERR_RUN,
+                     "sweep part '%s' is unusable: %s; run with --resume to set it aside and "
+                     "recompute it",
+                     path, why);
+  }
+  if (merge_space_check(opt, total, err)) return XP_ERR_RUN;
+  // libhdf5 (1.10) may crash when a write fails inside H5Ocopy: the merge runs in a child, and
+  // whatever it dies of, the previous output and every part stay as they were
+  merge_job job = {spec, opt};
+  int died = 0;
+  xp_error child = {.code = 0};
+  if (xp_isolated(merge_write, &job, 0, &died, &child) != XP_OK) {
+    char partial[1300];
+    snprintf(partial, sizeof partial, "%s.partial", opt->output);
+    if (died) unlink(partial);
+    return xp_fail(err, child.code ? child.code : XP_ERR_RUN,
+                   "merging the sweep into '%s' failed: %s%s; the parts are kept in '%s.parts' "
+                   "(run the same command with --resume to merge again)",
+                   opt->output, died ? "libhdf5 crashed writing it: " : "", child.message,
+                   opt->output);
+  }
   // the output is complete: the parts are no longer needed
   for (size_t i = 0; i < total; i++) {
     part_path(opt, i, path, sizeof path);

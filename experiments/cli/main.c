@@ -430,7 +430,7 @@ static int cmd_export(int argc, char **argv) {
     } else if (strcmp(argv[i], "--group") == 0 && i + 1 < argc) {
       char *end = NULL;
       group = strtol(argv[++i], &end, 10);
-      if (!end || *end || group < 0 || group > 1000)
+      if (!end || end == argv[i] || *end || group < 0 || group > 1000)
         return usage_error("export", "--group '%s' is not a group number 0..1000", argv[i]);
     } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
       format = argv[++i];

@@ -23,10 +23,25 @@
 #include "xp_internal.h"
 
 static volatile sig_atomic_t sweep_interrupted = 0;
+// what a second interrupt needs, prepared before any signal can arrive: the running point's
+// partial file (removed; --resume computes the point again) and the message
+static char sweep_partial[1300], sweep_stop_msg[1600];
 
+// the first interrupt finishes the running point, the second stops at once: finished points
+// are complete part files already, so nothing is lost but the running point
 static void sweep_on_signal(int sig) {
   (void)sig;
+  if (sweep_interrupted) {
+    if (sweep_partial[0]) unlink(sweep_partial);
+    ssize_t w = write(STDERR_FILENO, sweep_stop_msg, strlen(sweep_stop_msg));
+    (void)w;
+    _exit(1);
+  }
   sweep_interrupted = 1;
+  static const char msg[] =
+      "\nsweep: interrupted: finishing the running point (interrupt again to stop at once)\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
 }
 
 static const xp_param_def *param_def(const xp_experiment *x, const char *key) {
@@ -311,6 +326,11 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
   int rc = XP_OK;
   struct sigaction sa = {0}, old_int, old_term;
   sa.sa_handler = sweep_on_signal;
+  sweep_partial[0] = '\0';
+  snprintf(sweep_stop_msg, sizeof sweep_stop_msg,
+           "sweep: stopped; finished points are kept in '%s.parts': run the same command with "
+           "--resume to complete it\n",
+           opt->output);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   sweep_interrupted = 0;
@@ -329,6 +349,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
       xp_params p;
       if (found < 0 && (rc = part_set_aside(path, why, err))) break;
       if ((rc = grid_params(spec, i, &p, err))) break;
+      snprintf(sweep_partial, sizeof sweep_partial, "%s.partial", path);
       xp_results *r = xp_results_create(path, spec->experiment, &p, opt->argc, opt->argv, err);
       if (!r) {
         rc = XP_ERR_RUN;
@@ -355,6 +376,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
         rc = write_failed_part(spec, i, &p, path, run_err.message, opt, err);
       }
     }
+    sweep_partial[0] = '\0';
     done++;
     xp_progress_update(&bar, (double)done / (double)mine);
     if (rc == XP_OK && sweep_interrupted && done < mine)

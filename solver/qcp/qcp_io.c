@@ -111,7 +111,11 @@ static hid_t create_partial(const char *path, char *tmp, size_t cap, qcp_error *
   struct stat st;
   if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
   hid_t f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) io_fail(err, QCP_ERR_IO, "cannot create HDF5 file %s", tmp);
+  if (f < 0) {
+    // a file at tmp now was begun by H5Fcreate (the name was free): a full disk leaves none
+    if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
+    io_fail(err, QCP_ERR_IO, "cannot create HDF5 file %s", tmp);
+  }
   return f;
 }
 

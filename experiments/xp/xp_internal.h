@@ -38,7 +38,7 @@ int xp_file_check(hid_t file, const char *path, struct xp_error *err);
 
 // Runs fn(arg, err) in a child process (xp_isolate.c): XP_OK if it returned XP_OK; its code and
 // message if it failed; XP_ERR_RUN with *died = the signal (or -1: killed another way, e.g. a
-// sanitizer) if it died. quiet: the child's stderr goes to /dev/null and it gets 120 s.
+// sanitizer) if it died. quiet: the child's stderr goes to /dev/null and it gets 600 s.
 int xp_isolated(int (*fn)(void *, struct xp_error *), void *arg, int quiet, int *died,
                 struct xp_error *err);
 // Walks an untrusted HDF5 file in a child process first: XP_OK if libhdf5 survived reading it

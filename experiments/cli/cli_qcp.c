@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_commands.h"
 #include "cmd_maros.h"
 #include "cmd_qcp.h"
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
+#include "xp/xp_file.h"
 #include "xp/xp_path.h"
 
 // stabcon qcp gen stack|foundation SIZE [MU] FILE: a seeded instance of the benchmark family
@@ -93,6 +95,11 @@ int cli_cmd_qcp(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "solve")) qcp_solve_files(argc, argv, &in, &out);
   size_t len = in ? strlen(in) : 0;  // a Maros-Meszaros MATLAB problem (cmd_maros.c)
   if (len > 4 && !strcmp(in + len - 4, ".mat")) return xp_cmd_qcp_solve_mat(argc - 2, argv + 2);
+  xp_error probe = {.code = 0};  // libhdf5 itself may crash on a corrupt problem: a child reads it
+  if (in && access(in, F_OK) == 0 && xp_h5_probe(in, &probe) != XP_OK) {
+    fprintf(stderr, "qcp solve: %s\n", probe.message);
+    return probe.code == XP_ERR_USAGE ? XP_ERR_USAGE : XP_ERR_RUN;
+  }
   const int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
   int rc = xp_cmd_qcp(argc, argv);
   if (help)  // the solve help, then the generator this file adds

@@ -41,9 +41,6 @@ int xp_file_check(hid_t file, const char *path, struct xp_error *err);
 // sanitizer) if it died. quiet: the child's stderr goes to /dev/null and it gets 600 s.
 int xp_isolated(int (*fn)(void *, struct xp_error *), void *arg, int quiet, int *died,
                 struct xp_error *err);
-// Walks an untrusted HDF5 file in a child process first: XP_OK if libhdf5 survived reading it
-// (errors are left to the caller's reader), XP_ERR_USAGE "corrupt HDF5 file" naming path if not.
-int xp_h5_probe(const char *path, struct xp_error *err);
 
 // Version of the results-file format written by this build.
 #define XP_FORMAT_VERSION 1

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "xp/xp.h"
+#include "xp/xp_file.h"
 #include "xp_internal.h"
 
 // the child: default crash signals (a crash is a plain death, not a sanitizer report about

@@ -44,6 +44,21 @@ static void sweep_on_signal(int sig) {
   (void)w;
 }
 
+// the running point's partial file ("" when none), written with the interrupts held so the
+// handler never sees half a name
+static void sweep_running(const char *part) {
+  sigset_t block, prev;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  sigprocmask(SIG_BLOCK, &block, &prev);
+  if (part)
+    snprintf(sweep_partial, sizeof sweep_partial, "%s.partial", part);
+  else
+    sweep_partial[0] = '\0';
+  sigprocmask(SIG_SETMASK, &prev, NULL);
+}
+
 static const xp_param_def *param_def(const xp_experiment *x, const char *key) {
   for (size_t i = 0; i < x->n_params; i++)
     if (strcmp(x->params[i].key, key) == 0) return &x->params[i];
@@ -349,7 +364,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
       xp_params p;
       if (found < 0 && (rc = part_set_aside(path, why, err))) break;
       if ((rc = grid_params(spec, i, &p, err))) break;
-      snprintf(sweep_partial, sizeof sweep_partial, "%s.partial", path);
+      sweep_running(path);
       xp_results *r = xp_results_create(path, spec->experiment, &p, opt->argc, opt->argv, err);
       if (!r) {
         rc = XP_ERR_RUN;
@@ -376,7 +391,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
         rc = write_failed_part(spec, i, &p, path, run_err.message, opt, err);
       }
     }
-    sweep_partial[0] = '\0';
+    sweep_running(NULL);
     done++;
     xp_progress_update(&bar, (double)done / (double)mine);
     if (rc == XP_OK && sweep_interrupted && done < mine)

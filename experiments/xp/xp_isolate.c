@@ -107,14 +107,55 @@ static herr_t probe_attr(hid_t loc, const char *name, const H5A_info_t *info, vo
   return 0;
 }
 
-static herr_t probe_object(hid_t loc, const char *name, const H5O_info_t *info, void *data) {
-  (void)data;
+// objects already walked (by address): hard links may form cycles
+typedef struct probe_seen {
+  haddr_t *slot;  // open addressing; HADDR_UNDEF = empty
+  size_t cap, n;
+} probe_seen;
+
+// 1 if addr was new (and is now recorded), 0 if seen before or out of memory
+static int probe_first_visit(probe_seen *s, haddr_t addr) {
+  if (2 * (s->n + 1) > s->cap) {
+    probe_seen g = {malloc(2 * (s->cap ? s->cap : 512) * sizeof(haddr_t)),
+                    2 * (s->cap ? s->cap : 512), 0};
+    if (!g.slot) return 0;
+    for (size_t i = 0; i < g.cap; i++) g.slot[i] = HADDR_UNDEF;
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->slot[i] != HADDR_UNDEF) probe_first_visit(&g, s->slot[i]);
+    free(s->slot);
+    *s = g;
+  }
+  size_t i = (size_t)(addr * 0x9E3779B97F4A7C15ULL) & (s->cap - 1);
+  for (; s->slot[i] != HADDR_UNDEF; i = (i + 1) & (s->cap - 1))
+    if (s->slot[i] == addr) return 0;
+  s->slot[i] = addr, s->n++;
+  return 1;
+}
+
+static herr_t probe_link(hid_t loc, const char *name, const H5L_info_t *info, void *data);
+
+// one object: its attributes (by name and by creation order, as the readers list them), its
+// data if a small dataset, its links if a group; every error is passed over so that the walk
+// reaches every object the readers could (H5Ovisit stops at the first error)
+static void probe_object(hid_t o, probe_seen *seen) {
+  H5O_info_t info;
+  if (H5Oget_info2(o, &info, H5O_INFO_BASIC) < 0 || !probe_first_visit(seen, info.addr)) return;
+  for (int k = 0; k < 2; k++) {
+    hsize_t idx = 0;
+    H5Aiterate2(o, k ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME, H5_ITER_INC, &idx, probe_attr, NULL);
+  }
+  if (info.type == H5O_TYPE_DATASET) probe_read(o, 0);
+  if (info.type != H5O_TYPE_GROUP) return;
+  for (int k = 0; k < 2; k++) {
+    hsize_t idx = 0;
+    H5Literate(o, k ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME, H5_ITER_INC, &idx, probe_link, seen);
+  }
+}
+
+static herr_t probe_link(hid_t loc, const char *name, const H5L_info_t *info, void *data) {
+  if (info->type != H5L_TYPE_HARD) return 0;  // the readers never follow other links
   hid_t o = H5Oopen(loc, name, H5P_DEFAULT);
-  if (o < 0) return 0;
-  hsize_t idx = 0;
-  H5Aiterate2(o, H5_INDEX_NAME, H5_ITER_INC, &idx, probe_attr, NULL);
-  if (info->type == H5O_TYPE_DATASET) probe_read(o, 0);
-  H5Oclose(o);
+  if (o >= 0) probe_object(o, data), H5Oclose(o);
   return 0;
 }
 
@@ -124,7 +165,10 @@ static int probe_walk(void *arg, xp_error *err) {
   xp_h5_quiet();
   hid_t f = H5Fopen((const char *)arg, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return XP_OK;
-  H5Ovisit2(f, H5_INDEX_NAME, H5_ITER_INC, probe_object, NULL, H5O_INFO_BASIC);
+  hid_t root = H5Oopen(f, "/", H5P_DEFAULT);
+  probe_seen seen = {NULL, 0, 0};
+  if (root >= 0) probe_object(root, &seen), H5Oclose(root);
+  free(seen.slot);
   H5Fclose(f);
   return XP_OK;
 }

@@ -555,9 +555,11 @@ static int cmd_compare(int argc, char **argv) {
   if (argc != 3 || is_help(argv[1])) {
     puts(
         "usage: stabcon compare A.h5 B.h5\n\nCompares two results files case by case (names, "
-        "status, parameters, statistics,\nseries bit for bit) and prints every difference, one a "
-        "line: changed (A → B),\nonly in A, only in B. Timings (statistics and series whose "
-        "names hold time,\nwall, cpu or us_per_step) are ignored. Exit 0 if equal, 1 if not.");
+        "status, message, parameters,\nstatistics, series bit for bit) and prints every "
+        "difference, one a line: changed\n(A → B), only in A, only in B, and 'not compared' for "
+        "an entry that cannot be\nread (counted as a difference). Timings (statistics and series "
+        "whose names hold\ntime, wall, cpu or us_per_step) and the provenance (root attributes) "
+        "are not\ncompared. Exit 0 if equal, 1 if not.");
     return argc == 2 && is_help(argv[1]) ? XP_OK : XP_ERR_USAGE;
   }
   xp_error err = {.code = 0};
@@ -567,7 +569,7 @@ static int cmd_compare(int argc, char **argv) {
     return XP_ERR_USAGE;
   }
   if (n == 0)
-    printf("identical (timings ignored)\n");
+    printf("identical (timings and provenance not compared)\n");
   else
     printf("%ld difference%s\n", n, n == 1 ? "" : "s");
   if (fflush(stdout) != 0 || ferror(stdout)) return XP_ERR_RUN;

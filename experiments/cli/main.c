@@ -492,7 +492,8 @@ static int cmd_sweep(int argc, char **argv) {
         "(default results/EXPERIMENT-sweep.h5), cases named gNNNNN_<case> with the grid values\n"
         "in their parameters. A single value is a fixed setting. Each finished point is kept in\n"
         "FILE.parts/ as it completes: after an interruption (Ctrl-C, kill, full disk) run the\n"
-        "same command with --resume to compute only the missing points. A point that fails is\n"
+        "same command with --resume to compute only the missing points (a first Ctrl-C lets\n"
+        "the running point finish, a second stops at once). A point that fails is\n"
         "recorded with status \"failed\" and the sweep goes on.\n\n"
         "example: stabcon sweep smd --method explicit,implicit --set h=1e-5:1e-2:7:log --set "
         "k=1e6");

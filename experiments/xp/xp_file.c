@@ -331,8 +331,9 @@ int xp_file_export_summary_csv(const xp_file *f, FILE *out, xp_error *err) {
   for (size_t j = 0; j < params.n; j++) csv_field(out, params.names[j], 0);
   for (size_t j = 0; j < stats.n; j++) csv_field(out, stats.names[j], 0);
   fputc('\n', out);
+  static char value[XP_ATTR_MAX_STRING + 64];  // a whole value: the export cuts nothing short
   for (size_t i = 0; i < f->n_cases; i++) {
-    char value[1024] = "";
+    value[0] = '\0';
     csv_field(out, f->case_names[i], 1);
     xp_file_case_status(f, f->case_names[i], value, sizeof value);
     csv_field(out, value, 0);

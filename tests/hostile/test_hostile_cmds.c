@@ -209,6 +209,20 @@ static void test_export_all_series(void **state) {
   fclose(csv);
   assert_non_null(strstr(header, "extra_000"));
   assert_non_null(strstr(header, "extra_199"));
+  // the summary holds a 3000-byte parameter whole
+  char params[400], text[3001];
+  memset(text, 'v', 3000), text[2999] = 'w', text[3000] = '\0';
+  snprintf(params, sizeof params, "cases/%s/params", c);
+  f = hostile_h5_open("e.h5");
+  set_string(f, params, "note", text);
+  H5Fclose(f);
+  assert_int_equal(test_run((const char *[]){"export", "e.h5", "-o", "s.csv", NULL}), 0);
+  test_path(out, sizeof out, "s.csv");
+  csv = fopen(out, "r");
+  size_t got = fread(header, 1, (1 << 16) - 1, csv);
+  header[got] = '\0';
+  fclose(csv);
+  assert_non_null(strstr(header, "vvvw"));
   free(header);
 }
 

@@ -344,7 +344,9 @@ static void test_count_parameters(void **state) {
 // defect 3: files that crash libhdf5 itself (kept from a fuzz run) are refused as corrupt
 static void test_corrupt_hdf5(void **state) {
   (void)state;
-  for (int i = 1; i <= 4; i++) {  // crash4: libhdf5 crashes while listing a case's attributes
+  // each crashes libhdf5 1.10.8 in every build (crash2 while listing a case's attributes, after
+  // an earlier object that libhdf5 reports as an error)
+  for (int i = 1; i <= 3; i++) {
     char from[700], name[32];
     snprintf(from, sizeof from, "%s/crash%d.h5", corrupt_dir, i);
     snprintf(name, sizeof name, "crash%d.h5", i);

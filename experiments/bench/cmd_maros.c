@@ -150,10 +150,17 @@ static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row
 }
 
 // reads and solves one file into row (an unreadable file is a row of kind "error")
-static void run_problem(const char *path, const maros_options *o, maros_row *row) {
+// the case name of a problem file: its base name up to the first '.'
+static void case_name(const char *path, char *name, size_t len) {
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  snprintf(name, len, "%.*s", (int)strcspn(base, "."), base);
+}
+
+// reads and solves one file into row (an unreadable file is a row of kind "error"); errors are
+// printed after "cmd: "
+static void run_problem(const char *cmd, const char *path, const maros_options *o, maros_row *row) {
   memset(row, 0, sizeof *row);
-  snprintf(row->name, sizeof row->name, "%.*s", (int)strcspn(base, "."), base);
+  case_name(path, row->name, sizeof row->name);
   row->kind = KIND_ERROR;
   row->status = QCP_UNSOLVED;
   row->score = (qcp_mm_score){INFINITY, INFINITY, INFINITY, NAN, NAN, NAN, NAN};
@@ -161,8 +168,10 @@ static void run_problem(const char *path, const maros_options *o, maros_row *row
   row->ulp = (qcp_mm_ulp){0, 0, NAN, NAN, NAN};
   qcp_mm mm;
   qcp_error err = {0, ""};
-  if (qcp_mm_read_mat(path, &mm, &err) || solve_scored(&mm, o, row, &err))
-    fprintf(stderr, "bench maros: %s: %s\n", row->name, err.message);
+  if (qcp_mm_read_mat(path, &mm, &err))  // the message names the file
+    fprintf(stderr, "%s: %s\n", cmd, err.message);
+  else if (solve_scored(&mm, o, row, &err))
+    fprintf(stderr, "%s: %s: %s\n", cmd, path, err.message);
   qcp_mm_free(&mm);
 }
 
@@ -239,8 +248,10 @@ int cli_cmd_qcp_solve_mat(int argc, char **argv) {
              XP_ERR_USAGE;
     path = argv[i];
   }
+  if (!path)
+    return fprintf(stderr, "qcp solve: no problem file given (see --help)\n"), XP_ERR_USAGE;
   maros_row row;
-  run_problem(path, &o, &row);
+  run_problem("qcp solve", path, &o, &row);
   if (row.kind == KIND_ERROR) return XP_ERR_USAGE;
   printf("problem     %s (n = %d, rows = %d: %d equalities, %d inequalities)\n", row.name, row.n,
          row.m, row.p, row.l);
@@ -488,17 +499,20 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
 // CSV for gnuplot and the figures; returns 0 or -1. The paths and the tolerance reach gnuplot
 // as datablock lines of a meta file (xp_plot_block_line), never spliced into a command: the
 // directory comes from the command line
-static int write_plots(const char *dir, const maros_row *rows, int n, double tol) {
-  char csv[1024], meta[1024], stem[1024], tol_txt[32];
-  for (const char *c = dir; *c; c++)
-    if ((unsigned char)*c < 0x20 || *c == 0x7f) return -1;  // a datablock line holds no controls
-  xp_mkdir_p(dir);
+static int write_plots(const char *plot_dir, const maros_row *rows, int n, double tol) {
+  char csv[1100], meta[1100], stem[1100], tol_txt[32], dir[1024];
+  xp_error err = {.code = 0};
+  // every path reaching gnuplot is one it cannot take as a pipe or an option (xp_gnuplot_path)
+  if (xp_gnuplot_path(dir, sizeof dir, plot_dir, &err) != XP_OK)
+    return fprintf(stderr, "bench maros: --plot: %s\n", err.message), -1;
+  if (xp_mkdir_p(dir) != 0)
+    return fprintf(stderr, "bench maros: --plot: cannot create '%s': %s\n", plot_dir,
+                   strerror(errno)),
+           -1;
   snprintf(tol_txt, sizeof tol_txt, "%.0e", tol);
   snprintf(csv, sizeof csv, "%s/maros_%s.csv", dir, tol_txt);
   snprintf(stem, sizeof stem, "%s/maros_%s", dir, tol_txt);
-  // a name starting with '-' gets "./", as in xp_plot.c: gnuplot must never read a file name as
-  // an option (defensive: the appended /maros_… already keeps it from being exactly -e)
-  snprintf(meta, sizeof meta, "%s%s/maros_%s.meta.gp", dir[0] == '-' ? "./" : "", dir, tol_txt);
+  snprintf(meta, sizeof meta, "%s/maros_%s.meta.gp", dir, tol_txt);
   FILE *f = fopen(csv, "w");
   if (!f) return -1;
   fprintf(f, "name,iterations,time,pass,pass_f64\n");
@@ -565,6 +579,33 @@ static int parse_bench(int argc, char **argv, bench_args *b) {
   return XP_OK;
 }
 
+// before anything is solved: case names (the file names up to the first '.') unique and not
+// empty, and the output none of the problem files
+static int check_inputs(const bench_args *b, char **names, int n, xp_error *err) {
+  char(*cases)[64] = calloc((size_t)n, sizeof *cases);
+  const char **paths = calloc((size_t)n, sizeof *paths);
+  int rc = cases && paths ? XP_OK : xp_fail(err, XP_ERR_RUN, "out of memory");
+  for (int i = 0; !rc && i < n; i++) {
+    case_name(names[i], cases[i], sizeof cases[i]);
+    if (strlen(names[i]) >= sizeof cases[i] - 1 || !cases[i][0])
+      rc = xp_fail(err, XP_ERR_USAGE, "'%s/%s': a problem's name must have 1 to 62 characters",
+                   b->dir, names[i]);
+    for (int k = 0; !rc && k < i; k++)
+      if (!strcmp(cases[k], cases[i]))
+        rc = xp_fail(err, XP_ERR_USAGE,
+                     "'%s/%s' and '%s/%s' would both be case '%s'; rename one or choose with "
+                     "--only",
+                     b->dir, names[k], b->dir, names[i], cases[i]);
+    char *p = malloc(strlen(b->dir) + strlen(names[i]) + 2);
+    if (p) sprintf(p, "%s/%s", b->dir, names[i]);
+    paths[i] = p;
+  }
+  if (!rc) rc = xp_output_check("--output", b->output, paths, (size_t)n, err);
+  for (int i = 0; paths && i < n; i++) free((void *)paths[i]);
+  free(cases), free(paths);
+  return rc;
+}
+
 int cli_cmd_bench_maros(int argc, char **argv) {
   bench_args b;
   int rc = parse_bench(argc, argv, &b);
@@ -582,9 +623,10 @@ int cli_cmd_bench_maros(int argc, char **argv) {
       .paper_ref = "Maros-Meszaros convex QP test set (scored as its README describes)",
       .summary = "qcp on every problem, each scored by an independent residual check"};
   xp_error xerr = {.code = 0};
-  if (xp_output_check("--output", b.output, NULL, 0, &xerr)) {
+  if (check_inputs(&b, names, n, &xerr)) {
     fprintf(stderr, "bench maros: %s\n", xerr.message);
-    return XP_ERR_USAGE;
+    for (int i = 0; i < n; i++) free(names[i]);
+    return free(names), XP_ERR_USAGE;
   }
   xp_results *res = xp_results_create(b.output, &bench_maros, NULL, argc, argv, &xerr);
   maros_row *rows = calloc((size_t)n, sizeof *rows);
@@ -599,7 +641,7 @@ int cli_cmd_bench_maros(int argc, char **argv) {
   for (int i = 0; i < n; i++) {
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", b.dir, names[i]);
-    run_problem(path, &b.o, &rows[i]);
+    run_problem("bench maros", path, &b.o, &rows[i]);
     print_row(&rows[i]);
     write_case(res, &rows[i], b.o.tol);
     free(names[i]);
@@ -607,10 +649,14 @@ int cli_cmd_bench_maros(int argc, char **argv) {
   free(names);
   print_summary(rows, n, &b.o);
   rc = xp_results_commit(res, &xerr) ? XP_ERR_RUN : XP_OK;
-  if (rc) fprintf(stderr, "bench maros: %s\n", xerr.message);
-  if (b.plot && write_plots(b.plot, rows, n, b.o.tol))
-    fprintf(stderr, "bench maros: the figures in '%s' could not be drawn (gnuplot)\n", b.plot);
-  printf("\nresults: %s\n", b.output);
+  if (rc)
+    fprintf(stderr, "bench maros: %s\n", xerr.message);
+  else
+    printf("\nresults: %s\n", b.output);  // only a file that exists is announced
+  if (b.plot && write_plots(b.plot, rows, n, b.o.tol)) {
+    fprintf(stderr, "bench maros: the figures in '%s' could not be drawn\n", b.plot);
+    rc = XP_ERR_RUN;
+  }
   free(rows);
   return rc;
 }

@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_commands.h"
 #include "cmd_maros.h"
 #include "cmd_qcp.h"
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
+#include "xp/xp_file.h"
 #include "xp/xp_path.h"
 
 // stabcon qcp gen stack|foundation SIZE [MU] FILE: a seeded instance of the benchmark family
@@ -59,17 +61,25 @@ static int qcp_gen_command(int argc, char **argv) {
 
 // `qcp solve PROBLEM -o SOLUTION`: the solution must not replace the problem, a device, a
 // directory or a symlink; checked here, before the problem is read (cmd_qcp.c parses the rest)
-static int qcp_solve_output_check(int argc, char **argv) {
-  const char *in = NULL, *out = NULL;
+// the problem file (the first argument that is neither an option nor an option's value) and -o
+static void qcp_solve_files(int argc, char **argv, const char **in, const char **out) {
+  *in = *out = NULL;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
-      out = argv[++i];
-    else if ((!strcmp(a, "--max-iter") || !strcmp(a, "--eps")) && i + 1 < argc)
+      *out = argv[++i];
+    else if ((!strcmp(a, "--max-iter") || !strcmp(a, "--eps") || !strcmp(a, "--tol") ||
+              !strcmp(a, "--time-limit")) &&
+             i + 1 < argc)
       i++;
-    else if (a[0] != '-' && !in)
-      in = a;
+    else if (a[0] != '-' && !*in)
+      *in = a;
   }
+}
+
+static int qcp_solve_output_check(int argc, char **argv) {
+  const char *in, *out;
+  qcp_solve_files(argc, argv, &in, &out);
   xp_error err = {.code = 0};
   const char *inputs[1] = {in};
   if (!out || xp_output_check("-o", out, inputs, 1, &err) == XP_OK) return XP_OK;
@@ -81,10 +91,14 @@ int cli_cmd_qcp(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "gen") == 0) return qcp_gen_command(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "solve") == 0 && qcp_solve_output_check(argc, argv))
     return XP_ERR_USAGE;
-  for (int i = 2; argc >= 3 && !strcmp(argv[1], "solve") && i < argc; i++) {
-    size_t len = strlen(argv[i]);  // a Maros-Meszaros MATLAB file (cmd_maros.c)
-    if (len > 4 && !strcmp(argv[i] + len - 4, ".mat"))
-      return cli_cmd_qcp_solve_mat(argc - 2, argv + 2);
+  const char *in = NULL, *out = NULL;
+  if (argc >= 3 && !strcmp(argv[1], "solve")) qcp_solve_files(argc, argv, &in, &out);
+  size_t len = in ? strlen(in) : 0;  // a Maros-Meszaros MATLAB problem (cmd_maros.c)
+  if (len > 4 && !strcmp(in + len - 4, ".mat")) return cli_cmd_qcp_solve_mat(argc - 2, argv + 2);
+  xp_error probe = {.code = 0};  // libhdf5 itself may crash on a corrupt problem: a child reads it
+  if (in && access(in, F_OK) == 0 && xp_h5_probe(in, &probe) != XP_OK) {
+    fprintf(stderr, "qcp solve: %s\n", probe.message);
+    return probe.code == XP_ERR_USAGE ? XP_ERR_USAGE : XP_ERR_RUN;
   }
   const int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
   int rc = cli_cmd_qcp_solve(argc, argv);

@@ -512,7 +512,7 @@ static int cmd_export(int argc, char **argv) {
     } else if (strcmp(argv[i], "--group") == 0 && i + 1 < argc) {
       char *end = NULL;
       group = strtol(argv[++i], &end, 10);
-      if (!end || *end || group < 0 || group > 1000)
+      if (!end || end == argv[i] || *end || group < 0 || group > 1000)
         return usage_error("export", "--group '%s' is not a group number 0..1000", argv[i]);
     } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
       format = argv[++i];
@@ -577,7 +577,8 @@ static int cmd_sweep(int argc, char **argv) {
         "(default results/EXPERIMENT-sweep.h5), cases named gNNNNN_<case> with the grid values\n"
         "in their parameters. A single value is a fixed setting. Each finished point is kept in\n"
         "FILE.parts/ as it completes: after an interruption (Ctrl-C, kill, full disk) run the\n"
-        "same command with --resume to compute only the missing points. A point that fails is\n"
+        "same command with --resume to compute only the missing points (a first Ctrl-C lets\n"
+        "the running point finish, a second stops at once). A point that fails is\n"
         "recorded with status \"failed\" and the sweep goes on.\n\n"
         "example: stabcon sweep smd --method explicit,implicit --set h=1e-5:1e-2:7:log --set "
         "k=1e6");
@@ -640,9 +641,11 @@ static int cmd_compare(int argc, char **argv) {
   if (argc != 3 || is_help(argv[1])) {
     puts(
         "usage: stabcon compare A.h5 B.h5\n\nCompares two results files case by case (names, "
-        "status, parameters, statistics,\nseries bit for bit) and prints every difference, one a "
-        "line: changed (A → B),\nonly in A, only in B. Timings (statistics and series whose "
-        "names hold time,\nwall, cpu or us_per_step) are ignored. Exit 0 if equal, 1 if not.");
+        "status, message, parameters,\nstatistics, series bit for bit) and prints every "
+        "difference, one a line: changed\n(A → B), only in A, only in B, and 'not compared' for "
+        "an entry that cannot be\nread (counted as a difference). Timings (statistics and series "
+        "whose names hold\ntime, wall, cpu or us_per_step) and the provenance (root attributes) "
+        "are not\ncompared. Exit 0 if equal, 1 if not.");
     return argc == 2 && is_help(argv[1]) ? XP_OK : XP_ERR_USAGE;
   }
   xp_error err = {.code = 0};
@@ -652,7 +655,7 @@ static int cmd_compare(int argc, char **argv) {
     return XP_ERR_USAGE;
   }
   if (n == 0)
-    printf("identical (timings ignored)\n");
+    printf("identical (timings and provenance not compared)\n");
   else
     printf("%ld difference%s\n", n, n == 1 ? "" : "s");
   if (fflush(stdout) != 0 || ferror(stdout)) return XP_ERR_RUN;

@@ -218,11 +218,11 @@ static int measure_bdf_atol(xp_results *out, xp_error *err) {
 
 // §6.5: nonzeros of the assembled Hessian of one step's conic problem on the resting stack
 static int measure_hessian(const xp_params *prm, xp_results *out, xp_error *err) {
-  const double *ns;
-  const size_t nn = xp_params_list(prm, "hessian_N", &ns);
-  for (size_t i = 0; i < nn; i++) {
+  int ns[XP_MAX_LIST];
+  const long nn = xp_params_counts(prm, "hessian_N", 1, STACK_MAX_SPHERES, ns, err);
+  for (long i = 0; i < nn; i++) {
     stack_params sp = stack_params_default();
-    sp.n = (int)lround(ns[i]);
+    sp.n = ns[i];
     sp.bt = sim_tangent_damping(0, 0.01);
     stack s;
     if (stack_init(&s, &sp)) return xp_fail(err, XP_ERR_RUN, "out of memory");
@@ -265,6 +265,8 @@ static int measure_hessian(const xp_params *prm, xp_results *out, xp_error *err)
 }
 
 static int cl_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
+  int hn[XP_MAX_LIST];  // checked before the first measure, not after four of them
+  if (xp_params_counts(prm, "hessian_N", 1, STACK_MAX_SPHERES, hn, err) < 0) return XP_ERR_USAGE;
   int rc = measure_fig6(prm, out, err);
   xp_progress_update(progress, 0.2);
   if (rc == XP_OK) rc = measure_table2(out, err);

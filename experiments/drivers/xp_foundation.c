@@ -731,7 +731,8 @@ static void wp_ringing_text(const xp_file *f, FILE *md) {
     double h = NAN;
     if (xp_file_case_param(f, xp_file_case_name(f, i), "h", &h) == 0 && h < h_min) h_min = h;
   }
-  if (!isfinite(h_min) || !isfinite(T) || foundation_params_check(&p, buf, sizeof buf)) return;
+  sc_error perr = {0};
+  if (!isfinite(h_min) || !isfinite(T) || foundation_params_check(&p, &perr)) return;
   foundation fd;
   foundation_init(&fd, &p);
   const ref_winkler w = fr_winkler(&fd);
@@ -1048,7 +1049,7 @@ static int fr_run(const xp_params *prm, xp_results *out, xp_progress *progress, 
       foundation_params p = foundation_params_default();
       p.n = (int)xp_params_int(prm, "n"), p.E = Es[iE], p.load = Fs[iF];
       foundation_params_read(prm, &p);
-      if (foundation_params_check(&p, err->message, sizeof err->message)) return XP_ERR_USAGE;
+      if (foundation_params_check(&p, err)) return XP_ERR_USAGE;
       foundation fd;
       foundation_init(&fd, &p);
       fd_run ref;

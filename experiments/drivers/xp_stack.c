@@ -327,8 +327,10 @@ static int pile_case(const xp_params *prm, size_t frames, xp_results *out, xp_er
 }
 
 static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
-  const double *ns;
-  const size_t nn = xp_params_list(prm, "n", &ns);
+  int ns[XP_MAX_LIST];
+  const long count = xp_params_counts(prm, "n", 1, STACK_MAX_SPHERES, ns, err);
+  if (count < 0) return XP_ERR_USAGE;
+  const size_t nn = (size_t)count;
   double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
   const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
   if (xp_step_count(T, h, &(size_t){0}, err)) return XP_ERR_USAGE;
@@ -350,8 +352,7 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
     return xp_fail(err, XP_ERR_USAGE, "parameter frames=%zu: at most %d", frames, SIM_FRAMES_MAX);
   for (int rest = 0; rest < 2; rest++)
     for (size_t k = 0; k < nn; k++) {
-      const int n = (int)llround(ns[k]);
-      if (n < 1) return xp_fail(err, XP_ERR_USAGE, "parameter n: every entry must be >= 1");
+      const int n = ns[k];
       const size_t fr = !rest && ns[k] == nlargest ? frames : 0;
       int rc = cost_case(prm, n, rest, fr, out, &wall[rest][k], &us[rest][k], err);
       if (rc != XP_OK) return rc;

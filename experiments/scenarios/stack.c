@@ -216,7 +216,7 @@ static int st_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, 
 
 int stack_init(stack *s, const stack_params *p) {
   memset(s, 0, sizeof *s);
-  if (p->n < 1) return -1;
+  if (p->n < 1 || p->n > STACK_MAX_SPHERES) return -1;
   s->p = *p;
   s->max_contacts = STACK_CONTACTS_PER_SPHERE * p->n;
   s->block_size = malloc((size_t)p->n * sizeof *s->block_size);

@@ -10,7 +10,8 @@
 #include "xp/xp_file.h"
 #include "xp/xp_sweep.h"
 
-enum { MAX_ENTRIES = 512 };
+// a text value of a results file has at most 1 MiB (XP_ATTR_MAX_STRING): nothing is cut short
+enum { VALUE_MAX = (1 << 20) + 64 };
 
 typedef struct compare_ctx {
   const xp_file *a, *b;
@@ -36,31 +37,58 @@ static int in_list(char (*names)[256], size_t n, const char *name) {
   return 0;
 }
 
-// params or stats of one case: changed values, entries only in A or only in B
+// every entry name of a case's group (no cap: the buffer grows until all fit); NULL if out of
+// memory, which the caller reports as "not compared"
+static char (*all_entries(const xp_file *f, const char *case_name, const char *group,
+                          size_t *n))[256] {
+  for (size_t cap = 64;; cap *= 2) {
+    char(*names)[256] = malloc(cap * sizeof *names);
+    if (!names) return NULL;
+    *n = xp_file_case_entries(f, case_name, group, names, cap);
+    if (*n < cap) return names;
+    free(names);
+  }
+}
+
+// the case's own attributes (status, message; group ""), params or stats of one case: changed
+// values, entries only in A or only in B
 static void compare_group(compare_ctx *c, const char *case_name, const char *group) {
-  static char na[MAX_ENTRIES][256], nb[MAX_ENTRIES][256];
-  const size_t ka = xp_file_case_entries(c->a, case_name, group, na, MAX_ENTRIES);
-  const size_t kb = xp_file_case_entries(c->b, case_name, group, nb, MAX_ENTRIES);
+  static char va[VALUE_MAX], vb[VALUE_MAX];
+  const char *label = group[0] ? group : "attribute";
+  size_t ka = 0, kb = 0;
+  char(*na)[256] = all_entries(c->a, case_name, group, &ka);
+  char(*nb)[256] = all_entries(c->b, case_name, group, &kb);
   const int stats = strcmp(group, "stats") == 0;
+  if (!na || !nb) {
+    c->diffs++;
+    if (c->out) fprintf(c->out, "not compared %s: %s (out of memory)\n", case_name, label);
+    ka = kb = 0;
+  }
   for (size_t i = 0; i < ka; i++) {
     if (stats && is_timing(na[i])) continue;
     if (!in_list(nb, kb, na[i])) {
       c->diffs++;
-      if (c->out) fprintf(c->out, "only in A  %s: %s %s\n", case_name, group, na[i]);
+      if (c->out) fprintf(c->out, "only in A  %s: %s %s\n", case_name, label, na[i]);
       continue;
     }
-    char va[1024] = "", vb[1024] = "";
-    xp_file_case_text(c->a, case_name, group, na[i], va, sizeof va);
-    xp_file_case_text(c->b, case_name, group, na[i], vb, sizeof vb);
+    va[0] = vb[0] = '\0';
+    if (xp_file_case_text(c->a, case_name, group, na[i], va, sizeof va) != 0 ||
+        xp_file_case_text(c->b, case_name, group, na[i], vb, sizeof vb) != 0) {
+      c->diffs++;
+      if (c->out) fprintf(c->out, "not compared %s: %s %s (unreadable)\n", case_name, label, na[i]);
+      continue;
+    }
     if (strcmp(va, vb) == 0) continue;
     c->diffs++;
-    if (c->out) fprintf(c->out, "changed    %s: %s %s: %s → %s\n", case_name, group, na[i], va, vb);
+    if (c->out) fprintf(c->out, "changed    %s: %s %s: %s → %s\n", case_name, label, na[i], va, vb);
   }
   for (size_t i = 0; i < kb; i++)
     if (!(stats && is_timing(nb[i])) && !in_list(na, ka, nb[i])) {
       c->diffs++;
-      if (c->out) fprintf(c->out, "only in B  %s: %s %s\n", case_name, group, nb[i]);
+      if (c->out) fprintf(c->out, "only in B  %s: %s %s\n", case_name, label, nb[i]);
     }
+  free(na);
+  free(nb);
 }
 
 // largest absolute difference of two series of one length (NaN = NaN counts as equal)
@@ -75,9 +103,14 @@ static double series_gap(const double *x, const double *y, long n) {
 }
 
 static void compare_series(compare_ctx *c, const char *case_name) {
-  static char na[MAX_ENTRIES][256], nb[MAX_ENTRIES][256];
-  const size_t ka = xp_file_case_entries(c->a, case_name, "series", na, MAX_ENTRIES);
-  const size_t kb = xp_file_case_entries(c->b, case_name, "series", nb, MAX_ENTRIES);
+  size_t ka = 0, kb = 0;
+  char(*na)[256] = all_entries(c->a, case_name, "series", &ka);
+  char(*nb)[256] = all_entries(c->b, case_name, "series", &kb);
+  if (!na || !nb) {
+    c->diffs++;
+    if (c->out) fprintf(c->out, "not compared %s: series (out of memory)\n", case_name);
+    ka = kb = 0;
+  }
   for (size_t i = 0; i < ka; i++) {
     if (is_timing(na[i])) continue;
     if (!in_list(nb, kb, na[i])) {
@@ -87,7 +120,10 @@ static void compare_series(compare_ctx *c, const char *case_name) {
     double *x = NULL, *y = NULL;
     const long lx = xp_file_series_read(c->a, case_name, na[i], &x);
     const long ly = xp_file_series_read(c->b, case_name, na[i], &y);
-    if (lx != ly) {
+    if (lx < 0 || ly < 0) {
+      c->diffs++;
+      if (c->out) fprintf(c->out, "not compared %s: series %s (unreadable)\n", case_name, na[i]);
+    } else if (lx != ly) {
       c->diffs++;
       if (c->out)
         fprintf(c->out, "changed    %s: series %s: length %ld → %ld\n", case_name, na[i], lx, ly);
@@ -106,6 +142,8 @@ static void compare_series(compare_ctx *c, const char *case_name) {
   for (size_t i = 0; i < kb; i++)
     if (!is_timing(nb[i]) && !in_list(na, ka, nb[i]))
       differ(c, "only in B  %s: series %s\n", case_name, nb[i]);
+  free(na);
+  free(nb);
 }
 
 static int has_case(const xp_file *f, const char *name) {
@@ -128,13 +166,7 @@ long xp_results_compare_report(const char *path_a, const char *path_b, FILE *rep
       differ(&c, "only in A  %s%s\n", name, " (case)");
       continue;
     }
-    char sa[64] = "", sb[64] = "";
-    xp_file_case_status(a, name, sa, sizeof sa);
-    xp_file_case_status(b, name, sb, sizeof sb);
-    if (strcmp(sa, sb) != 0) {
-      c.diffs++;
-      if (report) fprintf(report, "changed    %s: status %s → %s\n", name, sa, sb);
-    }
+    compare_group(&c, name, "");  // status, message
     compare_group(&c, name, "params");
     compare_group(&c, name, "stats");
     compare_series(&c, name);

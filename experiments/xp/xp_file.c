@@ -10,7 +10,6 @@
 #include <string.h>
 
 #define MAX_NAME XP_NAME_MAX
-#define MAX_SERIES 128
 
 struct xp_file {
   hid_t file;
@@ -152,6 +151,7 @@ xp_file *xp_file_open(const char *path, xp_error *err) {
     }
     return NULL;
   }
+  if (xp_h5_probe(path, err) != XP_OK) return NULL;  // libhdf5 itself crashes on some files
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) {
     xp_fail(err, XP_ERR_USAGE, "cannot open '%s' as HDF5 (corrupt?)", path);
@@ -331,8 +331,9 @@ int xp_file_export_summary_csv(const xp_file *f, FILE *out, xp_error *err) {
   for (size_t j = 0; j < params.n; j++) csv_field(out, params.names[j], 0);
   for (size_t j = 0; j < stats.n; j++) csv_field(out, stats.names[j], 0);
   fputc('\n', out);
+  static char value[XP_ATTR_MAX_STRING + 64];  // a whole value: the export cuts nothing short
   for (size_t i = 0; i < f->n_cases; i++) {
-    char value[1024] = "";
+    value[0] = '\0';
     csv_field(out, f->case_names[i], 1);
     xp_file_case_status(f, f->case_names[i], value, sizeof value);
     csv_field(out, value, 0);
@@ -354,20 +355,27 @@ int xp_file_export_summary_csv(const xp_file *f, FILE *out, xp_error *err) {
   return ferror(out) ? xp_fail(err, XP_ERR_RUN, "write error while exporting") : XP_OK;
 }
 
-// distinct series lengths of a case, in order of first appearance, and the series of each
+// distinct series lengths of a case, in order of first appearance, and the series of each (as
+// many as the case has: nothing is left out)
 typedef struct series_groups {
   name_list names;
-  long length[MAX_SERIES];
-  long distinct[MAX_SERIES];
+  long *length;    // names.n
+  long *distinct;  // n_distinct of names.n
   size_t n_distinct;
 } series_groups;
+
+static void series_groups_free(series_groups *sg) {
+  free(sg->names.names), free(sg->length), free(sg->distinct);
+}
 
 static int series_groups_read(const xp_file *f, const char *case_name, series_groups *sg) {
   memset(sg, 0, sizeof *sg);
   hid_t g = case_open(f, case_name, "series");
   if (g < 0) return -1;
   list_links(g, &sg->names);
-  if (sg->names.n > MAX_SERIES) sg->names.n = MAX_SERIES;
+  sg->length = calloc(sg->names.n + 1, sizeof *sg->length);
+  sg->distinct = calloc(sg->names.n + 1, sizeof *sg->distinct);
+  if (!sg->length || !sg->distinct) sg->names.n = 0;
   for (size_t j = 0; j < sg->names.n; j++) {
     hid_t ds = H5Dopen2(g, sg->names.names[j], H5P_DEFAULT);
     hid_t space = H5Dget_space(ds);
@@ -379,14 +387,14 @@ static int series_groups_read(const xp_file *f, const char *case_name, series_gr
     if (k == sg->n_distinct) sg->distinct[sg->n_distinct++] = sg->length[j];
   }
   H5Oclose(g);
-  return 0;
+  return sg->length && sg->distinct ? 0 : -1;
 }
 
 int xp_file_case_group_name(const xp_file *f, const char *case_name, size_t group, char *buf,
                             size_t len) {
   series_groups sg;
   if (series_groups_read(f, case_name, &sg) != 0 || group >= sg.n_distinct) {
-    free(sg.names.names);
+    series_groups_free(&sg);
     return -1;
   }
   for (size_t j = 0; j < sg.names.n; j++) {
@@ -395,34 +403,47 @@ int xp_file_case_group_name(const xp_file *f, const char *case_name, size_t grou
       break;
     }
   }
-  free(sg.names.names);
+  series_groups_free(&sg);
   return 0;
+}
+
+// the columns of one series group: every series of that length, read (an unreadable one is an
+// error: the export holds every series or none)
+static int group_columns(const xp_file *f, const char *case_name, const series_groups *sg,
+                         long rows, double **cols, size_t *col_index, size_t *ncols,
+                         xp_error *err) {
+  *ncols = 0;
+  for (size_t j = 0; j < sg->names.n; j++) {
+    if (sg->length[j] != rows) continue;
+    if (xp_file_series_read(f, case_name, sg->names.names[j], &cols[*ncols]) < 0)
+      return xp_fail(err, XP_ERR_USAGE, "series '%s' of case '%s' cannot be read",
+                     sg->names.names[j], case_name);
+    col_index[(*ncols)++] = j;
+  }
+  return XP_OK;
 }
 
 int xp_file_export_case_csv(const xp_file *f, const char *case_name, size_t group, FILE *out,
                             size_t *n_groups, xp_error *err) {
   series_groups sg;
   if (series_groups_read(f, case_name, &sg) != 0) {
-    free(sg.names.names);
+    series_groups_free(&sg);
     return xp_fail(err, XP_ERR_USAGE, "no case '%s' in the file (see `stabcon info`)", case_name);
   }
   if (n_groups) *n_groups = sg.n_distinct;
   if (group >= sg.n_distinct) {
-    free(sg.names.names);
+    series_groups_free(&sg);
     return xp_fail(err, XP_ERR_USAGE, "case '%s' has no series group %zu", case_name, group);
   }
   long rows = sg.distinct[group];
-  double *cols[MAX_SERIES] = {0};
-  size_t ncols = 0;
-  size_t col_index[MAX_SERIES];
-  for (size_t j = 0; j < sg.names.n; j++) {
-    if (sg.length[j] != rows) continue;
-    if (xp_file_series_read(f, case_name, sg.names.names[j], &cols[ncols]) < 0) continue;
-    col_index[ncols++] = j;
-  }
-  for (size_t c = 0; c < ncols; c++) csv_field(out, sg.names.names[col_index[c]], c == 0);
-  fputc('\n', out);
-  for (long r = 0; r < rows; r++) {
+  double **cols = calloc(sg.names.n + 1, sizeof *cols);
+  size_t ncols = 0, *col_index = calloc(sg.names.n + 1, sizeof *col_index);
+  int rc = cols && col_index ? group_columns(f, case_name, &sg, rows, cols, col_index, &ncols, err)
+                             : xp_fail(err, XP_ERR_RUN, "out of memory exporting '%s'", case_name);
+  for (size_t c = 0; rc == XP_OK && c < ncols; c++)
+    csv_field(out, sg.names.names[col_index[c]], c == 0);
+  if (rc == XP_OK) fputc('\n', out);
+  for (long r = 0; rc == XP_OK && r < rows; r++) {
     for (size_t c = 0; c < ncols; c++) {
       if (c) fputc(',', out);
       double v = cols[c][r];
@@ -433,8 +454,10 @@ int xp_file_export_case_csv(const xp_file *f, const char *case_name, size_t grou
     }
     fputc('\n', out);
   }
-  for (size_t c = 0; c < ncols; c++) free(cols[c]);
-  free(sg.names.names);
+  for (size_t c = 0; cols && c < ncols; c++) free(cols[c]);
+  free(cols), free(col_index);
+  series_groups_free(&sg);
+  if (rc != XP_OK) return rc;
   return ferror(out) ? xp_fail(err, XP_ERR_RUN, "write error while exporting") : XP_OK;
 }
 

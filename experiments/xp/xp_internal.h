@@ -36,6 +36,12 @@ int xp_h5_attr_shape(hid_t attr, char *why, size_t len);
 struct sc_error;
 int xp_file_check(hid_t file, const char *path, struct sc_error *err);
 
+// Runs fn(arg, err) in a child process (xp_isolate.c): XP_OK if it returned XP_OK; its code and
+// message if it failed; XP_ERR_RUN with *died = the signal (or -1: killed another way, e.g. a
+// sanitizer) if it died. quiet: the child's stderr goes to /dev/null and it gets 600 s.
+int xp_isolated(int (*fn)(void *, struct sc_error *), void *arg, int quiet, int *died,
+                struct sc_error *err);
+
 // Version of the results-file format written by this build.
 #define XP_FORMAT_VERSION 1
 

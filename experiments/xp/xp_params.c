@@ -283,3 +283,18 @@ size_t xp_params_list(const xp_params *p, const char *key, const double **values
   *values = p->list[i];
   return p->list_len[i];
 }
+
+long xp_params_counts(const xp_params *p, const char *key, long lo, long hi, int *out,
+                      xp_error *err) {
+  const double *v;
+  const size_t n = xp_params_list(p, key, &v);
+  for (size_t k = 0; k < n; k++) {
+    if (!(v[k] >= (double)lo && v[k] <= (double)hi && v[k] == floor(v[k])))
+      return xp_fail(err, XP_ERR_USAGE,
+                     "parameter %s: entry %.17g must be a whole number in %ld..%ld", key, v[k], lo,
+                     hi),
+             -1;
+    out[k] = (int)v[k];
+  }
+  return (long)n;
+}

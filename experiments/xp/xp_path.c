@@ -96,3 +96,13 @@ int xp_partial_create(const char *partial) {
   if (lstat(partial, &st) == 0 && S_ISREG(st.st_mode)) unlink(partial);  // a stale partial file
   return open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
+
+int xp_gnuplot_path(char *buf, size_t len, const char *path, xp_error *err) {
+  if (!path || !path[0]) return xp_fail(err, XP_ERR_USAGE, "empty path for a figure");
+  for (const char *c = path; *c; c++)
+    if ((unsigned char)*c < 0x20 || *c == 0x7f)
+      return xp_fail(err, XP_ERR_USAGE, "path '%s' contains a control character", path);
+  if (snprintf(buf, len, "%s%s", path[0] == '/' ? "" : "./", path) >= (int)len)
+    return xp_fail(err, XP_ERR_USAGE, "path '%.60s…' is too long", path);
+  return XP_OK;
+}

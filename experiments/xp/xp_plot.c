@@ -3,6 +3,7 @@
 // gnuplot cannot read HDF5, so every figure is drawn from CSV exported from the stored file.
 #include "xp/xp_bodies.h"
 #include "xp/xp_file.h"
+#include "xp/xp_path.h"
 
 #include "stabcon_config.h"
 
@@ -81,13 +82,9 @@ static void plots_dir(char *buf, size_t len) {
     snprintf(buf, len, "%s/plots", STABCON_SOURCE_DIR);
 }
 
-// runs `gnuplot META SCRIPT`: both are file names in argv, never parsed as commands (a name
-// starting with '-' gets "./" so gnuplot cannot take it for an option); returns gnuplot's exit
-// status or -1 if it could not start
-static int run_gnuplot(const char *meta, const char *script) {
-  char a[2100], b[2100];
-  snprintf(a, sizeof a, "%s%s", meta[0] == '-' ? "./" : "", meta);
-  snprintf(b, sizeof b, "%s%s", script[0] == '-' ? "./" : "", script);
+// runs `gnuplot META SCRIPT`: both are file names in argv that went through xp_gnuplot_path
+// (never a pipe or an option); returns gnuplot's exit status or -1 if it could not start
+static int run_gnuplot(const char *a, const char *b) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
@@ -100,12 +97,6 @@ static int run_gnuplot(const char *meta, const char *script) {
 }
 
 int xp_plot_run_gnuplot(const char *meta, const char *script) { return run_gnuplot(meta, script); }
-
-static int has_control(const char *s) {
-  for (; *s; s++)
-    if ((unsigned char)*s < 0x20 || *s == 0x7f) return 1;
-  return 0;
-}
 
 // meta.gp: the figure's settings and the file's case list, methods and (unless a sweep, whose
 // figures need none and may hold 1e5 cases) every status, parameter and statistic, as datablocks;
@@ -202,16 +193,21 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
   snprintf(stem, sizeof stem, "%s", base);
   char *dot = strstr(stem, ".h5");
   if (dot) *dot = '\0';
-  char datadir[1400], script[1400], meta[1500], dir[1024];
+  char datadir[1400], script[1400], meta[1500], dir[1024], out[1100], plots[1024];
+  // every path reaching gnuplot (arguments and datablock lines) is one it cannot take as a pipe
+  plots_dir(plots, sizeof plots);
+  if (xp_gnuplot_path(out, sizeof out, outdir, err) != XP_OK ||
+      xp_gnuplot_path(dir, sizeof dir, plots, err) != XP_OK) {
+    xp_file_close(f);
+    return XP_ERR_USAGE;
+  }
+  outdir = out;
   snprintf(datadir, sizeof datadir, "%s/data/%s", outdir, stem);
-  plots_dir(dir, sizeof dir);
-  // paths reach gnuplot as datablock lines: one line each, so no control characters
-  const char *paths[] = {datadir, dir};
-  for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
-    if (has_control(paths[k])) {
-      xp_file_close(f);
-      return xp_fail(err, XP_ERR_USAGE, "path '%s' contains a control character", paths[k]);
-    }
+  // the file's name is part of datadir, a datablock line: no control characters in it either
+  if (xp_gnuplot_path(meta, sizeof meta, datadir, err) != XP_OK) {
+    xp_file_close(f);
+    return XP_ERR_USAGE;
+  }
   int rc = xp_file_export_for_plot(f, datadir, err);
   char units[2][64] = {"", ""};  // of x and y in a sweep figure, read before closing
   if (rc != XP_OK) {

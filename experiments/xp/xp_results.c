@@ -116,7 +116,8 @@ int xp_results_commit(xp_results *r, xp_error *err) {
   int rc = XP_OK;
   if (r->case_open) xp_case_end(&r->current);
   if (r->error.code) rc = xp_fail(err, r->error.code, "%s", r->error.message);
-  H5Gclose(r->cases);
+  if ((H5Gclose(r->cases) < 0 || H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0) && rc == XP_OK)
+    rc = xp_fail(err, XP_ERR_RUN, "cannot write results file '%s' (disk full?)", r->partial);
   if (H5Fclose(r->file) < 0 && rc == XP_OK)
     rc = xp_fail(err, XP_ERR_RUN, "cannot close results file '%s' (disk full?)", r->partial);
   if (rc == XP_OK && rename(r->partial, r->path) != 0)

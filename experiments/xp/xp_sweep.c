@@ -23,10 +23,40 @@
 #include "xp_internal.h"
 
 static volatile sig_atomic_t sweep_interrupted = 0;
+// what a second interrupt needs, prepared before any signal can arrive: the running point's
+// partial file (removed; --resume computes the point again) and the message
+static char sweep_partial[1300], sweep_stop_msg[1600];
 
+// the first interrupt finishes the running point, the second stops at once: finished points
+// are complete part files already, so nothing is lost but the running point
 static void sweep_on_signal(int sig) {
   (void)sig;
+  if (sweep_interrupted) {
+    if (sweep_partial[0]) unlink(sweep_partial);
+    ssize_t w = write(STDERR_FILENO, sweep_stop_msg, strlen(sweep_stop_msg));
+    (void)w;
+    _exit(1);
+  }
   sweep_interrupted = 1;
+  static const char msg[] =
+      "\nsweep: interrupted: finishing the running point (interrupt again to stop at once)\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+}
+
+// the running point's partial file ("" when none), written with the interrupts held so the
+// handler never sees half a name
+static void sweep_running(const char *part) {
+  sigset_t block, prev;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  sigprocmask(SIG_BLOCK, &block, &prev);
+  if (part)
+    snprintf(sweep_partial, sizeof sweep_partial, "%s.partial", part);
+  else
+    sweep_partial[0] = '\0';
+  sigprocmask(SIG_SETMASK, &prev, NULL);
 }
 
 static const xp_param_def *param_def(const xp_experiment *x, const char *key) {
@@ -311,6 +341,11 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
   int rc = XP_OK;
   struct sigaction sa = {0}, old_int, old_term;
   sa.sa_handler = sweep_on_signal;
+  sweep_partial[0] = '\0';
+  snprintf(sweep_stop_msg, sizeof sweep_stop_msg,
+           "sweep: stopped; finished points are kept in '%s.parts': run the same command with "
+           "--resume to complete it\n",
+           opt->output);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   sweep_interrupted = 0;
@@ -329,6 +364,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
       xp_params p;
       if (found < 0 && (rc = part_set_aside(path, why, err))) break;
       if ((rc = grid_params(spec, i, &p, err))) break;
+      sweep_running(path);
       xp_results *r = xp_results_create(path, spec->experiment, &p, opt->argc, opt->argv, err);
       if (!r) {
         rc = XP_ERR_RUN;
@@ -355,6 +391,7 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
         rc = write_failed_part(spec, i, &p, path, run_err.message, opt, err);
       }
     }
+    sweep_running(NULL);
     done++;
     xp_progress_update(&bar, (double)done / (double)mine);
     if (rc == XP_OK && sweep_interrupted && done < mine)
@@ -425,23 +462,18 @@ static int merge_space_check(const xp_sweep_options *opt, size_t total, xp_error
                  opt->output, need / 1024, avail / 1024, path);
 }
 
-int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
+typedef struct merge_job {
+  const xp_sweep_spec *spec;
+  const xp_sweep_options *opt;
+} merge_job;
+
+// the merge proper (run in a child process: xp_sweep_merge): every part's cases copied into
+// "<output>.partial", renamed onto the output only when every write and close succeeded
+static int merge_write(void *arg, xp_error *err) {
+  const xp_sweep_spec *spec = ((const merge_job *)arg)->spec;
+  const xp_sweep_options *opt = ((const merge_job *)arg)->opt;
   size_t total = xp_sweep_size(spec);
   char path[1200];
-  for (size_t i = 0; i < total; i++) {
-    part_path(opt, i, path, sizeof path);
-    char why[512] = "";
-    const int found = part_check(spec, i, path, why, sizeof why);
-    if (found > 0)
-      return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)",
-                     path);
-    if (found < 0)
-      return xp_fail(err, XP_ERR_RUN,
-                     "sweep part '%s' is unusable: %s; run with --resume to set it aside and "
-                     "recompute it",
-                     path, why);
-  }
-  if (merge_space_check(opt, total, err)) return XP_ERR_RUN;
   xp_results *r =
       xp_results_create(opt->output, spec->experiment, &spec->base, opt->argc, opt->argv, err);
   if (!r) return XP_ERR_RUN;
@@ -476,7 +508,8 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
       hid_t g = H5Gopen2(xp_results_cases_id(r), target, H5P_DEFAULT);
       if (g < 0 || annotate_case(g, spec, i) != 0)
         rc = xp_fail(err, XP_ERR_RUN, "cannot annotate case '%s'", target);
-      if (g >= 0) H5Gclose(g);
+      if (g >= 0 && H5Gclose(g) < 0 && rc == XP_OK)
+        rc = xp_fail(err, XP_ERR_RUN, "cannot write case '%s' (disk full?)", target);
     }
     H5Gclose(cases);
     H5Fclose(part);
@@ -486,7 +519,41 @@ int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_er
     xp_results_abort(r);
     return rc;
   }
-  if ((rc = xp_results_commit(r, err)) != XP_OK) return rc;
+  return xp_results_commit(r, err);
+}
+
+int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err) {
+  size_t total = xp_sweep_size(spec);
+  char path[1200];
+  for (size_t i = 0; i < total; i++) {
+    part_path(opt, i, path, sizeof path);
+    char why[512] = "";
+    const int found = part_check(spec, i, path, why, sizeof why);
+    if (found > 0)
+      return xp_fail(err, XP_ERR_RUN, "sweep incomplete: '%s' is missing (run with --resume)",
+                     path);
+    if (found < 0)
+      return xp_fail(err, XP_ERR_RUN,
+                     "sweep part '%s' is unusable: %s; run with --resume to set it aside and "
+                     "recompute it",
+                     path, why);
+  }
+  if (merge_space_check(opt, total, err)) return XP_ERR_RUN;
+  // libhdf5 (1.10) may crash when a write fails inside H5Ocopy: the merge runs in a child, and
+  // whatever it dies of, the previous output and every part stay as they were
+  merge_job job = {spec, opt};
+  int died = 0;
+  xp_error child = {.code = 0};
+  if (xp_isolated(merge_write, &job, 0, &died, &child) != XP_OK) {
+    char partial[1300];
+    snprintf(partial, sizeof partial, "%s.partial", opt->output);
+    if (died) unlink(partial);
+    return xp_fail(err, child.code ? child.code : XP_ERR_RUN,
+                   "merging the sweep into '%s' failed: %s%s; the parts are kept in '%s.parts' "
+                   "(run the same command with --resume to merge again)",
+                   opt->output, died ? "libhdf5 crashed writing it: " : "", child.message,
+                   opt->output);
+  }
   // the output is complete: the parts are no longer needed
   for (size_t i = 0; i < total; i++) {
     part_path(opt, i, path, sizeof path);

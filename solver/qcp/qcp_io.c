@@ -41,9 +41,9 @@ static int write_dataset(hid_t loc, const char *name, hid_t mem_type, hid_t file
   int rc = -1;
   if (ds >= 0) {
     rc = (len == 0 || H5Dwrite(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0) ? 0 : -1;
-    H5Dclose(ds);
+    if (H5Dclose(ds) < 0) rc = -1;  // the data may reach the file only here (a full disk)
   }
-  H5Sclose(space);
+  if (H5Sclose(space) < 0) rc = -1;
   return rc;
 }
 
@@ -55,9 +55,9 @@ static int write_attr(hid_t loc, const char *name, hid_t mem_type, hid_t file_ty
   int rc = -1;
   if (a >= 0) {
     rc = (len == 0 || H5Awrite(a, mem_type, data) >= 0) ? 0 : -1;
-    H5Aclose(a);
+    if (H5Aclose(a) < 0) rc = -1;
   }
-  H5Sclose(space);
+  if (H5Sclose(space) < 0) rc = -1;
   return rc;
 }
 
@@ -75,9 +75,8 @@ static int write_str_attr(hid_t loc, const char *name, const char *s) {
   hid_t space = H5Screate(H5S_SCALAR);
   hid_t a = H5Acreate2(loc, name, t, space, H5P_DEFAULT, H5P_DEFAULT);
   int rc = (a >= 0 && H5Awrite(a, t, s) >= 0) ? 0 : -1;
-  if (a >= 0) H5Aclose(a);
-  H5Sclose(space);
-  H5Tclose(t);
+  if (a >= 0 && H5Aclose(a) < 0) rc = -1;
+  if (H5Sclose(space) < 0 || H5Tclose(t) < 0) rc = -1;
   return rc;
 }
 
@@ -101,7 +100,7 @@ static int write_csc(hid_t file, const char *name, const qcp_csc *M) {
     rc |= write_int_attr(g, "nrows", M->nrows);
   }
   free(buf);
-  H5Gclose(g);
+  if (H5Gclose(g) < 0) rc = -1;
   return rc;
 }
 
@@ -112,11 +111,16 @@ static hid_t create_partial(const char *path, char *tmp, size_t cap, qcp_error *
   struct stat st;
   if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
   hid_t f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) io_fail(err, QCP_ERR_IO, "cannot create HDF5 file %s", tmp);
+  if (f < 0) {
+    // a file at tmp now was begun by H5Fcreate (the name was free): a full disk leaves none
+    if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
+    io_fail(err, QCP_ERR_IO, "cannot create HDF5 file %s", tmp);
+  }
   return f;
 }
 
 static int finish_partial(hid_t f, int rc, const char *tmp, const char *path, qcp_error *err) {
+  if (H5Fflush(f, H5F_SCOPE_LOCAL) < 0) rc = -1;  // every byte on disk before the file counts
   if (H5Fclose(f) < 0) rc = -1;
   if (rc) {
     remove(tmp);

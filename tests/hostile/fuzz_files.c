@@ -8,7 +8,8 @@
 // replaced by huge counts, truncation, block copies) and runs the readers on each: info, export,
 // compare, plot (every 16th input) and qcp solve. The run fails when a sanitizer report's first
 // frame outside the sanitizer runtime and libc lies in stabcon's own code; reports whose frame is
-// inside libhdf5 are counted (libhdf5 itself crashes on some corrupted files) but do not fail it.
+// inside libhdf5 are counted (libhdf5 itself crashes on some corrupted files) but do not fail it;
+// crashes of libhdf5 that the readers' probe caught (exit 2, "corrupt HDF5 file") are counted too.
 // Build with -Db_sanitize=address,undefined to get reports; a plain build only counts signals.
 // Inputs that crashed are kept under <scratch>/findings (the path is printed).
 #include <errno.h>
@@ -26,7 +27,7 @@
 #include "cli_test_util.h"
 
 typedef struct fuzz_counts {
-  long inputs, runs, own, library, signals, hangs;
+  long inputs, runs, own, library, signals, hangs, caught;
 } fuzz_counts;
 
 static uint64_t rng_state;
@@ -163,6 +164,10 @@ static int run_one(const char *const *args, fuzz_counts *c) {
     c->signals++;
     return 1;
   }
+  if (strstr(test_output, "corrupt HDF5 file: libhdf5")) {  // the probe's child died instead
+    c->caught++;
+    return 1;
+  }
   return 0;
 }
 
@@ -249,8 +254,9 @@ int main(int argc, char **argv) {
   }
   printf(
       "fuzz: seed %llu, %.0f s: %ld inputs, %ld runs; sanitizer reports in stabcon's own code: "
-      "%ld, inside libhdf5: %ld; signals without a report: %ld; hangs (> 20 s): %ld\n",
-      seed, seconds, c.inputs, c.runs, c.own, c.library, c.signals, c.hangs);
+      "%ld, inside libhdf5: %ld; signals without a report: %ld; hangs (> 20 s): %ld; libhdf5 "
+      "crashes caught by the probe (exit 2, corrupt file): %ld\n",
+      seed, seconds, c.inputs, c.runs, c.own, c.library, c.signals, c.hangs, c.caught);
   for (int b = 0; b < 3; b++) free(data[b]);
   if (kept) {
     printf("kept %ld inputs in %s\n", kept, findings);

@@ -175,3 +175,17 @@ int hostile_filler(const char *name, long kb) {
   fclose(f);
   return 0;
 }
+
+int hostile_copy(const char *from_path, const char *to) {
+  char b[600];
+  test_path(b, sizeof b, to);
+  FILE *in = fopen(from_path, "rb"), *out = in ? fopen(b, "wb") : NULL;
+  int rc = in && out ? 0 : -1;
+  char buf[65536];
+  size_t n;
+  while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0)
+    if (fwrite(buf, 1, n, out) != n) rc = -1;
+  if (in) fclose(in);
+  if (out && fclose(out) != 0) rc = -1;
+  return rc;
+}

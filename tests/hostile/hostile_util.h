@@ -42,6 +42,9 @@ void hostile_attr_replace(hid_t file, const char *obj, const char *attr, hid_t t
                           const hsize_t *dims, const void *data);
 // Replaces dataset `path` by a chunked dataset of n doubles that is never written.
 void hostile_dataset_unwritten(hid_t file, const char *path, hsize_t n);
+// Copies the file at from_path (absolute or relative to the current directory) to
+// <test_dir>/to (a failed copy fails the test's assertion in the caller: returns 0 ok, -1).
+int hostile_copy(const char *from_path, const char *to);
 // Name of the first case of a results file (buf of len bytes).
 void hostile_first_case(hid_t file, char *buf, size_t len);
 

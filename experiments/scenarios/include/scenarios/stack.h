@@ -55,6 +55,8 @@ int stack_params_read(const struct xp_params *prm, double h, stack_params *out,
 // reported while closer than STACK_EXTRA_REACH·r, at most STACK_CONTACTS_PER_SPHERE·N in all.
 #define STACK_EXTRA_REACH 0.5
 #define STACK_CONTACTS_PER_SPHERE 4
+// the most spheres a stack may have: its sizes (36·4·N nonzeros) stay far inside an int
+#define STACK_MAX_SPHERES 1000000
 
 // A stack instance; `model` is ready for a step after stack_init succeeds (ctx points at the
 // instance, which must not move while the model is in use).

@@ -87,6 +87,11 @@ long xp_params_int(const xp_params *p, const char *key);
 const char *xp_params_string(const xp_params *p, const char *key);
 // A list parameter: returns its length and points *values at the entries.
 size_t xp_params_list(const xp_params *p, const char *key, const double **values);
+// A list parameter whose entries are counts: each entry a whole number in [lo, hi], copied into
+// out (XP_MAX_LIST entries); returns the count, or -1 with XP_ERR_USAGE naming the entry and
+// the range (2.5, 4294967297 or 1e300 are refused, never rounded or wrapped).
+long xp_params_counts(const xp_params *p, const char *key, long lo, long hi, int *out,
+                      xp_error *err);
 
 // ---- results (HDF5, SPEC §6) ----------------------------------------------
 

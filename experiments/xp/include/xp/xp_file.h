@@ -78,6 +78,11 @@ void xp_plot_block_line(FILE *out, const char *const *fields, size_t n);
 // status, 127 if it is not installed, −1 if it could not start.
 int xp_plot_run_gnuplot(const char *meta, const char *script);
 
+// Walks an untrusted HDF5 file in a child process first (xp_isolate.c): XP_OK if libhdf5
+// survived reading every object of it (errors are left to the caller's reader), XP_ERR_USAGE
+// "corrupt HDF5 file" naming path if libhdf5 crashed. xp_file_open does this itself.
+int xp_h5_probe(const char *path, xp_error *err);
+
 // Creates a directory and its parents (like mkdir -p); 0 ok, -1 with errno set.
 int xp_mkdir_p(const char *path);
 

@@ -22,4 +22,11 @@ int xp_output_check(const char *what, const char *output, const char *const *inp
 // errno set. The caller closes it and renames or unlinks the partial file.
 int xp_partial_create(const char *partial);
 
+// A path as it must reach gnuplot, whether as an argument or inside a script: gnuplot reads a
+// file name that begins with '<' as a command to run and one that begins with '|' as a pipe, so
+// a relative name is written with a "./" prefix (an absolute one begins with '/'). Refuses
+// (XP_ERR_USAGE, naming the path) an empty name, a control character (paths travel as datablock
+// lines) and a result longer than len. Every command that draws passes its paths through here.
+int xp_gnuplot_path(char *buf, size_t len, const char *path, xp_error *err);
+
 #endif  // XP_XP_PATH_H

@@ -57,6 +57,12 @@ typedef struct qcp_mm_score {
 // or QCP_ERR_INPUT naming the bad variable; on error *out is empty.
 int qcp_mm_read_mat(const char *path, qcp_mm *out, qcp_error *err);
 
+// Checks and normalises a qcp_mm read from path before any use (qcp_mm_check.c lists the rules):
+// CSC structure, rows sorted (sorted here) and unique, P symmetric, NaN refused, ±1e19 turned into
+// ±INFINITY where it means "no bound" and refused elsewhere. QCP_OK or QCP_ERR_INPUT naming the
+// variable. qcp_mm_to_conic and the score require a checked qcp_mm.
+int qcp_mm_check(qcp_mm *mm, const char *path, qcp_error *err);
+
 // Frees the arrays of a qcp_mm (not the struct).
 void qcp_mm_free(qcp_mm *mm);
 

@@ -6,11 +6,14 @@
 #define STABCON_EXTRA_COMMANDS                                                           \
   {"qcp", cli_cmd_qcp, "conic QP solver: solve a problem file, generate test problems"}, \
       {"bench", cli_cmd_bench,                                                           \
-       "benchmarks: bench qcp (solver table), bench foundation|stack (cost vs N)"},
+       "benchmarks: bench qcp (solver table), bench foundation|stack (cost vs N)"},      \
+      {"verdicts", cli_cmd_verdicts, "verdicts on the paper's claims from stored results files"},
 
 // `stabcon qcp solve|gen …` and `stabcon bench qcp …` (cli_qcp.c).
 int cli_cmd_qcp(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
+// `stabcon verdicts [--results DIR] [--readme FILE]` (cli_verdicts.c).
+int cli_cmd_verdicts(int argc, char **argv);
 // `stabcon bench foundation`: constraint-solver cost per step against element count.
 int cli_bench_foundation(int argc, char **argv);
 // `stabcon bench stack`: contact step cost per step against the number of spheres (issue 5).

@@ -14,6 +14,9 @@ int cli_cmd_qcp(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
 // `stabcon verdicts [--results DIR] [--readme FILE]` (cli_verdicts.c).
 int cli_cmd_verdicts(int argc, char **argv);
+// Rewrites the README's generated results block from the results files in dir (reproduce
+// --gallery); XP_OK, or the error after a message on stderr.
+int cli_readme_refresh(const char *readme, const char *dir);
 // `stabcon bench foundation`: constraint-solver cost per step against element count.
 int cli_bench_foundation(int argc, char **argv);
 // `stabcon bench stack`: contact step cost per step against the number of spheres (issue 5).

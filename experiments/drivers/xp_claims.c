@@ -533,6 +533,13 @@ const xp_claim *xp_paper_claims(size_t *n) {
   return cl_claims;
 }
 
+size_t xp_claim_sets_all(xp_claim_set *sets) {
+  sets[0] = (xp_claim_set){"Paper A", cl_claims, CL_N(cl_claims)};
+  sets[1].title = "Paper B §II (θ-method family, `spring_cylinder`)";
+  sets[1].claims = xp_paper_b_claims(&sets[1].n);
+  return 2;
+}
+
 // the REPORT section: the verdict table from the results files beside this one
 static int cl_report(const char *path, FILE *md, xp_error *err) {
   (void)err;

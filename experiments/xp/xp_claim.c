@@ -306,7 +306,14 @@ void xp_claims_table(FILE *out, const xp_claim *claims, size_t n, const char *di
   xp_claim_files_close(fs);
 }
 
-void xp_claims_readme_block(FILE *out, const xp_claim *claims, size_t n, const char *dir) {
+void xp_claim_sets_write(FILE *out, const xp_claim_set *sets, size_t nsets, const char *dir) {
+  for (size_t i = 0; i < nsets; i++) {
+    fprintf(out, "#### %s\n\n", sets[i].title);
+    xp_claims_table(out, sets[i].claims, sets[i].n, dir);
+  }
+}
+
+void xp_claims_readme_block(FILE *out, const xp_claim_set *sets, size_t nsets, const char *dir) {
   // provenance: the claims study's file (the last written by reproduce)
   char path[1200], sha[96] = "?", when[64] = "?";
   snprintf(path, sizeof path, "%s/claims.h5", dir);
@@ -318,11 +325,11 @@ void xp_claims_readme_block(FILE *out, const xp_claim *claims, size_t n, const c
     xp_file_close(f);
   }
   fprintf(out,
-          "Verdicts on paper A's claims, computed by `stabcon verdicts` from the results files "
+          "Verdicts on the papers' claims, computed by `stabcon verdicts` from the results files "
           "of a `stabcon reproduce` run (stabcon %s, %s); `results/REPORT.md` has every "
           "section's numbers.\n\n",
           sha, when);
-  xp_claims_table(out, claims, n, dir);
+  xp_claim_sets_write(out, sets, nsets, dir);
 }
 
 // the whole file into a new buffer (NULL on failure)
@@ -351,8 +358,8 @@ static char *file_slurp(const char *path, size_t *len) {
   return buf;
 }
 
-int xp_claims_readme_update(const char *readme, const xp_claim *claims, size_t n, const char *dir,
-                            xp_error *err) {
+int xp_claims_readme_update(const char *readme, const xp_claim_set *sets, size_t nsets,
+                            const char *dir, xp_error *err) {
   size_t len = 0;
   char *text = file_slurp(readme, &len);
   if (!text) return xp_fail(err, XP_ERR_RUN, "cannot read '%s'", readme);
@@ -372,7 +379,7 @@ int xp_claims_readme_update(const char *readme, const xp_claim *claims, size_t n
   }
   const size_t head = (size_t)(b - text) + strlen(XP_README_BEGIN "\n");
   fwrite(text, 1, head, out);
-  xp_claims_readme_block(out, claims, n, dir);
+  xp_claims_readme_block(out, sets, nsets, dir);
   fwrite(e + 1, 1, len - (size_t)(e + 1 - text), out);
   free(text);
   if (fclose(out) != 0 || rename(tmp, readme) != 0) {

@@ -189,7 +189,7 @@ static void test_stiffness_tiny(void **state) {
   char *md = report_of("stiffness", path);
   assert_non_null(strstr(md, "Crossover stiffness"));
   assert_non_null(strstr(md, "| stack | (a) paper |"));
-  assert_non_null(strstr(md, "Matched-accuracy cost at E = 1e11"));
+  assert_non_null(strstr(md, "Matched-accuracy speed-up at E = 1e11"));
   free(md);
 }
 

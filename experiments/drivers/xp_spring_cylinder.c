@@ -339,8 +339,14 @@ static void cyl_report_row(FILE *md, const xp_file *f, const char *mu, const cha
   xp_file_case_stat(f, energy_case, "gamma_n_over_mgdt_final", &gn);
   char st[32] = "?";
   xp_file_case_status(f, energy_case, st, sizeof st);
-  fprintf(md, "| %s | %s | %s | %.3f | %.3g %% | %.3g | %.3g | %.6f | %s |\n", mu, scheme, claim,
-          order, 100 * p2p, slip, ratio, gn, st);
+  // slip ÷ σμgδt has no value without friction: the cell says why
+  char rcell[48];
+  if (ratio == ratio)
+    snprintf(rcell, sizeof rcell, "%.3g", ratio);
+  else
+    snprintf(rcell, sizeof rcell, "%s", strcmp(mu, "0") == 0 ? "— (μ = 0: no friction)" : "—");
+  fprintf(md, "| %s | %s | %s | %.3f | %.3g %% | %.3g | %s | %.6f | %s |\n", mu, scheme, claim,
+          order, 100 * p2p, slip, rcell, gn, st);
 }
 
 // a statistic of one case of the file (NaN if absent)

@@ -20,7 +20,7 @@ undefine STATS_*
 # frame; the runs without an error sit on ybot
 ylo = (floorv > 0 && floorv < emin) ? floorv : emin
 ybot = 10 ** (floor(log10(ylo)) - 1)
-set yrange [ybot / 2 : 10 ** ceil(log10(emax))]
+set yrange [ybot / 2 : 10 ** ceil(log10(2 * emax))]
 set xrange [wmin / 1.5 : wmax * 1.5]
 # the case, from the first row that records it (older files do not: title without it)
 first(name) = stat(word(cases, 1), name)

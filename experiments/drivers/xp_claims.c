@@ -675,7 +675,7 @@ static const xp_param_def cl_params[] = {
 
 const xp_experiment xp_experiment_claims = {
     .name = "claims",
-    .paper_ref = "Paper A, every claim (issue 13 deliverable 4): verdicts",
+    .paper_ref = "Paper A, every claim: verdicts",
     .summary = "measurements behind a verdict on each paper claim; REPORT table of verdicts",
     .params = cl_params,
     .n_params = sizeof cl_params / sizeof cl_params[0],

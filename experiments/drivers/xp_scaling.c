@@ -293,7 +293,7 @@ static const char *const sc_full[] = {"foundation_n=2,4,8,16,32,48",
 
 const xp_experiment xp_experiment_scaling = {
     .name = "scaling",
-    .paper_ref = "Paper A §5.5-6.5 cost vs size (issue 13; replaces bench's Markdown-only path)",
+    .paper_ref = "Paper A §5.5-6.5 cost vs size (not a paper figure)",
     .summary = "cost per step vs element count and N, every method, min/median of repeats",
     .params = sc_params,
     .n_params = sizeof sc_params / sizeof sc_params[0],

@@ -342,7 +342,8 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
   xp_file_case_param(f, "scaling", "fit_n_min", &nmin);
   fprintf(md,
           "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
-          "(issue 5: ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
+          "(target ≤ 1.2, near-linear; a dropped stack that has not formed has fewer active "
+          "contacts).\n\n",
           nmin, exr, ex);
   static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
                                       "energy_total_rise_max"};

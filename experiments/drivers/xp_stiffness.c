@@ -794,7 +794,7 @@ static const char *const st_full[] = {"scenarios=foundation100,foundation900,inc
 
 const xp_experiment xp_experiment_stiffness = {
     .name = "stiffness",
-    .paper_ref = "Paper A §5.5-6.5 across stiffness (issue 13; not a paper figure)",
+    .paper_ref = "Paper A §5.5-6.5 across stiffness (not a paper figure)",
     .summary = "wall time and error vs contact stiffness 1e5…1e12, paper and matched accuracy",
     .params = st_params,
     .n_params = sizeof st_params / sizeof st_params[0],

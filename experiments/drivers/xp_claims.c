@@ -337,10 +337,12 @@ static int measure_pile(const xp_params *prm, xp_results *out, xp_error *err) {
   static const char *const bts[] = {NULL, "Bt=1e12"};
   static const char *const names[] = {"pile_creep", "pile_creep_Bt=1e12"};
   for (size_t i = 0; i < 2; i++) {
-    const char *set[] = {nset, bts[i]};
+    // walls at ±0.3 m: three spheres a side, so the pile stacks in layers and every sphere
+    // carries load (a sphere alone on the ground rolls on for ever without rolling resistance)
+    const char *set[] = {nset, "half=0.3", bts[i]};
     const sim_scenario *sc;
     sim_instance inst = {0};
-    int rc = sim_instance_make("pile", set, bts[i] ? 2 : 1, 0.01, &sc, &inst, err);
+    int rc = sim_instance_make("pile", set, bts[i] ? 3 : 2, 0.01, &sc, &inst, err);
     if (rc != XP_OK) return rc;
     cl_pile_speed ps = {.s = inst.data, .vmax = NAN};
     sim_probe probe = {.ctx = &ps, .sample = pile_sample};
@@ -668,7 +670,7 @@ static const xp_param_def cl_params[] = {
      "steps near 1e-5 for the impact's grid phase (rom_pendulum, k = 1e12)"},
     {"hessian_N", XP_REAL_LIST, "10,100", XP_POSITIVE, "", NULL,
      "stack sizes whose assembled Hessian is counted"},
-    {"pile_N", XP_INT, "20", XP_POSITIVE, "", NULL, "spheres of the pile whose creep is measured"},
+    {"pile_N", XP_INT, "30", XP_POSITIVE, "", NULL, "spheres of the pile whose creep is measured"},
     {"pile_T", XP_REAL, "5", XP_POSITIVE, "s", NULL,
      "time the pile lands and rests before its speed is read"},
 };

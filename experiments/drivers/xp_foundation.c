@@ -485,9 +485,12 @@ static void table1_row(const xp_file *f, FILE *md, const char *c) {
   if (paper_index(ne, F, E, &ie, &iF, &iE))
     snprintf(paper, sizeof paper, "[%g, %g, %g]", paper_table1[ie][iF][iE][0],
              paper_table1[ie][iF][iE][1], paper_table1[ie][iF][iE][2]);
-  fprintf(md, "| %g | %g N | %g | %s | %s | %s | %s | %s | %s | %.3g | %.3g |\n", ne, F, E, cell[0],
-          cell[1], cell[2], cell[3], cell[4], paper, t[FD_BDF1] / t[FD_CONSTRAINT],
-          t[FD_RK45] / t[FD_CONSTRAINT]);
+  char r1[32], r2[32];  // speed-ups; "—" where a time is missing (its cell says why)
+  const double s1 = t[FD_BDF1] / t[FD_CONSTRAINT], s2 = t[FD_RK45] / t[FD_CONSTRAINT];
+  snprintf(r1, sizeof r1, s1 == s1 ? "%.3g" : "—", s1);
+  snprintf(r2, sizeof r2, s2 == s2 ? "%.3g" : "—", s2);
+  fprintf(md, "| %g | %g N | %g | %s | %s | %s | %s | %s | %s | %s | %s |\n", ne, F, E, cell[0],
+          cell[1], cell[2], cell[3], cell[4], paper, r1, r2);
 }
 
 // Table 2's row of reference case c: errors of the shown methods, the floor, paper A's, and the
@@ -507,7 +510,12 @@ static void table2_row(const xp_file *f, FILE *md, const char *c) {
     xp_file_case_stat(f, name, "error_abs", &e);
     xp_file_case_stat(f, name, "at_floor", &at_floor);
     if (k == 0) xp_file_case_stat(f, name, "error_rel", &rel);
-    snprintf(cell[k], sizeof cell[k], "%.3g%s", e, at_floor > 0 ? " (at floor)" : "");
+    char status[32] = "absent";
+    xp_file_case_status(f, name, status, sizeof status);
+    if (e == e)
+      snprintf(cell[k], sizeof cell[k], "%.3g%s", e, at_floor > 0 ? " (at floor)" : "");
+    else  // no error without a state at T: the cell says why
+      snprintf(cell[k], sizeof cell[k], "— (%s)", strcmp(status, "ok") ? status : "no error");
   }
   int ie, iF, iE;
   char paper[32] = "—";

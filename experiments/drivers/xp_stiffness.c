@@ -319,7 +319,9 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
   const char *why = "every rung missed the target or a tighter one missed it again";
   for (size_t k = 0; k < nk; k++) {
     if (fixed) {
-      o.h = knobs[k];
+      // a step that divides T (3e-3 into 0.1 s would end at 0.099 s and measure the missing
+      // millisecond of motion, not the step's accuracy)
+      o.h = cf->T / fmax(1, round(cf->T / knobs[k]));
       // no wall budget inside a fixed-step run: predict its cost from the previous rung
       if (isfinite(prev_wall) && prev_wall * prev_h / o.h > cf->budget) {
         if (!(best_err <= cf->target)) why = "the next step size would exceed the budget";
@@ -332,7 +334,7 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
     int rc = st_run_once(s, E, m, &o, cf->T, q_ref, NULL, NULL, r, err);
     if (rc != XP_OK) return rc;
     spent += r->wall;
-    pts[rungs++] = (xp_matched_point){knobs[k], r->ok ? r->error : NAN, r->wall};
+    pts[rungs++] = (xp_matched_point){fixed ? o.h : knobs[k], r->ok ? r->error : NAN, r->wall};
     if (!r->ok && strcmp(r->status, "did-not-finish") == 0) {
       // past the budget: the rungs not run are not part of the ladder
       if (!(best_err <= cf->target)) why = "the wall-time budget ran out";
@@ -355,6 +357,11 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
   xp_case_stat_real(c, fixed ? "h" : "tol", knob, fixed ? "s" : "");
   xp_case_stat_real(c, "rungs_run", rungs, "");
   xp_case_stat_real(c, "search_wall_time", spent, "s");
+  // every rung run, so the choice can be checked against the rule
+  double lk[XP_MAX_LIST], le[XP_MAX_LIST];
+  for (int k = 0; k < rungs; k++) lk[k] = pts[k].knob, le[k] = pts[k].error;
+  xp_case_series(c, "ladder_knob", fixed ? "s" : "", lk, (size_t)rungs);
+  xp_case_series(c, "ladder_error", "", le, (size_t)rungs);
   xp_case_stat_real(c, "error_best", isfinite(best_err) ? best_err : NAN, "");
   if (pick >= 0) {
     if (fixed)

@@ -17,6 +17,7 @@
 #include "xp/xp.h"
 #include "xp/xp_claim.h"
 #include "xp/xp_file.h"
+#include "xp/xp_matched.h"
 
 static const char *readme_source;  // the project's README.md (argv[2])
 
@@ -164,6 +165,25 @@ static void test_not_run(void **state) {
   assert_int_equal(verdict_of(&c), XP_VERDICT_REPRODUCED);
 }
 
+// the one matched-accuracy rule: the cheapest run at or below the target that stays there for
+// every tighter setting; a loose setting that lands near the reference by chance does not count
+static void test_matched(void **state) {
+  (void)state;
+  // knob (tighter = smaller), error, cost: the loose 1e-3 lands at 5e-7 by chance
+  xp_matched_point p[] = {{1e-3, 5e-7, 1}, {1e-4, 3e-6, 2}, {1e-5, 8e-7, 4}, {1e-6, 1e-8, 9}};
+  assert_int_equal(xp_matched_select(p, 4, 1e-6, 1e-10), 2);
+  assert_int_equal(xp_matched_select(p, 4, 1e-5, 1e-10), 0);
+  assert_int_equal(xp_matched_select(p, 4, 1e-9, 1e-10), XP_MATCHED_NONE);
+  // below the reference floor: not decidable
+  assert_int_equal(xp_matched_select(p, 4, 1e-9, 1e-8), XP_MATCHED_UNDECIDABLE);
+  // a tighter run without an error (failed) does not meet the target
+  p[3].error = NAN;
+  assert_int_equal(xp_matched_select(p, 4, 1e-6, NAN), XP_MATCHED_NONE);
+  // the cheapest qualifying run, whatever the order of the points
+  xp_matched_point q[] = {{1e-6, 1e-8, 9}, {1e-5, 2e-8, 3}, {1e-4, 5e-8, 5}};
+  assert_int_equal(xp_matched_select(q, 3, 1e-6, NAN), 1);
+}
+
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
@@ -248,7 +268,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_ratio),        cmocka_unit_test(test_relative),
       cmocka_unit_test(test_interval),     cmocka_unit_test(test_all_ok),
       cmocka_unit_test(test_monotone),     cmocka_unit_test(test_not_run),
-      cmocka_unit_test(test_readme_block),
+      cmocka_unit_test(test_readme_block), cmocka_unit_test(test_matched),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

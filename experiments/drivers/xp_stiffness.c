@@ -606,8 +606,10 @@ static void time_table(FILE *md, const xp_file *f, const char *label, const st_g
         const double hk = case_stat(f, label, g->E[k], methods[j], protocol, "h");
         const double tk = case_stat(f, label, g->E[k], methods[j], protocol, "tol");
         fprintf(md, " %.3g (%s %g) |", t, isfinite(hk) ? "h" : "tol", isfinite(hk) ? hk : tk);
-      } else if (ok) {
+      } else if (ok && e == e) {
         fprintf(md, " %.3g / %.1e |", t, e);
+      } else if (ok) {  // a run that finished has an error unless the reference did not
+        fprintf(md, " %.3g / — (no reference) |", t);
       } else if (strcmp(st, "—") == 0) {
         fprintf(md, " — |");
       } else {

@@ -736,7 +736,12 @@ static void st_slice_tables(FILE *md, const xp_file *f, const char *const *metho
       snprintf(name, sizeof name, "%s_E=%s_reference", st_slices[i].label, e_txt);
       double fl = NAN;
       xp_file_case_stat(f, name, "floor_abs", &fl);
-      fprintf(md, " %s: %.2g;", e_txt, fl);
+      char st[32] = "absent";
+      xp_file_case_status(f, name, st, sizeof st);
+      if (fl == fl)
+        fprintf(md, " %s: %.2g;", e_txt, fl);
+      else
+        fprintf(md, " %s: — (%s);", e_txt, strcmp(st, "ok") ? st : "not measured");
     }
     fprintf(md, "\n\n");
   }

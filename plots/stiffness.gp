@@ -100,6 +100,11 @@ do for [fmt in "png svg"] {
     s = word(scen, i)
     do for [k = 1:3] {
       L = shown[(i - 1) * 3 + k]
+      X = ''  # the methods with runs at the axis floor in this panel
+      do for [j = 1:nm] {
+        eval sprintf('nxp = |$x_%d_%d_%d|', i, j, k)
+        if (nxp > 1) { X = X.sprintf(' %d', j) }
+      }
       if (k < 3) { unset key } else { set key outside right top vertical font ',8' box }
       set ylabel (k < 3 ? 'wall time [s]' : error_label)
       pk = (i - 1) * 3 + k
@@ -108,19 +113,25 @@ do for [fmt in "png svg"] {
       set title (k == 1 ? sprintf('%s: (a) paper settings (h = 0.01 s; rtol 1e-3)', s) : \
                  k == 2 ? sprintf('%s: (b) matched accuracy', s) : \
                           sprintf('%s: error at T, paper settings', s)) noenhanced
-      if (words(L) > 0) {
-        plot for [jj in L] blk(i, int(jj), k) using 1:2 with linespoints lw 1.5 \
-          pt mpoint(word(methods, int(jj))) dt mdash(word(methods, int(jj))) \
-          lc rgb mcolour(word(methods, int(jj))) title word(methods, int(jj)) noenhanced, \
-          for [j = 1:nm] xblk(i, j, k) using 1:(yf) with points pt 2 ps 1.4 \
-          lc rgb mcolour(word(methods, j)) notitle, \
-          NaN with points pt 2 ps 1.4 lc rgb 'gray30' \
-          title (nx[pk - k + 1] + nx[pk - k + 2] + nx[pk - k + 3] > 0 ? 'no value (at axis floor)' : '')
+      # the methods' curves, then (where any) the runs without a value at the axis floor
+      curves = 'for [jj in L] blk(i, int(jj), k) using 1:2 with linespoints lw 1.5 ' . \
+        'pt mpoint(word(methods, int(jj))) dt mdash(word(methods, int(jj))) ' . \
+        'lc rgb mcolour(word(methods, int(jj))) title word(methods, int(jj)) noenhanced'
+      floors = 'for [jj in X] xblk(i, int(jj), k) using 1:(yf) with points pt 2 ps 1.4 ' . \
+        'lc rgb mcolour(word(methods, int(jj))) notitle'
+      legend = "NaN with points pt 2 ps 1.4 lc rgb 'gray30' title 'no value (at axis floor)'"
+      rowx = nx[pk - k + 1] + nx[pk - k + 2] + nx[pk - k + 3]
+      if (words(L) > 0 && words(X) > 0) {
+        eval 'plot '.curves.', '.floors.', '.legend
+      } else { if (words(L) > 0) {
+        eval 'plot '.curves.(rowx > 0 ? ', '.legend : '')
+      } else { if (words(X) > 0) {
+        eval 'plot '.floors.', '.legend
       } else {
         set label 99 'no run met its settings' at graph 0.5, 0.5 center
         plot NaN notitle
         unset label 99
-      }
+      } } }
     }
   }
   unset multiplot

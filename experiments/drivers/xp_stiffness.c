@@ -297,66 +297,76 @@ static int st_paper(const st_slice *s, double E, const sim_method *m, const st_c
   return st_case_end(out, c, err);
 }
 
-// protocol (b): the ladder run from cheap to expensive, past the first rung that meets the target
-// to check the tighter ones, until its end or the budget; the rung chosen by the one
-// matched-accuracy rule (xp_matched_select), then timed. *over_budget: the cheapest rung already
-// ran out of the budget
-static int st_matched(const st_slice *s, double E, const sim_method *m, const st_config *cf,
-                      const double *q_ref, double floor_abs, xp_results *out, int *over_budget,
-                      xp_error *err) {
-  const int fixed = is_fixed_step(m);
-  const double *knobs = fixed ? cf->hs : cf->tols;
-  const size_t nk = fixed ? cf->nh : cf->ntol;
-  sim_method_options o = {.h = cf->h,
-                          .wall_budget = cf->budget,
-                          .start = "cold",
-                          .fp_max_iter = 50,
-                          .beta = 1,
-                          .sigma = 1e-3,
-                          .no_bias = cf->no_bias};
+// the rungs of protocol (b)'s ladder and what they cost
+typedef struct st_ladder {
   st_run runs[XP_MAX_LIST];
   xp_matched_point pts[XP_MAX_LIST];
-  double spent = 0, prev_wall = NAN, prev_h = NAN, best_err = INFINITY;
-  int rungs = 0;
-  const char *why = "every rung missed the target or a tighter one missed it again";
+  int rungs;
+  double spent, best_err;
+  const char *why;  // why no rung may be chosen (if none is)
+} st_ladder;
+
+// Runs the ladder from cheap to expensive, past the first rung that meets the target to check
+// the tighter ones, until its end or the budget. *over_budget: the cheapest rung already ran out
+// of the budget.
+static int st_ladder_run(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                         const double *q_ref, double floor_abs, sim_method_options *o, st_ladder *l,
+                         int *over_budget, xp_error *err) {
+  const int fixed = is_fixed_step(m);
+  const double *knobs = fixed ? cf->hs : cf->tols;
+  double prev_wall = NAN, prev_h = NAN, checking = 0;
+  l->rungs = 0, l->spent = 0, l->best_err = INFINITY;
+  l->why = "every rung missed the target or a tighter one missed it again";
   // a target below the reference floor is not decidable: nothing to run. Once a rung meets the
   // target, the tighter rungs that check it stays met share check_budget
-  const size_t nrun = cf->target < floor_abs ? 0 : nk;
-  double checking = 0;
+  const size_t nrun = cf->target < floor_abs ? 0 : fixed ? cf->nh : cf->ntol;
   for (size_t k = 0; k < nrun; k++) {
-    if (best_err <= cf->target && checking >= cf->check_budget) break;
+    const int met = l->best_err <= cf->target;
+    if (met && checking >= cf->check_budget) break;
     if (fixed) {
       // a step that divides T (3e-3 into 0.1 s would end at 0.099 s and measure the missing
       // millisecond of motion, not the step's accuracy)
-      o.h = cf->T / fmax(1, round(cf->T / knobs[k]));
+      o->h = cf->T / fmax(1, round(cf->T / knobs[k]));
       // no wall budget inside a fixed-step run: predict its cost from the previous rung
-      if (isfinite(prev_wall) && prev_wall * prev_h / o.h > cf->budget) {
-        if (!(best_err <= cf->target)) why = "the next step size would exceed the budget";
+      if (isfinite(prev_wall) && prev_wall * prev_h / o->h > cf->budget) {
+        if (!met) l->why = "the next step size would exceed the budget";
         break;
       }
     } else {
-      o.rtol = o.atol = knobs[k];
+      o->rtol = o->atol = knobs[k];
     }
-    st_run *r = &runs[rungs];
-    int rc = st_run_once(s, E, m, &o, cf->T, q_ref, NULL, NULL, r, err);
+    st_run *r = &l->runs[l->rungs];
+    int rc = st_run_once(s, E, m, o, cf->T, q_ref, NULL, NULL, r, err);
     if (rc != XP_OK) return rc;
-    spent += r->wall;
-    pts[rungs++] = (xp_matched_point){fixed ? o.h : knobs[k], r->ok ? r->error : NAN, r->wall};
+    l->spent += r->wall;
     if (!r->ok && strcmp(r->status, "did-not-finish") == 0) {
       // past the budget: the rungs not run are not part of the ladder
-      if (!(best_err <= cf->target)) why = "the wall-time budget ran out";
-      *over_budget = rungs == 1;
-      rungs--;
+      if (!met) l->why = "the wall-time budget ran out";
+      *over_budget = l->rungs == 0;
       break;
     }
-    prev_wall = r->wall, prev_h = o.h;
-    if (best_err <= cf->target) checking += r->wall;
-    if (r->ok && r->error < best_err) best_err = r->error;
+    // cost within one method: a fixed-step run's step count (its single-run wall time of a few
+    // µs is noise that would flip the choice between runs), an integrator's wall time
+    l->pts[l->rungs++] = (xp_matched_point){fixed ? o->h : knobs[k], r->ok ? r->error : NAN,
+                                            fixed ? (double)r->steps : r->wall};
+    prev_wall = r->wall, prev_h = o->h;
+    if (met) checking += r->wall;
+    if (r->ok && r->error < l->best_err) l->best_err = r->error;
   }
-  const int pick = xp_matched_select(pts, (size_t)rungs, cf->target, floor_abs);
+  return XP_OK;
+}
+
+// protocol (b)'s case: the rule's choice from the ladder, timed, with every rung run
+static int st_matched_write(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                            double floor_abs, const st_ladder *l, sim_method_options *o,
+                            xp_results *out, xp_error *err) {
+  const int fixed = is_fixed_step(m);
+  const int rungs = l->rungs;
+  const char *why = l->why;
+  const int pick = xp_matched_select(l->pts, (size_t)rungs, cf->target, floor_abs);
   if (pick == XP_MATCHED_UNDECIDABLE)
     why = "not decidable: the target is below the reference floor";
-  const double knob = pick >= 0 ? pts[pick].knob : NAN;
+  const double knob = pick >= 0 ? l->pts[pick].knob : NAN;
   xp_case *c = st_case_begin(out, s, E, m->name, "matched");
   if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   xp_case_param_string(c, "method", m->name);
@@ -364,21 +374,21 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
   xp_case_param_string(c, "knob", fixed ? "h" : "tol");
   xp_case_stat_real(c, fixed ? "h" : "tol", knob, fixed ? "s" : "");
   xp_case_stat_real(c, "rungs_run", rungs, "");
-  xp_case_stat_real(c, "search_wall_time", spent, "s");
+  xp_case_stat_real(c, "search_wall_time", l->spent, "s");
   // every rung run, so the choice can be checked against the rule
   double lk[XP_MAX_LIST], le[XP_MAX_LIST];
-  for (int k = 0; k < rungs; k++) lk[k] = pts[k].knob, le[k] = pts[k].error;
+  for (int k = 0; k < rungs; k++) lk[k] = l->pts[k].knob, le[k] = l->pts[k].error;
   xp_case_series(c, "ladder_knob", fixed ? "s" : "", lk, (size_t)rungs);
   xp_case_series(c, "ladder_error", "", le, (size_t)rungs);
-  xp_case_stat_real(c, "error_best", isfinite(best_err) ? best_err : NAN, "");
+  xp_case_stat_real(c, "error_best", isfinite(l->best_err) ? l->best_err : NAN, "");
   if (pick >= 0) {
     if (fixed)
-      o.h = knob;
+      o->h = knob;
     else
-      o.rtol = o.atol = knob;
-    const st_run best = runs[pick];
+      o->rtol = o->atol = knob;
+    const st_run best = l->runs[pick];
     st_timing tm;
-    int rc = st_time(s, E, m, &o, cf->T, &best, cf->repeats, cf->repeat_max, &tm, err);
+    int rc = st_time(s, E, m, o, cf->T, &best, cf->repeats, cf->repeat_max, &tm, err);
     if (rc != XP_OK) return rc;
     write_timing(c, &tm);
     xp_case_stat_real(c, "wall_time", tm.wall_min, "s");
@@ -392,6 +402,26 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
     xp_case_status(c, pick == XP_MATCHED_UNDECIDABLE ? "not-decidable" : "not-reached", why);
   }
   return st_case_end(out, c, err);
+}
+
+// protocol (b): the ladder's rung chosen by the one matched-accuracy rule (xp_matched_select),
+// then timed
+static int st_matched(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                      const double *q_ref, double floor_abs, xp_results *out, int *over_budget,
+                      xp_error *err) {
+  sim_method_options o = {.h = cf->h,
+                          .wall_budget = cf->budget,
+                          .start = "cold",
+                          .fp_max_iter = 50,
+                          .beta = 1,
+                          .sigma = 1e-3,
+                          .no_bias = cf->no_bias};
+  st_ladder *l = malloc(sizeof *l);
+  if (!l) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  int rc = st_ladder_run(s, E, m, cf, q_ref, floor_abs, &o, l, over_budget, err);
+  if (rc == XP_OK) rc = st_matched_write(s, E, m, cf, floor_abs, l, &o, out, err);
+  free(l);
+  return rc;
 }
 
 // parses the comma list of slices into labels

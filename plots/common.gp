@@ -34,3 +34,19 @@ stat(c, key) = stat_at(stat_find(c, key), c, key)
 # the distinct values of the cases' method parameter
 nmethods = |$stabcon_methods|
 method(i) = $stabcon_methods[i][2:]
+# One style per method in every figure: colour, point type, dash type. `constraint` is the
+# foundation studies' name for paperA-relaxed (`constraint-paper`: paperA-paper), so they share a
+# style; an unknown method is grey.
+style_methods = 'paperA-relaxed paperA-coulomb paperA-paper theta-explicit theta-symplectic theta-implicit theta-midpoint cvode-bdf1 cvode-bdf rk45 ida mujoco constraint constraint-paper fine-step-constraint reference'
+style_colours = '#1f77b4 #17becf #b8860b #bcbd22 #e377c2 #8c564b #9467bd #ff7f0e #d62728 #2ca02c #7f7f7f #000000 #1f77b4 #b8860b #6baed6 #444444'
+style_points = '7 5 9 1 2 3 4 11 13 6 8 10 7 9 7 12'
+style_dashes = '1 2 4 1 1 1 1 1 1 1 3 5 1 4 2 3'
+mindex(m) = sum [k = 1:words(style_methods)] (word(style_methods, k) eq m ? k : 0)
+mcolour(m) = (mindex(m) > 0) ? word(style_colours, mindex(m)) : '#999999'
+mpoint(m) = (mindex(m) > 0) ? int(word(style_points, mindex(m))) : 1
+mdash(m) = (mindex(m) > 0) ? int(word(style_dashes, mindex(m))) : 1
+# runs without a value on a log axis (error zero, not reached, did not finish) are drawn at the
+# axis floor with this marker and say so in the legend
+floor_point = 'pt 3 ps 1.6 lc rgb "#555555"'
+# the error of a coordinate vector mixing positions [m] and unit quaternions [1]
+error_label = "error ‖q − q_{ref}‖ at T\n(m; quaternion parts unitless)"

@@ -5,7 +5,8 @@
 # friction force (‖Σλ_t‖ over the feet). Log axes where the values span decades.
 load plotsdir.'/common.gp'
 forms = "coulomb relaxed paper"
-colour(i) = word("#1f77b4 #2ca02c #c0392b", i)
+# each formulation is a method of the matrix (paperA-coulomb, …): its style in every figure
+colour(i) = mcolour('paperA-'.word(forms, i))
 label(i) = (i == 1) ? 'coulomb (exact Coulomb)' : (i == 2) ? 'relaxed (Anitescu, gliding)' : 'paper (paper A objective, ζ = 1/h)'
 mus = "0 0.125 0.25 0.375"
 fig_mu = '0.125'
@@ -24,7 +25,7 @@ do for [fmt in "png svg"] {
   set xrange [-0.02:0.4]
   set key inside top right font ',9'
   plot for [i = 1:3] summary using ((strcol("formulation") eq word(forms, i)) ? column("mu") : NaN):"distance" \
-         with linespoints lw 2 pt (4 + 2 * i) ps 1.2 lc rgb colour(i) title label(i), \
+         with linespoints lw 2 pt mpoint('paperA-'.word(forms, i)) dt mdash('paperA-'.word(forms, i)) ps 1.2 lc rgb colour(i) title label(i), \
        summary using ((strcol("formulation") eq 'coulomb') ? column("mu") : NaN):"distance_rigid" with points pt 3 ps 2 lc rgb 'black' \
          title 'rigid box sliding flat, discrete exact'
   unset xrange
@@ -42,7 +43,7 @@ do for [fmt in "png svg"] {
   set yrange [1e-2:1e3]
   set key inside bottom right font ',8'  # (top right covered the paper formulation's points)
   plot for [k = 0:3] (has('coulomb_mu='.fig_mu) ? csv('coulomb_mu='.fig_mu) : '/dev/null') \
-         using "t":(column(sprintf("lambda_n%d", k)) > 0 ? column(sprintf("lambda_n%d", k)) : NaN) with lines lw 1.5 lc rgb word("#1f77b4 #17becf #9467bd #8c564b", k + 1) \
+         using "t":(column(sprintf("lambda_n%d", k)) > 0 ? column(sprintf("lambda_n%d", k)) : NaN) with lines lw 1.5 lc rgb word("#17becf #0e7c8a #5fd3e0 #094f57", k + 1) \
          title sprintf('coulomb, foot %d', k), \
        for [k = 0:3] (has('paper_mu='.fig_mu) ? csv('paper_mu='.fig_mu) : '/dev/null') \
          using "t":(column(sprintf("lambda_n%d", k)) > 0 ? column(sprintf("lambda_n%d", k)) : NaN) with points pt 7 ps 0.5 lc rgb colour(3) \

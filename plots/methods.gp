@@ -5,7 +5,7 @@
 # against time; log axes where the values span decades.
 load plotsdir.'/common.gp'
 label(c) = c[8:]  # "method=paperA-coulomb" → "paperA-coulomb"
-colour(i) = word("#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #000000", (i - 1) % 11 + 1)
+colour(i) = mcolour(label(word(cases, i)))
 pos(x) = (x > 0) ? x : NaN
 scenario = stat(word(cases, 1), 'scenario')
 do for [fmt in "png svg"] {

@@ -39,6 +39,7 @@ do for [fmt in "png svg"] {
   set title 'pendulum mechanical energy E = T + V (E(0) = 0 at the horizontal release)'
   set xlabel 't [s]'
   set ylabel 'E(t) [J]'
+  set key top left  # the energy of the large step climbs to the top right
   plot for [i = 1:nsims] csv(word(sims, i)) using "t":"energy" with lines lw 1.5 dt i \
        title pretty(word(sims, i)) noenhanced
 }
@@ -51,17 +52,20 @@ do for [fmt in "png svg"] {
   set title ''
   set xlabel 't [s]'
   set ylabel '{/Symbol a} [rad] (0 = hanging)'
+  set key bottom left  # the swing runs from top left to bottom right
   plot for [i = 1:nsims] csv(word(sims, i)) using "t":"alpha" with linespoints lw 1.2 pt 7 ps 0.3 dt i \
        title pretty(word(sims, i)) noenhanced, \
        csv(word(sims, nsims)) using "t":"alpha_exact" with lines lw 2 lc rgb 'black' dt 2 title 'exact (elliptic)'
   set logscale y
   set format y '10^{%T}'
   set ylabel 'position error |x - x_{exact}| [m]'
+  set key bottom right  # the errors start at round-off and rise within the first steps
   plot for [i = 1:nsims] csv(word(sims, i)) using "t":(column("pos_error") > 0 ? column("pos_error") : NaN) \
        with lines lw 1.5 dt i title pretty(word(sims, i)) noenhanced
   unset logscale y
   set format y '% h'
   unset multiplot
+  set key top right
 }
 
 # the reference itself: IDA (rigid joint, GGL index-2) against the elliptic solution

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
-# Restitution of the Hertz sphere drop against impact speed per dissipation law: measured
-# e at each step size (points), the undamped run's e₀ (the step's own loss, grey),
-# and each law's small-damping closed form (dashed, hertz.h).
+# Restitution of the Hertz sphere drop against impact speed per dissipation law: measured e at
+# each step size (points), the undamped run's e₀ (the step's own loss), and each law's
+# small-damping closed form (dashed, hertz.h).
 load plotsdir.'/common.gp'
 summary = datadir.'/summary.csv'
 laws = 'none paper hunt-crossley sap'
@@ -9,6 +9,10 @@ titles = "'no damping (loss of the step itself)' 'paper A: constant B' 'Hunt-Cro
 stats summary using (column("h")) nooutput
 hmin = STATS_min
 hmax = STATS_max
+undefine STATS_*
+stats summary using (column("v0")) nooutput
+vmin = STATS_min
+vmax = STATS_max
 undefine STATS_*
 do for [i = 1:4] {
   do for [k = 1:2] {
@@ -26,6 +30,7 @@ set datafile separator whitespace
 set datafile nocolumnheaders
 blk(i, k) = sprintf('$r_%d_%d', i, k)
 set logscale x
+set xrange [vmin / 1.3 : vmax * 1.3]
 set xlabel 'impact speed v_0 [m/s]'
 set ylabel 'coefficient of restitution e = v_{out}/v_{in}'
 set key bottom left font ',9'

@@ -11,7 +11,8 @@ do for [fmt in "png svg"] {
   set title 'range-of-motion pendulum, k = 10^{12} N m/rad, b = 0 (paper A Fig 6)'
   set xlabel 't [s]'
   set ylabel '{/Symbol q} [rad]'
-  set key top right
+  # the empty corner: before the impact the curves run from top left to the middle
+  set key bottom left
   plot for [i = 1:ncases] csv(word(cases, i)) using "t":"theta" with lines lw 1.8 dt i \
        title pretty(word(cases, i)) noenhanced, \
        csv(word(cases, 1)) using "t":"theta_elastic" with lines lw 1.5 lc rgb 'black' dt 3 \

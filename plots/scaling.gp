@@ -60,10 +60,20 @@ do for [fmt in "png svg"] {
     set ylabel 'wall time per step [s] (ODE: per 0.01 s output interval)'
     js = ''
     do for [j = 1:nm] { if (present(i, j)) { js = js.' '.j } }
-    plot for [jj in js] blk(i, jj + 0) using 1:2 with linespoints lw 1.5 pt ((jj + 0) % 7 + 1) \
-           lc (jj + 0) title sprintf('%s (p = %.2f)', word(methods, jj + 0), \
+    # the x axis spans this scenario's sizes
+    xl = NaN; xh = NaN
+    do for [jj in js] {
+      stats blk(i, jj + 0) using 1 nooutput
+      xl = (xl == xl && xl < STATS_min) ? xl : STATS_min
+      xh = (xh == xh && xh > STATS_max) ? xh : STATS_max
+      undefine STATS_*
+    }
+    set xrange [xl / 1.3 : xh * 1.3]
+    plot for [jj in js] blk(i, jj + 0) using 1:2 with linespoints lw 1.5 \
+           pt mpoint(word(methods, jj + 0)) dt mdash(word(methods, jj + 0)) \
+           lc rgb mcolour(word(methods, jj + 0)) title sprintf('%s (p = %.2f)', word(methods, jj + 0), \
            p[(i - 1) * nm + jj]) noenhanced, \
-         for [jj in js] blk(i, jj + 0) using 1:3 with lines lw 0.5 lc (jj + 0) notitle
+         for [jj in js] blk(i, jj + 0) using 1:3 with lines lw 0.5 lc rgb mcolour(word(methods, jj + 0)) notitle
   }
   unset multiplot
 }

@@ -2,6 +2,7 @@
 # Paper A Figs 1–2: x(t) of the spring–mass–damper, one panel per case. Panels whose |x| grows
 # past 100 m (an unstable scheme) switch to a log scale of |x|.
 load plotsdir.'/common.gp'
+unset key  # one curve per panel: the panel title names it
 ncols = (ncases > 2) ? 2 : ncases
 nrows = int(ceil(ncases / (ncols * 1.0)))
 do for [fmt in "png svg"] {
@@ -16,12 +17,14 @@ do for [fmt in "png svg"] {
       set logscale y
       set format y '10^{%T}'
       set ylabel '|x| [m]'
-      plot csv(c) using "t":(abs(column("x"))) with lines lw 1.2 lc rgb '#c0392b' title 'unstable: |x|'
+      # the growth itself says "unstable": the panel title states it, no legend box
+      set title pretty(c).' (unstable: |x| on a log axis)'
+      plot csv(c) using "t":(abs(column("x"))) with lines lw 1.2 lc rgb '#c0392b' notitle
       unset logscale y
       set format y '% h'
     } else {
       set ylabel 'x [m]'
-      plot csv(c) using "t":"x" with linespoints lw 1.2 pt 7 ps 0.3 lc rgb '#1f77b4' title 'x'
+      plot csv(c) using "t":"x" with lines lw 1.2 lc rgb '#1f77b4' notitle
     }
   }
   unset multiplot

@@ -9,7 +9,8 @@ load plotsdir.'/common.gp'
 ok(c) = has(c) && stat(c, 'status') eq 'ok'
 num(s) = (s eq 'nan' || s eq '') ? NaN : real(s)
 schemes = "explicit symplectic implicit midpoint"
-colour(i) = word("#c0392b #1f77b4 #2ca02c #9467bd #555555", i)
+# the θ schemes in the method styles of every figure (common.gp); paper A's step grey, dashed
+colour(i) = (i == 5) ? '#555555' : mcolour('theta-'.word(schemes, i))
 dash(i) = (i == 5) ? 2 : 1
 label(i) = (i == 5) ? "paper A" : word(schemes, i).((i == 4) ? " rule" : " Euler")
 ecase(mu, i) = (i == 5) ? 'paperA_energy_mu='.mu : 'energy_mu='.mu.'_'.word(schemes, i)

@@ -351,21 +351,26 @@ static int reproduce_one(const xp_experiment *x, const reproduce_dirs *d, int fu
 static int cmd_reproduce(int argc, char **argv) {
   const char *results_dir = "results", *figures_dir = "plots/out", *gallery_dir = "plots/gallery";
   const char *only = NULL;
-  int full = 0;
+  int full = 0, gallery = 0;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
       puts(
-          "usage: stabcon reproduce [--full] [--only NAME[,NAME…]] [--results DIR] [--figures "
-          "DIR]\n\n"
+          "usage: stabcon reproduce [--full] [--gallery] [--only NAME[,NAME…]] [--results DIR] "
+          "[--figures DIR]\n\n"
           "Runs every registered paper experiment (`stabcon list`, marked '*') at its default\n"
-          "size, writes results/NAME.h5, draws each figure into plots/out/ (PNG and SVG), copies\n"
-          "the main PNG into plots/gallery/ (default directories only) and ends by writing\n"
-          "results/REPORT.md: each figure\n"
-          "and table beside what the paper reports, with an environment footer.\n"
+          "size, writes results/NAME.h5, draws each figure into plots/out/ (PNG and SVG) and\n"
+          "ends by writing results/REPORT.md: each figure and table beside what the paper\n"
+          "reports, the verdicts on its claims, with an environment footer. None of these is\n"
+          "tracked by git.\n"
+          "--gallery also copies each main PNG into the tracked plots/gallery/ and rewrites the\n"
+          "README.md's results block (`stabcon verdicts`) from the new results (default\n"
+          "directories only).\n"
           "--full uses the paper's exact sizes where the default is reduced (slower).");
       return XP_OK;
     } else if (strcmp(argv[i], "--full") == 0) {
       full = 1;
+    } else if (strcmp(argv[i], "--gallery") == 0) {
+      gallery = 1;
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc) {
@@ -377,10 +382,13 @@ static int cmd_reproduce(int argc, char **argv) {
     }
   }
   if (only && check_only_list(only)) return XP_ERR_USAGE;
-  // the committed gallery is refreshed only by a default run: with --results or --figures every
-  // output stays under the directories given
-  if (strcmp(results_dir, "results") != 0 || strcmp(figures_dir, "plots/out") != 0)
-    gallery_dir = NULL;
+  // the tracked gallery and README block are refreshed only on request, from a default run: with
+  // --results or --figures every output stays under the directories given
+  if (gallery && (strcmp(results_dir, "results") != 0 || strcmp(figures_dir, "plots/out") != 0))
+    return usage_error("reproduce", "%s",
+                       "--gallery refreshes the tracked gallery from the default results/ and "
+                       "plots/out/: it cannot be combined with --results or --figures");
+  if (!gallery) gallery_dir = NULL;
   char report_path[1100], report_tmp[1200];
   snprintf(report_path, sizeof report_path, "%s/REPORT.md", results_dir);
   snprintf(report_tmp, sizeof report_tmp, "%s.partial", report_path);
@@ -410,6 +418,7 @@ static int cmd_reproduce(int argc, char **argv) {
     fprintf(stderr, "stabcon reproduce: cannot write %s\n", report_path);
     failures++;
   }
+  if (gallery && cli_readme_refresh("README.md", results_dir) != XP_OK) failures++;
   fprintf(stderr, "reproduce: %s in %.1f s; results and REPORT.md in %s/, figures in %s/\n",
           failures ? "FAILED" : "done", xp_now() - t0, results_dir, figures_dir);
   return failures ? XP_ERR_RUN : XP_OK;

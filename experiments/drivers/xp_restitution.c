@@ -5,10 +5,13 @@
 // probe) beside the law's small-damping closed form (hertz.h), and the undamped run at the same h
 // gives the step's own loss, so a reader sees the law's part: (1 − e) − (1 − e₀).
 // Cases: law=<law>_h=<h>_v0=<v0>, params dissipation, h, v0.
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sim/sim.h"
 #include "xp/xp.h"
+#include "xp/xp_file.h"
 
 static const char *const rs_laws[] = {"none", "paper", "hunt-crossley", "sap"};
 enum { RS_NLAWS = sizeof rs_laws / sizeof rs_laws[0] };
@@ -67,6 +70,60 @@ static int rs_run(const xp_params *prm, xp_results *out, xp_progress *progress, 
   return XP_OK;
 }
 
+// REPORT.md: per law, the measured e against impact speed at each step beside the law's
+// small-damping closed form (and the undamped run's e₀: the step's own loss)
+static int rs_report(const char *path, FILE *md, xp_error *err) {
+  xp_file *f = xp_file_open(path, err);
+  if (!f) return XP_ERR_RUN;
+  double hs[8], vs[16];
+  size_t nh = 0, nv = 0;
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    double h = NAN, v = NAN;
+    if (sscanf(c, "law=%*[^_]_h=%lg_v0=%lg", &h, &v) != 2) continue;
+    size_t j = 0;
+    while (j < nh && hs[j] != h) j++;
+    if (j == nh && nh < 8) hs[nh++] = h;
+    for (j = 0; j < nv && vs[j] != v;) j++;
+    if (j == nv && nv < 16) vs[nv++] = v;
+  }
+  fprintf(md,
+          "Coefficient of restitution e = v_out/v_in of the sphere against impact speed v0, per "
+          "dissipation law and step h, beside each law's small-damping closed form (\"theory\"); "
+          "`none` (paper A's law with B = 0) is the step's own loss. A cell reads e at h = ");
+  for (size_t j = 0; j < nh; j++) fprintf(md, "%s%g s", j ? " / " : "", hs[j]);
+  fprintf(md, ".\n\n| law | |");
+  for (size_t k = 0; k < nv; k++) fprintf(md, " v0 = %g m/s |", vs[k]);
+  fprintf(md, "\n|---|---|");
+  for (size_t k = 0; k < nv; k++) fprintf(md, "---|");
+  fprintf(md, "\n");
+  for (size_t l = 0; l < RS_NLAWS; l++)
+    for (int row = 0; row < 2; row++) {
+      if (row == 1 && l == 0) continue;  // no damping: no law to compare
+      fprintf(md, "| %s | %s |", row ? "" : rs_laws[l], row ? "theory" : "measured");
+      for (size_t k = 0; k < nv; k++) {
+        fprintf(md, " ");
+        for (size_t j = 0; j < (row ? 1 : nh); j++) {
+          char name[128], status[32] = "absent";
+          double e = NAN;
+          snprintf(name, sizeof name, "law=%s_h=%g_v0=%g", rs_laws[l], hs[j], vs[k]);
+          xp_file_case_status(f, name, status, sizeof status);
+          xp_file_case_stat(f, name, row ? "restitution_small_damping" : "restitution", &e);
+          if (e == e)
+            fprintf(md, "%s%.4f", j ? " / " : "", e);
+          else
+            fprintf(md, "%s— (%s)", j ? " / " : "",
+                    strcmp(status, "ok") ? status : "no rebound within T");
+        }
+        fprintf(md, " |");
+      }
+      fprintf(md, "\n");
+    }
+  fprintf(md, "\n");
+  xp_file_close(f);
+  return XP_OK;
+}
+
 static const xp_param_def rs_params[] = {
     {"h", XP_REAL_LIST, "4e-6,1e-6", XP_POSITIVE, "s", NULL, "step sizes"},
     {"v0", XP_REAL_LIST, "0.1,0.2,0.5,1,2,3", XP_POSITIVE, "m/s", NULL, "impact speeds"},
@@ -84,7 +141,7 @@ static const char *const rs_defaults[] = {"start=cold", NULL};
 
 const xp_experiment xp_experiment_restitution = {
     .name = "restitution",
-    .paper_ref = "Hertz sphere drop (not a paper figure)",
+    .paper_ref = "Hertz impact per dissipation law (not a paper figure)",
     .summary = "Hertz sphere drop: restitution vs impact speed per dissipation law and step",
     .params = rs_params,
     .n_params = sizeof rs_params / sizeof rs_params[0],
@@ -92,5 +149,6 @@ const xp_experiment xp_experiment_restitution = {
     .plot_script = "restitution.gp",
     .error_stat = "restitution",
     .defaults = rs_defaults,
+    .report = rs_report,
     .in_reproduce = 1,
 };

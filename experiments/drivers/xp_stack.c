@@ -426,11 +426,11 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
   xp_file_case_stat(f, "scaling", "fitted_exponent", &ex);
   xp_file_case_stat(f, "scaling", "fitted_exponent_rest", &exr);
   xp_file_case_param(f, "scaling", "fit_n_min", &nmin);
-  fprintf(
-      md,
-      "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
-      "(the target is ≤ 1.2; a dropped stack that has not formed has fewer active contacts).\n\n",
-      nmin, exr, ex);
+  fprintf(md,
+          "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
+          "(target ≤ 1.2, near-linear; a dropped stack that has not formed has fewer active "
+          "contacts).\n\n",
+          nmin, exr, ex);
   static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
                                       "energy_total_rise_max"};
   static const char *const sheads[] = {
@@ -448,30 +448,26 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
             "With it (SPEC §1.5, a documented extension beside paper A §5.2: a contact joins the "
             "step when its gap could close within it, open rows are compliant, a row the step did "
             "not hold that ends penetrating joins and the step is solved again, and the stiffness "
-            "is taken over the step) the dropped column forms, as paper A reports: the table "
-            "above shows every N settled at T with the statics exact. With paper A's own rule "
+            "is taken over the step) the table above shows, per N, whether the dropped column "
+            "settled at T and its statics error. With paper A's own rule "
             "(`--set activation=overlap`) it does not, for the reason below.\n\n");
   fprintf(md,
-          "Paper A's rule (`activation=overlap`): a dropped column of more than about "
-          "10 spheres does not form within T here. With Hertz stiffness at the overlap found "
+          "Paper A's rule (`stabcon run stack --set activation=overlap`, not run by "
+          "`reproduce`): a tall dropped column does not form within T. With Hertz stiffness at the "
+          "overlap found "
           "at detection (up to v·h), h²K/m ≫ 1 and the step restores the whole overlap in one "
           "step (φ1 ≈ 0, so φ̇1 ≈ −φ0/h): an impact with a restitution between 0 and 1 and "
           "almost no dissipation (B = 1). A sphere that has bounced meets the one falling onto "
           "it head-on and the rebound speeds add up the column (the stacked-ball effect), "
-          "launching the top spheres (max speed at T above). The damping B does not change it "
-          "(B = 1e2 … 1e4 measured the same); h = 0.001 settles N = 20 but not N = 50. Paper A "
-          "reports a stable stack of 100; this implementation of its step does not reproduce "
-          "that from a mid-air release. Why the column acts rigid: a contact enters a step only "
+          "launching the top spheres. A larger damping B or a smaller h does not remove it "
+          "for tall columns (try `--set B=…`, `--set h=…`). Why the column acts rigid: a contact "
+          "enters a step only "
           "if it overlapped at the step's start, so the step before lets the spheres overlap "
           "by up to the closing speed times h with no force; the next step removes that "
           "overlap (restitution ≈ 1) while the sphere below is held by its own still-active "
           "stiff contacts, so each bounce is off an effectively rigid column and relative "
-          "speeds grow layer by layer. Released touching (gap = 0) it is no better (measured, "
-          "T = 5 s: N = 20, 21 and 50 do not settle), so it is not the initial gaps; paper A "
-          "ran 5 s (500 steps), and `--set T=5` settles N = 20 (gap 0.01 m) but not 50. The "
-          "resting stack "
-          "(every contact at its static overlap) stays at rest for every N with the statics "
-          "above.\n\n");
+          "speeds grow layer by layer; released touching (`--set gap=0`) or run longer "
+          "(`--set T=5`, paper A's 500 steps) a tall column still does not settle.\n\n");
   pile_report(f, md);
   xp_file_close(f);
   return XP_OK;

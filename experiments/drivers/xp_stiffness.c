@@ -4,10 +4,12 @@
 // stiffness sweeps 1e5 … 1e12 Pa, under two protocols side by side:
 //   (a) paper A's: fixed h = 0.01 s for the fixed-step methods; the ODE integrators at MATLAB's
 //       default tolerances rtol = 1e-3, atol = 1e-6 with output every 0.01 s (paper A §5.5);
-//   (b) matched accuracy: for each method and stiffness, the cheapest run whose error at T is
-//       below `target`, found by walking a ladder of step sizes (fixed-step methods) or
-//       tolerances rtol = atol (ODE integrators) from cheap to expensive and keeping the first
-//       that meets the target.
+//   (b) matched accuracy (SPEC §8, xp_matched_select): for each method and stiffness, the
+//       cheapest run whose error at T is at or below `target` and stays there for every tighter
+//       rung of a ladder of step sizes (fixed-step methods) or tolerances rtol = atol (ODE
+//       integrators), run from cheap to expensive until its end or the budget (the rungs that
+//       check a met target share check_budget); "not-decidable" when the target is below the
+//       reference floor.
 // The error is ‖q(T) − q_ref(T)‖₂ over every generalised coordinate (positions [m], unit
 // quaternions [1]; paper A Table 2's norm). The reference is CVODE BDF at ref_tol; its own error
 // floor is measured first, against RK45 at ref_tol where RK45 finishes within ref_budget, else
@@ -32,6 +34,7 @@
 #include "xp/xp.h"
 #include "xp/xp_common.h"
 #include "xp/xp_file.h"
+#include "xp/xp_matched.h"
 #include "xp/xp_report.h"
 
 // ---- the studied slices of the matrix ---------------------------------------------------------
@@ -185,7 +188,7 @@ static int st_time(const st_slice *s, double E, const sim_method *m, const sim_m
 // ---- the study ------------------------------------------------------------------------------
 
 typedef struct st_config {
-  double T, h, rtol, atol, budget, target, ref_tol, ref_budget, repeat_max;
+  double T, h, rtol, atol, budget, check_budget, target, ref_tol, ref_budget, repeat_max;
   int repeats, matched, no_bias;
   const double *hs, *tols;
   size_t nh, ntol;
@@ -280,43 +283,76 @@ static int st_paper(const st_slice *s, double E, const sim_method *m, const st_c
   return st_case_end(out, c, err);
 }
 
-// protocol (b): the first rung of the ladder (cheap to expensive) whose error is ≤ target
-// *over_budget: the cheapest rung already ran out of the budget
-static int st_matched(const st_slice *s, double E, const sim_method *m, const st_config *cf,
-                      const double *q_ref, double floor_abs, xp_results *out, int *over_budget,
-                      xp_error *err) {
+// the rungs of protocol (b)'s ladder and what they cost
+typedef struct st_ladder {
+  st_run runs[XP_MAX_LIST];
+  xp_matched_point pts[XP_MAX_LIST];
+  int rungs;
+  double spent, best_err;
+  const char *why;  // why no rung may be chosen (if none is)
+} st_ladder;
+
+// Runs the ladder from cheap to expensive, past the first rung that meets the target to check
+// the tighter ones, until its end or the budget. *over_budget: the cheapest rung already ran out
+// of the budget.
+static int st_ladder_run(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                         const double *q_ref, double floor_abs, sim_method_options *o, st_ladder *l,
+                         int *over_budget, xp_error *err) {
   const int fixed = is_fixed_step(m);
   const double *knobs = fixed ? cf->hs : cf->tols;
-  const size_t nk = fixed ? cf->nh : cf->ntol;
-  sim_method_options o = cf->base;
-  o.h = cf->h;
-  st_run run = {0}, best = {0};
-  double knob = NAN, spent = 0, prev_wall = NAN, prev_h = NAN, best_err = INFINITY;
-  int found = 0, rungs = 0;
-  const char *why = "every rung missed the target";
-  for (size_t k = 0; k < nk && !found; k++) {
+  double prev_wall = NAN, prev_h = NAN, checking = 0;
+  l->rungs = 0, l->spent = 0, l->best_err = INFINITY;
+  l->why = "every rung missed the target or a tighter one missed it again";
+  // a target below the reference floor is not decidable: nothing to run. Once a rung meets the
+  // target, the tighter rungs that check it stays met share check_budget
+  const size_t nrun = cf->target < floor_abs ? 0 : fixed ? cf->nh : cf->ntol;
+  for (size_t k = 0; k < nrun; k++) {
+    const int met = l->best_err <= cf->target;
+    if (met && checking >= cf->check_budget) break;
     if (fixed) {
-      o.h = knobs[k];
+      // a step that divides T (3e-3 into 0.1 s would end at 0.099 s and measure the missing
+      // millisecond of motion, not the step's accuracy)
+      o->h = cf->T / fmax(1, round(cf->T / knobs[k]));
       // no wall budget inside a fixed-step run: predict its cost from the previous rung
-      if (isfinite(prev_wall) && prev_wall * prev_h / o.h > cf->budget) {
-        why = "the next step size would exceed the budget";
+      if (isfinite(prev_wall) && prev_wall * prev_h / o->h > cf->budget) {
+        if (!met) l->why = "the next step size would exceed the budget";
         break;
       }
     } else {
-      o.rtol = o.atol = knobs[k];
+      o->rtol = o->atol = knobs[k];
     }
-    int rc = st_run_once(s, E, m, &o, cf->T, q_ref, NULL, NULL, &run, err);
+    st_run *r = &l->runs[l->rungs];
+    int rc = st_run_once(s, E, m, o, cf->T, q_ref, NULL, NULL, r, err);
     if (rc != XP_OK) return rc;
-    rungs++, spent += run.wall;
-    if (!run.ok && strcmp(run.status, "did-not-finish") == 0) {
-      why = "the wall-time budget ran out";
-      *over_budget = rungs == 1;
+    l->spent += r->wall;
+    if (!r->ok && strcmp(r->status, "did-not-finish") == 0) {
+      // past the budget: the rungs not run are not part of the ladder
+      if (!met) l->why = "the wall-time budget ran out";
+      *over_budget = l->rungs == 0;
       break;
     }
-    prev_wall = run.wall, prev_h = o.h;
-    if (run.ok && run.error < best_err) best_err = run.error;
-    if (run.ok && run.error <= cf->target) found = 1, best = run, knob = knobs[k];
+    // cost within one method: a fixed-step run's step count (its single-run wall time of a few
+    // µs is noise that would flip the choice between runs), an integrator's wall time
+    l->pts[l->rungs++] = (xp_matched_point){fixed ? o->h : knobs[k], r->ok ? r->error : NAN,
+                                            fixed ? (double)r->steps : r->wall};
+    prev_wall = r->wall, prev_h = o->h;
+    if (met) checking += r->wall;
+    if (r->ok && r->error < l->best_err) l->best_err = r->error;
   }
+  return XP_OK;
+}
+
+// protocol (b)'s case: the rule's choice from the ladder, timed, with every rung run
+static int st_matched_write(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                            double floor_abs, const st_ladder *l, sim_method_options *o,
+                            xp_results *out, xp_error *err) {
+  const int fixed = is_fixed_step(m);
+  const int rungs = l->rungs;
+  const char *why = l->why;
+  const int pick = xp_matched_select(l->pts, (size_t)rungs, cf->target, floor_abs);
+  if (pick == XP_MATCHED_UNDECIDABLE)
+    why = "not decidable: the target is below the reference floor";
+  const double knob = pick >= 0 ? l->pts[pick].knob : NAN;
   xp_case *c = st_case_begin(out, s, E, m->name, "matched");
   if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   xp_case_param_string(c, "method", m->name);
@@ -324,15 +360,21 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
   xp_case_param_string(c, "knob", fixed ? "h" : "tol");
   xp_case_stat_real(c, fixed ? "h" : "tol", knob, fixed ? "s" : "");
   xp_case_stat_real(c, "rungs_run", rungs, "");
-  xp_case_stat_real(c, "search_wall_time", spent, "s");
-  xp_case_stat_real(c, "error_best", isfinite(best_err) ? best_err : NAN, "");
-  if (found) {
+  xp_case_stat_real(c, "search_wall_time", l->spent, "s");
+  // every rung run, so the choice can be checked against the rule
+  double lk[XP_MAX_LIST], le[XP_MAX_LIST];
+  for (int k = 0; k < rungs; k++) lk[k] = l->pts[k].knob, le[k] = l->pts[k].error;
+  xp_case_series(c, "ladder_knob", fixed ? "s" : "", lk, (size_t)rungs);
+  xp_case_series(c, "ladder_error", "", le, (size_t)rungs);
+  xp_case_stat_real(c, "error_best", isfinite(l->best_err) ? l->best_err : NAN, "");
+  if (pick >= 0) {
     if (fixed)
-      o.h = knob;
+      o->h = knob;
     else
-      o.rtol = o.atol = knob;
+      o->rtol = o->atol = knob;
+    const st_run best = l->runs[pick];
     st_timing tm;
-    int rc = st_time(s, E, m, &o, cf->T, &best, cf->repeats, cf->repeat_max, &tm, err);
+    int rc = st_time(s, E, m, o, cf->T, &best, cf->repeats, cf->repeat_max, &tm, err);
     if (rc != XP_OK) return rc;
     write_timing(c, &tm);
     xp_case_stat_real(c, "wall_time", tm.wall_min, "s");
@@ -343,9 +385,24 @@ static int st_matched(const st_slice *s, double E, const sim_method *m, const st
   } else {
     xp_case_stat_real(c, "wall_time", NAN, "s");
     xp_case_stat_real(c, "error_abs", NAN, "");
-    xp_case_status(c, "not-reached", why);
+    xp_case_status(c, pick == XP_MATCHED_UNDECIDABLE ? "not-decidable" : "not-reached", why);
   }
   return st_case_end(out, c, err);
+}
+
+// protocol (b): the ladder's rung chosen by the one matched-accuracy rule (xp_matched_select),
+// then timed
+static int st_matched(const st_slice *s, double E, const sim_method *m, const st_config *cf,
+                      const double *q_ref, double floor_abs, xp_results *out, int *over_budget,
+                      xp_error *err) {
+  sim_method_options o = cf->base;
+  o.h = cf->h;
+  st_ladder *l = malloc(sizeof *l);
+  if (!l) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  int rc = st_ladder_run(s, E, m, cf, q_ref, floor_abs, &o, l, over_budget, err);
+  if (rc == XP_OK) rc = st_matched_write(s, E, m, cf, floor_abs, l, &o, out, err);
+  free(l);
+  return rc;
 }
 
 // parses the comma list of slices into labels
@@ -404,6 +461,7 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
                   .rtol = xp_params_real(prm, "rtol"),
                   .atol = xp_params_real(prm, "atol"),
                   .budget = xp_params_real(prm, "budget"),
+                  .check_budget = xp_params_real(prm, "check_budget"),
                   .target = xp_params_real(prm, "target"),
                   .ref_tol = xp_params_real(prm, "ref_tol"),
                   .ref_budget = xp_params_real(prm, "ref_budget"),
@@ -535,7 +593,8 @@ static void crossover_text(const xp_file *f, const char *label, const st_grid *g
     const int a_ok = strcmp(st, "ok") == 0 || strcmp(st, "degraded") == 0;
     const double tb = case_time(f, label, g->E[k], b, protocol, st, sizeof st);
     const int b_ok = strcmp(st, "ok") == 0 || strcmp(st, "degraded") == 0;
-    const int b_none = strcmp(st, "no-reference") == 0 || strcmp(st, "—") == 0;
+    const int b_none =
+        strcmp(st, "no-reference") == 0 || strcmp(st, "not-decidable") == 0 || strcmp(st, "—") == 0;
     if (!a_ok || !(ta > 0) || b_none) {
       skipped++;
       continue;
@@ -582,8 +641,10 @@ static void time_table(FILE *md, const xp_file *f, const char *label, const st_g
         const double hk = case_stat(f, label, g->E[k], methods[j], protocol, "h");
         const double tk = case_stat(f, label, g->E[k], methods[j], protocol, "tol");
         fprintf(md, " %.3g (%s %g) |", t, isfinite(hk) ? "h" : "tol", isfinite(hk) ? hk : tk);
-      } else if (ok) {
+      } else if (ok && e == e) {
         fprintf(md, " %.3g / %.1e |", t, e);
+      } else if (ok) {  // a run that finished has an error unless the reference did not
+        fprintf(md, " %.3g / — (no reference) |", t);
       } else if (strcmp(st, "—") == 0) {
         fprintf(md, " — |");
       } else {
@@ -612,7 +673,8 @@ static size_t file_methods(const xp_file *f, const char **methods) {
 
 // the protocols in words: what runs, the reference, the budget
 static void st_report_intro(FILE *md, const xp_file *f) {
-  char target[32] = "?", budget[32] = "?", T[32] = "?", ref_tol[32] = "?";
+  char target[32] = "?", budget[32] = "?", T[32] = "?", ref_tol[32] = "?", check[32] = "?";
+  xp_file_param(f, "check_budget", check, sizeof check);
   xp_file_param(f, "target", target, sizeof target),
       xp_file_param(f, "budget", budget, sizeof budget);
   xp_file_param(f, "T", T, sizeof T), xp_file_param(f, "ref_tol", ref_tol, sizeof ref_tol);
@@ -621,13 +683,16 @@ static void st_report_intro(FILE *md, const xp_file *f) {
           "method runs while the contact stiffness sweeps, T = %s s, under (a) paper A's "
           "protocol (h = 0.01 s; ODE integrators at rtol = 1e-3, atol = 1e-6, MATLAB's "
           "defaults, output every 0.01 s) and (b) matched accuracy: the cheapest run whose "
-          "error ‖q(T) − q_ref(T)‖ is ≤ %s (the first rung of a ladder of h or of rtol = atol, "
-          "cheap to expensive, that meets it). Reference: CVODE BDF at rtol = atol = %s; its "
+          "error ‖q(T) − q_ref(T)‖ is ≤ %s and stays there for every tighter rung of a ladder of "
+          "h or of rtol = atol run cheap to expensive, the rungs that check it sharing %s s (the "
+          "rule of the work-precision studies too; a target below the reference floor is not "
+          "decidable). Reference: CVODE BDF at rtol "
+          "= atol = %s; its "
           "floor is measured against RK45 at the same tolerance (CVODE BDF at 10× where RK45 "
           "does not finish). Each run has a wall-time budget of %s s (fixed-step runs: a rung "
           "predicted to exceed it is not run). Times are the minimum over repeats of runs "
           "under 0.5 s (median and CPU time in the results file).\n\n",
-          T, target, ref_tol, budget);
+          T, target, check, ref_tol, budget);
 }
 
 // from which stiffness paper A's relaxed step is cheaper than each ODE integrator, per scenario
@@ -660,8 +725,8 @@ static void st_crossover_table(FILE *md, const xp_file *f) {
 // wall time of each method over paper A's relaxed step at matched accuracy and E = 1e11
 static void st_cost_ratio_table(FILE *md, const xp_file *f, const char *const *methods, size_t nm) {
   fprintf(md,
-          "\n**Matched-accuracy cost at E = 1e11** (wall time of each method ÷ that of "
-          "`paperA-relaxed`; > 1: the constraint solver is faster):\n\n| scenario |");
+          "\n**Matched-accuracy speed-up at E = 1e11** (wall time of each method ÷ that of "
+          "`paperA-relaxed`: " XP_SPEEDUP_HEADER "):\n\n| scenario |");
   for (size_t j = 0; j < nm; j++) fprintf(md, " %s |", methods[j]);
   fprintf(md, "\n|---|");
   for (size_t j = 0; j < nm; j++) fprintf(md, "---|");
@@ -708,7 +773,12 @@ static void st_slice_tables(FILE *md, const xp_file *f, const char *const *metho
       snprintf(name, sizeof name, "%s_E=%s_reference", st_slices[i].label, e_txt);
       double fl = NAN;
       xp_file_case_stat(f, name, "floor_abs", &fl);
-      fprintf(md, " %s: %.2g;", e_txt, fl);
+      char st[32] = "absent";
+      xp_file_case_status(f, name, st, sizeof st);
+      if (fl == fl)
+        fprintf(md, " %s: %.2g;", e_txt, fl);
+      else
+        fprintf(md, " %s: — (%s);", e_txt, strcmp(st, "ok") ? st : "not measured");
     }
     fprintf(md, "\n\n");
   }
@@ -758,6 +828,9 @@ static const xp_param_def st_params[] = {
      "reference: CVODE BDF at rtol = atol = ref_tol"},
     {"ref_budget", XP_REAL, "20", XP_POSITIVE, "s", NULL,
      "wall budget of the reference (a quarter of it for the RK45 floor check)"},
+    {"check_budget", XP_REAL, "0.5", XP_POSITIVE, "s", NULL,
+     "protocol (b): wall time shared by the tighter rungs that check a met target stays met "
+     "(rungs past it are not part of the ladder)"},
     {"repeats", XP_INT, "3", XP_POSITIVE, "", NULL,
      "timed runs of each short setting (min and median reported; --full: 5)"},
     {"repeat_max", XP_REAL, "0.5", XP_POSITIVE, "s", NULL, "runs longer than this are timed once"},

@@ -102,9 +102,8 @@ void xp_report_end(FILE *md, double total_seconds) {
           "and work-precision diagrams the median after a warm-up; wall and CPU time are both "
           "recorded. The build type is in the build options below: `./bootstrap.sh reproduce` "
           "builds with `-Dbuildtype=release` (-O3, NDEBUG) in `build-release/`; against the "
-          "default `debugoptimized` (-O2) it gave bit-identical results and was 0-5 %% faster "
-          "when measured (stack 1.20-1.24 s both; an ODE-heavy work-precision run 8.60 against "
-          "9.03 s, medians of 3 alternated). The load "
+          "default `debugoptimized` (-O2) it gives bit-identical results (`stabcon compare` on "
+          "the two runs' files) and is at most a few per cent faster. The load "
           "average (1, 5, 15 min) was %s at the end of this run and is stored in every results "
           "file (`load_average`), so a timing taken on a loaded machine can be recognised.\n\n%s",
           total_seconds, load, env);

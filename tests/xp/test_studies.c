@@ -189,7 +189,7 @@ static void test_stiffness_tiny(void **state) {
   char *md = report_of("stiffness", path);
   assert_non_null(strstr(md, "Crossover stiffness"));
   assert_non_null(strstr(md, "| stack | (a) paper |"));
-  assert_non_null(strstr(md, "Matched-accuracy cost at E = 1e11"));
+  assert_non_null(strstr(md, "Matched-accuracy speed-up at E = 1e11"));
   free(md);
 }
 
@@ -262,7 +262,7 @@ static void test_claims_tiny(void **state) {
                                        "§6.4: B_t",
                                        "§6.4: distances",
                                        "§6.5: at most 18m",
-                                       "(oddity) CVODE BDF",
+                                       "(oddity): CVODE BDF",
                                        "foundation (absent)"};
   for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
     if (!strstr(md, claims[i])) fail_msg("REPORT of claims lacks '%s'", claims[i]);

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// Claims as data: a verdict follows the stored measurement. For every rule kind a results file is
+// written, the verdict computed, one stored value altered and the verdict seen to change; the
+// README's generated block is what the verdict table writer produces from the results it names.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_test_util.h"
+#include "xp/xp.h"
+#include "xp/xp_claim.h"
+#include "xp/xp_file.h"
+#include "xp/xp_matched.h"
+
+static const char *readme_source;  // the project's README.md (argv[2])
+
+// writes <test_dir>/m.h5: cases c0…c(n-1) with statistic v = values[i], parameter x = 10^i and
+// status ok unless statuses[i] is 0
+static void write_file(const double *values, const int *ok, size_t n) {
+  char path[300];
+  test_path(path, sizeof path, "m.h5");
+  remove(path);
+  xp_error err = {.code = 0};
+  xp_results *r = xp_results_create(path, xp_experiment_find("claims"), NULL, 0, NULL, &err);
+  assert_non_null(r);
+  for (size_t i = 0; i < n; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "c%zu", i);
+    xp_case *c = xp_case_begin(r, name);
+    assert_non_null(c);
+    xp_case_param_real(c, "x", pow(10, (double)i), "");
+    xp_case_stat_real(c, "v", values[i], "");
+    xp_case_status(c, !ok || ok[i] ? "ok" : "failed", NULL);
+    assert_int_equal(xp_case_end(c), XP_OK);
+  }
+  assert_int_equal(xp_results_commit(r, &err), XP_OK);
+}
+
+static xp_verdict verdict_of(const xp_claim *c) {
+  xp_claim_files *fs = xp_claim_files_open(test_dir);
+  assert_non_null(fs);
+  const xp_verdict v = xp_claim_verdict(fs, c);
+  xp_claim_files_close(fs);
+  return v;
+}
+
+#define STAT(name, p) \
+  { .label = name, .op = XP_MEAS_STAT, .file = "m", .cas = name, .stat = "v", .paper = p }
+
+static const xp_meas two[] = {STAT("c0", 1e-3), STAT("c1", 2e-3)};
+static const xp_meas three[] = {STAT("c0", NAN), STAT("c1", NAN), STAT("c2", NAN)};
+
+// a file with values, then one altered: the verdicts before and after
+static void check_alteration(const xp_claim *c, const double *before, const double *after, size_t n,
+                             xp_verdict v_before, xp_verdict v_after) {
+  write_file(before, NULL, n);
+  const xp_verdict a = verdict_of(c);
+  write_file(after, NULL, n);
+  const xp_verdict b = verdict_of(c);
+  printf("%-10s %-20s -> %s\n", c->where, xp_verdict_name(a), xp_verdict_name(b));
+  assert_int_equal(a, v_before);
+  assert_int_equal(b, v_after);
+}
+
+static void test_ratio(void **state) {
+  (void)state;
+  const xp_claim c = {"ratio", "m ≥ 2", {.kind = XP_RULE_RATIO, .a = 2, .b = 1}, two, 2, NULL,
+                      0,       NULL};
+  check_alteration(&c, (double[]){3, 4}, (double[]){3, 1.5}, 2, XP_VERDICT_REPRODUCED,
+                   XP_VERDICT_DIFFERENT);
+  check_alteration(&c, (double[]){1.5, 1.2}, (double[]){0.5, 1.2}, 2, XP_VERDICT_DIFFERENT,
+                   XP_VERDICT_NOT_REPRODUCED);
+  const xp_claim u = {"ratio ≤", "m ≤ 1.5", {.kind = XP_RULE_RATIO, .a = 1.5, .b = 3, .upper = 1},
+                      two,       2,         NULL,
+                      0,         NULL};
+  check_alteration(&u, (double[]){1, 1.2}, (double[]){1, 4}, 2, XP_VERDICT_REPRODUCED,
+                   XP_VERDICT_DIFFERENT);
+}
+
+static void test_relative(void **state) {
+  (void)state;
+  const xp_claim c = {
+      "relative", "m ≈ p", {.kind = XP_RULE_RELATIVE, .a = 0.5, .b = 10}, two, 2, NULL, 0, NULL};
+  check_alteration(&c, (double[]){1.2e-3, 2.5e-3}, (double[]){1.2e-3, 9e-3}, 2,
+                   XP_VERDICT_REPRODUCED, XP_VERDICT_DIFFERENT);
+  // every value within a factor 10 of the paper's, then one a factor 500 away
+  check_alteration(&c, (double[]){5e-3, 1e-2}, (double[]){5e-3, 1}, 2, XP_VERDICT_DIFFERENT,
+                   XP_VERDICT_NOT_REPRODUCED);
+  // one value agrees, then none
+  check_alteration(&c, (double[]){1.2e-3, 1e-1}, (double[]){1e-5, 1e-1}, 2, XP_VERDICT_DIFFERENT,
+                   XP_VERDICT_NOT_REPRODUCED);
+}
+
+static void test_interval(void **state) {
+  (void)state;
+  const xp_claim c = {"interval",
+                      "m in [0.9, 1.1]",
+                      {.kind = XP_RULE_INTERVAL, .a = 0.9, .b = 1.1, .la = 0.5, .lb = 2},
+                      two,
+                      2,
+                      NULL,
+                      0,
+                      NULL};
+  check_alteration(&c, (double[]){1, 1.05}, (double[]){1, 1.5}, 2, XP_VERDICT_REPRODUCED,
+                   XP_VERDICT_DIFFERENT);
+  check_alteration(&c, (double[]){1.5, 1.05}, (double[]){1.5, 2.5}, 2, XP_VERDICT_DIFFERENT,
+                   XP_VERDICT_NOT_REPRODUCED);
+  // the fitted slope of v against x over the cases: an order within an interval
+  const xp_meas slope[] = {{.label = "slope",
+                            .op = XP_MEAS_SLOPE,
+                            .file = "m",
+                            .cas = "c",
+                            .stat = "v",
+                            .stat2 = "x",
+                            .paper = NAN}};
+  const xp_claim s = {
+      "order", "order 1", {.kind = XP_RULE_INTERVAL, .a = 0.9, .b = 1.1, .la = 0.5, .lb = 1.5},
+      slope,   1,         NULL,
+      0,       NULL};
+  check_alteration(&s, (double[]){1, 10, 100}, (double[]){1, 10, 1e4}, 3, XP_VERDICT_REPRODUCED,
+                   XP_VERDICT_NOT_REPRODUCED);
+}
+
+static void test_all_ok(void **state) {
+  (void)state;
+  const xp_meas oks[] = {{.label = "a", .op = XP_MEAS_OK, .file = "m", .cas = "c0"},
+                         {.label = "b", .op = XP_MEAS_OK, .file = "m", .cas = "c1"}};
+  const xp_claim c = {"all ok", "every case ok", {.kind = XP_RULE_ALL_OK}, oks, 2, NULL, 0, NULL};
+  const double v[] = {0, 0};
+  write_file(v, (int[]){1, 1}, 2);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_REPRODUCED);
+  write_file(v, (int[]){1, 0}, 2);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_DIFFERENT);
+  write_file(v, (int[]){0, 0}, 2);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_NOT_REPRODUCED);
+}
+
+static void test_monotone(void **state) {
+  (void)state;
+  const xp_claim c = {"monotone", "falls", {.kind = XP_RULE_MONOTONE, .upper = -1}, three, 3, NULL,
+                      0,          NULL};
+  check_alteration(&c, (double[]){3, 2, 1}, (double[]){3, 4, 1}, 3, XP_VERDICT_REPRODUCED,
+                   XP_VERDICT_DIFFERENT);
+  check_alteration(&c, (double[]){3, 4, 1}, (double[]){3, 4, 5}, 3, XP_VERDICT_DIFFERENT,
+                   XP_VERDICT_NOT_REPRODUCED);
+}
+
+// a missing file, case or value is "not run", never a verdict
+static void test_not_run(void **state) {
+  (void)state;
+  const xp_claim c = {"ratio", "m ≥ 2", {.kind = XP_RULE_RATIO, .a = 2, .b = 1}, three, 3, NULL,
+                      0,       NULL};
+  write_file((double[]){3, 4}, NULL, 2);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_NOT_RUN);
+  write_file((double[]){3, NAN, 4}, NULL, 3);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_NOT_RUN);
+  write_file((double[]){3, 3, 4}, NULL, 3);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_REPRODUCED);
+}
+
+// the one matched-accuracy rule: the cheapest run at or below the target that stays there for
+// every tighter setting; a loose setting that lands near the reference by chance does not count
+static void test_matched(void **state) {
+  (void)state;
+  // knob (tighter = smaller), error, cost: the loose 1e-3 lands at 5e-7 by chance
+  xp_matched_point p[] = {{1e-3, 5e-7, 1}, {1e-4, 3e-6, 2}, {1e-5, 8e-7, 4}, {1e-6, 1e-8, 9}};
+  assert_int_equal(xp_matched_select(p, 4, 1e-6, 1e-10), 2);
+  assert_int_equal(xp_matched_select(p, 4, 1e-5, 1e-10), 0);
+  assert_int_equal(xp_matched_select(p, 4, 1e-9, 1e-10), XP_MATCHED_NONE);
+  // below the reference floor: not decidable
+  assert_int_equal(xp_matched_select(p, 4, 1e-9, 1e-8), XP_MATCHED_UNDECIDABLE);
+  // a tighter run without an error (failed) does not meet the target
+  p[3].error = NAN;
+  assert_int_equal(xp_matched_select(p, 4, 1e-6, NAN), XP_MATCHED_NONE);
+  // the cheapest qualifying run, whatever the order of the points
+  xp_matched_point q[] = {{1e-6, 1e-8, 9}, {1e-5, 2e-8, 3}, {1e-4, 5e-8, 5}};
+  assert_int_equal(xp_matched_select(q, 3, 1e-6, NAN), 1);
+}
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  static char buf[1 << 20];
+  const size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  return strdup(buf);
+}
+
+// the README's block is replaced by the table of the results it names, the rest kept; the
+// project's README carries exactly one such block, written by the same writer
+static void test_readme_block(void **state) {
+  (void)state;
+  const xp_claim c = {"ratio", "m ≥ 2", {.kind = XP_RULE_RATIO, .a = 2, .b = 1}, two, 2, NULL,
+                      0,       NULL};
+  write_file((double[]){3, 4}, NULL, 2);
+  char path[300];
+  test_path(path, sizeof path, "README.md");
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f, "# title\n\nprose\n%s\nstale\n%s\nmore prose\n", XP_README_BEGIN, XP_README_END);
+  fclose(f);
+  xp_error err = {.code = 0};
+  const xp_claim_set set = {"test", &c, 1};
+  assert_int_equal(xp_claims_readme_update(path, &set, 1, test_dir, &err), XP_OK);
+  char *block = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&block, &len);
+  xp_claims_readme_block(mem, &set, 1, test_dir);
+  fclose(mem);
+  char *want = NULL;
+  mem = open_memstream(&want, &len);
+  fprintf(mem, "# title\n\nprose\n%s\n%s%s\nmore prose\n", XP_README_BEGIN, block, XP_README_END);
+  fclose(mem);
+  char *got = slurp(path);
+  assert_string_equal(got, want);
+  assert_non_null(strstr(got, "| ratio: m ≥ 2 | **reproduced** |"));
+  // a second update is a fixed point
+  assert_int_equal(xp_claims_readme_update(path, &set, 1, test_dir, &err), XP_OK);
+  free(got);
+  got = slurp(path);
+  assert_string_equal(got, want);
+  free(got), free(want), free(block);
+  // the project's README: one block, holding the verdict table of every paper claim
+  char *readme = slurp(readme_source);
+  const char *b = strstr(readme, XP_README_BEGIN "\n"), *e = b ? strstr(b, XP_README_END) : NULL;
+  assert_non_null(b);
+  assert_non_null(e);
+  assert_null(strstr(e + 1, XP_README_BEGIN));
+  xp_claim_set sets[2];
+  const size_t ns = xp_claim_sets_all(sets);
+  for (size_t k = 0; k < ns; k++)
+    for (size_t i = 0; i < sets[k].n; i++) {
+      char row[512];
+      snprintf(row, sizeof row, "| %s: %s | **", sets[k].claims[i].where, sets[k].claims[i].words);
+      const char *r = strstr(b, row);
+      if (!r || r > e) fail_msg("README's block lacks the claim '%s'", row);
+    }
+  assert_non_null(strstr(b, "computed by `stabcon verdicts`"));
+  free(readme);
+}
+
+static int setup(void **state) {
+  (void)state;
+  return test_dir_create("claims");
+}
+
+static int teardown(void **state) {
+  (void)state;
+  return test_dir_remove();
+}
+
+int main(int argc, char **argv) {
+  xp_library_init();
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_xp_claims README.md\n");
+    return 1;
+  }
+  readme_source = argv[1];
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_ratio),        cmocka_unit_test(test_relative),
+      cmocka_unit_test(test_interval),     cmocka_unit_test(test_all_ok),
+      cmocka_unit_test(test_monotone),     cmocka_unit_test(test_not_run),
+      cmocka_unit_test(test_readme_block), cmocka_unit_test(test_matched),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -977,7 +977,7 @@ static int fr_step_case(const foundation *fd, const fd_settings *s, const fd_run
   const ref_winkler_mode hv = ref_winkler_heave(&w), rk = ref_winkler_rocking(&w);
   fd_settings run_set = *s;
   run_set.h = h;
-  const fd_run run = run_method(fd, FD_CONSTRAINT, &run_set, NULL);
+  const fd_run run = run_method(fd, sim_method_find(fd_sim_names[FD_CONSTRAINT]), &run_set, NULL);
   const double e = run.ok && ref->ok ? q_distance(run.q, ref->q) : NAN;
   // the model needs the steady response, which is the closed form only while no element lifts
   double R[3], model = NAN, equiv = NAN, gap = NAN;
@@ -1049,7 +1049,9 @@ static int fr_run(const xp_params *prm, xp_results *out, xp_progress *progress, 
   const double *Es, *Fs, *hs;
   const size_t nE = xp_params_list(prm, "E", &Es), nF = xp_params_list(prm, "F", &Fs),
                nh = xp_params_list(prm, "h", &hs);
-  const fd_settings s = {.T = xp_params_real(prm, "T"), .budget = xp_params_real(prm, "budget")};
+  const fd_settings s = {.T = xp_params_real(prm, "T"),
+                         .budget = xp_params_real(prm, "budget"),
+                         .base = fd_options(prm)};
   const double ref_tol = xp_params_real(prm, "ref_tol");
   size_t done = 0, total = nE * nF * (nh + 1);
   for (size_t iE = 0; iE < nE; iE++)

@@ -113,7 +113,7 @@ static int elem_count(mat_scan *s, const mat_elem *e, const char *name, const ch
 static int scan_sparse(mat_scan *s, const unsigned char *p, size_t len, size_t off,
                        const char *name, uint64_t ncols) {
   mat_elem ir, jc, pr;
-  uint64_t nir, njc, npr;
+  uint64_t nir = 0, njc = 0, npr = 0;
   if (sub_elem(s, p, len, &off, 0, name, "row indices", &ir) ||
       elem_count(s, &ir, name, "row indices", &nir) ||
       sub_elem(s, p, len, &off, 0, name, "column pointers", &jc) ||
@@ -137,7 +137,7 @@ static int scan_sparse(mat_scan *s, const unsigned char *p, size_t len, size_t o
 // what it stores
 static int scan_matrix(mat_scan *s, const unsigned char *p, size_t len) {
   size_t off = 0;
-  mat_elem flags, dims, name;
+  mat_elem flags = {0}, dims = {0}, name = {0};
   const char *where = "a variable";
   if (sub_elem(s, p, len, &off, MI_UINT32, where, "array flags", &flags) ||
       sub_elem(s, p, len, &off, MI_INT32, where, "dimensions", &dims) ||
@@ -184,7 +184,7 @@ static int scan_matrix(mat_scan *s, const unsigned char *p, size_t len) {
   if (cplx) return qcp_fail(s->err, QCP_ERR_INPUT, "%s: variable %s is complex", s->path, nm);
   if (cls == MX_SPARSE) return scan_sparse(s, p, len, off, nm, d[1]);
   mat_elem re;
-  uint64_t count;
+  uint64_t count = 0;
   if (sub_elem(s, p, len, &off, 0, nm, "values", &re) || elem_count(s, &re, nm, "values", &count))
     return -1;
   if (count != prod)

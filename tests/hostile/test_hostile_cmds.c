@@ -397,12 +397,12 @@ static void test_clear_errors(void **state) {
 // completes the sweep
 static void test_second_interrupt(void **state) {
   (void)state;
-  const char *sweep[] = {"sweep",  "smd", "--set", "T=0.01,60", "--set",
-                         "h=1e-6", "-o",  "si.h5", NULL,        NULL};
+  const char *sweep[] = {"sweep",  "smd", "--set", "T=0.01,600", "--set",
+                         "h=1e-6", "-o",  "si.h5", NULL,         NULL};
   char log[600];
   test_path(log, sizeof log, "si.log");
   pid_t pid = test_spawn(sweep, log);
-  sleep(3);  // the first point (T = 0.01) is done, the second (60 s of steps) runs
+  sleep(3);  // the first point (T = 0.01) is done, the second (6e8 steps: minutes) runs
   kill(pid, SIGINT);
   sleep(1);
   struct timespec t0, t1;

@@ -143,6 +143,7 @@ static int in_case(const xp_params *prm, mbs_formulation form, double mu, xp_res
                                   .start = xp_params_string(prm, "start"),
                                   .zeta = xp_params_real(prm, "zeta"),
                                   .fp_max_iter = xp_params_int(prm, "fp_max_iter"),
+                                  .coulomb_solver = xp_params_string(prm, "coulomb_solver"),
                                   .activation = xp_params_string(prm, "activation")};
   in_probe pr;
   if (in_probe_alloc(&pr, n)) return xp_fail(err, XP_ERR_RUN, "out of memory");
@@ -246,7 +247,9 @@ static const xp_param_def incline_params_def[] = {
      "first qcp solve of a step: cold, warm from the previous step, or paper A's feasible point "
      "(default warm)"},
     {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
-     "coulomb: most relaxed solves per step (default)"},
+     "coulomb: most relaxed solves (fixed point) or Newton iterations per step (default)"},
+    {"coulomb_solver", XP_STRING, "newton", XP_ANY, "", "newton|fixed-point",
+     "coulomb: exact Coulomb by semismooth Newton (SPEC §1.6) or the fixed point (§1.3)"},
     {"activation", XP_STRING, "overlap", XP_ANY, "", "overlap|speculative",
      "when a foot's row joins a step: overlap (paper A §5.2, default: the feet never leave the "
      "ramp, both rules give the same distances) or speculative (SPEC §1.5)"},

@@ -43,7 +43,9 @@ static const xp_param_def common_params[] = {
     {"zeta", XP_REAL, "0", XP_NONNEGATIVE, "1/s", NULL,
      "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)"},
     {"fp_max_iter", XP_INT, "50", XP_POSITIVE, "", NULL,
-     "paperA-coulomb: most relaxed solves per step (SPEC §1.3)"},
+     "paperA-coulomb: most relaxed solves (fixed point) or Newton iterations per step"},
+    {"coulomb_solver", XP_STRING, "newton", XP_ANY, "", "newton|fixed-point",
+     "paperA-coulomb: exact Coulomb by semismooth Newton (SPEC §1.6) or the fixed point (§1.3)"},
     {"beta", XP_REAL, "1", XP_POSITIVE, "", NULL, "theta-*: near-rigid parameter (paper B)"},
     {"sigma", XP_REAL, "1e-3", XP_POSITIVE, "", NULL,
      "theta-*: tangential regularisation (paper B)"},
@@ -113,6 +115,7 @@ static sim_method_options method_options(const sim_scenario *sc, const xp_params
                               .start = xp_params_string(p, "start"),
                               .zeta = xp_params_real(p, "zeta"),
                               .fp_max_iter = xp_params_int(p, "fp_max_iter"),
+                              .coulomb_solver = xp_params_string(p, "coulomb_solver"),
                               .beta = xp_params_real(p, "beta"),
                               .sigma = xp_params_real(p, "sigma")};
 }

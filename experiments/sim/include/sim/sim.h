@@ -50,14 +50,15 @@ typedef struct sim_step_report {
 // sim_run.c, with units and help: h, rtol, atol, budget, start, zeta, fp_max_iter, activation,
 // beta, sigma).
 typedef struct sim_method_options {
-  double h;                // step size [s] (fixed-step methods) or output interval (ODE methods)
-  double rtol, atol;       // ODE methods: local error tolerances
-  double wall_budget;      // ODE methods: seconds before did-not-finish (≤ 0: none)
-  const char *start;       // paper A: first conic solve of a step (cold|warm|feasible)
-  double zeta;             // paper A `paper` objective weight (≤ 0: 1/h)
-  long fp_max_iter;        // paper A `coulomb`: most relaxed solves per step
-  const char *activation;  // paper A: overlap|speculative (SPEC §1.5); NULL: overlap
-  double beta, sigma;      // θ-method contact regularisation (paper B §III)
+  double h;            // step size [s] (fixed-step methods) or output interval (ODE methods)
+  double rtol, atol;   // ODE methods: local error tolerances
+  double wall_budget;  // ODE methods: seconds before did-not-finish (≤ 0: none)
+  const char *start;   // paper A: first conic solve of a step (cold|warm|feasible)
+  double zeta;         // paper A `paper` objective weight (≤ 0: 1/h)
+  long fp_max_iter;    // paper A `coulomb`: most relaxed solves or Newton iterations per step
+  const char *coulomb_solver;  // paper A `coulomb`: newton|fixed-point; NULL: newton
+  const char *activation;      // paper A: overlap|speculative (SPEC §1.5); NULL: overlap
+  double beta, sigma;          // θ-method contact regularisation (paper B §III)
   const char *contact_solver;  // θ-method contact stage: "newton" (paper B, default) or "qcp"
   int no_bias;  // paper A and ODE methods: 1 drops the bias p = M̂Ġv (SPEC §1.1, §4): p = 0, as
                 // the foundation study's bias=0 and a plain penalty force (0: with the bias)

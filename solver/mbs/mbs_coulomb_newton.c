@@ -344,12 +344,13 @@ static int cn_newton(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, dou
 // original equations' residual. rc as cn_newton.
 static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x, double tol,
                       int *budget, double *residual) {
-  enum { PLAIN_MAX = 12, INNER_MAX = 12 };
+  enum { PLAIN_MAX = 12, INNER_MAX = 12, FLOOR_HOLD = 4 };
   cn->nu = 0;
   int plain = PLAIN_MAX < *budget ? PLAIN_MAX : *budget, spare = *budget - plain;
   int rc = cn_newton(ws, cn, p, x, tol, &plain, residual);
   *budget = plain + spare;
   double nu = 1, nu_floor = 0;
+  int held = 0;
   while (rc == 0 && *budget > 0) {
     memcpy(cn->lk, x, sizeof(double) * (size_t)p->ns);
     cn->nu = nu;
@@ -363,23 +364,28 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
     cn_eval(ws, cn, p, x, cn->F);
     *residual = cn_residual(cn, p, x, cn->F);
     if (*residual <= tol) return 1;
-    if (irc == 1 && before - *budget <= 3)
+    // a weight whose inner solve failed is tried again only after FLOOR_HOLD fast outer
+    // iterations above it (closer to the solution its inner solve may converge)
+    if (irc == 1 && before - *budget <= 3) {
+      if (nu * 0.1 <= nu_floor && ++held >= FLOOR_HOLD) nu_floor *= 0.1, held = 0;
       nu = nu * 0.1 <= nu_floor ? nu : nu * 0.1 < 1e-6 ? 0 : nu * 0.1;
-    else if (irc == 0)
-      nu_floor = nu, nu = nu > 0 ? fmin(10 * nu, 1e6) : 1e-6;
+    } else if (irc == 0) {
+      nu_floor = nu, held = 0, nu = nu > 0 ? fmin(10 * nu, 1e6) : 1e-6;
+    }
   }
   return rc;
 }
 
 // The scales r only shape the merit's landscape (the zeros are the same); a step that stalls
-// with one is tried again from the start with the next (measured on a landing pile of 30 and
-// 50: 3× the Delassus diagonal's inverse leaves the fewest stalls, and another scale solves
-// most of those). The best iterate (lowest residual) is returned when none converges.
+// with one is tried again from the start with the next (measured on the landing pile, N = 30
+// and 50: 3× the Delassus diagonal's inverse leaves the fewest stalls). Each scale has
+// 4·fp_max_iter Newton iterations (the proximal loop's linear phase may need 100–200 on the
+// hardest landing steps). The best iterate (lowest residual) is returned when none converges.
 mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
                         int *iterations, double *residual) {
-  static const double scales[] = {3, 1, 10, 0.3};
+  static const double scales[] = {3, 1};
   enum { NSCALES = sizeof scales / sizeof *scales };
-  const int n = p->ns + p->nv, per = 2 * ws->settings.fp_max_iter;
+  const int n = p->ns + p->nv, per = 4 * ws->settings.fp_max_iter;
   const double tol = ws->settings.fp_tol;
   memcpy(cn->xs, x, sizeof(double) * (size_t)n);
   double best = INFINITY;

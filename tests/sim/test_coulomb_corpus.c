@@ -58,7 +58,7 @@ static step_out step_once(pile *s, mbs_coulomb_solver cs, double t, const double
 }
 
 // dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
-static int dump(int n, double T, int kmax, const char *path) {
+static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs) {
   pile *s = malloc(sizeof *s);
   pile_params pp = pile_params_default();
   pp.s.n = n;
@@ -66,10 +66,11 @@ static int dump(int n, double T, int kmax, const char *path) {
   const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
   double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
   pile_initial_state(s, q, v);
-  mbs_workspace *ws = pile_workspace(s, MBS_COULOMB_FIXED_POINT);
+  mbs_workspace *ws = pile_workspace(s, cs);
   FILE *f = fopen(path, "w");
   if (!ws || !f) return 1;
-  fprintf(f, "# pile N=%d: step states (t, q0, v0) where the De Saxcé fixed point failed\n", n);
+  fprintf(f, "# pile N=%d: step states (N, t, q0, v0) where the %s failed\n", n,
+          cs == MBS_COULOMB_NEWTON ? "Newton method" : "De Saxcé fixed point");
   int k = 0;
   for (long i = 1; i <= lround(T / 0.01) && k < kmax; i++) {
     const double t = (double)(i - 1) * 0.01;
@@ -140,8 +141,12 @@ static void test_corpus(void **state) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "dump")) {
-    if (argc != 6) return fprintf(stderr, "usage: %s dump N T K FILE\n", argv[0]), 2;
-    return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5]);
+    // dump N T K FILE [newton]: the failing steps of the fixed point (or of Newton)
+    if (argc != 6 && argc != 7)
+      return fprintf(stderr, "usage: %s dump N T K FILE [newton]\n", argv[0]), 2;
+    const mbs_coulomb_solver cs =
+        argc == 7 && !strcmp(argv[6], "newton") ? MBS_COULOMB_NEWTON : MBS_COULOMB_FIXED_POINT;
+    return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5], cs);
   }
   if (argc > 1) corpus_path = argv[1];
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_corpus)};

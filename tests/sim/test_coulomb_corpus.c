@@ -71,12 +71,19 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
   if (!ws || !f) return 1;
   fprintf(f, "# pile N=%d: step states (N, t, q0, v0) where the %s failed\n", n,
           cs == MBS_COULOMB_NEWTON ? "Newton method" : "De Saxcé fixed point");
-  int k = 0;
+  int k = 0, steps = 0, bad = 0;
+  double res_max = 0, iters = 0, us = 0, erise = 0, e0 = pile_energy(s, q, v);
   for (long i = 1; i <= lround(T / 0.01) && k < kmax; i++) {
-    const double t = (double)(i - 1) * 0.01;
+    const double t = (double)(i - 1) * 0.01, c0 = xp_now();
     memcpy(q0, q, (nq + nv) * sizeof *q);
     const mbs_status st = mbs_step(ws, t, 0.01, q0, v0, q, v);
+    us += 1e6 * (xp_now() - c0);
     if (mbs_status_severity(st) < 0) break;
+    const mbs_info *in = mbs_step_info(ws);
+    const double e1 = pile_energy(s, q, v);
+    steps++, bad += st != MBS_OK, erise = fmax(erise, e1 - e0), e0 = e1;
+    res_max = fmax(res_max, in->coulomb_residual);
+    iters += cs == MBS_COULOMB_NEWTON ? in->newton_iterations : in->fp_iterations;
     if (st != MBS_MAX_ITERATIONS) continue;
     fprintf(f, "%d %.17g", n, t);
     for (size_t j = 0; j < nq + nv; j++) fprintf(f, " %.17g", q0[j]);
@@ -84,7 +91,12 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
     k++;
   }
   fclose(f);
-  printf("wrote %d states to %s\n", k, path);
+  printf(
+      "%d steps: %d not ok, largest Coulomb residual %.2e (Newton), %.1f %s and %.0f us per "
+      "step, largest energy rise over a step %.2e J; wrote %d states to %s\n",
+      steps, bad, res_max, steps ? iters / steps : 0,
+      cs == MBS_COULOMB_NEWTON ? "Newton iterations" : "relaxed solves", steps ? us / steps : 0,
+      erise, k, path);
   mbs_workspace_free(ws);
   free(q), pile_free(s), free(s);
   return 0;

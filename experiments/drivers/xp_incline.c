@@ -199,7 +199,8 @@ static int incline_report(const char *path, FILE *md, xp_error *err) {
                                       "steps not ok"};
   xp_report_stats_table(md, f, NULL, 9, keys, heads);
   fprintf(md,
-          "`coulomb` (exact Coulomb by the De Saxcé fixed point) should match the rigid "
+          "`coulomb` (exact Coulomb: semismooth Newton, or the De Saxcé fixed point with "
+          "coulomb_solver=fixed-point) should match the rigid "
           "reference while the box slides flat; `relaxed` shows the gliding separation "
           "(height > 0, a slide that departs from the rigid one); `paper` is paper A's objective "
           "(ζ = 1/h) whose "

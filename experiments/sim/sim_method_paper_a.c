@@ -46,6 +46,12 @@ static void *paper_a_create(const sim_method *type, const mbs_model *model,
     xp_fail(err, XP_ERR_USAGE, "parameter start=%s: not one of cold|warm|feasible", opt->start);
     return paper_a_free(s), NULL;
   }
+  if (opt->coulomb_solver &&
+      mbs_coulomb_solver_parse(opt->coulomb_solver, &s->settings.coulomb_solver)) {
+    xp_fail(err, XP_ERR_USAGE, "parameter coulomb_solver=%s: not one of newton|fixed-point",
+            opt->coulomb_solver);
+    return paper_a_free(s), NULL;
+  }
   if (opt->gdot_target) s->settings.gdot_target = *opt->gdot_target;
   if (opt->solver && mbs_solver_parse(opt->solver, &s->settings.solver)) {
     xp_fail(err, XP_ERR_USAGE, "parameter solver=%s: not one of auto|dense|qcp", opt->solver);
@@ -123,7 +129,7 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
 enum { MBS_coulomb_ID = MBS_COULOMB, MBS_relaxed_ID = MBS_RELAXED, MBS_paper_ID = MBS_PAPER };
 
 PAPER_A_TYPE(sim_method_paper_a_coulomb, coulomb,
-             "paper A's step, exact Coulomb friction by the De Saxcé fixed point (SPEC §1.3)")
+             "paper A's step, exact Coulomb friction (SPEC §1.3, §1.6)")
 PAPER_A_TYPE(sim_method_paper_a_relaxed, relaxed,
              "paper A's step, convex relaxed contact: exact complementarity (SPEC §1.3)")
 PAPER_A_TYPE(sim_method_paper_a_paper, paper,

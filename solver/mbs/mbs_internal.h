@@ -55,4 +55,34 @@ const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws);
 mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                          const double *gE, double *lam_s, double *w);
 
+// roles of the conic path's compact rows (mbs_qcp.c classify): bilateral (free), unilateral-like
+// (λ ≥ 0: unilateral rows and frictionless normals), cone normal, cone tangent, and the tangents
+// of μ = 0 contacts (off: λ_t = 0)
+enum { MBS_ROLE_FREE, MBS_ROLE_UNI, MBS_ROLE_NORMAL, MBS_ROLE_TANGENT, MBS_ROLE_OFF };
+
+// Exact Coulomb friction by semismooth Newton (mbs_coulomb_newton.c, SPEC §1.6) on the conic
+// path's problem: compact rows s (model row ws->act[sidx[s]]) with their roles and contact links,
+// targets ĉ0, the momentum equality M w − G_Sᵀλ_S = b as CSC columns over (λ_S, w) (nv rows), and
+// G_S by velocity (column j: pairs (s, G_sj)).
+typedef struct mbs_cn mbs_cn;
+typedef struct mbs_cn_problem {
+  int ns, nv;
+  const int *sidx;
+  const int *role, *tn, *tan1, *tan2, *ntan;
+  const double *chat0;
+  const int *Ap, *Ai;
+  const double *Ax, *b;
+  const int *Tp, *Ti;
+  const double *Tx;
+} mbs_cn_problem;
+mbs_cn *mbs_cn_create(const mbs_workspace *ws);  // NULL when out of memory
+void mbs_cn_free(mbs_cn *cn);
+// Newton from x = (λ_S, w) (ns + nv, updated in place) until the residual of the exact Coulomb
+// conditions relative to the force scale is ≤ settings.fp_tol, at most 4·settings.fp_max_iter
+// iterations for each of its scales: MBS_OK, MBS_MAX_ITERATIONS (budget spent or no descent; x the
+// last iterate), MBS_SOLVER_FAILED (a singular Newton matrix or no sparse LU in this build),
+// MBS_NONFINITE.
+mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
+                        int *iterations, double *residual);
+
 #endif  // MBS_INTERNAL_H

@@ -89,6 +89,7 @@ struct mbs_qcp {
   long *row_stamp, stamp;  // row i took part in the last solve iff row_stamp[i] == stamp
   double *w_last;          // the last solve's w (nv): with lam_row, a warm start for a new pattern
                            // (held once a solve was recorded: stamp > 1)
+  mbs_cn *cn;              // exact Coulomb by Newton (mbs_coulomb_newton.c)
 };
 
 static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
@@ -134,6 +135,7 @@ int mbs_qcp_create(mbs_workspace *ws) {
   q->row_stamp = zalloc((size_t)cap, sizeof(long));
   q->w_last = zalloc((size_t)nv, sizeof(double));
   q->stamp = 1;  // no row carries it yet
+  if (!(q->cn = mbs_cn_create(ws))) return -1;
   for (size_t k = 0; k < sizeof iarr / sizeof *iarr; k++)
     if (!*iarr[k]) return -1;
   for (size_t k = 0; k < sizeof carr / sizeof *carr; k++)
@@ -166,6 +168,7 @@ void mbs_qcp_free(mbs_workspace *ws) {
   struct mbs_qcp *q = ws->qcp;
   if (!q) return;
   qcp_workspace_free(q->qws);
+  mbs_cn_free(q->cn);
   predict_release(q);
   qcp_arena_free(&q->arena);
   free(q->Pp), free(q->Pp0), free(q->Ap), free(q->Ap0), free(q->Gp), free(q->Gp0);
@@ -247,7 +250,13 @@ static int explicit_normal(const mbs_workspace *ws, int c) {
 }
 
 // row roles in the conic problem (per compact compliant row s)
-enum { ROLE_FREE, ROLE_UNI, ROLE_NORMAL, ROLE_TANGENT, ROLE_OFF };
+enum {
+  ROLE_FREE = MBS_ROLE_FREE,
+  ROLE_UNI = MBS_ROLE_UNI,
+  ROLE_NORMAL = MBS_ROLE_NORMAL,
+  ROLE_TANGENT = MBS_ROLE_TANGENT,
+  ROLE_OFF = MBS_ROLE_OFF
+};
 
 // classifies the compact rows: bilateral (free), unilateral-like (λ ≥ 0: unilateral rows and the
 // normals of frictionless contacts), cone normals/tangents, and the tangents of μ = 0 contacts
@@ -965,6 +974,50 @@ static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx
   return st;
 }
 
+// exact Coulomb by semismooth Newton (SPEC §1.6) from the solve's iterate (λ_S, w); the result
+// goes back to q->wx (the next step's prediction and warm start read it) and its shifts
+// μ‖ρ_t‖ to q->shift (the next step's first solve, as the fixed point's)
+static mbs_status coulomb_newton(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
+                                 double *lam_s, double *w, mbs_status st, double *res) {
+  struct mbs_qcp *q = ws->qcp;
+  const int nv = ws->nv;
+  const mbs_cn_problem p = {.ns = ns,
+                            .nv = nv,
+                            .sidx = sidx,
+                            .role = q->role,
+                            .tn = q->tn,
+                            .tan1 = q->tan1,
+                            .tan2 = q->tan2,
+                            .ntan = q->ntan,
+                            .chat0 = chat0,
+                            .Ap = q->Ap,
+                            .Ai = q->Ai,
+                            .Ax = q->Ax,
+                            .b = q->b,
+                            .Tp = q->Tp,
+                            .Ti = q->Ti,
+                            .Tx = q->Tx};
+  double *x = q->x0;  // (λ_S, w): the feasible start's buffer, free here
+  memcpy(x, lam_s, sizeof(double) * (size_t)ns);
+  memcpy(x + ns, w, sizeof(double) * (size_t)nv);
+  int it = 0;
+  mbs_status nst = mbs_cn_solve(ws, q->cn, &p, x, &it, res);
+  ws->info.newton_iterations += it;
+  q->have_shift = 0;
+  if (nst == MBS_SOLVER_FAILED || nst == MBS_NONFINITE) return nst;
+  memcpy(lam_s, x, sizeof(double) * (size_t)ns);
+  memcpy(w, x + ns, sizeof(double) * (size_t)nv);
+  for (int s = 0; s < ns; s++) lam_s[s] = q->role[s] == ROLE_OFF ? 0 : lam_s[s];
+  memcpy(q->wx, lam_s, sizeof(double) * (size_t)ns);
+  memcpy(q->wx + ns, w, sizeof(double) * (size_t)nv);
+  if (nst == MBS_OK) {
+    coulomb_shift(ws, ns, sidx, chat0, lam_s, w, q->shift);
+    q->have_shift = 1;
+    return MBS_OK;
+  }
+  return st == MBS_SOLVER_FAILED ? st : MBS_MAX_ITERATIONS;
+}
+
 // a warm start for a new pattern from the last solve by model row (q->x0): λ of the rows that
 // took part (0 for rows new to this solve: qcp pushes the slacks inside), the last w, β̂ = 0
 static void row_warm_point(mbs_workspace *ws, int ns, const int *sidx) {
@@ -1006,6 +1059,23 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
   extract(ws, ns, lam_s, w);
   ws->info.fp_iterations = 1;
   if (ws->settings.formulation != MBS_COULOMB || ncone == 0) return st;
+  if (ws->settings.coulomb_solver == MBS_COULOMB_NEWTON) {
+    // the step's residual: the largest over its passes (speculative re-solves), each pass's the
+    // residual it ends with
+    double res = INFINITY;
+    const double res0 = ws->info.coulomb_residual;
+    mbs_status nst = coulomb_newton(ws, ns, sidx, chat0, lam_s, w, st, &res);
+    if (nst == MBS_MAX_ITERATIONS) {
+      // Newton stalled: the fixed point from the shifts of its best iterate, then Newton again
+      // from where that ends (rare: a few landing steps in hundreds)
+      const mbs_status fst = coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, 0, st);
+      nst =
+          fst == MBS_SOLVER_FAILED ? fst : coulomb_newton(ws, ns, sidx, chat0, lam_s, w, fst, &res);
+    }
+    ws->info.coulomb_residual = fmax(res0, res);
+    // a singular Newton matrix (or no sparse LU in this build) leaves the fixed point alone
+    if (nst != MBS_SOLVER_FAILED) return nst;
+  }
   return coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, warm_shift, st);
 }
 

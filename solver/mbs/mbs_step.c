@@ -124,6 +124,19 @@ int mbs_activation_parse(const char *name, mbs_activation *a) {
   return -1;
 }
 
+static const char *const coulomb_solver_names[] = {"newton", "fixed-point"};
+
+const char *mbs_coulomb_solver_name(mbs_coulomb_solver c) {
+  if ((int)c < 0 || c > MBS_COULOMB_FIXED_POINT) return "invalid";
+  return coulomb_solver_names[c];
+}
+
+int mbs_coulomb_solver_parse(const char *name, mbs_coulomb_solver *c) {
+  for (int i = 0; i <= MBS_COULOMB_FIXED_POINT; i++)
+    if (strcmp(name, coulomb_solver_names[i]) == 0) return *c = (mbs_coulomb_solver)i, 0;
+  return -1;
+}
+
 const char *mbs_status_name(mbs_status s) {
   if (mbs_common_status_is((int)s)) return mbs_common_status_name((int)s);
   switch (s) {
@@ -160,6 +173,7 @@ mbs_settings mbs_settings_default(void) {
                         .gdot_target = 1,
                         .max_iter = 100,
                         .tol = 1e-12,
+                        .coulomb_solver = MBS_COULOMB_NEWTON,
                         .fp_max_iter = 50,
                         .fp_tol = 1e-10,
                         .qcp_eps = 1e-11,
@@ -189,6 +203,8 @@ static int settings_check(const mbs_settings *s, sc_error *err) {
     bad = "max_iter (must be in 1..100000)";
   else if (!(s->tol > 0) || !(s->tol < 1))
     bad = "tol (must be in (0, 1))";
+  else if ((int)s->coulomb_solver < 0 || s->coulomb_solver > MBS_COULOMB_FIXED_POINT)
+    bad = "coulomb_solver";
   else if (s->fp_max_iter < 1 || s->fp_max_iter > 100000)
     bad = "fp_max_iter (must be in 1..100000)";
   else if (!(s->fp_tol > 0) || !(s->fp_tol < 1))

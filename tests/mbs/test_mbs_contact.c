@@ -90,11 +90,15 @@ typedef struct run_out {
   int fp_max, fp_total, steps, status_bad;
 } run_out;
 
+// coulomb's solver for run (the Newton default unless a test sets the fixed point)
+static mbs_coulomb_solver run_coulomb_solver = MBS_COULOMB_NEWTON;
+
 static run_out run(incline *p, mbs_formulation f, double v0, int N) {
   const int blocks[1] = {p->dim};
   mbs_model model = incline_model(p, blocks);
   mbs_settings set = mbs_settings_default();
   set.formulation = f;
+  set.coulomb_solver = run_coulomb_solver;
   mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
   assert_non_null(ws);
   double q[3] = {0}, v[3] = {0};
@@ -131,28 +135,33 @@ static run_out run(incline *p, mbs_formulation f, double v0, int N) {
   return o;
 }
 
-// coulomb: discrete exact sliding distance to 1e-6 relative and λ_n = normal load (2-D and 3-D)
+// coulomb: discrete exact sliding distance to 1e-6 relative and λ_n = normal load (2-D and 3-D),
+// by either solver (SPEC §1.3, §1.6)
 static void test_coulomb_sliding_exact(void **state) {
   (void)state;
-  for (int dim = 2; dim <= 3; dim++) {
-    incline p = paper_particle(dim, 0.125);
-    const int N = 100;
-    const double v0 = 0.5, a = p.g * (sin(p.theta) - p.mu * cos(p.theta));
-    const double x_ref = N * H * v0 + H * H * a * N * (N + 1) / 2.0;
-    run_out o = run(&p, MBS_COULOMB, v0, N);
-    const double load = p.m * p.g * cos(p.theta);
-    printf(
-        "coulomb %dD: x(1 s) = %.10f m (discrete exact %.10f, rel %.2e); lambda_n = %.10f N "
-        "(load %.10f, rel %.2e); fixed point: max %d, mean %.2f solves/step\n",
-        dim, o.x, x_ref, fabs(o.x - x_ref) / x_ref, o.ln_last, load, fabs(o.ln_last - load) / load,
-        o.fp_max, (double)o.fp_total / o.steps);
-    assert_int_equal(o.status_bad, 0);
-    assert_true(fabs(o.x - x_ref) <= 1e-6 * x_ref);
-    assert_true(fabs(o.ln_last - load) <= 1e-6 * load);
-    assert_true(fabs(o.ln_max - load) <= 1e-6 * load);
-    assert_true(o.cone_max <= 1e-9);
-    assert_true(o.fp_max <= 10);
-  }
+  for (int solver = 0; solver <= MBS_COULOMB_FIXED_POINT; solver++)
+    for (int dim = 2; dim <= 3; dim++) {
+      run_coulomb_solver = (mbs_coulomb_solver)solver;
+      incline p = paper_particle(dim, 0.125);
+      const int N = 100;
+      const double v0 = 0.5, a = p.g * (sin(p.theta) - p.mu * cos(p.theta));
+      const double x_ref = N * H * v0 + H * H * a * N * (N + 1) / 2.0;
+      run_out o = run(&p, MBS_COULOMB, v0, N);
+      run_coulomb_solver = MBS_COULOMB_NEWTON;
+      const double load = p.m * p.g * cos(p.theta);
+      printf(
+          "coulomb (%s) %dD: x(1 s) = %.10f m (discrete exact %.10f, rel %.2e); lambda_n = "
+          "%.10f N (load %.10f, rel %.2e); relaxed solves: max %d, mean %.2f per step\n",
+          mbs_coulomb_solver_name((mbs_coulomb_solver)solver), dim, o.x, x_ref,
+          fabs(o.x - x_ref) / x_ref, o.ln_last, load, fabs(o.ln_last - load) / load, o.fp_max,
+          (double)o.fp_total / o.steps);
+      assert_int_equal(o.status_bad, 0);
+      assert_true(fabs(o.x - x_ref) <= 1e-6 * x_ref);
+      assert_true(fabs(o.ln_last - load) <= 1e-6 * load);
+      assert_true(fabs(o.ln_max - load) <= 1e-6 * load);
+      assert_true(o.cone_max <= 1e-9);
+      assert_true(o.fp_max <= 10);
+    }
 }
 
 // relaxed: one step from the sliding state shows the gliding normal velocity ≈ μ‖v_t‖; the exact
@@ -294,6 +303,7 @@ static void test_fixed_point_budget(void **state) {
   for (size_t k = 0; k < sizeof budgets / sizeof *budgets; k++) {
     mbs_settings set = mbs_settings_default();
     set.formulation = MBS_COULOMB, set.fp_max_iter = budgets[k];
+    set.coulomb_solver = MBS_COULOMB_FIXED_POINT;
     mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
     assert_non_null(ws);
     double q[3] = {0, 0, -p.m * p.g * cos(p.theta) / p.kn}, v[3] = {0.5, 0, 0};

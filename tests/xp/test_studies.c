@@ -122,9 +122,13 @@ static void test_foundation_step_policy(void **state) {
 // as degraded — counted on the step and in the case, the run reaching T
 static void test_step_policy_degraded(void **state) {
   (void)state;
-  const char *args[] = {"run",   "incline_methods", "--set", "method=paperA-coulomb",
-                        "--set", "mu=0.125",        "--set", "fp_max_iter=1",
-                        "--set", "T=0.05",          "-o",    "deg.h5",
+  const char *args[] = {"run",   "incline_methods",
+                        "--set", "method=paperA-coulomb",
+                        "--set", "coulomb_solver=fixed-point",
+                        "--set", "mu=0.125",
+                        "--set", "fp_max_iter=1",
+                        "--set", "T=0.05",
+                        "-o",    "deg.h5",
                         NULL};
   const policy_outcome o = run_policy_case(args, "deg.h5", "method=paperA-coulomb");
   assert_true(o.steps == 5);

@@ -92,6 +92,18 @@ const char *mbs_activation_name(mbs_activation a);
 // Parses an activation rule name; returns 0 and sets *a, or −1 if unknown.
 int mbs_activation_parse(const char *name, mbs_activation *a);
 
+// How the coulomb formulation reaches exact Coulomb friction (SPEC §1.3, §1.6).
+typedef enum mbs_coulomb_solver {
+  MBS_COULOMB_NEWTON = 0,       // (default) semismooth Newton on the Alart–Curnier equations from
+                                // the relaxed solution, line search on ½‖F‖² (SPEC §1.6)
+  MBS_COULOMB_FIXED_POINT = 1,  // the De Saxcé fixed point over relaxed solves (SPEC §1.3)
+} mbs_coulomb_solver;
+
+// Static lowercase name ("newton", "fixed-point"); "invalid" if out of range.
+const char *mbs_coulomb_solver_name(mbs_coulomb_solver c);
+// Parses a Coulomb solver name; returns 0 and sets *c, or −1 if unknown.
+int mbs_coulomb_solver_parse(const char *name, mbs_coulomb_solver *c);
+
 // Step settings; obtain defaults from mbs_settings_default() and change fields.
 typedef struct mbs_settings {
   mbs_formulation formulation;  // default MBS_RELAXED
@@ -104,9 +116,12 @@ typedef struct mbs_settings {
   double bias_reg;  // relative Tikhonov ε of the bias solve (W + ε·max diag W·I) p = Ġv0, > 0
   int max_iter;     // pivots / active-set changes allowed per step (default 100)
   double tol;       // relative tolerance of the active-set solvers' sign tests (default 1e-12)
-  int fp_max_iter;  // coulomb: most relaxed solves per step in the De Saxcé fixed point (50)
+  mbs_coulomb_solver coulomb_solver;  // coulomb: Newton (default) or the fixed point
+  int fp_max_iter;  // coulomb: most relaxed solves per step in the De Saxcé fixed point; Newton:
+                    // 4·fp_max_iter iterations for each of its two scales (50)
   double fp_tol;  // coulomb: stop when max |Δs| ≤ fp_tol · max(max s, μ‖ĉ0‖∞ of the contact
-                  // rows) over the shifts s = μ‖ρ_t‖ (1e-10)
+                  // rows) over the shifts s = μ‖ρ_t‖ (fixed point), or when the Newton residual
+                  // ‖F‖∞ relative to the step's force scale is ≤ fp_tol (1e-10)
   double qcp_eps;   // qcp's eps_abs = eps_rel for the sparse path; ≤ 0 keeps qcp's 1e-8 (1e-11)
   mbs_start start;  // first solve of a step on the conic path (default MBS_START_WARM)
   mbs_activation activation;  // which rows join a step (default MBS_ACTIVATION_OVERLAP)
@@ -145,11 +160,14 @@ typedef struct mbs_info {
   double energy;           // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
   int contacts;            // active contacts with a friction cone (μ > 0) in the conic problem
   int fp_iterations;       // relaxed solves of the step (coulomb: fixed-point iterations; 1 else)
-  double fp_change;      // coulomb: last change max|Δs| / max(max s, μ‖ĉ0‖∞) of the shifts
-  double cone_residual;  // max over contacts of max(0, ‖λ_t‖ − μλ_n) [N]
-  int rows_open;         // speculative: active unilateral/normal rows with φ0 > 0 (last solve)
-  int resolves;          // speculative: re-solves of the step (0 = the first solve stood)
-  int rows_joined;       // speculative: rows that joined after a solve ended them penetrating
+  double fp_change;  // coulomb: last change max|Δs| / max(max s, μ‖ĉ0‖∞) of the shifts
+  int newton_iterations;    // coulomb, Newton: iterations of the step (summed over its solves)
+  double coulomb_residual;  // coulomb: the exact Coulomb conditions' residual ‖F‖∞ of the last
+                            // solve relative to its force scale (SPEC §1.6; 0 when predicted)
+  double cone_residual;   // max over contacts of max(0, ‖λ_t‖ − μλ_n) [N]
+  int rows_open;          // speculative: active unilateral/normal rows with φ0 > 0 (last solve)
+  int resolves;           // speculative: re-solves of the step (0 = the first solve stood)
+  int rows_joined;        // speculative: rows that joined after a solve ended them penetrating
   int stiffness_updates;  // speculative: row stiffnesses re-evaluated over the step
   int penetrating;        // speculative: rows left out that still end penetrating (bound reached)
   int predicted;  // conic solves of the step accepted from the active-set prediction (one linear

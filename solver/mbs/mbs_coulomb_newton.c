@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+// Exact Coulomb friction for paper A's step by a semismooth Newton method (SPEC §1.6), on the
+// conic path's compact rows in lifted form (mbs_qcp.c): unknowns x = (λ_S, w), the row forces and
+// w = M⁻¹Gᵀλ, with the per-row scaled residual ρ_s = λ_s/D_s + G_s w − ĉ0_s (SPEC §1.2, §1.3).
+//
+// Equations F(x) = 0 (Alart & Curnier 1991, the "AC" function of Acary, Brémond & Huber 2018,
+// §3.3), each row in newtons:
+//   momentum (nv rows)   E = M w − G_Sᵀ λ_S − g_E                       (linear, eq. of §1.2)
+//   bilateral            F_s = r_s ρ_s
+//   unilateral           F_s = λ_s − max(0, λ_s − r_s ρ_s)               (natural map of
+//                        0 ≤ λ ⊥ ρ ≥ 0; frictionless normals too)
+//   μ = 0 tangent        F_s = λ_s
+//   contact (n, t)       a = λ_n − r_n ρ_n,  z = λ_t − r_t ρ_t,  R = μ max(0, a)
+//                        F_n = λ_n − max(0, a)
+//                        F_t = λ_t − P_{B(R)}(z)   (projection on the disc of radius R)
+// Its zeros are exactly Coulomb's law with the normal complementarity 0 ≤ λ_n ⊥ ρ_n ≥ 0 (no
+// gliding), ‖λ_t‖ ≤ μλ_n, ρ_t = 0 while sticking and λ_t = −μλ_n ρ_t/‖ρ_t‖ while sliding — the
+// same solutions as the De Saxcé fixed point of §1.3. r_s > 0 are scales [kg], 1/(C + W)_ss with
+// W's diagonal taken with M's diagonal: any r > 0 gives the same zeros; these balance the
+// augmented variables (r_n for the normal and the disc, r_t for the tangents' z).
+//
+// Generalized Jacobian (one element of Clarke's, as Alart–Curnier's): per group (a contact's
+// rows, or a single row) dF_g = A_g dλ_g + B_g dρ_g with dρ = C dλ + G dw:
+//   open (a ≤ 0):            A = I, B = 0
+//   closed, stick (‖z‖ ≤ R): F = r ρ: A = 0, B = diag(r_n, r_t)
+//   closed, slide:           F_n = r_n ρ_n, and with ẑ = z/‖z‖, α = R/‖z‖ < 1, Π = I − ẑẑᵀ,
+//                            dF_t = (I − αΠ) dλ_t − μẑ dλ_n + μ r_n ẑ dρ_n + α r_t Π dρ_t
+// The Newton matrix J = [A + B C, B G; −G_Sᵀ, M] is sparse (a contact's rows couple only its own
+// λ and its bodies' w) but not symmetric (sliding friction is not associated), so the harness's
+// symmetric quasidefinite LDLᵀ (qcp_qd) does not apply: it is factored by KLU (sparse LU with
+// BTF: the independent contact groups of a pile become separate blocks); the symbolic analysis
+// is kept while the pattern holds and the numeric factor is refactored in place.
+// Globalisation: Armijo backtracking on θ = ½‖F‖² (θ' = −‖F‖² along the Newton direction), and a
+// proximal-point outer loop when the plain iteration stalls (mbs_cn_solve). Started from the
+// relaxed solution (or the warm-shifted one): most steps take 0–3 iterations.
+#include "mbs_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef MBS_HAVE_KLU
+#include <klu.h>
+#endif
+
+struct mbs_cn {
+  int cap_n, cap_J;
+  int *Jp, *Ji, *Jp0, *Ji0, n0, nz0;  // Newton matrix (CSC) and the pattern analysed
+  double *Jx;
+  double *F, *Ft, *d, *xt, *xs, *xb, *rho, *rr, *gv;  // residuals, direction, trial point, scratch
+  double *Aloc, *Bloc;  // per compact row: its row of the group's A, B (3)
+  int *mark;
+  int stamp;
+  double nu, *lk;  // proximal weight ν and centre λ_k (ν = 0: the original equations)
+#ifdef MBS_HAVE_KLU
+  klu_common common;
+  klu_symbolic *sym;
+  klu_numeric *num;
+#endif
+};
+
+mbs_cn *mbs_cn_create(const mbs_workspace *ws) {
+  mbs_cn *cn = calloc(1, sizeof *cn);
+  if (!cn) return NULL;
+  const int cap = ws->cap > 0 ? ws->cap : 1, nv = ws->nv;
+  const int nnz = ws->model->max_nnz > 0 ? ws->model->max_nnz : 1;
+  cn->cap_n = cap + nv;
+  cn->cap_J = 9 * cap + 4 * nnz + (int)ws->mass_entries + 16;
+  const size_t n1 = (size_t)cn->cap_n + 1, nJ = (size_t)cn->cap_J, c3 = 3 * (size_t)cap;
+  cn->Jp = calloc(n1, sizeof(int)), cn->Jp0 = calloc(n1, sizeof(int));
+  cn->Ji = calloc(nJ, sizeof(int)), cn->Ji0 = calloc(nJ, sizeof(int));
+  cn->Jx = calloc(nJ, sizeof(double));
+  double **d[] = {&cn->F, &cn->Ft, &cn->d, &cn->xt, &cn->xs, &cn->xb};
+  for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = calloc(n1, sizeof(double));
+  cn->rho = calloc((size_t)cap, sizeof(double)), cn->rr = calloc((size_t)cap, sizeof(double));
+  cn->gv = calloc((size_t)cap, sizeof(double)), cn->lk = calloc((size_t)cap, sizeof(double));
+  cn->Aloc = calloc(c3, sizeof(double)), cn->Bloc = calloc(c3, sizeof(double));
+  cn->mark = calloc((size_t)cap, sizeof(int));
+  int ok = cn->Jp && cn->Jp0 && cn->Ji && cn->Ji0 && cn->Jx && cn->rho && cn->rr && cn->gv &&
+           cn->lk && cn->Aloc && cn->Bloc && cn->mark;
+  for (size_t k = 0; k < sizeof d / sizeof *d; k++) ok = ok && *d[k];
+#ifdef MBS_HAVE_KLU
+  klu_defaults(&cn->common);
+#endif
+  if (!ok) return mbs_cn_free(cn), NULL;
+  return cn;
+}
+
+void mbs_cn_free(mbs_cn *cn) {
+  if (!cn) return;
+#ifdef MBS_HAVE_KLU
+  if (cn->num) klu_free_numeric(&cn->num, &cn->common);
+  if (cn->sym) klu_free_symbolic(&cn->sym, &cn->common);
+#endif
+  free(cn->Jp), free(cn->Jp0), free(cn->Ji), free(cn->Ji0), free(cn->Jx);
+  free(cn->F), free(cn->Ft), free(cn->d), free(cn->xt), free(cn->xs), free(cn->xb);
+  free(cn->rho), free(cn->rr), free(cn->gv), free(cn->lk), free(cn->Aloc), free(cn->Bloc),
+      free(cn->mark);
+  free(cn);
+}
+
+// the group of row s: its members (the leader first: a contact's normal, then its tangents) and
+// s's position among them; returns the member count
+static int cn_group(const mbs_cn_problem *p, int s, int *mem, int *pos) {
+  const int lead = p->role[s] == MBS_ROLE_TANGENT ? p->tn[s] : s;
+  int g = 1;
+  mem[0] = lead;
+  if (p->role[lead] == MBS_ROLE_NORMAL) {
+    mem[g++] = p->tan1[lead];
+    if (p->ntan[lead] > 1) mem[g++] = p->tan2[lead];
+  }
+  for (int k = 0; k < g; k++)
+    if (mem[k] == s) *pos = k;
+  return g;
+}
+
+// per-row scale r_s = k/(1/D_s + Σ_j G_sj²/M_jj) [kg] (the normal's for a contact's normal
+// equation and the disc's radius, the tangents' own for their augmented z = λ_t − r_t ρ_t)
+static void cn_scales(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double k) {
+  for (int s = 0; s < p->ns; s++) cn->rr[s] = 0;
+  for (int j = 0; j < p->nv; j++) {
+    const int blk = ws->col_block[j], a = j - ws->blk_v0[blk], bs = ws->blk_size[blk];
+    const double mjj = ws->mass_raw[ws->blk_off[blk] + (size_t)(a * bs + a)];
+    for (int t = p->Tp[j]; t < p->Tp[j + 1]; t++)
+      cn->rr[p->Ti[t]] += p->Tx[t] * p->Tx[t] / (mjj > 0 ? mjj : 1);
+  }
+  for (int s = 0; s < p->ns; s++) cn->rr[s] = k / (1.0 / ws->D[p->sidx[s]] + cn->rr[s]);
+}
+
+// F, A_g, B_g of a contact group (leader n = mem[0], g members) at λ, ρ
+static void cn_contact(mbs_cn *cn, const int *mem, int g, double mu, const double *lam, double *F) {
+  const int n = mem[0];
+  const double r = cn->rr[n], rt = g > 1 ? cn->rr[mem[1]] : r, a = lam[n] - r * cn->rho[n];
+  double z[2] = {0, 0}, zn = 0;
+  for (int k = 1; k < g; k++)
+    z[k - 1] = lam[mem[k]] - rt * cn->rho[mem[k]], zn += z[k - 1] * z[k - 1];
+  zn = sqrt(zn);
+  const double R = mu * fmax(0.0, a);
+  for (int k = 0; k < g; k++)
+    for (int c = 0; c < 3; c++) cn->Aloc[3 * mem[k] + c] = cn->Bloc[3 * mem[k] + c] = 0;
+  if (a <= 0) {  // open: λ = 0
+    for (int k = 0; k < g; k++) F[mem[k]] = lam[mem[k]], cn->Aloc[3 * mem[k] + k] = 1;
+    return;
+  }
+  F[n] = r * cn->rho[n], cn->Bloc[3 * n] = r;
+  if (zn <= R) {  // stick: ρ = 0
+    for (int k = 1; k < g; k++) F[mem[k]] = rt * cn->rho[mem[k]], cn->Bloc[3 * mem[k] + k] = rt;
+    return;
+  }
+  const double alpha = R / zn, zh[2] = {z[0] / zn, z[1] / zn};
+  for (int k = 1; k < g; k++) {
+    const int t = mem[k];
+    F[t] = lam[t] - R * zh[k - 1];
+    cn->Aloc[3 * t] = -mu * zh[k - 1], cn->Bloc[3 * t] = mu * r * zh[k - 1];
+    for (int c = 1; c < g; c++) {
+      const double pi = (k == c) - zh[k - 1] * zh[c - 1];  // Π = I − ẑẑᵀ
+      cn->Aloc[3 * t + c] = (k == c) - alpha * pi;
+      cn->Bloc[3 * t + c] = alpha * rt * pi;
+    }
+  }
+}
+
+// F(x) (ns row equations, then the nv momentum rows) and, as a side effect, every group's A, B;
+// returns θ = ½‖F‖²
+static double cn_eval(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, const double *x,
+                      double *F) {
+  const int ns = p->ns, nv = p->nv;
+  const mbs_rows *rw = ws->rows;
+  const double *lam = x, *w = x + ns;
+  for (int s = 0; s < ns; s++) {
+    const int a = p->sidx[s];
+    cn->rho[s] = lam[s] / ws->D[a] + mbs_eval_row_dot(rw, ws->act[a], w) - p->chat0[s];
+    if (cn->nu > 0) cn->rho[s] += cn->nu / cn->rr[s] * (lam[s] - cn->lk[s]);
+  }
+  for (int s = 0; s < ns; s++) {
+    const int role = p->role[s];
+    double *A = cn->Aloc + 3 * s, *B = cn->Bloc + 3 * s;
+    if (role == MBS_ROLE_TANGENT) continue;  // with its normal
+    if (role == MBS_ROLE_NORMAL) {
+      int mem[3], pos = 0, g = cn_group(p, s, mem, &pos);
+      cn_contact(cn, mem, g, rw->mu[ws->act[p->sidx[s]]], lam, F);
+      continue;
+    }
+    A[0] = A[1] = A[2] = B[0] = B[1] = B[2] = 0;
+    const double r = cn->rr[s];
+    if (role == MBS_ROLE_FREE || (role == MBS_ROLE_UNI && lam[s] - r * cn->rho[s] > 0))
+      F[s] = r * cn->rho[s], B[0] = r;
+    else
+      F[s] = lam[s], A[0] = 1;
+  }
+  for (int j = 0; j < nv; j++) F[ns + j] = -p->b[j];
+  for (int c = 0; c < ns + nv; c++)
+    for (int k = p->Ap[c]; k < p->Ap[c + 1]; k++) F[ns + p->Ai[k]] += p->Ax[k] * x[c];
+  double th = 0;
+  for (int i = 0; i < ns + nv; i++) th += F[i] * F[i];
+  return 0.5 * th;
+}
+
+// the Newton matrix J (CSC, n = ns + nv) from the groups' A, B; rows unsorted within a column
+// (KLU accepts that), no duplicates
+static void cn_assemble(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p) {
+  const int ns = p->ns, nv = p->nv;
+  int nz = 0, mem[3], pos = 0;
+  for (int s = 0; s < ns; s++) {
+    cn->Jp[s] = nz;
+    const int g = cn_group(p, s, mem, &pos);
+    const double C = 1.0 / ws->D[p->sidx[s]] + cn->nu / cn->rr[s];  // (prox: + σ_s)
+    for (int k = 0; k < g; k++) {
+      const int m = mem[k];
+      cn->Ji[nz] = m, cn->Jx[nz++] = cn->Aloc[3 * m + pos] + cn->Bloc[3 * m + pos] * C;
+    }
+    for (int k = p->Ap[s]; k < p->Ap[s + 1]; k++)
+      cn->Ji[nz] = ns + p->Ai[k], cn->Jx[nz++] = p->Ax[k];
+  }
+  for (int j = 0; j < nv; j++) {
+    const int col = ns + j;
+    cn->Jp[col] = nz;
+    cn->stamp++;
+    for (int t = p->Tp[j]; t < p->Tp[j + 1]; t++) cn->gv[p->Ti[t]] = p->Tx[t];
+    for (int t = p->Tp[j]; t < p->Tp[j + 1]; t++) {
+      const int s = p->Ti[t], lead = p->role[s] == MBS_ROLE_TANGENT ? p->tn[s] : s;
+      if (cn->mark[lead] == cn->stamp) continue;
+      cn->mark[lead] = cn->stamp;
+      const int g = cn_group(p, s, mem, &pos);
+      for (int k = 0; k < g; k++) {
+        const int m = mem[k];
+        double v = 0;
+        for (int c = 0; c < g; c++) v += cn->Bloc[3 * m + c] * cn->gv[mem[c]];
+        cn->Ji[nz] = m, cn->Jx[nz++] = v;
+      }
+    }
+    for (int t = p->Tp[j]; t < p->Tp[j + 1]; t++) cn->gv[p->Ti[t]] = 0;
+    for (int k = p->Ap[col]; k < p->Ap[col + 1]; k++)
+      cn->Ji[nz] = ns + p->Ai[k], cn->Jx[nz++] = p->Ax[k];
+  }
+  cn->Jp[ns + nv] = nz;
+}
+
+#ifdef MBS_HAVE_KLU
+// d ← J⁻¹ d; 0 on success. The symbolic analysis stands while the pattern does; the numeric
+// factor is refactored in place (no allocation) unless that fails or is badly conditioned
+static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
+  const int nz = cn->Jp[n];
+  int same = cn->sym && cn->n0 == n && cn->nz0 == nz &&
+             !memcmp(cn->Jp, cn->Jp0, sizeof(int) * (size_t)(n + 1)) &&
+             !memcmp(cn->Ji, cn->Ji0, sizeof(int) * (size_t)nz);
+  if (!same) {
+    if (cn->num) klu_free_numeric(&cn->num, &cn->common);
+    if (cn->sym) klu_free_symbolic(&cn->sym, &cn->common);
+    cn->sym = klu_analyze(n, cn->Jp, cn->Ji, &cn->common);
+    if (!cn->sym) return -1;
+    memcpy(cn->Jp0, cn->Jp, sizeof(int) * (size_t)(n + 1));
+    memcpy(cn->Ji0, cn->Ji, sizeof(int) * (size_t)nz);
+    cn->n0 = n, cn->nz0 = nz;
+  }
+  int fresh = !cn->num;
+  if (!fresh) {
+    // pivots chosen for an earlier matrix: keep them while they stay sound
+    fresh = !klu_refactor(cn->Jp, cn->Ji, cn->Jx, cn->sym, cn->num, &cn->common) ||
+            cn->common.status != KLU_OK || !klu_rcond(cn->sym, cn->num, &cn->common) ||
+            !(cn->common.rcond > 1e-12);
+    if (fresh) klu_free_numeric(&cn->num, &cn->common);
+  }
+  if (fresh) {
+    cn->num = klu_factor(cn->Jp, cn->Ji, cn->Jx, cn->sym, &cn->common);
+    if (!cn->num || cn->common.status != KLU_OK) {
+      if (cn->num) klu_free_numeric(&cn->num, &cn->common);
+      return -1;
+    }
+  }
+  return klu_solve(cn->sym, cn->num, n, 1, d, &cn->common) ? 0 : -1;
+}
+#else
+static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
+  (void)cn, (void)n, (void)d;
+  return -1;
+}
+#endif
+
+// ‖F‖∞ relative to the step's force scale max(‖λ‖∞, max r|ĉ0|, ‖g_E‖∞)
+static double cn_residual(const mbs_cn *cn, const mbs_cn_problem *p, const double *x,
+                          const double *F) {
+  const int ns = p->ns, nv = p->nv;
+  double scale = 0, fmaxv = 0;
+  for (int s = 0; s < ns; s++) scale = fmax(scale, fmax(fabs(x[s]), cn->rr[s] * fabs(p->chat0[s])));
+  for (int j = 0; j < nv; j++) scale = fmax(scale, fabs(p->b[j]));
+  for (int i = 0; i < ns + nv; i++) fmaxv = fmax(fmaxv, fabs(F[i]));
+  return scale > 0 ? fmaxv / scale : fmaxv;
+}
+
+// semismooth Newton on the (proximal) equations from x, at most *budget iterations (spent ones
+// subtracted), until the residual relative to the force scale is ≤ tol: 1 converged, 0 not
+// (budget spent, or no descent even with the kink retries), −1 the Newton matrix is singular
+static int cn_newton(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x, double tol,
+                     int *budget, double *residual) {
+  const int n = p->ns + p->nv;
+  const double sigma = 1e-4, kink_step = 1e-9;
+  enum { LINE_SEARCH_MAX = 30, KINK_RETRIES = 2 };
+  double th = cn_eval(ws, cn, p, x, cn->F);
+  for (;;) {
+    *residual = cn_residual(cn, p, x, cn->F);
+    if (!isfinite(*residual)) return 0;
+    if (*residual <= tol) return 1;
+    if (*budget <= 0) return 0;
+    --*budget;
+    // direction: the Newton system with the Jacobian at x; where the line search finds no
+    // decrease, x sits on a kink of F (a contact between stick and slip, open and closed) and the
+    // element taken points out of the piece d enters: retry with the Jacobian of that piece
+    // (evaluated just beyond x along d)
+    double tht = INFINITY;
+    for (int kink = 0;; kink++) {
+      cn_assemble(ws, cn, p);
+      for (int i = 0; i < n; i++) cn->d[i] = -cn->F[i];
+      if (cn_factor_solve(cn, n, cn->d)) return -1;
+      // Armijo: θ(x + t d) ≤ (1 − 2σt) θ(x); the trial's A, B are those of the point taken
+      double t = 1;
+      int ls = 0;
+      for (; ls < LINE_SEARCH_MAX; ls++, t *= 0.5) {
+        for (int i = 0; i < n; i++) cn->xt[i] = x[i] + t * cn->d[i];
+        tht = cn_eval(ws, cn, p, cn->xt, cn->Ft);
+        if (tht <= (1 - 2 * sigma * t) * th) break;
+      }
+      if (ls < LINE_SEARCH_MAX) break;
+      if (kink == KINK_RETRIES) {
+        cn_eval(ws, cn, p, x, cn->F);  // no descent: keep x
+        return 0;
+      }
+      for (int i = 0; i < n; i++) cn->xt[i] = x[i] + kink_step * cn->d[i];
+      cn_eval(ws, cn, p, cn->xt, cn->Ft);
+    }
+    memcpy(x, cn->xt, sizeof(double) * (size_t)n);
+    memcpy(cn->F, cn->Ft, sizeof(double) * (size_t)n);
+    th = tht;
+  }
+}
+
+// Newton alone first (most steps: 0–3 iterations from the relaxed solution). If it stalls — the
+// merit has non-solution stationary points where contacts sit between stick and slip — a
+// proximal-point outer loop (as Siconos's PROX around its Newton; Acary, Brémond & Huber 2018)
+// solves a sequence of better-conditioned problems: ρ + σ(λ − λ_k) in place of ρ, with
+// σ_s = ν / r_s, centred at the last iterate λ_k; each is strongly monotone for ν large enough,
+// and its solution is the original one when λ = λ_k. ν shrinks while the inner solves converge
+// fast and never returns to a weight whose inner solve failed; the outer loop ends on the
+// original equations' residual. rc as cn_newton.
+static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x, double tol,
+                      int *budget, double *residual) {
+  enum { PLAIN_MAX = 12, INNER_MAX = 12, FLOOR_HOLD = 4 };
+  cn->nu = 0;
+  int plain = PLAIN_MAX < *budget ? PLAIN_MAX : *budget, spare = *budget - plain;
+  int rc = cn_newton(ws, cn, p, x, tol, &plain, residual);
+  *budget = plain + spare;
+  double nu = 1, nu_floor = 0;
+  int held = 0;
+  while (rc == 0 && *budget > 0) {
+    memcpy(cn->lk, x, sizeof(double) * (size_t)p->ns);
+    cn->nu = nu;
+    const int before = *budget;
+    int inner = INNER_MAX < *budget ? INNER_MAX : *budget, rest = *budget - inner;
+    double rin = 0;
+    const int irc = cn_newton(ws, cn, p, x, fmax(tol, 1e-3 * *residual), &inner, &rin);
+    *budget = inner + rest;
+    cn->nu = 0;
+    if (irc < 0) return -1;
+    cn_eval(ws, cn, p, x, cn->F);
+    *residual = cn_residual(cn, p, x, cn->F);
+    if (*residual <= tol) return 1;
+    // a weight whose inner solve failed is tried again only after FLOOR_HOLD fast outer
+    // iterations above it (closer to the solution its inner solve may converge)
+    if (irc == 1 && before - *budget <= 3) {
+      if (nu * 0.1 <= nu_floor && ++held >= FLOOR_HOLD) nu_floor *= 0.1, held = 0;
+      nu = nu * 0.1 <= nu_floor ? nu : nu * 0.1 < 1e-6 ? 0 : nu * 0.1;
+    } else if (irc == 0) {
+      nu_floor = nu, held = 0, nu = nu > 0 ? fmin(10 * nu, 1e6) : 1e-6;
+    }
+  }
+  return rc;
+}
+
+// The scales r only shape the merit's landscape (the zeros are the same); a step that stalls
+// with one is tried again from the start with the next (measured on the landing pile, N = 30
+// and 50: 3× the Delassus diagonal's inverse leaves the fewest stalls). Each scale has
+// 4·fp_max_iter Newton iterations (the proximal loop's linear phase may need 100–200 on the
+// hardest landing steps). The best iterate (lowest residual) is returned when none converges.
+mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
+                        int *iterations, double *residual) {
+  static const double scales[] = {3, 1};
+  enum { NSCALES = sizeof scales / sizeof *scales };
+  const int n = p->ns + p->nv, per = 4 * ws->settings.fp_max_iter;
+  const double tol = ws->settings.fp_tol;
+  memcpy(cn->xs, x, sizeof(double) * (size_t)n);
+  double best = INFINITY;
+  int rc = 0;
+  *iterations = 0;
+  for (int k = 0; k < NSCALES && rc == 0; k++) {
+    if (k) memcpy(x, cn->xs, sizeof(double) * (size_t)n);
+    cn_scales(ws, cn, p, scales[k]);
+    int budget = per;
+    double res = INFINITY;
+    rc = cn_attempt(ws, cn, p, x, tol, &budget, &res);
+    *iterations += per - budget;
+    if (rc != 0 || res < best) {
+      best = res;
+      memcpy(cn->xb, x, sizeof(double) * (size_t)n);
+    }
+  }
+  memcpy(x, cn->xb, sizeof(double) * (size_t)n);
+  *residual = best;
+  if (!isfinite(*residual)) return MBS_NONFINITE;
+  return rc > 0 ? MBS_OK : rc < 0 ? MBS_SOLVER_FAILED : MBS_MAX_ITERATIONS;
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// Exact Coulomb friction on steps the De Saxcé fixed point (SPEC §1.3) does not converge on:
+// a corpus of step problems from the landing pile (scenarios/pile.h, paper A's step with the
+// speculative rule, the coulomb formulation), each the state (t, q0, v0) at the start of a step
+// on which the fixed point ended at its iteration limit. Dumped by this program
+// (test_sim_coulomb_corpus dump N T K FILE: the first K such steps of a fixed-point run of the
+// pile of N over T s) into tests/sim/data. Each state is stepped once from a fresh workspace
+// with each solver. The Newton method (SPEC §1.6) must converge on every one (status ok, the
+// exact Coulomb conditions' residual ≤ 1e-10 relative to the step's force scale, the cone
+// respected); the fixed point's outcome is reported beside it (iterations and time per step),
+// not asserted. (The dropped stack of N ≤ 50 and the incline give the fixed point no failing
+// step, measured: they have no entry here.)
+// cmocka.h needs these three first
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbs/mbs.h"
+#include "scenarios/pile.h"
+#include "xp/xp.h"
+
+static const char *corpus_path = "tests/sim/data/coulomb_corpus_pile.txt";
+
+typedef struct step_out {
+  mbs_status st;
+  int solves, newton_it;
+  double residual, cone, us;
+} step_out;
+
+static mbs_workspace *pile_workspace(pile *s, mbs_coulomb_solver cs) {
+  mbs_settings set = mbs_settings_default();
+  set.formulation = MBS_COULOMB;
+  set.coulomb_solver = cs;
+  set.activation = MBS_ACTIVATION_SPECULATIVE;
+  return mbs_workspace_create(&s->model, &set, NULL);
+}
+
+static step_out step_once(pile *s, mbs_coulomb_solver cs, double t, const double *q0,
+                          const double *v0, double *q1, double *v1) {
+  mbs_workspace *ws = pile_workspace(s, cs);
+  assert_non_null(ws);
+  const double t0 = xp_now();
+  step_out o = {.st = mbs_step(ws, t, 0.01, q0, v0, q1, v1)};
+  o.us = 1e6 * (xp_now() - t0);
+  const mbs_info *in = mbs_step_info(ws);
+  o.solves = in->fp_iterations, o.newton_it = in->newton_iterations;
+  o.residual = in->coulomb_residual, o.cone = in->cone_residual;
+  mbs_workspace_free(ws);
+  return o;
+}
+
+// dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
+static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs) {
+  pile *s = malloc(sizeof *s);
+  pile_params pp = pile_params_default();
+  pp.s.n = n;
+  if (!s || pile_init(s, &pp)) return 1;
+  const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
+  double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
+  pile_initial_state(s, q, v);
+  mbs_workspace *ws = pile_workspace(s, cs);
+  FILE *f = fopen(path, "w");
+  if (!ws || !f) return 1;
+  fprintf(f, "# pile N=%d: step states (N, t, q0, v0) where the %s failed\n", n,
+          cs == MBS_COULOMB_NEWTON ? "Newton method" : "De Saxcé fixed point");
+  int k = 0, steps = 0, bad = 0;
+  double res_max = 0, iters = 0, us = 0, erise = 0, e0 = pile_energy(s, q, v);
+  for (long i = 1; i <= lround(T / 0.01) && k < kmax; i++) {
+    const double t = (double)(i - 1) * 0.01, c0 = xp_now();
+    memcpy(q0, q, (nq + nv) * sizeof *q);
+    const mbs_status st = mbs_step(ws, t, 0.01, q0, v0, q, v);
+    us += 1e6 * (xp_now() - c0);
+    if (mbs_status_severity(st) < 0) break;
+    const mbs_info *in = mbs_step_info(ws);
+    const double e1 = pile_energy(s, q, v);
+    steps++, bad += st != MBS_OK, erise = fmax(erise, e1 - e0), e0 = e1;
+    res_max = fmax(res_max, in->coulomb_residual);
+    iters += cs == MBS_COULOMB_NEWTON ? in->newton_iterations : in->fp_iterations;
+    if (st != MBS_MAX_ITERATIONS) continue;
+    fprintf(f, "%d %.17g", n, t);
+    for (size_t j = 0; j < nq + nv; j++) fprintf(f, " %.17g", q0[j]);
+    fprintf(f, "\n");
+    k++;
+  }
+  fclose(f);
+  printf(
+      "%d steps: %d not ok, largest Coulomb residual %.2e (Newton), %.1f %s and %.0f us per "
+      "step, largest energy rise over a step %.2e J; wrote %d states to %s\n",
+      steps, bad, res_max, steps ? iters / steps : 0,
+      cs == MBS_COULOMB_NEWTON ? "Newton iterations" : "relaxed solves", steps ? us / steps : 0,
+      erise, k, path);
+  mbs_workspace_free(ws);
+  free(q), pile_free(s), free(s);
+  return 0;
+}
+
+static void test_corpus(void **state) {
+  (void)state;
+  FILE *f = fopen(corpus_path, "r");
+  if (!f) fail_msg("cannot open the corpus %s", corpus_path);
+  char line[1 << 16];
+  int cases = 0, fp_failed = 0;
+  double us_newton = 0, us_fp = 0, it_newton = 0, solves_fp = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    char *p = line, *end;
+    const int n = (int)strtol(p, &end, 10);
+    assert_true(end != p && n > 0 && n <= 200);
+    p = end;
+    const double t = strtod(p, &end);
+    p = end;
+    pile *s = malloc(sizeof *s);
+    pile_params pp = pile_params_default();
+    pp.s.n = n;
+    assert_int_equal(pile_init(s, &pp), 0);
+    const size_t nx = 13 * (size_t)n;
+    double *x0 = malloc(2 * nx * sizeof *x0), *x1 = x0 + nx;
+    for (size_t j = 0; j < nx; j++, p = end) {
+      x0[j] = strtod(p, &end);
+      assert_true(end != p);
+    }
+    const double *q0 = x0, *v0 = x0 + 7 * (size_t)n;
+    double *q1 = x1, *v1 = x1 + 7 * (size_t)n;
+    const step_out nw = step_once(s, MBS_COULOMB_NEWTON, t, q0, v0, q1, v1);
+    const step_out fp = step_once(s, MBS_COULOMB_FIXED_POINT, t, q0, v0, q1, v1);
+    printf(
+        "N=%d t=%.2f: newton %s, %d iterations, residual %.2e, cone excess %.1e N, %.0f us | "
+        "fixed point %s, %d solves, %.0f us\n",
+        n, t, mbs_status_name(nw.st), nw.newton_it, nw.residual, nw.cone, nw.us,
+        mbs_status_name(fp.st), fp.solves, fp.us);
+    if (nw.st != MBS_OK) fail_msg("t = %.2f: newton ended %s", t, mbs_status_name(nw.st));
+    if (!(nw.residual <= 1e-10)) fail_msg("t = %.2f: Coulomb residual %.3e", t, nw.residual);
+    if (!(nw.cone <= 1e-9)) fail_msg("t = %.2f: cone excess %.3e N", t, nw.cone);
+    cases++, fp_failed += fp.st != MBS_OK;
+    us_newton += nw.us, us_fp += fp.us, it_newton += nw.newton_it, solves_fp += fp.solves;
+    free(x0), pile_free(s), free(s);
+  }
+  fclose(f);
+  assert_true(cases > 0);
+  printf(
+      "%d steps: newton %.1f iterations, %.0f us per step; fixed point %.1f solves, %.0f us per "
+      "step, %d not ok\n",
+      cases, it_newton / cases, us_newton / cases, solves_fp / cases, us_fp / cases, fp_failed);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "dump")) {
+    // dump N T K FILE [newton]: the failing steps of the fixed point (or of Newton)
+    if (argc != 6 && argc != 7)
+      return fprintf(stderr, "usage: %s dump N T K FILE [newton]\n", argv[0]), 2;
+    const mbs_coulomb_solver cs =
+        argc == 7 && !strcmp(argv[6], "newton") ? MBS_COULOMB_NEWTON : MBS_COULOMB_FIXED_POINT;
+    return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5], cs);
+  }
+  if (argc > 1) corpus_path = argv[1];
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_corpus)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -21,13 +21,14 @@ int cli_cmd_verdicts(int argc, char **argv) {
   const char *dir = "results", *readme = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      puts(
+      printf(
           "usage: stabcon verdicts [--results DIR] [--readme FILE]\n\n"
           "Prints the verdict on each claim of papers A and B (the tables REPORT.md carries),\n"
-          "computed\n"
-          "from the results files in DIR (default results/) by each claim's rule; runs nothing.\n"
-          "A missing file or case makes its verdicts \"not run\".\n"
-          "--readme FILE rewrites FILE's generated results block with the table instead.");
+          "computed from the results files in DIR (default results/) by each claim's rule;\n"
+          "runs nothing.\n"
+          "A missing file or case makes its verdicts \"%s\".\n"
+          "--readme FILE rewrites FILE's generated results block with the table instead.\n",
+          xp_verdict_name(XP_VERDICT_NOT_RUN));
       return XP_OK;
     } else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc) {
       dir = argv[++i];

@@ -177,34 +177,31 @@ xp_verdict xp_claim_verdict(xp_claim_files *fs, const xp_claim *c) {
   return xp_rule_decide(&c->rule, c->meas, v, n);
 }
 
+// the rule in words; the verdicts it names are xp_verdict_name's, never retyped
 void xp_rule_describe(const xp_rule *r, char *buf, size_t len) {
+  const char *yes = xp_verdict_name(XP_VERDICT_REPRODUCED);
+  const char *near = xp_verdict_name(XP_VERDICT_DIFFERENT);
   switch (r->kind) {
     case XP_RULE_RATIO:
-      snprintf(buf, len,
-               "reproduced if every value %s %g, measured different if some is or all "
-               "are %s %g",
-               r->upper ? "≤" : "≥", r->a, r->upper ? "≤" : "≥", r->b);
+      snprintf(buf, len, "%s if every value %s %g, %s if some is or all are %s %g", yes,
+               r->upper ? "≤" : "≥", r->a, near, r->upper ? "≤" : "≥", r->b);
       break;
     case XP_RULE_RELATIVE:
       snprintf(buf, len,
-               "reproduced if every |measured/paper − 1| ≤ %g, measured different if some is or "
-               "all are within a factor %g",
-               r->a, r->b);
+               "%s if every |measured/paper − 1| ≤ %g, %s if some is or all are within a "
+               "factor %g",
+               yes, r->a, near, r->b);
       break;
     case XP_RULE_INTERVAL:
-      snprintf(buf, len,
-               "reproduced if every value is in [%g, %g], measured different if some is or all "
-               "are in [%g, %g]",
-               r->a, r->b, r->la, r->lb);
+      snprintf(buf, len, "%s if every value is in [%g, %g], %s if some is or all are in [%g, %g]",
+               yes, r->a, r->b, near, r->la, r->lb);
       break;
     case XP_RULE_ALL_OK:
-      snprintf(buf, len, "reproduced if every case is ok, measured different if some is");
+      snprintf(buf, len, "%s if every case is ok, %s if some is", yes, near);
       break;
     case XP_RULE_MONOTONE:
-      snprintf(buf, len,
-               "reproduced if the values %s at every step, measured different if only from "
-               "first to last",
-               r->upper > 0 ? "rise" : "fall");
+      snprintf(buf, len, "%s if the values %s at every step, %s if only from first to last", yes,
+               r->upper > 0 ? "rise" : "fall", near);
       break;
   }
 }

@@ -36,7 +36,7 @@
 
 // keeps the final state and the initial and final energy
 typedef struct cl_final {
-  const mbs_model *m;
+  const mdl_model *m;
   double *q;
   double e0, e, zmax;
 } cl_final;

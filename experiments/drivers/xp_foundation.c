@@ -175,7 +175,7 @@ static fd_run run_sim(const foundation *fd, const char *method_name, const fd_se
   double q0[FD_NQ], v0[FD_NV];
   foundation_initial_state(fd, q0, v0);
   // the loop only reads the model; sim_instance holds it as non-const for scenarios' create
-  const sim_instance inst = {.model = (mbs_model *)&fd->model, .q0 = q0, .v0 = v0};
+  const sim_instance inst = {.model = (mdl_model *)&fd->model, .q0 = q0, .v0 = v0};
   sim_probe probe = {
       .ctx = &pr, .sample = fd_sample, .stop = fd_stop, .method_stat = fd_method_stat};
   xp_error err = {.code = 0};

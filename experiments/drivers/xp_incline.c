@@ -54,12 +54,12 @@ static void in_sample(void *ctx, size_t k, double t, const double *q, const doub
     for (int f = 0; f < 4; f++) pr->ln[f][0] = 0;
     return;
   }
-  const mbs_rows *rows = rep->rows;
+  const mdl_rows *rows = rep->rows;
   double ft[3] = {0, 0, 0};  // Σ λ_t G_tᵀ restricted to the translation: the friction force
   for (int r = 0; rows && rep->force && r < rows->n; r++) {
-    if (rows->kind[r] == MBS_ROW_NORMAL && rows->contact[r] >= 0 && rows->contact[r] < 4)
+    if (rows->kind[r] == MDL_ROW_NORMAL && rows->contact[r] >= 0 && rows->contact[r] < 4)
       pr->ln[rows->contact[r]][k] = rep->force[r];
-    if (rows->kind[r] == MBS_ROW_TANGENT)
+    if (rows->kind[r] == MDL_ROW_TANGENT)
       for (int e = rows->start[r]; e < rows->start[r + 1]; e++)
         if (rows->col[e] < 3) ft[rows->col[e]] += rep->force[r] * rows->val[e];
   }

@@ -79,7 +79,7 @@ static void cyl_sample(void *ctx, size_t i, double t, const double *q, const dou
   if (!rep) return;
   tr->gn[i] = tr->gt[i] = 0;
   for (int r = 0; r < rep->rows->n; r++) {
-    if (rep->rows->kind[r] == MBS_ROW_TANGENT)
+    if (rep->rows->kind[r] == MDL_ROW_TANGENT)
       tr->gt[i] = cp->h * rep->force[r];
     else
       tr->gn[i] = cp->h * rep->force[r];
@@ -98,7 +98,7 @@ static int cyl_run(const sim_method *method, const sim_method_options *opt0,
   spring_cylinder_initial_state(sc, q, v);
   sim_method_options opt = *opt0;
   opt.h = h;
-  const sim_instance inst = {.model = (mbs_model *)&sc->model, .q0 = q, .v0 = v};
+  const sim_instance inst = {.model = (mdl_model *)&sc->model, .q0 = q, .v0 = v};
   cyl_probe cp = {.tr = tr, .sc = sc, .h = h};
   sim_probe probe = {.ctx = &cp, .sample = cyl_sample};
   sim_outcome oc;

@@ -57,11 +57,11 @@ static double st_vmax(const double *v, int n) {
 
 // statics after the last step: the contact below sphere c carries the weight of spheres c … n−1
 static void st_statics(st_meas *o, const sim_step_report *rep) {
-  const mbs_rows *rows = rep->rows;
+  const mdl_rows *rows = rep->rows;
   o->contacts = 0, o->load_err = 0;
   int loaded = 0;
   for (int r = 0; r < rows->n; r++) {
-    if (rows->kind[r] != MBS_ROW_NORMAL) continue;
+    if (rows->kind[r] != MDL_ROW_NORMAL) continue;
     const int c = rows->contact[r], active = rows->phi[r] <= 0;  // paper A §5.2
     // normal force on the upper sphere c: λ times the norm of its translational Jacobian entries
     // (1 with the default Hertz row; (3/2)√d with hertz=paper, whose λ is a pseudo-force)

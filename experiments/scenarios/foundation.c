@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 foundation_params foundation_params_default(void) {
   return (foundation_params){.side = 1,
@@ -86,12 +86,12 @@ static int fd_forces(double t, const double *q, const double *v, double *f, void
   return 0;
 }
 
-static int fd_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int fd_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t;
   const foundation *fd = ctx;
   const double *w = v + 3;
   static const int col[4] = {2, 3, 4, 5};
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   for (int e = 0; e < fd->p.n * fd->p.n; e++) {
     double p[3], r[3];
     element_body_point(fd, e, p);
@@ -100,7 +100,7 @@ static int fd_rows(double t, const double *q, const double *v, mbs_rows *rows, v
     double wr = w[0] * r[0] + w[1] * r[1] + w[2] * r[2];
     double ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
     double val[4] = {1, r[1], -r[0], 0};
-    if (mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[2] + r[2], w[2] * wr - r[2] * ww, fd->k_element,
+    if (mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[2] + r[2], w[2] * wr - r[2] * ww, fd->k_element,
                      fd->p.B, 4, col, val) < 0)
       return -1;
   }
@@ -141,7 +141,7 @@ void foundation_init(foundation *fd, const foundation_params *p) {
   fd->area_element = (s / p->n) * (s / p->n);
   fd->k_element = p->E * fd->area_element / p->depth;
   for (int i = 0; i < 6; i++) fd->block_size[i] = 1;
-  fd->model = (mbs_model){
+  fd->model = (mdl_model){
       .nq = 7,
       .nv = 6,
       .max_rows = p->n * p->n,

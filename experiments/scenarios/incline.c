@@ -3,7 +3,7 @@
 //
 // Ramp frame: the ramp surface is z = 0 with normal n̂ = e_z, so foot k at body point c_k (the
 // bottom corner) has centre p_k = x + R c_k and overlap d_k = r − p_k,z. Its normal row is Hertz
-// (hertz.h) with G = s · e_zᵀ J_k, J_k the point Jacobian (mbs_rigid_point_jacobian), and its two
+// (hertz.h) with G = s · e_zᵀ J_k, J_k the point Jacobian (mdl_rigid_point_jacobian), and its two
 // tangent rows G = e_xᵀ J_k, e_yᵀ J_k (the contact point's sliding velocity; the offset −r e_z
 // from the foot centre adds ω × (−r e_z), whose x, y parts we include through the body point
 // c_k − r Rᵀe_z). φ_t = 0, K_t = 0, B_t (memoryless Coulomb, paper A §6.4). Ġv is reported as 0
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 incline_params incline_params_default(void) {
   incline_params p = {INCLINE_PARAM_LIST(XP_PARAM_VALUE) INCLINE_CASE_PARAM_LIST(XP_PARAM_VALUE)};
@@ -36,7 +36,7 @@ static void foot_corner(const incline_params *p, int k, double c[3]) {
 
 void incline_foot_depth(const incline *s, const double q[7], double d[4]) {
   double R[9];
-  mbs_rigid_rotation(q + 3, R);
+  mdl_rigid_rotation(q + 3, R);
   for (int k = 0; k < 4; k++) {
     double c[3];
     foot_corner(&s->p, k, c);
@@ -48,19 +48,19 @@ void incline_foot_depth(const incline *s, const double q[7], double d[4]) {
 static int in_mass(double t, const double *q, double *M, void *ctx) {
   (void)t, (void)q;
   const incline *s = ctx;
-  mbs_rigid_mass_block(s->p.m, s->inertia, M);
+  mdl_rigid_mass_block(s->p.m, s->inertia, M);
   return 0;
 }
 
 static int in_velocity(double t, const double *q, const double *v, double *qdot, void *ctx) {
   (void)t, (void)ctx;
-  mbs_rigid_velocity_map(1, q, v, qdot);
+  mdl_rigid_velocity_map(1, q, v, qdot);
   return 0;
 }
 
 static int in_position_update(double *q, void *ctx) {
   (void)ctx;
-  mbs_rigid_normalize(1, q);
+  mdl_rigid_normalize(1, q);
   return 0;
 }
 
@@ -70,43 +70,43 @@ static int in_forces(double t, const double *q, const double *v, double *f, void
   f[0] = s->p.m * s->p.g * sin(s->p.theta);
   f[1] = 0;
   f[2] = -s->p.m * s->p.g * cos(s->p.theta);
-  mbs_rigid_gyroscopic(s->inertia, v + 3, f + 3);
+  mdl_rigid_gyroscopic(s->inertia, v + 3, f + 3);
   return 0;
 }
 
-static int in_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int in_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const incline *s = ctx;
   const incline_params *p = &s->p;
   static const int cols[6] = {0, 1, 2, 3, 4, 5};
   static const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, ez[3] = {0, 0, 1};
   double R[9], d[4];
-  mbs_rigid_rotation(q + 3, R);
+  mdl_rigid_rotation(q + 3, R);
   incline_foot_depth(s, q, d);
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   for (int k = 0; k < 4; k++) {
     double c[3], J[6], phi, K, gs;
     foot_corner(p, k, c);
     hertz_row(p->hertz, p->Estar, p->r, d[k], &phi, &K, &gs);
-    mbs_rigid_point_jacobian(R, c, ez, J);
+    mdl_rigid_point_jacobian(R, c, ez, J);
     for (int j = 0; j < 6; j++) J[j] *= gs;
-    int n = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, K, p->bn, 6, cols, J);
+    int n = mdl_rows_add(rows, MDL_ROW_NORMAL, phi, 0, K, p->bn, 6, cols, J);
     // contact point: the foot's lowest point c − r Rᵀ e_z (body frame)
     const double cp[3] = {c[0] - p->r * R[6], c[1] - p->r * R[7], c[2] - p->r * R[8]};
-    mbs_rigid_point_jacobian(R, cp, ex, J);
-    int a = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 6, cols, J);
-    mbs_rigid_point_jacobian(R, cp, ey, J);
-    int b = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 6, cols, J);
+    mdl_rigid_point_jacobian(R, cp, ex, J);
+    int a = mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, p->bt, 6, cols, J);
+    mdl_rigid_point_jacobian(R, cp, ey, J);
+    int b = mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, p->bt, 6, cols, J);
     if (n < 0 || a < 0 || b < 0) return -1;
-    mbs_rows_set_contact(rows, n, k, p->mu);
-    mbs_rows_set_contact(rows, a, k, p->mu);
-    mbs_rows_set_contact(rows, b, k, p->mu);
+    mdl_rows_set_contact(rows, n, k, p->mu);
+    mdl_rows_set_contact(rows, a, k, p->mu);
+    mdl_rows_set_contact(rows, b, k, p->mu);
   }
   return 0;
 }
 
 // K(φ) of a foot's normal row (SPEC §1.5 item 3): Hertz with the foot's radius
-static int in_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
+static int in_row_stiffness(const mdl_rows *rows, int i, double phi, double *K, void *ctx) {
   (void)rows, (void)i;
   const incline *s = ctx;
   *K = hertz_stiffness(s->p.hertz, s->p.Estar, s->p.r, phi);
@@ -121,7 +121,7 @@ void incline_init(incline *s, const incline_params *p) {
   s->inertia[1] = m * (a * a + c * c) / 12;
   s->inertia[2] = m * (a * a + b * b) / 12;
   s->block_size[0] = 6;
-  s->model = (mbs_model){.nq = 7,
+  s->model = (mdl_model){.nq = 7,
                          .nv = 6,
                          .max_rows = 12,
                          .max_nnz = 72,
@@ -135,7 +135,7 @@ void incline_init(incline *s, const incline_params *p) {
                          .row_stiffness = in_row_stiffness,
                          .scene = &s->scene,
                          .ctx = s};
-  s->scene = (mbs_scene){.kind = MBS_SCENE_BOX_ON_FEET,
+  s->scene = (mdl_scene){.kind = MDL_SCENE_BOX_ON_FEET,
                          .nbodies = 1,
                          .radius = p->r,
                          .mass = m,

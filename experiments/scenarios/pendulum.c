@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 #define PENDULUM_PI 3.14159265358979323846
 
@@ -40,7 +40,7 @@ static int pendulum_forces(double t, const double *q, const double *v, double *f
   return 0;
 }
 
-static int pendulum_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int pendulum_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t;
   const pendulum *pd = ctx;
   const double l = pd->p.l, c = cos(q[2]), s = sin(q[2]), w2 = v[2] * v[2];
@@ -48,10 +48,10 @@ static int pendulum_rows(double t, const double *q, const double *v, mbs_rows *r
   if (pd->p.split) K /= pd->p.copies, B /= pd->p.copies;
   const int cx[2] = {0, 2}, cy[2] = {1, 2};
   const double gx[2] = {1, l * s}, gy[2] = {1, -l * c};
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   for (int k = 0; k < pd->p.copies; k++) {
-    if (mbs_rows_add(rows, MBS_ROW_BILATERAL, q[0] - l * c, l * c * w2, K, B, 2, cx, gx) < 0 ||
-        mbs_rows_add(rows, MBS_ROW_BILATERAL, q[1] - l * s, l * s * w2, K, B, 2, cy, gy) < 0)
+    if (mdl_rows_add(rows, MDL_ROW_BILATERAL, q[0] - l * c, l * c * w2, K, B, 2, cx, gx) < 0 ||
+        mdl_rows_add(rows, MDL_ROW_BILATERAL, q[1] - l * s, l * s * w2, K, B, 2, cy, gy) < 0)
       return -1;
   }
   return 0;
@@ -67,7 +67,7 @@ void pendulum_init(pendulum *pd, const pendulum_params *p) {
   pd->p = *p;
   if (pd->p.copies < 1) pd->p.copies = 1;
   pd->block_size[0] = 3;
-  pd->model = (mbs_model){.nq = 3,
+  pd->model = (mdl_model){.nq = 3,
                           .nv = 3,
                           .max_rows = 2 * pd->p.copies,
                           .max_nnz = 4 * pd->p.copies,

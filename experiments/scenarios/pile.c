@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 pile_params pile_params_default(void) {
   pile_params p = {.s = stack_params_default(), PILE_PARAM_LIST(XP_PARAM_VALUE)};
@@ -36,7 +36,7 @@ static void sort_by_x(pile *s, const double *q) {
 }
 
 // ground and walls of sphere i within reach: rows, contact count *c; 0 or −1 (capacity)
-static int plane_contacts(pile *s, const double *q, int i, mbs_rows *rows, int *c) {
+static int plane_contacts(pile *s, const double *q, int i, mdl_rows *rows, int *c) {
   const double r = s->p.s.r, L = s->p.half, *x = q + 7 * i;
   const double nrm[5][3] = {{0, 0, 1}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
   const double dist[5] = {x[2], x[0] + L, L - x[0], x[1] + L, L - x[1]};
@@ -51,7 +51,7 @@ static int plane_contacts(pile *s, const double *q, int i, mbs_rows *rows, int *
 }
 
 // the pair a, b if within reach: rows, contact count *c; 0, −1 (capacity) or 1 (coincident)
-static int pair_contact(pile *s, const double *q, int a, int b, mbs_rows *rows, int *c) {
+static int pair_contact(pile *s, const double *q, int a, int b, mdl_rows *rows, int *c) {
   double nrm[3], d;
   if (stack_contact_geometry(&s->column, q, a, b, nrm, &d)) return 1;
   if (-d >= s->p.reach) return 0;
@@ -63,12 +63,12 @@ static int pair_contact(pile *s, const double *q, int a, int b, mbs_rows *rows, 
   return 0;
 }
 
-static int pl_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int pl_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   pile *s = ctx;
   const int n = s->p.s.n;
   const double span = 2 * s->p.s.r + s->p.reach;
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   int c = 0, rc;
   for (int i = 0; i < n; i++)
     if (plane_contacts(s, q, i, rows, &c)) return -1;
@@ -82,7 +82,7 @@ static int pl_rows(double t, const double *q, const double *v, mbs_rows *rows, v
   return 0;
 }
 
-static int pl_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
+static int pl_row_stiffness(const mdl_rows *rows, int i, double phi, double *K, void *ctx) {
   const pile *s = ctx;
   const int c = rows->contact[i];
   if (c < 0 || c >= s->max_contacts) return -1;

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 #define ROM_PI 3.14159265358979323846
 
@@ -34,13 +34,13 @@ static int rom_forces(double t, const double *q, const double *v, double *f, voi
   return 0;
 }
 
-static int rom_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int rom_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const rom_pendulum *rp = ctx;
   const int col = 0;
   const double one = 1;
-  mbs_rows_clear(rows);
-  return mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[0], 0, rp->p.k, rp->p.b, 1, &col, &one) < 0 ? -1
+  mdl_rows_clear(rows);
+  return mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[0], 0, rp->p.k, rp->p.b, 1, &col, &one) < 0 ? -1
                                                                                               : 0;
 }
 
@@ -54,7 +54,7 @@ static int rom_energy(double t, const double *q, const double *v, double *e, voi
 void rom_pendulum_init(rom_pendulum *rp, const rom_pendulum_params *p) {
   rp->p = *p;
   rp->block_size[0] = 1;
-  rp->model = (mbs_model){.nq = 1,
+  rp->model = (mdl_model){.nq = 1,
                           .nv = 1,
                           .max_rows = 1,
                           .max_nnz = 1,

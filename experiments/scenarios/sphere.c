@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 sphere_params sphere_params_default(void) {
   return (sphere_params){SPHERE_PARAM_LIST(XP_PARAM_VALUE)};
@@ -31,17 +31,17 @@ static int sp_forces(double t, const double *q, const double *v, double *f, void
   return 0;
 }
 
-static int sp_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int sp_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const sphere *s = ctx;
   double phi, K, gscale;
   hertz_row(s->p.hertz, s->p.Estar, s->p.r, s->p.r - q[0], &phi, &K, &gscale);
   const int col = 0;
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   const double B = hertz_damping(s->p.dissipation, s->p.b, s->p.alpha, s->p.tau_d, s->p.Estar,
                                  s->p.r, s->p.r - q[0]);
-  int i = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, K, B, 1, &col, &gscale);
-  return i < 0 || mbs_rows_set_contact(rows, i, 0, 0.0) ? -1 : 0;
+  int i = mdl_rows_add(rows, MDL_ROW_NORMAL, phi, 0, K, B, 1, &col, &gscale);
+  return i < 0 || mdl_rows_set_contact(rows, i, 0, 0.0) ? -1 : 0;
 }
 
 // kinetic + gravity + the Hertz potential c d^{p+1}/(p+1)
@@ -55,7 +55,7 @@ static int sp_energy(double t, const double *q, const double *v, double *e, void
 }
 
 // K(φ) of the contact row (SPEC §1.5 item 3)
-static int sp_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
+static int sp_row_stiffness(const mdl_rows *rows, int i, double phi, double *K, void *ctx) {
   (void)rows, (void)i;
   const sphere *s = ctx;
   *K = hertz_stiffness(s->p.hertz, s->p.Estar, s->p.r, phi);
@@ -65,7 +65,7 @@ static int sp_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, 
 void sphere_init(sphere *s, const sphere_params *p) {
   s->p = *p;
   s->block_size[0] = 1;
-  s->model = (mbs_model){.nq = 1,
+  s->model = (mdl_model){.nq = 1,
                          .nv = 1,
                          .max_rows = 1,
                          .max_nnz = 1,

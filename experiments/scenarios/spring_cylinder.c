@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 spring_cylinder_params spring_cylinder_params_default(void) {
   spring_cylinder_params p = {SPRING_CYLINDER_PARAM_LIST(XP_PARAM_VALUE)
@@ -79,22 +79,22 @@ static int sc_force_jacobians(double t, const double *q, const double *v, double
   return 0;
 }
 
-static int sc_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int sc_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const spring_cylinder *sc = ctx;
   const spring_cylinder_params *p = &sc->p;
   const int cn[1] = {1}, ct[2] = {0, 2};
   const double gn[1] = {1}, gt[2] = {1, -p->radius};
   const double phi = q[1] - p->radius;
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   if (p->contact == SPRING_CYLINDER_CONTACT_UNILATERAL)
-    return mbs_rows_add(rows, MBS_ROW_UNILATERAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn) < 0 ? -1
+    return mdl_rows_add(rows, MDL_ROW_UNILATERAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn) < 0 ? -1
                                                                                                 : 0;
-  int n = mbs_rows_add(rows, MBS_ROW_NORMAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn);
-  if (n < 0 || mbs_rows_set_contact(rows, n, 0, p->mu)) return -1;
+  int n = mdl_rows_add(rows, MDL_ROW_NORMAL, phi, 0, p->k, p->tau_d * p->k, 1, cn, gn);
+  if (n < 0 || mdl_rows_set_contact(rows, n, 0, p->mu)) return -1;
   if (p->contact == SPRING_CYLINDER_CONTACT_NORMAL) return 0;
-  int r = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 2, ct, gt);
-  return r < 0 || mbs_rows_set_contact(rows, r, 0, 0) ? -1 : 0;
+  int r = mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, p->bt, 2, ct, gt);
+  return r < 0 || mdl_rows_set_contact(rows, r, 0, 0) ? -1 : 0;
 }
 
 // model energy: the oscillator plus gravity (not the contact spring)
@@ -108,7 +108,7 @@ static int sc_energy(double t, const double *q, const double *v, double *e, void
 void spring_cylinder_init(spring_cylinder *sc, const spring_cylinder_params *p) {
   sc->p = *p;
   sc->block_size[0] = 3;
-  sc->model = (mbs_model){.nq = 3,
+  sc->model = (mdl_model){.nq = 3,
                           .nv = 3,
                           .max_rows = 2,
                           .max_nnz = 3,

@@ -6,7 +6,7 @@
 // / ‖x_b − x_a‖ (a towards b) the overlap is d = 2r − ‖x_b − x_a‖ and the effective radius r/2
 // (Hertz, r_eff = r_a r_b/(r_a + r_b)); the rows measure the relative velocity of the contact
 // points x_b − r n̂ and x_a + r n̂: G = dirᵀ(J_b − J_a) with the point Jacobians of
-// mbs_rigid_point_jacobian, dir = n̂ (scaled as hertz.h) for the normal and the tangents t̂_1, t̂_2
+// mdl_rigid_point_jacobian, dir = n̂ (scaled as hertz.h) for the normal and the tangents t̂_1, t̂_2
 // ⟂ n̂ (t̂_1 = normalised e_x − (e_x·n̂)n̂, t̂_2 = n̂ × t̂_1). Ġv is reported as 0 (p = 0).
 // Contacts c ≥ N: any other pair, or sphere i ≥ 1 and the ground, closer than
 // STACK_EXTRA_REACH·r — none while the column holds; found if it breaks (a column that launches
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_scenario.h"
 
 stack_params stack_params_default(void) {
   stack_params p = {.n = 10, STACK_PARAM_LIST(XP_PARAM_VALUE)};
@@ -105,20 +105,20 @@ double stack_energy(const stack *s, const double *q, const double *v) {
 static int st_mass(double t, const double *q, double *M, void *ctx) {
   (void)t, (void)q;
   const stack *s = ctx;
-  for (int i = 0; i < s->p.n; i++) mbs_rigid_mass_block(s->p.m, s->inertia, M + 36 * i);
+  for (int i = 0; i < s->p.n; i++) mdl_rigid_mass_block(s->p.m, s->inertia, M + 36 * i);
   return 0;
 }
 
 static int st_velocity(double t, const double *q, const double *v, double *qdot, void *ctx) {
   (void)t;
   const stack *s = ctx;
-  mbs_rigid_velocity_map(s->p.n, q, v, qdot);
+  mdl_rigid_velocity_map(s->p.n, q, v, qdot);
   return 0;
 }
 
 static int st_position_update(double *q, void *ctx) {
   const stack *s = ctx;
-  mbs_rigid_normalize(s->p.n, q);
+  mdl_rigid_normalize(s->p.n, q);
   return 0;
 }
 
@@ -128,13 +128,13 @@ static int st_forces(double t, const double *q, const double *v, double *f, void
   for (int i = 0; i < s->p.n; i++) {
     f[6 * i] = f[6 * i + 1] = 0;
     f[6 * i + 2] = -s->p.m * s->p.g;
-    mbs_rigid_gyroscopic(s->inertia, v + 6 * i + 3, f + 6 * i + 3);
+    mdl_rigid_gyroscopic(s->inertia, v + 6 * i + 3, f + 6 * i + 3);
   }
   return 0;
 }
 
 // one row dirᵀ(J_b(p_b) − J_a(p_a)) · scale over sphere a (−1: ground) and b
-static int add_row(mbs_rows *rows, mbs_row_kind kind, double phi, double K, double B, int a, int b,
+static int add_row(mdl_rows *rows, mdl_row_kind kind, double phi, double K, double B, int a, int b,
                    const double *q, const double *nrm, double r, const double *dir, double scale) {
   int col[12];
   double val[12], R[9], rb[3];
@@ -142,18 +142,18 @@ static int add_row(mbs_rows *rows, mbs_row_kind kind, double phi, double K, doub
   for (int side = 0; side < 2; side++) {
     int body = side ? b : a;
     if (body < 0) continue;
-    mbs_rigid_rotation(q + 7 * body + 3, R);
+    mdl_rigid_rotation(q + 7 * body + 3, R);
     // contact point relative to the centre, world: −r n̂ on b, +r n̂ on a; body frame Rᵀ(·)
     double sgn = side ? -r : r, w[3] = {sgn * nrm[0], sgn * nrm[1], sgn * nrm[2]};
     for (int k = 0; k < 3; k++) rb[k] = R[k] * w[0] + R[3 + k] * w[1] + R[6 + k] * w[2];
     double J[6];
-    mbs_rigid_point_jacobian(R, rb, dir, J);
+    mdl_rigid_point_jacobian(R, rb, dir, J);
     for (int j = 0; j < 6; j++) col[nz] = 6 * body + j, val[nz++] = (side ? 1 : -1) * scale * J[j];
   }
-  return mbs_rows_add(rows, kind, phi, 0, K, B, nz, col, val);
+  return mdl_rows_add(rows, kind, phi, 0, K, B, nz, col, val);
 }
 
-int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, const double *nrm,
+int stack_contact_rows(mdl_rows *rows, int c, int a, int b, const double *q, const double *nrm,
                        double d, double reff, const stack_params *p) {
   // tangents: e_x projected off n̂, then n̂ × t̂_1
   double t1[3] = {1 - nrm[0] * nrm[0], -nrm[0] * nrm[1], -nrm[0] * nrm[2]};
@@ -165,18 +165,18 @@ int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, con
   double phi, K, gs;
   hertz_row(p->hertz, p->E, reff, d, &phi, &K, &gs);
   const double B = hertz_damping(p->dissipation, p->b, p->alpha, p->tau_d, p->E, reff, d);
-  int rn = add_row(rows, MBS_ROW_NORMAL, phi, K, B, a, b, q, nrm, p->r, nrm, gs);
-  int r1 = add_row(rows, MBS_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t1, 1);
-  int r2 = add_row(rows, MBS_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t2, 1);
+  int rn = add_row(rows, MDL_ROW_NORMAL, phi, K, B, a, b, q, nrm, p->r, nrm, gs);
+  int r1 = add_row(rows, MDL_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t1, 1);
+  int r2 = add_row(rows, MDL_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t2, 1);
   if (rn < 0 || r1 < 0 || r2 < 0) return -1;
-  mbs_rows_set_contact(rows, rn, c, p->mu);
-  mbs_rows_set_contact(rows, r1, c, p->mu);
-  mbs_rows_set_contact(rows, r2, c, p->mu);
+  mdl_rows_set_contact(rows, rn, c, p->mu);
+  mdl_rows_set_contact(rows, r1, c, p->mu);
+  mdl_rows_set_contact(rows, r2, c, p->mu);
   return 0;
 }
 
 typedef struct extra_rows {
-  mbs_rows *rows;
+  mdl_rows *rows;
   int c;  // next contact id
 } extra_rows;
 
@@ -191,11 +191,11 @@ static int add_extra(const stack *s, const double *q, int a, int b, void *ctx) {
   return 0;
 }
 
-static int st_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int st_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const stack *s = ctx;
   const stack_params *p = &s->p;
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   for (int c = 0; c < p->n; c++) {
     double nrm[3], d;
     if (stack_contact_geometry(s, q, c - 1, c, nrm, &d)) return 1;
@@ -206,7 +206,7 @@ static int st_rows(double t, const double *q, const double *v, mbs_rows *rows, v
 }
 
 // K(φ) of a normal row (SPEC §1.5 item 3): Hertz with the contact's effective radius
-static int st_row_stiffness(const mbs_rows *rows, int i, double phi, double *K, void *ctx) {
+static int st_row_stiffness(const mdl_rows *rows, int i, double phi, double *K, void *ctx) {
   const stack *s = ctx;
   const int c = rows->contact[i];
   if (c < 0 || c >= s->max_contacts) return -1;
@@ -226,7 +226,7 @@ int stack_init(stack *s, const stack_params *p) {
   for (int i = 0; i < p->n; i++) s->block_size[i] = 6;
   s->inertia[0] = s->inertia[1] = s->inertia[2] = 0.4 * p->m * p->r * p->r;
   s->scene =
-      (mbs_scene){.nbodies = p->n,
+      (mdl_scene){.nbodies = p->n,
                   .radius = p->r,
                   .mass = p->m,
                   .mu = p->mu,
@@ -235,7 +235,7 @@ int stack_init(stack *s, const stack_params *p) {
                   .estar = p->E,
                   .damping = p->b,
                   .hc_alpha = p->dissipation == HERTZ_DISSIPATION_HUNT_CROSSLEY ? p->alpha : 0};
-  s->model = (mbs_model){.nq = 7 * p->n,
+  s->model = (mdl_model){.nq = 7 * p->n,
                          .nv = 6 * p->n,
                          .max_rows = 3 * s->max_contacts,
                          .max_nnz = 36 * s->max_contacts,

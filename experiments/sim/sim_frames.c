@@ -2,7 +2,7 @@
 // Per-body history of a run (the case's `bodies` group, layout in xp_results.c): every body's
 // position, orientation, velocity and the largest contact normal force it carries, at most
 // `frames` times per run (the first and last step always), for models that describe their scene
-// (mbs_scene.h: free rigid bodies, q 7 and v 6 per body) or whose scenario maps its coordinates
+// (mdl_scene.h: free rigid bodies, q 7 and v 6 per body) or whose scenario maps its coordinates
 // to bodies (sim_bodies). Allocated before the first step.
 #include "sim_frames.h"
 
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbs/mbs_scene.h"
+#include "mdl/mdl_scene.h"
 
 struct sim_frames {
-  const mbs_scene *scene;  // rigid layout, or NULL
+  const mdl_scene *scene;  // rigid layout, or NULL
   const sim_bodies *map;   // the scenario's map, or NULL
   const void *data;        // its instance
   int nb;
@@ -22,8 +22,8 @@ struct sim_frames {
 };
 
 // the bodies of the instance: the scenario's map, else the rigid scene; 0 if none
-static int frames_bodies(const sim_instance *inst, const mbs_scene **sc) {
-  const mbs_model *m = inst->model;
+static int frames_bodies(const sim_instance *inst, const mdl_scene **sc) {
+  const mdl_model *m = inst->model;
   *sc = NULL;
   if (inst->bodies) return inst->bodies->n;
   *sc = m->scene;
@@ -33,7 +33,7 @@ static int frames_bodies(const sim_instance *inst, const mbs_scene **sc) {
 
 sim_frames *sim_frames_create(const sim_instance *inst, size_t steps, size_t frames, int *oom) {
   *oom = 0;
-  const mbs_scene *sc;
+  const mdl_scene *sc;
   const int n = frames_bodies(inst, &sc);
   if (n < 1 || frames == 0) return NULL;
   if (frames < 2) frames = 2;
@@ -76,9 +76,9 @@ static int column_body(const sim_frames *fr, int col) {
 static void frame_forces(const sim_frames *fr, const sim_step_report *rep, double *force) {
   if (!rep || !rep->rows || !rep->force) return;  // stays NaN: the method reports no forces
   for (int b = 0; b < fr->nb; b++) force[b] = 0;
-  const mbs_rows *rows = rep->rows;
+  const mdl_rows *rows = rep->rows;
   for (int r = 0; r < rows->n; r++) {
-    if (rows->kind[r] != MBS_ROW_NORMAL && rows->kind[r] != MBS_ROW_UNILATERAL) continue;
+    if (rows->kind[r] != MDL_ROW_NORMAL && rows->kind[r] != MDL_ROW_UNILATERAL) continue;
     int body[2] = {-1, -1};
     double g2[2] = {0, 0};
     for (int k = rows->start[r]; k < rows->start[r + 1]; k++) {
@@ -114,16 +114,16 @@ void sim_frames_record(sim_frames *fr, size_t step, double t, const double *q, c
 
 // each body's radius: the map's, a scene sphere's, a box's circumradius
 static void frames_radius(const sim_frames *fr) {
-  const mbs_scene *sc = fr->scene;
+  const mdl_scene *sc = fr->scene;
   if (!sc) return;
   const double box =
       sqrt(sc->half[0] * sc->half[0] + sc->half[1] * sc->half[1] + sc->half[2] * sc->half[2]);
-  for (int b = 0; b < fr->nb; b++) fr->radius[b] = sc->kind == MBS_SCENE_SPHERES ? sc->radius : box;
+  for (int b = 0; b < fr->nb; b++) fr->radius[b] = sc->kind == MDL_SCENE_SPHERES ? sc->radius : box;
 }
 
 void sim_frames_write(const sim_frames *fr, xp_case *c) {
   if (!fr || !c || fr->n == 0) return;
-  const mbs_scene *sc = fr->scene;
+  const mdl_scene *sc = fr->scene;
   const size_t nf = fr->n, nb = (size_t)fr->nb;
   // the arrays are frame-major with capacity cap: the first nf frames are contiguous
   frames_radius(fr);
@@ -134,11 +134,11 @@ void sim_frames_write(const sim_frames *fr, xp_case *c) {
   xp_case_bodies_array(c, "force", "N", fr->force, 2, (size_t[]){nf, nb});
   xp_case_bodies_array(c, "radius", "m", fr->radius, 1, (size_t[]){nb});
   const char *kind = fr->map                         ? fr->map->kind
-                     : sc->kind == MBS_SCENE_SPHERES ? "spheres"
+                     : sc->kind == MDL_SCENE_SPHERES ? "spheres"
                                                      : "box_on_feet";
   xp_case_bodies_attr(c, "kind", kind, 0);
   xp_case_bodies_attr(c, "wall_half", NULL, sc ? sc->wall_half : 0);
-  if (sc && sc->kind == MBS_SCENE_BOX_ON_FEET) {
+  if (sc && sc->kind == MDL_SCENE_BOX_ON_FEET) {
     xp_case_bodies_attr(c, "foot_radius", NULL, sc->radius);
     xp_case_bodies_attr(c, "half_x", NULL, sc->half[0]);
     xp_case_bodies_attr(c, "half_y", NULL, sc->half[1]);

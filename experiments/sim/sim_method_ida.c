@@ -11,7 +11,7 @@
 #include "sim/sim.h"
 
 typedef struct ida_state {
-  const mbs_model *model;
+  const mdl_model *model;
   ref_ida_settings set;
   ref_stats total;  // counters summed over the restarts
   double *q1, *v1;  // the interval's end (ref_ida_rigid's outputs must not alias its inputs)
@@ -23,7 +23,7 @@ static void ida_state_free(void *state) {
   free(s);
 }
 
-static void *ida_state_create(const sim_method *type, const mbs_model *model,
+static void *ida_state_create(const sim_method *type, const mdl_model *model,
                               const sim_method_options *opt, double t0, const double *q0,
                               const double *v0, double t_end, xp_error *err) {
   (void)type, (void)t0, (void)q0, (void)v0, (void)t_end;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbs/mbs_scene.h"
+#include "mdl/mdl_scene.h"
 #include "sim/sim.h"
 
 #ifdef STABCON_HAVE_MUJOCO
@@ -46,7 +46,7 @@ static int put(char *buf, size_t cap, size_t *at, const char *fmt, ...) {
 }
 
 // the bodies of a scene of identical spheres, at q
-static int spheres_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t cap, size_t *at) {
+static int spheres_mjcf(const mdl_scene *sc, const double *q, char *buf, size_t cap, size_t *at) {
   int bad = 0;
   for (int i = 0; !bad && i < sc->nbodies; i++) {
     const double *qi = q + 7 * i;
@@ -61,7 +61,7 @@ static int spheres_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t 
 // the box on its four feet at q: the box's mass and inertia as an explicit inertial, the feet
 // (spheres at the bottom corners) as its only contact geometry — as stabcon's rows, which only
 // the feet have
-static int box_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t cap, size_t *at) {
+static int box_mjcf(const mdl_scene *sc, const double *q, char *buf, size_t cap, size_t *at) {
   int bad =
       put(buf, cap, at,
           "    <body pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"><freejoint/>\n"
@@ -80,12 +80,12 @@ static int box_mjcf(const mbs_scene *sc, const double *q, char *buf, size_t cap,
 // a column (no walls) has at most N + 1 contacts (room for 2(N + 1): 6(N + 1) rows; 8(N + 1)
 // could not be allocated from N = 500), a walled pile a dozen per sphere, the box its four feet
 // solref/solimp: the contact's soft-constraint parameters (NULL: MuJoCo's defaults)
-static int scene_mjcf(const mbs_scene *sc, const double *q, double h, const double *solref,
+static int scene_mjcf(const mdl_scene *sc, const double *q, double h, const double *solref,
                       const double *solimp, char *buf, size_t cap) {
-  const int ncon = sc->kind == MBS_SCENE_BOX_ON_FEET ? 8
+  const int ncon = sc->kind == MDL_SCENE_BOX_ON_FEET ? 8
                    : sc->wall_half > 0               ? 8 * (sc->nbodies + 1)
                                                      : 2 * (sc->nbodies + 1);
-  const int box = sc->kind == MBS_SCENE_BOX_ON_FEET;
+  const int box = sc->kind == MDL_SCENE_BOX_ON_FEET;
   const double a = box ? sc->ramp_angle : 0;  // the box's scene is in the ramp frame
   size_t at = 0;
   int bad = put(buf, cap, &at,
@@ -130,19 +130,19 @@ static mjModel *load_from_memory(const char *xml, int n, char *err, int errlen) 
   return m;
 }
 
-sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
+sim_mujoco *sim_mujoco_create(const mdl_model *model, const double *q, const double *v, double h,
                               char *msg, size_t len) {
   return sim_mujoco_create_soft(model, q, v, h, NULL, NULL, msg, len);
 }
 
-sim_mujoco *sim_mujoco_create_soft(const mbs_model *model, const double *q, const double *v,
+sim_mujoco *sim_mujoco_create_soft(const mdl_model *model, const double *q, const double *v,
                                    double h, const double solref[2], const double solimp[3],
                                    char *msg, size_t len) {
-  const mbs_scene *sc = model->scene;
+  const mdl_scene *sc = model->scene;
   if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies ||
-      (sc->kind != MBS_SCENE_SPHERES && sc->kind != MBS_SCENE_BOX_ON_FEET) ||
-      (sc->kind == MBS_SCENE_BOX_ON_FEET && sc->nbodies != 1))
-    return snprintf(msg, len, "mujoco: the model has no scene (mbs_scene.h) to rebuild"), NULL;
+      (sc->kind != MDL_SCENE_SPHERES && sc->kind != MDL_SCENE_BOX_ON_FEET) ||
+      (sc->kind == MDL_SCENE_BOX_ON_FEET && sc->nbodies != 1))
+    return snprintf(msg, len, "mujoco: the model has no scene (mdl_scene.h) to rebuild"), NULL;
   mju_user_warning = warning_to_stderr;
   const size_t cap = 1024 + 256 * (size_t)sc->nbodies;
   char *xml = malloc(cap), err[1000] = "";
@@ -186,7 +186,7 @@ void sim_mujoco_free(sim_mujoco *mj) {
 
 // ---- the method of the matrix -------------------------------------------------------------
 
-static void *mujoco_create(const sim_method *type, const mbs_model *model,
+static void *mujoco_create(const sim_method *type, const mdl_model *model,
                            const sim_method_options *opt, double t0, const double *q0,
                            const double *v0, double t_end, xp_error *err) {
   (void)t0, (void)t_end;
@@ -251,13 +251,13 @@ const sim_method sim_method_mujoco_stiff = {
 #else  // built without MuJoCo
 
 int sim_mujoco_available(void) { return 0; }
-sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
+sim_mujoco *sim_mujoco_create(const mdl_model *model, const double *q, const double *v, double h,
                               char *msg, size_t len) {
   (void)model, (void)q, (void)v, (void)h;
   snprintf(msg, len, "MuJoCo peer not built (install libmujoco-dev and reconfigure)");
   return NULL;
 }
-sim_mujoco *sim_mujoco_create_soft(const mbs_model *model, const double *q, const double *v,
+sim_mujoco *sim_mujoco_create_soft(const mdl_model *model, const double *q, const double *v,
                                    double h, const double solref[2], const double solimp[3],
                                    char *msg, size_t len) {
   (void)solref, (void)solimp;

@@ -26,13 +26,13 @@ static void ode_state_free(void *state) {
   free(s);
 }
 
-static void *ode_state_create(const sim_method *type, const mbs_model *model,
+static void *ode_state_create(const sim_method *type, const mdl_model *model,
                               const sim_method_options *opt, double t0, const double *q0,
                               const double *v0, double t_end, xp_error *err) {
   ode_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
   sc_error serr = {0};
-  mbs_eval_settings pen_set = mbs_eval_settings_default();
+  mdl_eval_settings pen_set = mdl_eval_settings_default();
   pen_set.use_bias = !opt->no_bias;
   if (ref_penalty_init(&s->pen, model, &pen_set, &serr)) {
     xp_fail(err, serr.code ? serr.code : XP_ERR_USAGE, "%s: %s", type->name, serr.message);

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbs/mbs_rigid.h"
-#include "mbs/mbs_scene.h"
+#include "mdl/mdl_rigid.h"
+#include "mdl/mdl_scene.h"
 #include "sim/sim.h"
 
 #ifdef STABCON_HAVE_ODE
@@ -25,7 +25,7 @@ struct sim_opende {
   dJointGroupID joints;
   dBodyID *body;  // nbodies
   int *order;     // spheres sorted by x (kept between steps: nearly sorted)
-  mbs_scene sc;
+  mdl_scene sc;
   double h;
   int quick, contacts;
   char text[400];
@@ -36,7 +36,7 @@ int sim_opende_available(void) { return 1; }
 // ω_body = Rᵀ ω_world (reverse = 1) or ω_world = R ω_body (reverse = 0), R of quaternion w x y z
 static void rotate(const double *quat, const double *in, double *out, int reverse) {
   double R[9];
-  mbs_rigid_rotation(quat, R);
+  mdl_rigid_rotation(quat, R);
   for (int i = 0; i < 3; i++)
     out[i] = reverse ? R[i] * in[0] + R[3 + i] * in[1] + R[6 + i] * in[2]
                      : R[3 * i] * in[0] + R[3 * i + 1] * in[1] + R[3 * i + 2] * in[2];
@@ -127,7 +127,7 @@ static void feet_contacts(sim_opende *od) {
   double q[7];
   body_get(od->body[0], q, NULL);
   double R[9];
-  mbs_rigid_rotation(q + 3, R);
+  mdl_rigid_rotation(q + 3, R);
   const double r = od->sc.radius, up[3] = {0, 0, 1};
   for (int k = 0; k < 4; k++) {
     const double f[3] = {(k & 1 ? 1 : -1) * od->sc.half[0], (k & 2 ? 1 : -1) * od->sc.half[1],
@@ -142,13 +142,13 @@ static void feet_contacts(sim_opende *od) {
   }
 }
 
-sim_opende *sim_opende_create(const mbs_model *model, const double *q, const double *v, double h,
+sim_opende *sim_opende_create(const mdl_model *model, const double *q, const double *v, double h,
                               int quick, char *msg, size_t len) {
-  const mbs_scene *sc = model->scene;
+  const mdl_scene *sc = model->scene;
   if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies ||
-      (sc->kind != MBS_SCENE_SPHERES && sc->kind != MBS_SCENE_BOX_ON_FEET) ||
-      (sc->kind == MBS_SCENE_BOX_ON_FEET && sc->nbodies != 1) || !(sc->estar > 0))
-    return snprintf(msg, len, "ode: the model has no scene (mbs_scene.h) with a Hertz modulus"),
+      (sc->kind != MDL_SCENE_SPHERES && sc->kind != MDL_SCENE_BOX_ON_FEET) ||
+      (sc->kind == MDL_SCENE_BOX_ON_FEET && sc->nbodies != 1) || !(sc->estar > 0))
+    return snprintf(msg, len, "ode: the model has no scene (mdl_scene.h) with a Hertz modulus"),
            NULL;
   sim_opende *od = calloc(1, sizeof *od);
   if (!od) return snprintf(msg, len, "ode: out of memory"), NULL;
@@ -162,7 +162,7 @@ sim_opende *sim_opende_create(const mbs_model *model, const double *q, const dou
     snprintf(msg, len, "ode: out of memory (N = %d)", sc->nbodies);
     return sim_opende_free(od), NULL;
   }
-  const int box = sc->kind == MBS_SCENE_BOX_ON_FEET;
+  const int box = sc->kind == MDL_SCENE_BOX_ON_FEET;
   const double a = box ? sc->ramp_angle : 0, I = 0.4 * sc->mass * sc->radius * sc->radius;
   dWorldSetGravity(od->world, sc->gravity * sin(a), 0, -sc->gravity * cos(a));
   if (quick > 0) dWorldSetQuickStepNumIterations(od->world, quick);
@@ -195,7 +195,7 @@ sim_opende *sim_opende_create(const mbs_model *model, const double *q, const dou
 
 void sim_opende_step(sim_opende *od, double *q, double *v) {
   od->contacts = 0;
-  if (od->sc.kind == MBS_SCENE_BOX_ON_FEET) {
+  if (od->sc.kind == MDL_SCENE_BOX_ON_FEET) {
     feet_contacts(od);
   } else {
     for (int i = 0; i < od->sc.nbodies; i++) plane_contacts(od, i);
@@ -225,7 +225,7 @@ void sim_opende_free(sim_opende *od) {
 
 // ---- the methods of the matrix ------------------------------------------------------------
 
-static void *odepeer_create(const sim_method *type, const mbs_model *model,
+static void *odepeer_create(const sim_method *type, const mdl_model *model,
                             const sim_method_options *opt, double t0, const double *q0,
                             const double *v0, double t_end, xp_error *err) {
   (void)t0, (void)t_end;
@@ -279,7 +279,7 @@ ODEPEER_TYPE(
 #else  // built without ODE
 
 int sim_opende_available(void) { return 0; }
-sim_opende *sim_opende_create(const mbs_model *model, const double *q, const double *v, double h,
+sim_opende *sim_opende_create(const mdl_model *model, const double *q, const double *v, double h,
                               int quick, char *msg, size_t len) {
   (void)model, (void)q, (void)v, (void)h, (void)quick;
   snprintf(msg, len, "ODE peer not built (install libode-dev and reconfigure)");

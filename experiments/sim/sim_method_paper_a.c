@@ -28,7 +28,7 @@ static void paper_a_free(void *state) {
   free(s);
 }
 
-static void *paper_a_create(const sim_method *type, const mbs_model *model,
+static void *paper_a_create(const sim_method *type, const mdl_model *model,
                             const sim_method_options *opt, double t0, const double *q0,
                             const double *v0, double t_end, xp_error *err) {
   (void)t0, (void)q0, (void)v0, (void)t_end;

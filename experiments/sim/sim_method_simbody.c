@@ -26,13 +26,13 @@ static void simbody_free(void *state) {
   free(s);
 }
 
-static void *simbody_create(const sim_method *type, const mbs_model *model,
+static void *simbody_create(const sim_method *type, const mdl_model *model,
                             const sim_method_options *opt, double t0, const double *q0,
                             const double *v0, double t_end, xp_error *err) {
   (void)t0, (void)t_end;
-  const mbs_scene *sc = model->scene;
+  const mdl_scene *sc = model->scene;
   if (!sc || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies)
-    return xp_fail(err, XP_ERR_USAGE, "%s: the model has no scene (mbs_scene.h)", type->name), NULL;
+    return xp_fail(err, XP_ERR_USAGE, "%s: the model has no scene (mdl_scene.h)", type->name), NULL;
   simbody_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
   char msg[300];
@@ -86,7 +86,7 @@ const sim_method sim_method_simbody = {
 #else  // built without Simbody: the C interface reports it
 
 int sim_simbody_available(void) { return 0; }
-sim_simbody *sim_simbody_create(const mbs_scene *scene, const double *q, const double *v,
+sim_simbody *sim_simbody_create(const mdl_scene *scene, const double *q, const double *v,
                                 double rtol, char *msg, size_t len) {
   (void)scene, (void)q, (void)v, (void)rtol;
   snprintf(msg, len, "Simbody peer not built (install libsimbody-dev and g++, and reconfigure)");

@@ -21,7 +21,7 @@ static void theta_state_free(void *state) {
   free(s);
 }
 
-static void *theta_state_create(const sim_method *type, const mbs_model *model,
+static void *theta_state_create(const sim_method *type, const mdl_model *model,
                                 const sim_method_options *opt, double t0, const double *q0,
                                 const double *v0, double t_end, xp_error *err) {
   (void)t0, (void)q0, (void)v0, (void)t_end;
@@ -56,7 +56,7 @@ static int theta_state_step(void *state, double t, double t_next, double *q, dou
   const double h = s->h;
   theta_status st = theta_step(s->ws, t, h, q, v, q, v);
   const theta_info *info = theta_step_info(s->ws);
-  const mbs_rows *rows = theta_step_rows(s->ws);
+  const mdl_rows *rows = theta_step_rows(s->ws);
   const double *gamma = theta_step_gamma(s->ws);
   for (int r = 0; r < rows->n; r++) s->force[r] = gamma[r] / h;
   rep->status = theta_status_name(st);

@@ -50,9 +50,9 @@ int sim_instance_make(const char *name, const char *const *settings, size_t n, d
   return rc == XP_OK ? (*sc)->create(&p, h, inst, err) : rc;
 }
 
-// why a peer does not apply: it rebuilds the model from its scene (mbs_model.scene)
+// why a peer does not apply: it rebuilds the model from its scene (mdl_model.scene)
 static const char peer_not_applicable[] =
-    "peers (mujoco*, ode-*, simbody): need the model's scene (mbs_scene.h: free spheres, or a box "
+    "peers (mujoco*, ode-*, simbody): need the model's scene (mdl_scene.h: free spheres, or a box "
     "on feet), which only the stack, the pile and the incline describe";
 
 // the optional peers: their methods exist only in a build that found the engine

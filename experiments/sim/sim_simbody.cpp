@@ -59,9 +59,9 @@ static void get_body_state(const MobilizedBody::Free &b, const State &s, double 
   for (int k = 0; k < 4; k++) q[3 + k] = e[k];
 }
 
-static void build(sim_simbody *sb, const mbs_scene *sc, const double *q, const double *v,
+static void build(sim_simbody *sb, const mdl_scene *sc, const double *q, const double *v,
                   double rtol) {
-  const int box = sc->kind == MBS_SCENE_BOX_ON_FEET;
+  const int box = sc->kind == MDL_SCENE_BOX_ON_FEET;
   const double a = box ? sc->ramp_angle : 0;
   Force::UniformGravity(sb->forces, sb->matter,
                         Vec3(sc->gravity * std::sin(a), 0, -sc->gravity * std::cos(a)));
@@ -105,11 +105,11 @@ static void build(sim_simbody *sb, const mbs_scene *sc, const double *q, const d
                 STABCON_SIMBODY_VERSION, rtol, sc->estar, sc->hc_alpha, sc->mu);
 }
 
-extern "C" sim_simbody *sim_simbody_create(const mbs_scene *sc, const double *q, const double *v,
+extern "C" sim_simbody *sim_simbody_create(const mdl_scene *sc, const double *q, const double *v,
                                            double rtol, char *msg, size_t len) {
   if (!sc || sc->nbodies < 1 || !(sc->estar > 0) ||
-      (sc->kind == MBS_SCENE_BOX_ON_FEET && sc->nbodies != 1)) {
-    std::snprintf(msg, len, "simbody: the model has no scene (mbs_scene.h) with a Hertz modulus");
+      (sc->kind == MDL_SCENE_BOX_ON_FEET && sc->nbodies != 1)) {
+    std::snprintf(msg, len, "simbody: the model has no scene (mdl_scene.h) with a Hertz modulus");
     return nullptr;
   }
   sim_simbody *sb = nullptr;

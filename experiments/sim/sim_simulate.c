@@ -34,22 +34,22 @@ static double cpu_now(void) {
 typedef struct sim_buffers {
   double *series[S_N];
   double *q, *v;
-  mbs_rows *rows;
+  mdl_rows *rows;
   sim_frames *frames;  // per-body history (NULL: none)
 } sim_buffers;
 
 static void buffers_free(sim_buffers *b) {
   free(b->series[0]);
   free(b->q);
-  mbs_rows_free(b->rows);
+  mdl_rows_free(b->rows);
   sim_frames_free(b->frames);
 }
 
-static int buffers_alloc(sim_buffers *b, const mbs_model *m, size_t samples) {
+static int buffers_alloc(sim_buffers *b, const mdl_model *m, size_t samples) {
   memset(b, 0, sizeof *b);
   double *block = malloc((size_t)S_N * samples * sizeof *block);
   b->q = malloc((size_t)(m->nq + m->nv) * sizeof *b->q);
-  b->rows = mbs_rows_create(m->max_rows > 0 ? m->max_rows : 1, m->max_nnz > 0 ? m->max_nnz : 1);
+  b->rows = mdl_rows_create(m->max_rows > 0 ? m->max_rows : 1, m->max_nnz > 0 ? m->max_nnz : 1);
   if (!block || !b->q || !b->rows) {
     free(block);
     buffers_free(b);
@@ -63,9 +63,9 @@ static int buffers_alloc(sim_buffers *b, const mbs_model *m, size_t samples) {
 
 // energy (the instance's total energy, else the model's), largest bilateral |φ| and largest
 // overlap −φ of unilateral/normal rows at a state
-static void measure_state(const sim_instance *inst, mbs_rows *rows, double t, const double *q,
+static void measure_state(const sim_instance *inst, mdl_rows *rows, double t, const double *q,
                           const double *v, double *energy, double *deviation, double *pen) {
-  const mbs_model *m = inst->model;
+  const mdl_model *m = inst->model;
   *energy = NAN;
   if (inst->energy)
     *energy = inst->energy(inst->data, q, v);
@@ -77,8 +77,8 @@ static void measure_state(const sim_instance *inst, mbs_rows *rows, double t, co
     return;
   }
   for (int r = 0; r < rows->n; r++) {
-    if (rows->kind[r] == MBS_ROW_BILATERAL) *deviation = fmax(*deviation, fabs(rows->phi[r]));
-    if (rows->kind[r] == MBS_ROW_UNILATERAL || rows->kind[r] == MBS_ROW_NORMAL)
+    if (rows->kind[r] == MDL_ROW_BILATERAL) *deviation = fmax(*deviation, fabs(rows->phi[r]));
+    if (rows->kind[r] == MDL_ROW_UNILATERAL || rows->kind[r] == MDL_ROW_NORMAL)
       *pen = fmax(*pen, -rows->phi[r]);
   }
 }
@@ -88,7 +88,7 @@ static double contact_load(const sim_step_report *rep) {
   if (!rep->rows || !rep->force) return NAN;
   double load = 0;
   for (int r = 0; r < rep->rows->n; r++)
-    if (rep->rows->kind[r] == MBS_ROW_NORMAL || rep->rows->kind[r] == MBS_ROW_UNILATERAL)
+    if (rep->rows->kind[r] == MDL_ROW_NORMAL || rep->rows->kind[r] == MDL_ROW_UNILATERAL)
       load += rep->force[r];
   return load;
 }
@@ -143,7 +143,7 @@ static void write_case(xp_case *c, const sim_buffers *b, size_t samples, const s
 static void run_steps(const sim_method *method, void *state, const sim_instance *inst, double h,
                       size_t n, size_t stride, sim_buffers *b, sim_probe *probe, sim_outcome *out,
                       step_totals *tot) {
-  const mbs_model *m = inst->model;
+  const mdl_model *m = inst->model;
   sim_step_report rep;
   double e_prev = b->series[S_ENERGY][0];
   size_t k = 1, mark_step = 0;
@@ -209,7 +209,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   if (max_points < 2) max_points = 2;
   const size_t stride = n + 1 <= max_points ? 1 : (n + max_points - 2) / (max_points - 1);
   const size_t samples = 1 + (n + stride - 1) / stride;
-  const mbs_model *m = inst->model;
+  const mdl_model *m = inst->model;
   sim_buffers b;
   if (buffers_alloc(&b, m, samples)) return xp_fail(err, XP_ERR_RUN, "out of memory");
   int oom = 0;

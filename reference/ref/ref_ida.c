@@ -29,9 +29,9 @@ ref_ida_settings ref_ida_settings_default(void) {
 }
 
 typedef struct ida_data {
-  const mbs_model *model;
+  const mdl_model *model;
   int n, nrows;  // nq = nv = n; bilateral rows
-  mbs_rows *rows;
+  mdl_rows *rows;
   double *M, *f, *G;  // n×n dense, n, nrows×n dense
   double t_start, max_wall;
   int out_of_time, callback_failed;
@@ -52,7 +52,7 @@ static void ida_error_handler(int code, const char *module, const char *function
 
 // dense M from the model's blocks
 static int eval_mass(ida_data *d, double t, const double *q) {
-  const mbs_model *m = d->model;
+  const mdl_model *m = d->model;
   double *blocks = d->M + (size_t)d->n * (size_t)d->n;  // scratch after M
   int rc = m->mass(t, q, blocks, m->ctx);
   if (rc) return rc;
@@ -72,15 +72,15 @@ static int eval_mass(ida_data *d, double t, const double *q) {
 // bilateral rows → d->G (nrows×n), phi and gdot_v into the given arrays (may be NULL)
 static int eval_rows(ida_data *d, double t, const double *q, const double *v, double *phi,
                      double *gdv) {
-  const mbs_model *m = d->model;
-  mbs_rows_clear(d->rows);
+  const mdl_model *m = d->model;
+  mdl_rows_clear(d->rows);
   int rc = m->rows ? m->rows(t, q, v, d->rows, m->ctx) : 0;
   if (rc) return rc;
   if (d->rows->overflow) return -1;
   int k = 0;
   memset(d->G, 0, (size_t)d->nrows * (size_t)d->n * sizeof(double));
   for (int i = 0; i < d->rows->n; i++) {
-    if (d->rows->kind[i] != MBS_ROW_BILATERAL) continue;
+    if (d->rows->kind[i] != MDL_ROW_BILATERAL) continue;
     if (k >= d->nrows) return -1;
     for (int e = d->rows->start[i]; e < d->rows->start[i + 1]; e++)
       d->G[k * d->n + d->rows->col[e]] += d->rows->val[e];
@@ -91,12 +91,12 @@ static int eval_rows(ida_data *d, double t, const double *q, const double *v, do
   return k == d->nrows ? 0 : -1;
 }
 
-static int count_bilateral(const mbs_model *m, mbs_rows *rows, double t, const double *q,
+static int count_bilateral(const mdl_model *m, mdl_rows *rows, double t, const double *q,
                            const double *v) {
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   if (m->rows && m->rows(t, q, v, rows, m->ctx)) return -1;
   int k = 0;
-  for (int i = 0; i < rows->n; i++) k += rows->kind[i] == MBS_ROW_BILATERAL;
+  for (int i = 0; i < rows->n; i++) k += rows->kind[i] == MDL_ROW_BILATERAL;
   return k;
 }
 
@@ -203,8 +203,8 @@ done:
 }
 
 // model and settings usable by ref_ida_rigid: 0, or SC_ERR_INPUT naming the value
-static int ida_check_input(const mbs_model *model, const ref_ida_settings *s, sc_error *err) {
-  if (mbs_model_validate(model, err)) return SC_ERR_INPUT;
+static int ida_check_input(const mdl_model *model, const ref_ida_settings *s, sc_error *err) {
+  if (mdl_model_validate(model, err)) return SC_ERR_INPUT;
   if (model->velocity_map || model->nq != model->nv)
     return sc_error_set(err, SC_ERR_INPUT,
                         "ref_ida_rigid needs N = I (velocity_map NULL, nq == nv)");
@@ -256,7 +256,7 @@ static void ida_read_stats(void *mem, ref_stats *st) {
 
 // Long on purpose: the SUNDIALS object set-up, its flag checks and the output loop are one
 // sequence with one cleanup path (every flag checked and converted at the border, STYLE.md).
-ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *settings, double t0,
+ref_status ref_ida_rigid(const mdl_model *model, const ref_ida_settings *settings, double t0,
                          const double *q0, const double *v0, const double *tout, int nout,
                          double *qout, double *vout, ref_stats *stats) {
   ref_stats local;
@@ -274,7 +274,7 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
   SUNLinearSolver LS = NULL;
   void *mem = NULL;
   ref_status result = REF_SETUP_FAILED;
-  d.rows = mbs_rows_create(model->max_rows, model->max_nnz);
+  d.rows = mdl_rows_create(model->max_rows, model->max_nnz);
   if (!d.rows) goto cleanup;
   d.nrows = count_bilateral(model, d.rows, t0, q0, v0);
   if (d.nrows < 0) {
@@ -283,7 +283,7 @@ ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *setting
     goto cleanup;
   }
   const int n = d.n, m = d.nrows, N = 2 * n + 2 * m;
-  size_t me = mbs_model_mass_entries(model);
+  size_t me = mdl_model_mass_entries(model);
   d.M = calloc((size_t)n * (size_t)n + me, sizeof(double));
   d.f = calloc((size_t)n, sizeof(double));
   d.G = calloc((size_t)(m > 0 ? m : 1) * (size_t)n, sizeof(double));
@@ -338,7 +338,7 @@ cleanup:
   SUNMatDestroy(A);
   N_VDestroy(y), N_VDestroy(yp), N_VDestroy(id);
   if (ctx) SUNContext_Free(&ctx);
-  mbs_rows_free(d.rows);
+  mdl_rows_free(d.rows);
   free(d.M), free(d.f), free(d.G);
   st->wall_time = now() - d.t_start;
   return st->status = result;

@@ -165,11 +165,11 @@ static void cn_contact(mbs_cn *cn, const int *mem, int g, double mu, const doubl
 static double cn_eval(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, const double *x,
                       double *F) {
   const int ns = p->ns, nv = p->nv;
-  const mbs_rows *rw = ws->rows;
+  const mdl_rows *rw = ws->rows;
   const double *lam = x, *w = x + ns;
   for (int s = 0; s < ns; s++) {
     const int a = p->sidx[s];
-    cn->rho[s] = lam[s] / ws->D[a] + mbs_eval_row_dot(rw, ws->act[a], w) - p->chat0[s];
+    cn->rho[s] = lam[s] / ws->D[a] + mdl_eval_row_dot(rw, ws->act[a], w) - p->chat0[s];
     if (cn->nu > 0) cn->rho[s] += cn->nu / cn->rr[s] * (lam[s] - cn->lk[s]);
   }
   for (int s = 0; s < ns; s++) {

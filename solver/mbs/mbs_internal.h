@@ -5,19 +5,19 @@
 
 #include <stddef.h>
 
-#include "mbs/mbs_eval.h"
 #include "mbs/mbs_step.h"
 #include "mbs_lcp.h"
+#include "mdl/mdl_eval.h"
 
 // The step workspace. The model evaluation (rows, M and its factors, f, active set, Y, W, bias)
 // lives in the model layer's evaluator ev; the fields marked "view" point into it (set once at
 // creation: the evaluator's arrays never move) so the step code reads them directly.
 struct mbs_workspace {
-  const mbs_model *model;
+  const mdl_model *model;
   mbs_settings settings;
   mbs_info info;
-  mbs_eval *ev;    // model evaluation (owned)
-  mbs_rows *rows;  // view: ev->rows
+  mdl_eval *ev;    // model evaluation (owned)
+  mdl_rows *rows;  // view: ev->rows
   int nv, nq, cap;
   size_t mass_entries;
   double *mass, *mass_raw, *f, *p;     // views: ev->mass (factors), ev->mass_raw, ev->f, ev->p
@@ -40,7 +40,7 @@ struct mbs_workspace {
   double *wvec;         // nv: w of the qcp path
   double *ctt;          // cap: per contact index, Σ λ_t² (cone statistics)
   int qcp_used;         // 1 if the last step made a conic solve (mbs_step_qcp_problem)
-  int *extra;           // cap: speculative rows flagged to join (mbs_eval_activate), per row
+  int *extra;           // cap: speculative rows flagged to join (mdl_eval_activate), per row
   double *Krow;         // cap: stiffness each row uses in this step (speculative), per row
 };
 

@@ -23,7 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "mbs/mbs_dense.h"
+#include "mdl/mdl_dense.h"
 
 int mbs_lcp_ws_init(mbs_lcp_ws *w, int cap) {
   size_t c = (size_t)(cap > 0 ? cap : 1), c2 = c * c;
@@ -73,8 +73,8 @@ static int solve_on_set(mbs_lcp_ws *w, const double *A, int lda, const double *b
     for (int c = 0; c <= a; c++) w->F[a * w->cap + c] = A[w->idx[a] * lda + w->idx[c]];
     w->rhs[a] = b[w->idx[a]];
   }
-  if (mbs_chol_factor(w->F, m, w->cap)) return -1;
-  mbs_chol_solve(w->F, m, w->cap, w->rhs);
+  if (mdl_chol_factor(w->F, m, w->cap)) return -1;
+  mdl_chol_solve(w->F, m, w->cap, w->rhs);
   for (int i = 0; i < n; i++) lambda[i] = 0;
   for (int a = 0; a < m; a++) lambda[w->idx[a]] = w->rhs[a];
   return 0;
@@ -127,13 +127,13 @@ static int paper_reduce(mbs_lcp_ws *w, const double *A, int lda, const double *b
   const int cap = w->cap;
   for (int a = 0; a < nb; a++)
     for (int c = 0; c <= a; c++) w->F[a * cap + c] = A[w->bidx[a] * lda + w->bidx[c]];
-  if (nb > 0 && mbs_chol_factor(w->F, nb, cap)) return -1;
+  if (nb > 0 && mdl_chol_factor(w->F, nb, cap)) return -1;
   // z = A_BB⁻¹ b_B; column u of Z = A_BB⁻¹ A_BU[:, u]
   for (int a = 0; a < nb; a++) w->z[a] = b[w->bidx[a]];
-  if (nb > 0) mbs_chol_solve(w->F, nb, cap, w->z);
+  if (nb > 0) mdl_chol_solve(w->F, nb, cap, w->z);
   for (int u = 0; u < nu; u++) {
     for (int a = 0; a < nb; a++) w->rhs[a] = A[w->bidx[a] * lda + w->uidx[u]];
-    if (nb > 0) mbs_chol_solve(w->F, nb, cap, w->rhs);
+    if (nb > 0) mdl_chol_solve(w->F, nb, cap, w->rhs);
     for (int a = 0; a < nb; a++) w->Z[a * cap + u] = w->rhs[a];
   }
   for (int i = 0; i < nu; i++) {
@@ -192,8 +192,8 @@ int mbs_lcp_paper(mbs_lcp_ws *w, const double *A, int lda, const double *b, cons
     // a tiny ridge: nearly dependent working rows (redundant constraints) make A_W A_Wᵀ
     // numerically singular (cond(S)²); the projection stays accurate to ~1e-14 relative
     for (int a = 0; a < k; a++) w->GW[a * cap + a] += 1e-14 * gmax;
-    if (k > 0 && mbs_chol_factor(w->GW, k, cap)) return *iters += it, MBS_LCP_SINGULAR;
-    if (k > 0) mbs_chol_solve(w->GW, k, cap, mu);
+    if (k > 0 && mdl_chol_factor(w->GW, k, cap)) return *iters += it, MBS_LCP_SINGULAR;
+    if (k > 0) mdl_chol_solve(w->GW, k, cap, mu);
     double pnorm = 0;
     xscale = vec_maxabs(x, nu);
     for (int j = 0; j < nu; j++) {

@@ -187,7 +187,7 @@ void mbs_qcp_free(mbs_workspace *ws) {
 // transpose of the compliant active rows' Jacobian: column j → (s, G_s,j), duplicates merged
 static void transpose_rows(mbs_workspace *ws, int ns, const int *sidx) {
   struct mbs_qcp *q = ws->qcp;
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   const int nv = ws->nv;
   for (int j = 0; j <= nv; j++) q->cnt[j] = 0;
   for (int s = 0; s < ns; s++) {
@@ -219,7 +219,7 @@ static void transpose_rows(mbs_workspace *ws, int ns, const int *sidx) {
 
 // row i's entries in column-sorted order are not needed: one λ column lists G_i's entries by
 // velocity index; sort them (short rows: insertion sort) merging duplicates
-static int lambda_column(const mbs_rows *r, int i, int *idx, double *val, double scale) {
+static int lambda_column(const mdl_rows *r, int i, int *idx, double *val, double scale) {
   int n = 0;
   for (int k = r->start[i]; k < r->start[i + 1]; k++) {
     int c = r->col[k], pos = n;
@@ -241,10 +241,10 @@ static int lambda_column(const mbs_rows *r, int i, int *idx, double *val, double
 // in the conic problem); its tangents are then off (no normal force law, no friction). O(na), on
 // this rare path only.
 static int explicit_normal(const mbs_workspace *ws, int c) {
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   for (int a = 0; a < ws->na; a++) {
     int i = ws->act[a];
-    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] == c && ws->D[a] == 0) return 1;
+    if (r->kind[i] == MDL_ROW_NORMAL && r->contact[i] == c && ws->D[a] == 0) return 1;
   }
   return 0;
 }
@@ -264,14 +264,14 @@ enum {
 // count; returns MBS_BAD_ROW for a contact index out of range or a contact with > 2 tangents.
 static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncone) {
   struct mbs_qcp *q = ws->qcp;
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   *ncone = 0;
   mbs_status st = MBS_OK;
   for (int s = 0; s < ns; s++) {
     int i = ws->act[sidx[s]];
-    q->role[s] = r->kind[i] == MBS_ROW_BILATERAL ? ROLE_FREE : ROLE_UNI;
+    q->role[s] = r->kind[i] == MDL_ROW_BILATERAL ? ROLE_FREE : ROLE_UNI;
     q->ntan[s] = 0, q->tn[s] = -1;
-    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0) {  // no contact index: frictionless
+    if (r->kind[i] == MDL_ROW_NORMAL && r->contact[i] >= 0) {  // no contact index: frictionless
       if (r->contact[i] >= ws->cap)
         st = MBS_BAD_ROW;  // the map is reset below either way
       else
@@ -280,7 +280,7 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
   }
   for (int s = 0; st == MBS_OK && s < ns; s++) {
     int i = ws->act[sidx[s]];
-    if (r->kind[i] != MBS_ROW_TANGENT) continue;
+    if (r->kind[i] != MDL_ROW_TANGENT) continue;
     int c = r->contact[i], sn = c >= 0 && c < ws->cap ? q->cmap[c] : -1;
     if (sn < 0 && c >= 0 && explicit_normal(ws, c)) continue;  // tn = −1: off below
     if (sn < 0 || q->ntan[sn] >= 2) {
@@ -292,15 +292,15 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
   }
   for (int s = 0; s < ns; s++) {  // reset the contact map for the next step
     int i = ws->act[sidx[s]];
-    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
+    if (r->kind[i] == MDL_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
       q->cmap[r->contact[i]] = -1;
   }
   if (st != MBS_OK) return st;
   for (int s = 0; s < ns; s++) {
     int i = ws->act[sidx[s]];
-    if (r->kind[i] == MBS_ROW_NORMAL && q->ntan[s] > 0 && r->mu[i] > 0)
+    if (r->kind[i] == MDL_ROW_NORMAL && q->ntan[s] > 0 && r->mu[i] > 0)
       q->role[s] = ROLE_NORMAL, (*ncone)++;
-    if (r->kind[i] == MBS_ROW_TANGENT)
+    if (r->kind[i] == MDL_ROW_TANGENT)
       q->role[s] = q->tn[s] >= 0 && r->mu[ws->act[sidx[q->tn[s]]]] > 0 ? ROLE_TANGENT : ROLE_OFF;
   }
   return MBS_OK;
@@ -312,7 +312,7 @@ static mbs_status classify(mbs_workspace *ws, int ns, const int *sidx, int *ncon
 static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double *chat,
                         const double *gE, int ncone) {
   struct mbs_qcp *q = ws->qcp;
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   const int nv = ws->nv, paper = ws->settings.formulation == MBS_PAPER;
   const double zeta = ws->settings.zeta > 0 ? ws->settings.zeta : 1.0 / ws->h;
   // numbering: orthant rows λ ≥ 0 (uni), then paper residual rows (uni + cone normals), then the
@@ -495,7 +495,7 @@ const struct qcp_problem *mbs_qcp_problem(const mbs_workspace *ws) {
 // interior for any L > 0). Returns 0, or −1 if no L up to 2⁶⁰ times the start works.
 static int feasible_point(mbs_workspace *ws, int ns, const int *sidx, const double *chat) {
   struct mbs_qcp *q = ws->qcp;
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   const int nv = ws->nv;
   double L = 1;
   for (int s = 0; s < ns; s++) L = fmax(L, fabs(chat[s]) * ws->D[sidx[s]]);
@@ -508,10 +508,10 @@ static int feasible_point(mbs_workspace *ws, int ns, const int *sidx, const doub
       for (int k = r->start[i]; k < r->start[i + 1]; k++) w[r->col[k]] += r->val[k] * x[s];
     }
     for (int j = 0; j < nv; j++) w[j] += ws->gE[j];
-    mbs_eval_mass_solve(ws->ev, w);
+    mdl_eval_mass_solve(ws->ev, w);
     int ok = 1;
     for (int s = 0; s < ns; s++) {
-      const double rh = x[s] / ws->D[sidx[s]] + mbs_eval_row_dot(r, ws->act[sidx[s]], w) - chat[s];
+      const double rh = x[s] / ws->D[sidx[s]] + mdl_eval_row_dot(r, ws->act[sidx[s]], w) - chat[s];
       if (q->ridx[s] >= 0 && !(rh > 1e-12 * (1 + fabs(chat[s])))) ok = 0;
       if (q->bcol[s] >= 0) x[ns + nv + q->bcol[s]] = rh;  // β̂ = C_t λ_t + G_t w − ĉ_t
     }
@@ -587,14 +587,14 @@ static void extract(mbs_workspace *ws, int ns, double *lam_s, double *w) {
 static double coulomb_shift(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                             const double *lam_s, const double *w, double *shift) {
   struct mbs_qcp *q = ws->qcp;
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   double smax = 0;
   for (int s = 0; s < ns; s++) {
     if (q->role[s] != ROLE_NORMAL) continue;
     double rr = 0;
     for (int k = 0; k < q->ntan[s]; k++) {
       int t = k ? q->tan2[s] : q->tan1[s];
-      double rho = lam_s[t] / ws->D[sidx[t]] + mbs_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t];
+      double rho = lam_s[t] / ws->D[sidx[t]] + mdl_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t];
       rr += rho * rho;
     }
     shift[s] = r->mu[ws->act[sidx[s]]] * sqrt(rr);
@@ -856,7 +856,7 @@ static double predict_refine(struct mbs_qcp *q) {
 // primal–dual active-set method); returns the number of flips, or −1 if a contact slides
 static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, const double *chat0) {
   struct mbs_qcp *q = ws->qcp;
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   const double *x = q->ksol, *w = q->ksol + ns;
   const double eps = ws->settings.qcp_eps > 0 ? ws->settings.qcp_eps : 1e-8;
   double lmax = 0, cmax = 0;
@@ -875,7 +875,7 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
     for (int k = 0; k < 3; k++) {
       int t = rows[k];
       if (t < 0) continue;
-      v[k] = q->open[s] ? mbs_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t] : x[t];
+      v[k] = q->open[s] ? mdl_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t] : x[t];
     }
     const double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
     if (!q->open[s] && v[0] < -tl) {

@@ -25,7 +25,7 @@
 //     by the dense active-set methods of mbs_lcp.c (default) or by qcp in lifted form
 //     (mbs_qcp.c, settings.solver = MBS_SOLVER_QCP), which needs ĉ0 = ĉ without the explicit
 //     rows' coupling term and their force g_E = G_Eᵀλ_E.
-// The bias p (mbs_eval.c) is a regularised solve (W_XX + ε I) p_X = (Ġv0)_X, ε = 1e-8·max diag
+// The bias p (mdl_eval.c) is a regularised solve (W_XX + ε I) p_X = (Ġv0)_X, ε = 1e-8·max diag
 // W_XX by default, so duplicated rows share it evenly.
 // Measured caveat (tests/mbs/test_pendulum.c): on the nonlinear pendulum the h(Ġv0) term of the
 // velocity target pumps energy at large h (the rigid-limit target G v1 = −φ0/h − hĠv0 makes the
@@ -65,8 +65,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbs/mbs_dense.h"
 #include "mbs_internal.h"
+#include "mdl/mdl_dense.h"
 
 static const char *const formulation_names[] = {
 #define MBS_NAME(id, str) str,
@@ -138,7 +138,7 @@ int mbs_coulomb_solver_parse(const char *name, mbs_coulomb_solver *c) {
 }
 
 const char *mbs_status_name(mbs_status s) {
-  if (mbs_common_status_is((int)s)) return mbs_common_status_name((int)s);
+  if (mdl_common_status_is((int)s)) return mdl_common_status_name((int)s);
   switch (s) {
 #define MBS_CASE(suffix, value, str, severity) \
   case MBS_##suffix:                           \
@@ -151,7 +151,7 @@ const char *mbs_status_name(mbs_status s) {
 }
 
 int mbs_status_severity(mbs_status s) {
-  if (mbs_common_status_is((int)s)) return mbs_common_status_severity((int)s);
+  if (mdl_common_status_is((int)s)) return mdl_common_status_severity((int)s);
   switch (s) {
 #define MBS_CASE(suffix, value, str, severity) \
   case MBS_##suffix:                           \
@@ -228,8 +228,8 @@ static int settings_check(const mbs_settings *s, sc_error *err) {
 
 // evaluation settings of the step's evaluator: the bias settings, and Y, W formed only while
 // the active rows fit the dense row space (never when qcp is forced)
-static mbs_eval_settings eval_settings(const mbs_settings *s, int cap) {
-  mbs_eval_settings e = mbs_eval_settings_default();
+static mdl_eval_settings eval_settings(const mbs_settings *s, int cap) {
+  mdl_eval_settings e = mdl_eval_settings_default();
   e.use_bias = s->use_bias;
   e.bias_reg = s->bias_reg;
   e.dense_max_rows = s->solver == MBS_SOLVER_QCP     ? -1
@@ -241,7 +241,7 @@ static mbs_eval_settings eval_settings(const mbs_settings *s, int cap) {
 
 void mbs_workspace_free(mbs_workspace *ws) {
   if (!ws) return;
-  mbs_eval_free(ws->ev);
+  mdl_eval_free(ws->ev);
   free(ws->vfree), free(ws->vnew), free(ws->qdot), free(ws->tmp);
   free(ws->lambda), free(ws->resid), free(ws->D), free(ws->chat);
   free(ws->free_row), free(ws->sidx), free(ws->A), free(ws->lam_act), free(ws->rhat);
@@ -254,16 +254,16 @@ void mbs_workspace_free(mbs_workspace *ws) {
 
 // the step's views of its evaluator's arrays
 static void workspace_views(mbs_workspace *ws) {
-  mbs_eval *ev = ws->ev;
+  mdl_eval *ev = ws->ev;
   ws->rows = ev->rows, ws->mass = ev->mass, ws->mass_raw = ev->mass_raw, ws->f = ev->f;
   ws->p = ev->p, ws->act = ev->act, ws->active = ev->active, ws->Y = ev->Y, ws->W = ev->W;
   ws->col_block = ev->col_block, ws->blk_v0 = ev->blk_v0, ws->blk_size = ev->blk_size;
   ws->blk_off = ev->blk_off, ws->mass_entries = ev->mass_entries, ws->dcap = ev->dcap;
 }
 
-mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings,
+mbs_workspace *mbs_workspace_create(const mdl_model *model, const mbs_settings *settings,
                                     sc_error *err) {
-  if (mbs_model_validate(model, err)) return NULL;
+  if (mdl_model_validate(model, err)) return NULL;
   mbs_settings s = settings ? *settings : mbs_settings_default();
   if (settings_check(&s, err)) return NULL;
   mbs_workspace *ws = calloc(1, sizeof *ws);
@@ -273,8 +273,8 @@ mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *
   ws->nv = model->nv;
   ws->nq = model->nq;
   ws->cap = model->max_rows;
-  const mbs_eval_settings es = eval_settings(&s, ws->cap);
-  if (!(ws->ev = mbs_eval_create(model, &es, err))) goto fail;
+  const mdl_eval_settings es = eval_settings(&s, ws->cap);
+  if (!(ws->ev = mdl_eval_create(model, &es, err))) goto fail;
   workspace_views(ws);
   size_t nv = (size_t)ws->nv, nq = (size_t)ws->nq, cap = (size_t)(ws->cap > 0 ? ws->cap : 1);
   size_t dcap = (size_t)(ws->dcap > 0 ? ws->dcap : 1);
@@ -316,7 +316,7 @@ int mbs_workspace_set_settings(mbs_workspace *ws, const mbs_settings *s, sc_erro
 
 const mbs_settings *mbs_workspace_settings(const mbs_workspace *ws) { return &ws->settings; }
 const mbs_info *mbs_step_info(const mbs_workspace *ws) { return &ws->info; }
-const mbs_rows *mbs_step_rows(const mbs_workspace *ws) { return ws->rows; }
+const mdl_rows *mbs_step_rows(const mbs_workspace *ws) { return ws->rows; }
 const double *mbs_step_lambda(const mbs_workspace *ws) { return ws->lambda; }
 const double *mbs_step_residual(const mbs_workspace *ws) { return ws->resid; }
 const int *mbs_step_active(const mbs_workspace *ws) { return ws->active; }
@@ -328,7 +328,7 @@ const struct qcp_problem *mbs_step_qcp_problem(const mbs_workspace *ws) {
 
 // sparse mode (no W formed): every compliant row through qcp in lifted form, w from its solution
 static mbs_status solve_sparse(mbs_workspace *ws, int ns, const int *sidx, double *lam_s) {
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   const int nv = ws->nv, na = ws->na;
   // g_E = G_Eᵀ λ_E: generalised force of the explicit rows
   for (int j = 0; j < nv; j++) ws->gE[j] = 0;
@@ -340,7 +340,7 @@ static mbs_status solve_sparse(mbs_workspace *ws, int ns, const int *sidx, doubl
   }
   if (ns == 0) {  // nothing to solve: w = M⁻¹ g_E
     memcpy(ws->wvec, ws->gE, (size_t)nv * sizeof(double));
-    mbs_eval_mass_solve(ws->ev, ws->wvec);
+    mdl_eval_mass_solve(ws->ev, ws->wvec);
     return MBS_OK;
   }
   mbs_status st = mbs_qcp_solve(ws, ns, sidx, ws->chat0, ws->gE, lam_s, ws->wvec);
@@ -349,7 +349,7 @@ static mbs_status solve_sparse(mbs_workspace *ws, int ns, const int *sidx, doubl
   for (int s = 0; s < ns; s++) {
     int a = sidx[s];
     ws->chat[s] = ws->chat0[s];
-    ws->rhat[s] = lam_s[s] / ws->D[a] + mbs_eval_row_dot(r, ws->act[a], ws->wvec) - ws->chat0[s];
+    ws->rhat[s] = lam_s[s] / ws->D[a] + mdl_eval_row_dot(r, ws->act[a], ws->wvec) - ws->chat0[s];
   }
   return st;
 }
@@ -374,8 +374,8 @@ static mbs_status solve_dense(mbs_workspace *ws, int ns, const int *sidx, double
     // bilateral only: one SPD solve, no optimiser
     memcpy(lam_s, ws->chat, (size_t)ns * sizeof(double));
     memcpy(ws->lcp.S, ws->A, (size_t)ld * (size_t)(ns > 0 ? ns : 1) * sizeof(double));
-    if (ns > 0 && mbs_chol_factor(ws->lcp.S, ns, ld)) return MBS_SINGULAR;
-    if (ns > 0) mbs_chol_solve(ws->lcp.S, ns, ld, lam_s);
+    if (ns > 0 && mdl_chol_factor(ws->lcp.S, ns, ld)) return MBS_SINGULAR;
+    if (ns > 0) mdl_chol_solve(ws->lcp.S, ns, ld, lam_s);
   } else {
     int rc =
         ws->settings.formulation == MBS_PAPER
@@ -403,8 +403,8 @@ static mbs_status step_active(mbs_workspace *ws, mbs_status st, int *has_contact
 static mbs_status step_evaluate(mbs_workspace *ws, double t, const double *q0, const double *v0,
                                 int *has_contact) {
   mbs_info *info = &ws->info;
-  mbs_eval *ev = ws->ev;
-  mbs_status st = (mbs_status)mbs_eval_prepare(ev, t, q0, v0);
+  mdl_eval *ev = ws->ev;
+  mbs_status st = (mbs_status)mdl_eval_prepare(ev, t, q0, v0);
   info->callback = ev->callback, info->callback_code = ev->callback_code;
   for (int i = 0; i < ev->n_rows; i++) ws->lambda[i] = 0, ws->resid[i] = 0;
   return step_active(ws, st, has_contact);
@@ -414,15 +414,15 @@ static mbs_status step_evaluate(mbs_workspace *ws, double t, const double *q0, c
 // contact row takes part
 static mbs_status step_active(mbs_workspace *ws, mbs_status st, int *has_contact) {
   mbs_info *info = &ws->info;
-  const mbs_eval *ev = ws->ev;
+  const mdl_eval *ev = ws->ev;
   info->rows = ev->n_rows, info->rows_bilateral = ev->n_bilateral;
   info->rows_unilateral = ev->n_unilateral;
   ws->na = ev->na, ws->dense = ev->dense;
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   // active normal/tangent rows always take the conic path (unsupported without qcp)
   *has_contact = 0;
   for (int a = 0; a < ev->na; a++)
-    *has_contact |= r->kind[ev->act[a]] == MBS_ROW_NORMAL || r->kind[ev->act[a]] == MBS_ROW_TANGENT;
+    *has_contact |= r->kind[ev->act[a]] == MDL_ROW_NORMAL || r->kind[ev->act[a]] == MDL_ROW_TANGENT;
 #ifndef MBS_HAVE_QCP
   if (*has_contact && (st == MBS_OK || st == MBS_SINGULAR)) return MBS_UNSUPPORTED;
 #endif
@@ -433,7 +433,7 @@ static mbs_status step_active(mbs_workspace *ws, mbs_status st, int *has_contact
 // explicit rows (D = 0): λ = c (bilateral) or max(0, c) (unilateral), c = −p; compliant rows
 // compacted to s = 0..ns with targets ĉ0 (no explicit-row coupling); returns ns
 static int step_rows(mbs_workspace *ws, double h) {
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   const int na = ws->na;
   // the row stiffnesses: the model's, or this step's (speculative)
   const double *K = ws->settings.activation == MBS_ACTIVATION_SPECULATIVE ? ws->Krow : r->K;
@@ -443,7 +443,7 @@ static int step_rows(mbs_workspace *ws, double h) {
     ws->lam_act[a] = 0;
     if (ws->D[a] == 0) {
       double c = -ws->p[a];
-      ws->lam_act[a] = r->kind[i] == MBS_ROW_BILATERAL ? c : fmax(0.0, c);
+      ws->lam_act[a] = r->kind[i] == MDL_ROW_BILATERAL ? c : fmax(0.0, c);
     }
   }
   int ns = 0;
@@ -451,10 +451,10 @@ static int step_rows(mbs_workspace *ws, double h) {
     if (ws->D[a] == 0) continue;
     int i = ws->act[a];
     double Kd = K[i] > 0 ? 1.0 / (h * (h + r->B[i] / K[i])) : 0.0;  // K/D without overflow
-    ws->chat0[ns] = -Kd * r->phi[i] - mbs_eval_row_dot(r, i, ws->vfree) / h -
+    ws->chat0[ns] = -Kd * r->phi[i] - mdl_eval_row_dot(r, i, ws->vfree) / h -
                     ws->settings.gdot_target * r->gdot_v[i] - ws->p[a] / ws->D[a];
     ws->sidx[ns] = a;
-    ws->free_row[ns] = r->kind[i] == MBS_ROW_BILATERAL;
+    ws->free_row[ns] = r->kind[i] == MDL_ROW_BILATERAL;
     ns++;
   }
   return ns;
@@ -463,14 +463,14 @@ static int step_rows(mbs_workspace *ws, double h) {
 // per-row statistics: scaled residual r̂ for compliant rows, r = λ − c for explicit ones; row
 // forces λ per model row
 static void step_row_statistics(mbs_workspace *ws, int ns, const double *lam_s) {
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   mbs_info *info = &ws->info;
   info->lambda_min = INFINITY;
   for (int s = 0; s < ns; s++) {
     int a = ws->sidx[s], i = ws->act[a];
     double rh = ws->rhat[s], lam = lam_s[s];
     ws->resid[i] = rh;
-    if (r->kind[i] == MBS_ROW_TANGENT) continue;  // judged by the cone residual
+    if (r->kind[i] == MDL_ROW_TANGENT) continue;  // judged by the cone residual
     if (ws->free_row[s]) {
       info->residual = fmax(info->residual, fabs(rh));
     } else {
@@ -485,7 +485,7 @@ static void step_row_statistics(mbs_workspace *ws, int ns, const double *lam_s) 
     ws->lambda[i] = ws->lam_act[a];
     if (ws->D[a] == 0) {
       ws->resid[i] = ws->lam_act[a] + ws->p[a];
-      if (r->kind[i] != MBS_ROW_BILATERAL) {
+      if (r->kind[i] != MDL_ROW_BILATERAL) {
         info->lambda_min = fmin(info->lambda_min, ws->lam_act[a]);
         info->rows_positive += ws->lam_act[a] > 0;
       }
@@ -495,7 +495,7 @@ static void step_row_statistics(mbs_workspace *ws, int ns, const double *lam_s) 
 
 // friction cones: max(0, ‖λ_t‖ − μ λ_n) per contact (squares summed per contact index)
 static void step_cone_statistics(mbs_workspace *ws) {
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   const int na = ws->na;
   double *tt = ws->ctt;
   for (int a = 0; a < na; a++) {
@@ -504,12 +504,12 @@ static void step_cone_statistics(mbs_workspace *ws) {
   }
   for (int a = 0; a < na; a++) {
     int i = ws->act[a], c = r->contact[i];
-    if (r->kind[i] == MBS_ROW_TANGENT && c >= 0 && c < ws->cap)
+    if (r->kind[i] == MDL_ROW_TANGENT && c >= 0 && c < ws->cap)
       tt[c] += ws->lam_act[a] * ws->lam_act[a];
   }
   for (int a = 0; a < na; a++) {
     int i = ws->act[a], c = r->contact[i];
-    if (r->kind[i] == MBS_ROW_NORMAL && c >= 0 && c < ws->cap)
+    if (r->kind[i] == MDL_ROW_NORMAL && c >= 0 && c < ws->cap)
       ws->info.cone_residual =
           fmax(ws->info.cone_residual, sqrt(tt[c]) - r->mu[i] * ws->lam_act[a]);
   }
@@ -519,7 +519,7 @@ static void step_cone_statistics(mbs_workspace *ws) {
 // q̇ = N(q0) v1
 static mbs_status step_velocity(mbs_workspace *ws, double t, double h, const double *q0,
                                 int use_qcp) {
-  const mbs_model *m = ws->model;
+  const mdl_model *m = ws->model;
   const int nv = ws->nv;
   memcpy(ws->vnew, ws->vfree, (size_t)nv * sizeof(double));
   if (use_qcp) {
@@ -532,11 +532,11 @@ static mbs_status step_velocity(mbs_workspace *ws, double t, double h, const dou
         for (int j = 0; j < nv; j++) ws->vnew[j] += hl * y[j];
     }
   }
-  if (!mbs_finite(ws->vnew, nv) || !mbs_finite(ws->lam_act, ws->na)) return MBS_NONFINITE;
+  if (!mdl_finite(ws->vnew, nv) || !mdl_finite(ws->lam_act, ws->na)) return MBS_NONFINITE;
   int code;
   if (m->velocity_map) {
     if ((code = m->velocity_map(t, q0, ws->vnew, ws->qdot, m->ctx)))
-      return (mbs_status)mbs_callback_status("velocity_map", code, &ws->info.callback,
+      return (mbs_status)mdl_callback_status("velocity_map", code, &ws->info.callback,
                                              &ws->info.callback_code);
   } else {
     memcpy(ws->qdot, ws->vnew, (size_t)nv * sizeof(double));
@@ -564,15 +564,15 @@ static mbs_status step_pass(mbs_workspace *ws, double t, double h, const double 
   return vs != MBS_OK ? vs : st;
 }
 
-static int row_pushes(const mbs_rows *r, int i) {
-  return r->kind[i] == MBS_ROW_UNILATERAL || r->kind[i] == MBS_ROW_NORMAL;
+static int row_pushes(const mdl_rows *r, int i) {
+  return r->kind[i] == MDL_ROW_UNILATERAL || r->kind[i] == MDL_ROW_NORMAL;
 }
 
 // speculative item 1: flags the open rows whose gap could close within the step,
 // φ0 − h Σ_j |G_ij v_free,j| ≤ margin, and sets every row's stiffness for the step (K_gap for
 // open rows)
 static void speculative_predict(mbs_workspace *ws, double h) {
-  const mbs_rows *r = ws->rows;
+  const mdl_rows *r = ws->rows;
   for (int i = 0; i < r->n; i++) {
     ws->extra[i] = 0;
     ws->Krow[i] = r->K[i];
@@ -589,14 +589,14 @@ static void speculative_predict(mbs_workspace *ws, double h) {
 // at their end-of-step value when it differs by more than 2×. Returns 1 if anything changed
 // (and counts it), 0 if the step stands.
 static int speculative_update(mbs_workspace *ws, double h, int *joined) {
-  const mbs_model *m = ws->model;
-  const mbs_rows *r = ws->rows;
+  const mdl_model *m = ws->model;
+  const mdl_rows *r = ws->rows;
   mbs_info *info = &ws->info;
   int changed = 0;
   *joined = 0;
   for (int i = 0; i < r->n; i++) {
     if (!row_pushes(r, i)) continue;
-    const double phi1 = r->phi[i] + h * mbs_eval_row_dot(r, i, ws->vnew);
+    const double phi1 = r->phi[i] + h * mdl_eval_row_dot(r, i, ws->vnew);
     if (!ws->active[i]) {
       if (phi1 < 0) ws->extra[i] = 1, *joined += 1;
       continue;
@@ -635,14 +635,14 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
   ws->h = h;
   // v_free = v0 + h M⁻¹ f
   memcpy(ws->tmp, ws->f, (size_t)nv * sizeof(double));
-  mbs_eval_mass_solve(ws->ev, ws->tmp);
+  mdl_eval_mass_solve(ws->ev, ws->tmp);
   for (int j = 0; j < nv; j++) ws->vfree[j] = v0[j] + h * ws->tmp[j];
   if (ws->settings.activation == MBS_ACTIVATION_OVERLAP)
     return step_pass(ws, t, h, q0, has_contact);
   // speculative: predicted rows join, then solve until no row ends penetrating unheld and the
   // stiffnesses hold (bounded)
   speculative_predict(ws, h);
-  st = step_active(ws, (mbs_status)mbs_eval_activate(ws->ev, ws->extra), &has_contact);
+  st = step_active(ws, (mbs_status)mdl_eval_activate(ws->ev, ws->extra), &has_contact);
   for (int pass = 0; st == MBS_OK; pass++) {
     mbs_info *info = &ws->info;
     info->rows_open = rows_open(ws);
@@ -655,7 +655,7 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
     }
     info->resolves++;
     if (joined)
-      st = step_active(ws, (mbs_status)mbs_eval_activate(ws->ev, ws->extra), &has_contact);
+      st = step_active(ws, (mbs_status)mdl_eval_activate(ws->ev, ws->extra), &has_contact);
   }
   return st;
 }
@@ -666,7 +666,7 @@ mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, con
   memset(info, 0, sizeof *info);
   info->energy = NAN;
   info->lambda_min = INFINITY;
-  const mbs_model *m = ws->model;
+  const mdl_model *m = ws->model;
   ws->qcp_used = 0;
   mbs_status st = (h > 0 && isfinite(h)) ? step_solve(ws, t, h, q0, v0) : MBS_NONFINITE;
   if (st == MBS_OK || st == MBS_MAX_ITERATIONS || st == MBS_INACCURATE) {
@@ -674,12 +674,12 @@ mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, con
     memcpy(v1, ws->vnew, (size_t)ws->nv * sizeof(double));
     int code;
     if (m->position_update && (code = m->position_update(q1, m->ctx)))
-      st = (mbs_status)mbs_callback_status("position_update", code, &info->callback,
+      st = (mbs_status)mdl_callback_status("position_update", code, &info->callback,
                                            &info->callback_code);
-    else if (!mbs_finite(q1, ws->nq))
+    else if (!mdl_finite(q1, ws->nq))
       st = MBS_NONFINITE;
     else if (m->energy && (code = m->energy(t + h, q1, v1, &info->energy, m->ctx)))
-      st = (mbs_status)mbs_callback_status("energy", code, &info->callback, &info->callback_code);
+      st = (mbs_status)mdl_callback_status("energy", code, &info->callback, &info->callback_code);
   }
   info->status = st;
   return st;

@@ -133,7 +133,7 @@ static double delassus_frobenius(const theta_contact_problem *p, int r0, int dim
     double *xa = x + (size_t)a * (size_t)nv;
     for (int j = 0; j < nv; j++) xa[j] = 0;
     for (int k = p->start[r0 + a]; k < p->start[r0 + a + 1]; k++) xa[p->col[k]] += p->val[k];
-    mbs_chol_solve(L, nv, nv, xa);
+    mdl_chol_solve(L, nv, nv, xa);
   }
   double f2 = 0;
   for (int a = 0; a < dim; a++)
@@ -147,7 +147,7 @@ static double delassus_frobenius(const theta_contact_problem *p, int r0, int dim
 }
 
 // checks one model row's data; 0 or −1 with a message
-static int row_check(const mbs_rows *rows, int i, int nv, sc_error *err) {
+static int row_check(const mdl_rows *rows, int i, int nv, sc_error *err) {
   if (!(rows->K[i] >= 0) || !isfinite(rows->K[i]) || !(rows->B[i] >= 0) || !isfinite(rows->B[i]))
     return sc_error_set(err, SC_ERR_INPUT, "row %d: K = %g, B = %g, both must be finite and >= 0",
                         i, rows->K[i], rows->B[i]);
@@ -164,7 +164,7 @@ static int row_check(const mbs_rows *rows, int i, int nv, sc_error *err) {
   return 0;
 }
 
-int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, double h,
+int theta_contact_problem_build(theta_contact_problem *p, const mdl_rows *rows, double h,
                                 const theta_contact_settings *s, const double *L, double *scratch,
                                 sc_error *err) {
   theta_contact_problem_clear(p);
@@ -173,10 +173,10 @@ int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, 
     if (row_check(rows, i, p->nv, err)) return -1;
   // every tangent row must belong to a normal row of the same contact index
   for (int i = 0; i < n; i++) {
-    if (rows->kind[i] != MBS_ROW_TANGENT) continue;
+    if (rows->kind[i] != MDL_ROW_TANGENT) continue;
     int owner = -1;
     for (int j = 0; j < n && owner < 0; j++)
-      if (rows->kind[j] == MBS_ROW_NORMAL && rows->contact[j] >= 0 &&
+      if (rows->kind[j] == MDL_ROW_NORMAL && rows->contact[j] >= 0 &&
           rows->contact[j] == rows->contact[i])
         owner = j;
     if (owner < 0)
@@ -185,8 +185,8 @@ int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, 
   }
   const double near_rigid = s->beta * s->beta / (4 * THETA_PI * THETA_PI);
   for (int i = 0; i < n; i++) {
-    const mbs_row_kind kind = rows->kind[i];
-    if (kind == MBS_ROW_TANGENT) continue;
+    const mdl_row_kind kind = rows->kind[i];
+    if (kind == MDL_ROW_TANGENT) continue;
     const double kb = rows->K[i] * h + rows->B[i];
     if (!(kb > 0)) continue;  // K = B = 0: the row exerts no force
     const int c = p->nc, r0 = p->nrows;
@@ -194,9 +194,9 @@ int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, 
       return sc_error_set(err, SC_ERR_INPUT, "contact capacity %d exceeded", p->cap_rows);
     // tangents first (planar: one; 3-D: two), then the normal row
     int nt = 0;
-    if (kind == MBS_ROW_NORMAL && rows->contact[i] >= 0)
+    if (kind == MDL_ROW_NORMAL && rows->contact[i] >= 0)
       for (int j = 0; j < n; j++) {
-        if (rows->kind[j] != MBS_ROW_TANGENT || rows->contact[j] != rows->contact[i]) continue;
+        if (rows->kind[j] != MDL_ROW_TANGENT || rows->contact[j] != rows->contact[i]) continue;
         if (++nt > 2)
           return sc_error_set(err, SC_ERR_INPUT, "contact %d has more than 2 tangent rows",
                               rows->contact[i]);
@@ -209,8 +209,8 @@ int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, 
     if (problem_row_push(p, rows->start[i + 1] - st, rows->col + st, rows->val + st, 0, 0, i) < 0)
       return sc_error_set(err, SC_ERR_INPUT, "row capacity %d exceeded", p->cap_rows);
     const int dim = nt + 1;
-    p->kind[c] = kind == MBS_ROW_BILATERAL ? THETA_CONTACT_FREE : THETA_CONTACT_CONE;
-    p->mu[c] = kind == MBS_ROW_NORMAL ? rows->mu[i] : 0;
+    p->kind[c] = kind == MDL_ROW_BILATERAL ? THETA_CONTACT_FREE : THETA_CONTACT_CONE;
+    p->mu[c] = kind == MDL_ROW_NORMAL ? rows->mu[i] : 0;
     p->first[c + 1] = p->nrows;
     p->nc = c + 1;
     // regularisation from the Delassus block's scale w_i

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Internals of the theta library. The dense kernels are the model layer's (mbs/mbs_dense.h).
+// Internals of the theta library. The dense kernels are the model layer's (mdl/mdl_dense.h).
 #ifndef THETA_INTERNAL_H
 #define THETA_INTERNAL_H
 
-#include "mbs/mbs_dense.h"
+#include "mdl/mdl_dense.h"
 
 // A Cholesky pivot ≤ THETA_PIVOT_REL · max diag of the θ-method's nv×nv matrices (M, A =
 // M + δt²θθvq K + δt θ D, the Newton Hessian A + JᵀGJ) is reported as singular.

@@ -122,8 +122,8 @@ static void velocity_to_y(const theta_contact_problem *p, const double *Jv, doub
 double theta_newton_cost(theta_newton *nw, const theta_contact_problem *p, const double *v) {
   const int nv = p->nv;
   for (int j = 0; j < nv; j++) nw->dvs[j] = v[j] - p->vstar[j];
-  mbs_dense_matvec(p->A, nv, nw->dvs, nw->tmp);
-  double l = 0.5 * mbs_dense_dot(nw->dvs, nw->tmp, nv);
+  mdl_dense_matvec(p->A, nv, nw->dvs, nw->tmp);
+  double l = 0.5 * mdl_dense_dot(nw->dvs, nw->tmp, nv);
   jac_apply(p, v, nw->Jv);
   velocity_to_y(p, nw->Jv, nw->y);
   impulses(p, nw->y, nw->gam, NULL, NULL);
@@ -221,14 +221,14 @@ int theta_newton_solve(theta_newton *nw, const theta_contact_problem *p,
     impulses(p, nw->y, nw->gam, nw->G, nw->region);
     jac_apply_t(p, nw->gam, nw->jtg);
     for (int j = 0; j < nv; j++) nw->dvs[j] = v[j] - p->vstar[j];
-    mbs_dense_matvec(p->A, nv, nw->dvs, nw->grad);
+    mdl_dense_matvec(p->A, nv, nw->dvs, nw->grad);
     for (int j = 0; j < nv; j++) nw->grad[j] -= nw->jtg[j];
-    if (!mbs_finite(nw->grad, nv)) {
+    if (!mdl_finite(nw->grad, nv)) {
       rc = -1;
       break;
     }
     // stopping rule of paper B §V
-    mbs_dense_matvec(p->M, nv, v, nw->tmp);
+    mdl_dense_matvec(p->M, nv, v, nw->tmp);
     info->residual = scaled_norm(p, nw->grad);
     const double rtol = fmax(s->rtol, 10 * DBL_EPSILON / s->sigma);
     info->tolerance = s->atol + rtol * fmax(scaled_norm(p, nw->tmp), scaled_norm(p, nw->jtg));
@@ -239,17 +239,17 @@ int theta_newton_solve(theta_newton *nw, const theta_contact_problem *p,
     if (it >= s->max_iter) break;
     // Newton direction H Δv = −∇ℓ
     hessian_assemble(nw, p);
-    if (mbs_chol_factor_rel(nw->H, nv, nv, THETA_PIVOT_REL)) {
+    if (mdl_chol_factor_rel(nw->H, nv, nv, THETA_PIVOT_REL)) {
       rc = -1;
       break;
     }
     for (int j = 0; j < nv; j++) nw->dv[j] = -nw->grad[j];
-    mbs_chol_solve(nw->H, nv, nv, nw->dv);
+    mdl_chol_solve(nw->H, nv, nv, nw->dv);
     // exact line search along Δv
-    mbs_dense_matvec(p->A, nv, nw->dv, nw->Adv);
+    mdl_dense_matvec(p->A, nv, nw->dv, nw->Adv);
     // A(v − v*) = ∇ℓ + Jᵀγ
-    const double a0 = mbs_dense_dot(nw->dv, nw->grad, nv) + mbs_dense_dot(nw->dv, nw->jtg, nv);
-    const double a1 = mbs_dense_dot(nw->dv, nw->Adv, nv);
+    const double a0 = mdl_dense_dot(nw->dv, nw->grad, nv) + mdl_dense_dot(nw->dv, nw->jtg, nv);
+    const double a1 = mdl_dense_dot(nw->dv, nw->Adv, nv);
     jac_apply(p, nw->dv, nw->Jdv);
     const double alpha = line_search(nw, p, s, a0, a1, &info->ls_iterations);
     info->iterations = it + 1;

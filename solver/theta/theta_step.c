@@ -24,11 +24,11 @@
 #include "theta_internal.h"
 
 struct theta_workspace {
-  const mbs_model *model;
+  const mdl_model *model;
   theta_settings settings;
   int nq, nv, cap;
   size_t mass_entries;
-  mbs_rows *rows;
+  mdl_rows *rows;
   double *blocks;             // [mass_entries] M as the model's blocks
   double *M, *K, *D, *A, *L;  // [nv·nv] dense row-major
   double *f, *res, *vst, *vth, *vvq, *vnew, *v0, *tmp, *dx;  // [nv]
@@ -42,7 +42,7 @@ struct theta_workspace {
 };
 
 const char *theta_status_name(theta_status s) {
-  if (mbs_common_status_is((int)s)) return mbs_common_status_name((int)s);
+  if (mdl_common_status_is((int)s)) return mdl_common_status_name((int)s);
   switch (s) {
 #define THETA_CASE(suffix, value, str, severity) \
   case THETA_##suffix:                           \
@@ -55,7 +55,7 @@ const char *theta_status_name(theta_status s) {
 }
 
 int theta_status_severity(theta_status s) {
-  if (mbs_common_status_is((int)s)) return mbs_common_status_severity((int)s);
+  if (mdl_common_status_is((int)s)) return mdl_common_status_severity((int)s);
   switch (s) {
 #define THETA_CASE(suffix, value, str, severity) \
   case THETA_##suffix:                           \
@@ -144,7 +144,7 @@ int theta_settings_validate(const theta_settings *s, sc_error *err) {
 
 void theta_workspace_free(theta_workspace *ws) {
   if (!ws) return;
-  mbs_rows_free(ws->rows);
+  mdl_rows_free(ws->rows);
   double *arrays[] = {ws->blocks,  ws->M,     ws->K,        ws->D,   ws->A,   ws->L,
                       ws->f,       ws->res,   ws->vst,      ws->vth, ws->vvq, ws->vnew,
                       ws->v0,      ws->tmp,   ws->dx,       ws->q0,  ws->qth, ws->qdot,
@@ -156,18 +156,18 @@ void theta_workspace_free(theta_workspace *ws) {
   free(ws);
 }
 
-theta_workspace *theta_workspace_create(const mbs_model *model, const theta_settings *settings,
+theta_workspace *theta_workspace_create(const mdl_model *model, const theta_settings *settings,
                                         sc_error *err) {
   theta_settings s = settings ? *settings : theta_settings_default();
-  if (mbs_model_validate(model, err) || theta_settings_validate(&s, err)) return NULL;
+  if (mdl_model_validate(model, err) || theta_settings_validate(&s, err)) return NULL;
   theta_workspace *ws = calloc(1, sizeof *ws);
   if (!ws) return sc_error_set(err, SC_ERR_MEMORY, "out of memory"), NULL;
   ws->model = model;
   ws->settings = s;
   ws->nq = model->nq, ws->nv = model->nv, ws->cap = model->max_rows;
-  ws->mass_entries = mbs_model_mass_entries(model);
+  ws->mass_entries = mdl_model_mass_entries(model);
   const size_t nv = (size_t)ws->nv, nq = (size_t)ws->nq, n2 = nv * nv, cap = (size_t)ws->cap + 1;
-  ws->rows = mbs_rows_create(model->max_rows, model->max_nnz);
+  ws->rows = mdl_rows_create(model->max_rows, model->max_nnz);
   ws->blocks = calloc(ws->mass_entries, sizeof(double));
   double **sq[] = {&ws->M, &ws->K, &ws->D, &ws->A, &ws->L};
   for (size_t i = 0; i < 5; i++) *sq[i] = calloc(n2, sizeof(double));
@@ -202,20 +202,20 @@ int theta_workspace_set_settings(theta_workspace *ws, const theta_settings *s, s
 }
 
 const theta_info *theta_step_info(const theta_workspace *ws) { return &ws->info; }
-const mbs_rows *theta_step_rows(const theta_workspace *ws) { return ws->rows; }
+const mdl_rows *theta_step_rows(const theta_workspace *ws) { return ws->rows; }
 const double *theta_step_gamma(const theta_workspace *ws) { return ws->gamma_row; }
 const double *theta_step_vstar(const theta_workspace *ws) { return ws->vst; }
 const theta_contact_problem *theta_step_problem(const theta_workspace *ws) { return ws->prob; }
 
 // converts a callback's return code into a status and records which callback failed
 static theta_status callback_status(theta_workspace *ws, const char *name, int code) {
-  return (theta_status)mbs_callback_status(name, code, &ws->info.callback, &ws->info.callback_code);
+  return (theta_status)mdl_callback_status(name, code, &ws->info.callback, &ws->info.callback_code);
 }
 
 // qdot = N(q) v (N = I when the model has no velocity map)
 static int velocity_map(theta_workspace *ws, double t, const double *q, const double *v,
                         double *qdot) {
-  const mbs_model *m = ws->model;
+  const mdl_model *m = ws->model;
   if (m->velocity_map) return m->velocity_map(t, q, v, qdot, m->ctx);
   memcpy(qdot, v, (size_t)ws->nv * sizeof(double));
   return 0;
@@ -223,7 +223,7 @@ static int velocity_map(theta_workspace *ws, double t, const double *q, const do
 
 // dense M from the model's diagonal blocks
 static void mass_assemble(theta_workspace *ws) {
-  const mbs_model *m = ws->model;
+  const mdl_model *m = ws->model;
   const int nv = ws->nv;
   memset(ws->M, 0, (size_t)nv * (size_t)nv * sizeof(double));
   if (m->nblocks == 0) {
@@ -243,7 +243,7 @@ static void mass_assemble(theta_workspace *ws) {
 
 // evaluates m(v) into res and A at the iterate v (q^θ, v^θ, v^{θvq} refreshed)
 static theta_status free_evaluate(theta_workspace *ws, double t, double h, const double *v) {
-  const mbs_model *m = ws->model;
+  const mdl_model *m = ws->model;
   const double th = ws->settings.theta, tvq = ws->settings.theta_vq, tt = t + th * h;
   const int nv = ws->nv, nq = ws->nq;
   int code;
@@ -267,14 +267,14 @@ static theta_status free_evaluate(theta_workspace *ws, double t, double h, const
   if (th > 0 && m->force_jacobians &&
       (code = m->force_jacobians(tt, ws->qth, ws->vth, ws->K, ws->D, m->ctx)))
     return callback_status(ws, "force_jacobians", code);
-  if (!mbs_finite(ws->M, nv * nv) || !mbs_finite(ws->f, nv) || !mbs_finite(ws->K, nv * nv) ||
-      !mbs_finite(ws->D, nv * nv))
+  if (!mdl_finite(ws->M, nv * nv) || !mdl_finite(ws->f, nv) || !mdl_finite(ws->K, nv * nv) ||
+      !mdl_finite(ws->D, nv * nv))
     return THETA_NONFINITE;
   for (size_t k = 0; k < n2; k++)
     ws->A[k] = ws->M[k] + h * h * th * tvq * ws->K[k] + h * th * ws->D[k];
   // m(v) = M(v − v0) − δt k
   for (int j = 0; j < nv; j++) ws->dx[j] = v[j] - ws->v0[j];
-  mbs_dense_matvec(ws->M, nv, ws->dx, ws->res);
+  mdl_dense_matvec(ws->M, nv, ws->dx, ws->res);
   for (int j = 0; j < nv; j++) ws->res[j] -= h * ws->f[j];
   return THETA_OK;
 }
@@ -297,21 +297,21 @@ static theta_status free_motion(theta_workspace *ws, double t, double h) {
   for (int it = 0;; it++) {
     if ((st = free_evaluate(ws, t, h, ws->vst)) != THETA_OK) return st;
     memcpy(ws->L, ws->A, (size_t)nv * (size_t)nv * sizeof(double));
-    if (mbs_chol_factor_rel(ws->L, nv, nv, THETA_PIVOT_REL)) return THETA_SINGULAR;
+    if (mdl_chol_factor_rel(ws->L, nv, nv, THETA_PIVOT_REL)) return THETA_SINGULAR;
     // convergence test on the residual at the current iterate
     for (int j = 0; j < nv; j++) ws->tmp[j] = h * ws->f[j];
     info->free_residual = mass_scaled_norm(ws, ws->res);
-    mbs_dense_matvec(ws->M, nv, ws->vst, ws->dx);
+    mdl_dense_matvec(ws->M, nv, ws->vst, ws->dx);
     const double tol = s->free_atol + s->free_rtol * fmax(mass_scaled_norm(ws, ws->dx),
                                                           mass_scaled_norm(ws, ws->tmp));
     if (info->free_residual <= tol && it > 0) return THETA_OK;
     if (it >= s->free_max_iter) return THETA_FREE_MAX_ITERATIONS;
     // Newton update A Δ = −m
     for (int j = 0; j < nv; j++) ws->dx[j] = -ws->res[j];
-    mbs_chol_solve(ws->L, nv, nv, ws->dx);
+    mdl_chol_solve(ws->L, nv, nv, ws->dx);
     for (int j = 0; j < nv; j++) ws->vst[j] += ws->dx[j];
     info->free_iterations = it + 1;
-    if (!mbs_finite(ws->vst, nv)) return THETA_NONFINITE;
+    if (!mdl_finite(ws->vst, nv)) return THETA_NONFINITE;
     // θ = 0: m is affine with matrix M = A, one solve is exact (A, L unchanged)
     if (s->theta == 0) {
       info->free_residual = 0;
@@ -338,13 +338,13 @@ static theta_status contact_stage(theta_workspace *ws, double h) {
   for (int r = 0; r < p->nrows; r++)
     if (p->source[r] >= 0) ws->gamma_row[p->source[r]] = ws->gamma[r];
   if (rc < 0 && dual) return THETA_CONTACT_FAILED;
-  if (rc < 0) return mbs_finite(ws->vnew, nv) ? THETA_SINGULAR : THETA_NONFINITE;
+  if (rc < 0) return mdl_finite(ws->vnew, nv) ? THETA_SINGULAR : THETA_NONFINITE;
   return rc == 0 ? THETA_OK : THETA_CONTACT_MAX_ITERATIONS;
 }
 
 // stage 3: q1 = q0 + δt N(q^θ) v^{θvq} with q^θ refreshed by the post-contact v
 static theta_status position_update(theta_workspace *ws, double t, double h, double *q1) {
-  const mbs_model *m = ws->model;
+  const mdl_model *m = ws->model;
   const double th = ws->settings.theta, tvq = ws->settings.theta_vq;
   const int nv = ws->nv, nq = ws->nq;
   int code;
@@ -359,12 +359,12 @@ static theta_status position_update(theta_workspace *ws, double t, double h, dou
   for (int i = 0; i < nq; i++) q1[i] = ws->q0[i] + h * ws->qdot[i];
   if (m->position_update && (code = m->position_update(q1, m->ctx)))
     return callback_status(ws, "position_update", code);
-  return mbs_finite(q1, nq) ? THETA_OK : THETA_NONFINITE;
+  return mdl_finite(q1, nq) ? THETA_OK : THETA_NONFINITE;
 }
 
 theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0, const double *v0,
                         double *q1, double *v1) {
-  const mbs_model *m = ws->model;
+  const mdl_model *m = ws->model;
   theta_info *info = &ws->info;
   memset(info, 0, sizeof *info);
   info->energy = NAN;
@@ -376,7 +376,7 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
     return THETA_NONFINITE;
   }
   // contact rows at (t0, q0, v0)
-  st = (theta_status)mbs_rows_evaluate(m, t, ws->q0, ws->v0, ws->rows, &info->callback,
+  st = (theta_status)mdl_rows_evaluate(m, t, ws->q0, ws->v0, ws->rows, &info->callback,
                                        &info->callback_code);
   info->rows = ws->rows->n;
   if (st == THETA_OK) st = free_motion(ws, t, h);
@@ -386,7 +386,7 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
     if (ps != THETA_OK) st = ps;
     memcpy(v1, ws->vnew, (size_t)ws->nv * sizeof(double));
   }
-  if ((st == THETA_OK || st == THETA_CONTACT_MAX_ITERATIONS) && !mbs_finite(v1, ws->nv))
+  if ((st == THETA_OK || st == THETA_CONTACT_MAX_ITERATIONS) && !mdl_finite(v1, ws->nv))
     st = THETA_NONFINITE;
   if (st == THETA_OK && m->energy && m->energy(t + h, q1, v1, &info->energy, m->ctx))
     info->energy = NAN;

@@ -46,24 +46,24 @@ static int in_forces(double t, const double *q, const double *v, double *f, void
   return 0;
 }
 
-static int in_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int in_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const incline *p = ctx;
   const int cz = p->dim - 1, cx = 0, cy = 1;
   const double one = 1;
-  mbs_rows_clear(rows);
-  int n = mbs_rows_add(rows, MBS_ROW_NORMAL, q[cz], 0, p->kn, p->bn, 1, &cz, &one);
-  int r = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 1, &cx, &one);
-  int s = p->dim == 3 ? mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 1, &cy, &one) : 0;
+  mdl_rows_clear(rows);
+  int n = mdl_rows_add(rows, MDL_ROW_NORMAL, q[cz], 0, p->kn, p->bn, 1, &cz, &one);
+  int r = mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, p->bt, 1, &cx, &one);
+  int s = p->dim == 3 ? mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, p->bt, 1, &cy, &one) : 0;
   if (n < 0 || r < 0 || s < 0) return -1;
-  mbs_rows_set_contact(rows, n, 0, p->mu);
-  mbs_rows_set_contact(rows, r, 0, p->mu);
-  if (p->dim == 3) mbs_rows_set_contact(rows, s, 0, p->mu);
+  mdl_rows_set_contact(rows, n, 0, p->mu);
+  mdl_rows_set_contact(rows, r, 0, p->mu);
+  if (p->dim == 3) mdl_rows_set_contact(rows, s, 0, p->mu);
   return 0;
 }
 
-static mbs_model incline_model(incline *p, const int *blocks) {
-  return (mbs_model){.nq = p->dim,
+static mdl_model incline_model(incline *p, const int *blocks) {
+  return (mdl_model){.nq = p->dim,
                      .nv = p->dim,
                      .max_rows = p->dim,
                      .max_nnz = p->dim,
@@ -95,7 +95,7 @@ static mbs_coulomb_solver run_coulomb_solver = MBS_COULOMB_NEWTON;
 
 static run_out run(incline *p, mbs_formulation f, double v0, int N) {
   const int blocks[1] = {p->dim};
-  mbs_model model = incline_model(p, blocks);
+  mdl_model model = incline_model(p, blocks);
   mbs_settings set = mbs_settings_default();
   set.formulation = f;
   set.coulomb_solver = run_coulomb_solver;
@@ -170,7 +170,7 @@ static void test_relaxed_gliding(void **state) {
   (void)state;
   incline p = paper_particle(3, 0.125);
   const int blocks[1] = {3};
-  mbs_model model = incline_model(&p, blocks);
+  mdl_model model = incline_model(&p, blocks);
   mbs_settings set = mbs_settings_default();
   set.formulation = MBS_RELAXED;
   mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
@@ -197,7 +197,7 @@ static void test_paper_inflation(void **state) {
   (void)state;
   incline p = paper_particle(3, 0.125);
   const int blocks[1] = {3};
-  mbs_model model = incline_model(&p, blocks);
+  mdl_model model = incline_model(&p, blocks);
   mbs_settings set = mbs_settings_default();
   set.formulation = MBS_PAPER;
   mbs_workspace *ws = mbs_workspace_create(&model, &set, NULL);
@@ -280,7 +280,7 @@ static void test_bad_mu(void **state) {
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     incline p = paper_particle(3, cases[k].mu);
     const int blocks[1] = {3};
-    mbs_model model = incline_model(&p, blocks);
+    mdl_model model = incline_model(&p, blocks);
     mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
     assert_non_null(ws);
     double q[3] = {0, 0, -1e-5}, v[3] = {0.5, 0, 0};
@@ -298,7 +298,7 @@ static void test_fixed_point_budget(void **state) {
   (void)state;
   incline p = paper_particle(3, 0.125);
   const int blocks[1] = {3};
-  mbs_model model = incline_model(&p, blocks);
+  mdl_model model = incline_model(&p, blocks);
   const int budgets[] = {1, 2, 3, 50};
   for (size_t k = 0; k < sizeof budgets / sizeof *budgets; k++) {
     mbs_settings set = mbs_settings_default();
@@ -324,7 +324,7 @@ static void test_explicit_normal(void **state) {
   incline p = paper_particle(3, 0.5);
   p.kn = 0, p.bn = 0;
   const int blocks[1] = {3};
-  mbs_model model = incline_model(&p, blocks);
+  mdl_model model = incline_model(&p, blocks);
   mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
   assert_non_null(ws);
   double q[3] = {0, 0, 0}, v[3] = {0.5, 0, 0};  // φ = 0: the contact is active
@@ -344,7 +344,7 @@ static void test_dump_subproblem(void **state) {
 #ifdef MBS_TEST_QCP_IO
   incline p = paper_particle(3, 0.125);
   const int blocks[1] = {3};
-  mbs_model model = incline_model(&p, blocks);
+  mdl_model model = incline_model(&p, blocks);
   char path[] = "/tmp/mbs_dump_XXXXXX";
   int fd = mkstemp(path);
   assert_true(fd >= 0);

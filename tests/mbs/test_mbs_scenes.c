@@ -44,7 +44,7 @@ static box_run box(double mu, mbs_formulation f) {
   for (int i = 0; i < STEPS; i++) {
     mbs_status st = mbs_step(ws, i * H, H, q, v, q, v);
     o.bad += st != MBS_OK;
-    const mbs_rows *r = mbs_step_rows(ws);
+    const mdl_rows *r = mbs_step_rows(ws);
     const double *lam = mbs_step_lambda(ws);
     const mbs_info *in = mbs_step_info(ws);
     o.fp_max = in->fp_iterations > o.fp_max ? in->fp_iterations : o.fp_max;
@@ -190,7 +190,7 @@ static void test_stack_extra_contacts(void **state) {
   assert_int_equal(stack_init(&s, &p), 0);
   double q[28], v[24];
   stack_initial_state(&s, q, v);
-  mbs_rows *rows = mbs_rows_create(s.model.max_rows, s.model.max_nnz);
+  mdl_rows *rows = mdl_rows_create(s.model.max_rows, s.model.max_nnz);
   assert_non_null(rows);
   assert_int_equal(s.model.rows(0, q, v, rows, s.model.ctx), 0);
   assert_int_equal(rows->n, 3 * p.n);  // the column as released: its own contacts only
@@ -206,8 +206,8 @@ static void test_stack_extra_contacts(void **state) {
     const int i = 3 * (p.n + e);
     double phi, K, gs;
     hertz_row(p.hertz, p.E, reff[e], d, &phi, &K, &gs);
-    assert_int_equal(rows->kind[i], MBS_ROW_NORMAL);
-    assert_int_equal(rows->kind[i + 1], MBS_ROW_TANGENT);
+    assert_int_equal(rows->kind[i], MDL_ROW_NORMAL);
+    assert_int_equal(rows->kind[i + 1], MDL_ROW_TANGENT);
     assert_int_equal(rows->contact[i], p.n + e);
     assert_true(fabs(rows->phi[i] - phi) <= 1e-9 * fabs(phi));
     assert_true(fabs(rows->K[i] - K) <= 1e-9 * K);
@@ -215,7 +215,7 @@ static void test_stack_extra_contacts(void **state) {
     assert_int_equal(s.model.row_stiffness(rows, i, phi, &Ks, s.model.ctx), 0);
     assert_true(fabs(Ks - K) <= 1e-9 * K);
   }
-  mbs_rows_free(rows);
+  mdl_rows_free(rows);
   stack_free(&s);
 }
 
@@ -239,19 +239,19 @@ static int mx_forces(double t, const double *q, const double *v, double *f, void
   f[0] = -p->F, f[1] = -p->m * p->g;
   return 0;
 }
-static int mx_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int mx_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const mixed *p = ctx;
   const int cx = 0, cz = 1;
   const double one = 1;
-  mbs_rows_clear(rows);
-  int b = mbs_rows_add(rows, MBS_ROW_BILATERAL, q[1], 0, p->kb, p->b, 1, &cz, &one);
-  int u = mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[0], 0, p->ku, p->b, 1, &cx, &one);
-  int n = mbs_rows_add(rows, MBS_ROW_NORMAL, q[1], 0, p->kn, p->b, 1, &cz, &one);
-  int r = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, p->bt, 1, &cx, &one);
+  mdl_rows_clear(rows);
+  int b = mdl_rows_add(rows, MDL_ROW_BILATERAL, q[1], 0, p->kb, p->b, 1, &cz, &one);
+  int u = mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[0], 0, p->ku, p->b, 1, &cx, &one);
+  int n = mdl_rows_add(rows, MDL_ROW_NORMAL, q[1], 0, p->kn, p->b, 1, &cz, &one);
+  int r = mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, p->bt, 1, &cx, &one);
   if (b < 0 || u < 0 || n < 0 || r < 0) return -1;
-  mbs_rows_set_contact(rows, n, 0, p->mu);
-  mbs_rows_set_contact(rows, r, 0, p->mu);
+  mdl_rows_set_contact(rows, n, 0, p->mu);
+  mdl_rows_set_contact(rows, r, 0, p->mu);
   return 0;
 }
 
@@ -262,7 +262,7 @@ static void test_mixed_rows(void **state) {
   mixed p = {
       .m = 2, .g = 9.81, .F = 3, .kb = 3e5, .kn = 1e6, .ku = 1e6, .b = 10, .bt = 1e3, .mu = 0.5};
   const int blocks[1] = {2};
-  mbs_model model = {.nq = 2,
+  mdl_model model = {.nq = 2,
                      .nv = 2,
                      .max_rows = 4,
                      .max_nnz = 4,
@@ -300,24 +300,24 @@ static void test_mixed_rows(void **state) {
   }
 }
 
-// 3-D kinematics (mbs_rigid.h) against central differences: d/dt (dirᵀ p) along q̇ = N(q) v equals
+// 3-D kinematics (mdl_rigid.h) against central differences: d/dt (dirᵀ p) along q̇ = N(q) v equals
 // the point Jacobian times v, for a tilted, spinning body
 static void test_rigid_point_jacobian(void **state) {
   (void)state;
   double q[7] = {0.3, -0.2, 0.5, 0.9, 0.2, -0.3, 0.25}, v[6] = {0.4, -1.1, 0.7, 2.0, -0.5, 1.3};
-  mbs_rigid_normalize(1, q);
+  mdl_rigid_normalize(1, q);
   const double rb[3] = {0.1, -0.05, -0.025}, dir[3] = {0.6, 0.0, 0.8};
   double R[9], J[6], qd[7], err = 0;
-  mbs_rigid_rotation(q + 3, R);
-  mbs_rigid_point_jacobian(R, rb, dir, J);
-  mbs_rigid_velocity_map(1, q, v, qd);
+  mdl_rigid_rotation(q + 3, R);
+  mdl_rigid_point_jacobian(R, rb, dir, J);
+  mdl_rigid_velocity_map(1, q, v, qd);
   double jv = 0, f[2];
   for (int j = 0; j < 6; j++) jv += J[j] * v[j];
   for (int side = 0; side < 2; side++) {
     const double eps = side ? -1e-6 : 1e-6;
     double qe[7], Re[9];
     for (int k = 0; k < 7; k++) qe[k] = q[k] + eps * qd[k];
-    mbs_rigid_rotation(qe + 3, Re);  // first order: the unit-norm drift is O(eps²)
+    mdl_rigid_rotation(qe + 3, Re);  // first order: the unit-norm drift is O(eps²)
     f[side] = 0;
     for (int a = 0; a < 3; a++)
       f[side] +=

@@ -20,16 +20,16 @@
 typedef struct walled {
   pendulum pd;
   double x_wall, k, b;
-  mbs_model model;
+  mdl_model model;
 } walled;
 
-static int w_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int w_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   walled *w = ctx;
   if (w->pd.model.rows(t, q, v, rows, &w->pd)) return -1;
   const int c1[1] = {0}, c2[2] = {0, 2};
   const double one = 1, r = 0.05, g2[2] = {1, -r * sin(q[2])};
-  if (mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[0] - w->x_wall, 0, w->k, w->b, 1, c1, &one) < 0 ||
-      mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[0] + r * cos(q[2]) - w->x_wall, 0, w->k, w->b, 2, c2,
+  if (mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[0] - w->x_wall, 0, w->k, w->b, 1, c1, &one) < 0 ||
+      mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[0] + r * cos(q[2]) - w->x_wall, 0, w->k, w->b, 2, c2,
                    g2) < 0)
     return -1;
   return 0;
@@ -54,7 +54,7 @@ static void walled_init(walled *w, double k, double x_wall) {
   w->model.energy = NULL, w->model.ctx = w;
 }
 
-static void compare_solvers(mbs_model *model, const double *q, const double *v, double h,
+static void compare_solvers(mdl_model *model, const double *q, const double *v, double h,
                             const char *what) {
   double lam[2][2][8] = {{{0}}};
   int n = 0;

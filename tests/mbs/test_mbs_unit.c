@@ -16,7 +16,7 @@
 
 typedef struct particle {
   double m, f, k, b, phi_offset;
-  mbs_row_kind kind;
+  mdl_row_kind kind;
   int rows_rc, forces_rc, mass_rc;  // forced callback return codes
   int nan_force, extra_rows;
 } particle;
@@ -33,18 +33,18 @@ static int p_forces(double t, const double *q, const double *v, double *f, void 
   f[0] = p->nan_force ? NAN : p->f;
   return p->forces_rc;
 }
-static int p_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int p_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const particle *p = ctx;
   const int col = 0;
   const double one = 1;
-  mbs_rows_clear(rows);
+  mdl_rows_clear(rows);
   for (int i = 0; i < 1 + p->extra_rows; i++)
-    mbs_rows_add(rows, p->kind, q[0] + p->phi_offset, 0, p->k, p->b, 1, &col, &one);
+    mdl_rows_add(rows, p->kind, q[0] + p->phi_offset, 0, p->k, p->b, 1, &col, &one);
   return p->rows_rc;
 }
-static mbs_model particle_model(particle *p) {
-  return (mbs_model){.nq = 1,
+static mdl_model particle_model(particle *p) {
+  return (mdl_model){.nq = 1,
                      .nv = 1,
                      .max_rows = 1,
                      .max_nnz = 1,
@@ -69,9 +69,9 @@ static void test_redundant_unilateral(void **state) {
                       .k = 1e15,
                       .b = 1,
                       .phi_offset = -1e-3,
-                      .kind = MBS_ROW_UNILATERAL,
+                      .kind = MDL_ROW_UNILATERAL,
                       .extra_rows = copies};
-        mbs_model model = particle_model(&p);
+        mdl_model model = particle_model(&p);
         model.max_rows = 2, model.max_nnz = 2;
         mbs_settings s = mbs_settings_default();
         s.formulation = forms[f], s.solver = solvers[sv];
@@ -94,46 +94,46 @@ static void test_redundant_unilateral(void **state) {
 
 static void test_rows_api(void **state) {
   (void)state;
-  mbs_rows *r = mbs_rows_create(2, 3);
+  mdl_rows *r = mdl_rows_create(2, 3);
   assert_non_null(r);
   const int c[2] = {0, 1};
   const double v[2] = {1, 2};
-  mbs_rows_clear(r);
-  assert_int_equal(mbs_rows_add(r, MBS_ROW_BILATERAL, 0.1, 0, 1, 2, 2, c, v), 0);
-  assert_int_equal(mbs_rows_add(r, MBS_ROW_UNILATERAL, -0.1, 0, 1, 2, 2, c, v), -1);  // entries
+  mdl_rows_clear(r);
+  assert_int_equal(mdl_rows_add(r, MDL_ROW_BILATERAL, 0.1, 0, 1, 2, 2, c, v), 0);
+  assert_int_equal(mdl_rows_add(r, MDL_ROW_UNILATERAL, -0.1, 0, 1, 2, 2, c, v), -1);  // entries
   assert_int_equal(r->overflow, 1);
-  assert_int_equal(mbs_rows_add(r, MBS_ROW_UNILATERAL, -0.1, 0, 1, 2, 1, c, v), 1);
-  assert_int_equal(mbs_rows_add(r, MBS_ROW_UNILATERAL, -0.1, 0, 1, 2, 0, c, v), -1);  // rows
+  assert_int_equal(mdl_rows_add(r, MDL_ROW_UNILATERAL, -0.1, 0, 1, 2, 1, c, v), 1);
+  assert_int_equal(mdl_rows_add(r, MDL_ROW_UNILATERAL, -0.1, 0, 1, 2, 0, c, v), -1);  // rows
   assert_int_equal(r->n, 2);
   assert_int_equal(r->start[2], 3);
-  mbs_rows_clear(r);
+  mdl_rows_clear(r);
   assert_int_equal(r->n, 0);
   assert_int_equal(r->overflow, 0);
-  assert_string_equal(mbs_row_kind_name(MBS_ROW_UNILATERAL), "unilateral");
-  assert_string_equal(mbs_row_kind_name((mbs_row_kind)99), "invalid");
-  mbs_rows_free(r);
+  assert_string_equal(mdl_row_kind_name(MDL_ROW_UNILATERAL), "unilateral");
+  assert_string_equal(mdl_row_kind_name((mdl_row_kind)99), "invalid");
+  mdl_rows_free(r);
 }
 
 static void test_validation(void **state) {
   (void)state;
-  particle p = {.m = 1, .k = 1, .kind = MBS_ROW_BILATERAL};
+  particle p = {.m = 1, .k = 1, .kind = MDL_ROW_BILATERAL};
   sc_error serr = {0};
   const char *msg = serr.message;
-  mbs_model m = particle_model(&p);
-  assert_int_equal(mbs_model_validate(&m, &serr), 0);
-  mbs_model bad = m;
+  mdl_model m = particle_model(&p);
+  assert_int_equal(mdl_model_validate(&m, &serr), 0);
+  mdl_model bad = m;
   bad.nv = 0;
-  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
+  assert_int_equal(mdl_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "nv = 0"));
   bad = m, bad.mass = NULL;
-  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
+  assert_int_equal(mdl_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "mass"));
   const int blocks[2] = {1, 1};
   bad = m, bad.nblocks = 2, bad.block_size = blocks;
-  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
+  assert_int_equal(mdl_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "sum to 2"));
   bad = m, bad.nq = 2;
-  assert_int_equal(mbs_model_validate(&bad, &serr), -1);
+  assert_int_equal(mdl_model_validate(&bad, &serr), -1);
   assert_non_null(strstr(msg, "velocity_map"));
   assert_null(mbs_workspace_create(&bad, NULL, &serr));
   mbs_settings s = mbs_settings_default();
@@ -156,7 +156,7 @@ static void test_status_paths(void **state) {
     double h;
     mbs_status expect;
   } cases[] = {
-      {"ok", {.m = 1, .k = 10, .kind = MBS_ROW_BILATERAL}, 0.1, MBS_OK},
+      {"ok", {.m = 1, .k = 10, .kind = MDL_ROW_BILATERAL}, 0.1, MBS_OK},
       {"rows > 0", {.m = 1, .k = 10, .rows_rc = 3}, 0.1, MBS_CALLBACK_RECOVERABLE},
       {"forces < 0", {.m = 1, .k = 10, .forces_rc = -2}, 0.1, MBS_CALLBACK_FATAL},
       {"mass > 0", {.m = 1, .k = 10, .mass_rc = 1}, 0.1, MBS_CALLBACK_RECOVERABLE},
@@ -165,10 +165,10 @@ static void test_status_paths(void **state) {
       {"too many rows", {.m = 1, .k = 1, .extra_rows = 1}, 0.1, MBS_CAPACITY},
       {"singular M", {.m = 0, .k = 1}, 0.1, MBS_SINGULAR},
       {"h = 0", {.m = 1, .k = 1}, 0.0, MBS_NONFINITE},
-      {"normal row", {.m = 1, .k = 1, .kind = MBS_ROW_NORMAL, .phi_offset = -1}, 0.1, MBS_OK},
+      {"normal row", {.m = 1, .k = 1, .kind = MDL_ROW_NORMAL, .phi_offset = -1}, 0.1, MBS_OK},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    mbs_model m = particle_model(&cases[i].p);
+    mdl_model m = particle_model(&cases[i].p);
     mbs_workspace *ws = mbs_workspace_create(&m, NULL, NULL);
     assert_non_null(ws);
     double q = 0.5, v = 0;
@@ -188,8 +188,8 @@ static void test_bilateral_step_closed_form(void **state) {
   for (int ik = 0; ik < 3; ik++)
     for (int ib = 0; ib < 2; ib++)
       for (int ih = 0; ih < 3; ih++) {
-        particle p = {.m = 2, .f = -3, .k = ks[ik], .b = bs[ib], .kind = MBS_ROW_BILATERAL};
-        mbs_model m = particle_model(&p);
+        particle p = {.m = 2, .f = -3, .k = ks[ik], .b = bs[ib], .kind = MDL_ROW_BILATERAL};
+        mdl_model m = particle_model(&p);
         mbs_workspace *ws = mbs_workspace_create(&m, NULL, NULL);
         double h = hs[ih], x0 = 0.25, v0 = -1, x = x0, v = v0;
         assert_int_equal(mbs_step(ws, 0, h, &x, &v, &x, &v), MBS_OK);
@@ -225,14 +225,14 @@ static int bar_forces(double t, const double *q, const double *v, double *f, voi
   f[0] = -br->m * br->g, f[1] = 0;
   return 0;
 }
-static int bar_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int bar_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const bar *br = ctx;
   const int c[2] = {0, 1};
   const double g1[2] = {1, br->a}, g2[2] = {1, -br->a};
-  mbs_rows_clear(rows);
-  mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[0] + br->a * q[1], 0, br->k, br->b, 2, c, g1);
-  mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[0] - br->a * q[1], 0, br->k, br->b, 2, c, g2);
+  mdl_rows_clear(rows);
+  mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[0] + br->a * q[1], 0, br->k, br->b, 2, c, g1);
+  mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[0] - br->a * q[1], 0, br->k, br->b, 2, c, g2);
   return 0;
 }
 
@@ -271,7 +271,7 @@ static void test_coupled_unilateral_rows(void **state) {
   (void)state;
   bar br = {.m = 1, .I = 10, .a = 1, .g = 9.81, .k = 1e6, .b = 10};
   const int blocks[1] = {2};
-  mbs_model model = {.nq = 2,
+  mdl_model model = {.nq = 2,
                      .nv = 2,
                      .max_rows = 2,
                      .max_nnz = 4,
@@ -347,17 +347,17 @@ static int sl_forces(double t, const double *q, const double *v, double *f, void
   f[0] = 0, f[1] = -s->m * s->g;
   return 0;
 }
-static int sl_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int sl_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const slider *s = ctx;
   const int cy = 1, cx = 0;
   const double one = 1;
-  mbs_rows_clear(rows);
-  int n = mbs_rows_add(rows, MBS_ROW_NORMAL, q[1], 0, s->k, s->b, 1, &cy, &one);
-  int r = mbs_rows_add(rows, MBS_ROW_TANGENT, 0, 0, 0, s->bt, 1, &cx, &one);
+  mdl_rows_clear(rows);
+  int n = mdl_rows_add(rows, MDL_ROW_NORMAL, q[1], 0, s->k, s->b, 1, &cy, &one);
+  int r = mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, s->bt, 1, &cx, &one);
   if (n < 0 || r < 0) return -1;
-  mbs_rows_set_contact(rows, n, 0, s->mu);
-  mbs_rows_set_contact(rows, r, 0, s->mu);
+  mdl_rows_set_contact(rows, n, 0, s->mu);
+  mdl_rows_set_contact(rows, r, 0, s->mu);
   return 0;
 }
 
@@ -365,7 +365,7 @@ static void test_penalty_rhs(void **state) {
   (void)state;
   slider s = {.m = 2, .g = 9.81, .k = 1e4, .b = 10, .bt = 1e3, .mu = 0.3};
   const int blocks[1] = {2};
-  mbs_model model = {.nq = 2,
+  mdl_model model = {.nq = 2,
                      .nv = 2,
                      .max_rows = 2,
                      .max_nnz = 2,
@@ -375,7 +375,7 @@ static void test_penalty_rhs(void **state) {
                      .forces = sl_forces,
                      .rows = sl_rows,
                      .ctx = &s};
-  mbs_eval *ev = mbs_eval_create(&model, NULL, NULL);  // the model layer's evaluator alone
+  mdl_eval *ev = mdl_eval_create(&model, NULL, NULL);  // the model layer's evaluator alone
   assert_non_null(ev);
   struct {
     double q[2], v[2];
@@ -387,7 +387,7 @@ static void test_penalty_rhs(void **state) {
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     double qd[2], vd[2];
-    assert_int_equal(mbs_penalty_rhs(ev, 0, cases[c].q, cases[c].v, qd, vd), MBS_OK);
+    assert_int_equal(mdl_penalty_rhs(ev, 0, cases[c].q, cases[c].v, qd, vd), MBS_OK);
     double phi = cases[c].q[1], ln = 0, lt = 0;
     if (phi <= 0) {
       ln = fmax(0, -s.k * phi - s.b * cases[c].v[1]);
@@ -403,7 +403,7 @@ static void test_penalty_rhs(void **state) {
     assert_true(fabs(vd[1] - (ln / s.m - s.g)) <= 1e-12 * (1 + ln));
     assert_true(qd[0] == cases[c].v[0] && qd[1] == cases[c].v[1]);
   }
-  mbs_eval_free(ev);
+  mdl_eval_free(ev);
   // the step takes contact rows through qcp (measured in test_mbs_contact.c)
   mbs_workspace *ws = mbs_workspace_create(&model, NULL, NULL);
   assert_non_null(ws);
@@ -429,7 +429,7 @@ static void test_status_severity(void **state) {
                                          "unsupported"};
   for (int s = 0; s < MBS_STATUS_COUNT; s++)
     assert_string_equal(mbs_status_name((mbs_status)s), names[s]);
-  assert_int_equal(MBS_NONFINITE, MBS_EVAL_NONFINITE);
+  assert_int_equal(MBS_NONFINITE, MDL_EVAL_NONFINITE);
   assert_int_equal(mbs_status_severity(MBS_OK), 0);
   assert_true(mbs_status_severity(MBS_MAX_ITERATIONS) > 0 &&
               mbs_status_severity(MBS_INACCURATE) > 0);

@@ -121,14 +121,14 @@ static int lin_forces(double t, const double *q, const double *v, double *f, voi
   f[0] = 0, f[1] = -j->m * j->g;
   return 0;
 }
-static int lin_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int lin_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const lin_joint *j = ctx;
   const int c0 = 0, c1 = 1;
   const double one = 1;
-  mbs_rows_clear(rows);
-  mbs_rows_add(rows, MBS_ROW_BILATERAL, q[0], 0, j->k, j->b, 1, &c0, &one);
-  mbs_rows_add(rows, MBS_ROW_BILATERAL, q[1], 0, j->k, j->b, 1, &c1, &one);
+  mdl_rows_clear(rows);
+  mdl_rows_add(rows, MDL_ROW_BILATERAL, q[0], 0, j->k, j->b, 1, &c0, &one);
+  mdl_rows_add(rows, MDL_ROW_BILATERAL, q[1], 0, j->k, j->b, 1, &c1, &one);
   return 0;
 }
 static double lin_energy(const lin_joint *j, const double q[2], const double v[2]) {
@@ -148,7 +148,7 @@ static void test_stability_linear_joint(void **state) {
       for (size_t ib = 0; ib < 2; ib++) {
         const int block[1] = {2};
         lin_joint j = {.m = 1, .g = 9.81, .k = ks[ik], .b = bs[ib]};
-        mbs_model model = {.nq = 2,
+        mdl_model model = {.nq = 2,
                            .nv = 2,
                            .max_rows = 2,
                            .max_nnz = 2,

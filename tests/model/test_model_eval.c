@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "common/sc_error.h"
-#include "mbs/mbs_dense.h"
-#include "mbs/mbs_eval.h"
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_penalty.h"
-#include "mbs/mbs_status.h"
+#include "mdl/mdl_dense.h"
+#include "mdl/mdl_eval.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_penalty.h"
+#include "mdl/mdl_status.h"
 #include "ref/ref_penalty.h"
 
 // ---- a two-dof model: M = [[2, ½], [½, 1]], f = (1, −2), rows on q0 + q1 and q1
@@ -43,18 +43,18 @@ static int td_forces(double t, const double *q, const double *v, double *f, void
   f[0] = 1, f[1] = -2;
   return d->forces_rc;
 }
-static int td_rows(double t, const double *q, const double *v, mbs_rows *rows, void *ctx) {
+static int td_rows(double t, const double *q, const double *v, mdl_rows *rows, void *ctx) {
   (void)t, (void)v;
   const two_dof *d = ctx;
   const int cb[2] = {0, 1}, cu[1] = {1};
   const double gb[2] = {1, 1}, gu[1] = {1};
-  mbs_rows_clear(rows);
-  mbs_rows_add(rows, MBS_ROW_BILATERAL, q[0] + q[1] - 1 + d->phi_nan, 0.3, 100, 2, 2, cb, gb);
-  mbs_rows_add(rows, MBS_ROW_UNILATERAL, q[1] - 0.2, 0, d->K_u, 1, 1, cu, gu);
+  mdl_rows_clear(rows);
+  mdl_rows_add(rows, MDL_ROW_BILATERAL, q[0] + q[1] - 1 + d->phi_nan, 0.3, 100, 2, 2, cb, gb);
+  mdl_rows_add(rows, MDL_ROW_UNILATERAL, q[1] - 0.2, 0, d->K_u, 1, 1, cu, gu);
   return d->rows_rc;
 }
-static mbs_model td_model(two_dof *d) {
-  return (mbs_model){.nq = 2,
+static mdl_model td_model(two_dof *d) {
+  return (mdl_model){.nq = 2,
                      .nv = 2,
                      .max_rows = 2,
                      .max_nnz = 3,
@@ -81,15 +81,15 @@ static void check_rel(const char *what, double got, double want, double tol) {
 // p = Ġv / (W + ε W) with W = G M⁻¹ Gᵀ = 8/7 and ε = bias_reg
 static void check_penalty(int use_bias, int dense_max_rows) {
   two_dof d = {.K_u = 50};
-  mbs_model m = td_model(&d);
-  mbs_eval_settings s = mbs_eval_settings_default();
+  mdl_model m = td_model(&d);
+  mdl_eval_settings s = mdl_eval_settings_default();
   s.use_bias = use_bias, s.dense_max_rows = dense_max_rows;
-  mbs_eval *ev = mbs_eval_create(&m, &s, NULL);
+  mdl_eval *ev = mdl_eval_create(&m, &s, NULL);
   assert_non_null(ev);
   // q = (0.4, 0.1): φ_b = −0.5, φ_u = −0.1 (active); v = (0.3, −0.7): G_b v = −0.4, G_u v = −0.7
   const double q[2] = {0.4, 0.1}, v[2] = {0.3, -0.7};
   double qd[2], vd[2];
-  assert_int_equal(mbs_penalty_rhs(ev, 0, q, v, qd, vd), MBS_EVAL_OK);
+  assert_int_equal(mdl_penalty_rhs(ev, 0, q, v, qd, vd), MDL_EVAL_OK);
   assert_int_equal(ev->na, 2);
   assert_int_equal(ev->n_bilateral, 1);
   assert_int_equal(ev->n_unilateral, 1);
@@ -111,9 +111,9 @@ static void check_penalty(int use_bias, int dense_max_rows) {
   if (ev->dense) check_rel("W_bb", ev->W[0], Wb, 1e-14);
   double x[2] = {1, -2}, y[2];
   minv(x, y);
-  mbs_eval_mass_solve(ev, x);
+  mdl_eval_mass_solve(ev, x);
   check_rel("M^-1 x", x[0], y[0], 1e-14);
-  mbs_eval_free(ev);
+  mdl_eval_free(ev);
 }
 
 static void test_penalty_hand(void **state) {
@@ -127,20 +127,20 @@ static void test_penalty_hand(void **state) {
 static void test_ref_penalty(void **state) {
   (void)state;
   two_dof d = {.K_u = 50};
-  mbs_model m = td_model(&d);
+  mdl_model m = td_model(&d);
   ref_penalty pen;
   sc_error err = {0};
   assert_int_equal(ref_penalty_init(&pen, &m, NULL, &err), 0);
   const double y[4] = {0.4, 0.1, 0.3, -0.7};
   double yd[4], qd[2], vd[2];
   assert_int_equal(pen.ode.rhs(0, y, yd, pen.ode.ctx), 0);
-  mbs_eval *ev = mbs_eval_create(&m, NULL, NULL);
-  assert_int_equal(mbs_penalty_rhs(ev, 0, y, y + 2, qd, vd), MBS_EVAL_OK);
+  mdl_eval *ev = mdl_eval_create(&m, NULL, NULL);
+  assert_int_equal(mdl_penalty_rhs(ev, 0, y, y + 2, qd, vd), MDL_EVAL_OK);
   for (int i = 0; i < 2; i++) assert_true(yd[i] == qd[i] && yd[2 + i] == vd[i]);
-  mbs_eval_free(ev);
+  mdl_eval_free(ev);
   ref_penalty_free(&pen);
   // bad settings name the field
-  mbs_eval_settings s = mbs_eval_settings_default();
+  mdl_eval_settings s = mdl_eval_settings_default();
   s.bias_reg = 0;
   assert_int_equal(ref_penalty_init(&pen, &m, &s, &err), SC_ERR_INPUT);
   printf("bias_reg = 0: %s\n", err.message);
@@ -154,36 +154,36 @@ static void test_eval_status_paths(void **state) {
   double qd[2], vd[2];
   struct {
     two_dof d;
-    mbs_eval_status want;
+    mdl_eval_status want;
     const char *callback;
   } cases[] = {
-      {{.K_u = 50, .mass_rc = 2}, MBS_EVAL_CALLBACK_RECOVERABLE, "mass"},
-      {{.K_u = 50, .forces_rc = -1}, MBS_EVAL_CALLBACK_FATAL, "forces"},
-      {{.K_u = 50, .rows_rc = 1}, MBS_EVAL_CALLBACK_RECOVERABLE, "rows"},
-      {{.K_u = -1}, MBS_EVAL_BAD_ROW, NULL},
-      {{.K_u = 50, .phi_nan = NAN}, MBS_EVAL_NONFINITE, NULL},
+      {{.K_u = 50, .mass_rc = 2}, MDL_EVAL_CALLBACK_RECOVERABLE, "mass"},
+      {{.K_u = 50, .forces_rc = -1}, MDL_EVAL_CALLBACK_FATAL, "forces"},
+      {{.K_u = 50, .rows_rc = 1}, MDL_EVAL_CALLBACK_RECOVERABLE, "rows"},
+      {{.K_u = -1}, MDL_EVAL_BAD_ROW, NULL},
+      {{.K_u = 50, .phi_nan = NAN}, MDL_EVAL_NONFINITE, NULL},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    mbs_model m = td_model(&cases[c].d);
-    mbs_eval *ev = mbs_eval_create(&m, NULL, NULL);
-    mbs_eval_status st = mbs_penalty_rhs(ev, 0, q, v, qd, vd);
-    printf("case %zu: %s (callback %s)\n", c, mbs_common_status_name((int)st),
+    mdl_model m = td_model(&cases[c].d);
+    mdl_eval *ev = mdl_eval_create(&m, NULL, NULL);
+    mdl_eval_status st = mdl_penalty_rhs(ev, 0, q, v, qd, vd);
+    printf("case %zu: %s (callback %s)\n", c, mdl_common_status_name((int)st),
            ev->callback ? ev->callback : "-");
     assert_int_equal(st, cases[c].want);
     if (cases[c].callback) assert_string_equal(ev->callback, cases[c].callback);
-    mbs_eval_free(ev);
+    mdl_eval_free(ev);
   }
   // a row set that overflows its capacity
   two_dof d = {.K_u = 50};
-  mbs_model m = td_model(&d);
+  mdl_model m = td_model(&d);
   m.max_rows = 1;
-  mbs_eval *ev = mbs_eval_create(&m, NULL, NULL);
-  assert_int_equal(mbs_penalty_rhs(ev, 0, q, v, qd, vd), MBS_EVAL_CAPACITY);
-  mbs_eval_free(ev);
+  mdl_eval *ev = mdl_eval_create(&m, NULL, NULL);
+  assert_int_equal(mdl_penalty_rhs(ev, 0, q, v, qd, vd), MDL_EVAL_CAPACITY);
+  mdl_eval_free(ev);
   // an invalid model is refused with the field named
   sc_error err = {0};
   m.max_rows = 2, m.nv = 0;
-  assert_null(mbs_eval_create(&m, NULL, &err));
+  assert_null(mdl_eval_create(&m, NULL, &err));
   assert_int_equal(err.code, SC_ERR_INPUT);
   assert_non_null(strstr(err.message, "nv = 0"));
 }
@@ -191,19 +191,19 @@ static void test_eval_status_paths(void **state) {
 // names and signs of the common statuses; the dense kernels' singular pivot
 static void test_status_and_kernels(void **state) {
   (void)state;
-  assert_string_equal(mbs_common_status_name(MBS_EVAL_OK), "ok");
-  assert_string_equal(mbs_common_status_name(MBS_EVAL_NONFINITE), "nonfinite");
-  assert_string_equal(mbs_common_status_name(MBS_EVAL_BAD_ROW), "bad-row");
-  assert_null(mbs_common_status_name(5));  // a stepper's own code
-  assert_int_equal(mbs_common_status_severity(MBS_EVAL_OK), 0);
-  assert_true(mbs_common_status_severity(MBS_EVAL_SINGULAR) < 0);
-  assert_true(mbs_common_status_severity(MBS_EVAL_CALLBACK_RECOVERABLE) < 0);
+  assert_string_equal(mdl_common_status_name(MDL_EVAL_OK), "ok");
+  assert_string_equal(mdl_common_status_name(MDL_EVAL_NONFINITE), "nonfinite");
+  assert_string_equal(mdl_common_status_name(MDL_EVAL_BAD_ROW), "bad-row");
+  assert_null(mdl_common_status_name(5));  // a stepper's own code
+  assert_int_equal(mdl_common_status_severity(MDL_EVAL_OK), 0);
+  assert_true(mdl_common_status_severity(MDL_EVAL_SINGULAR) < 0);
+  assert_true(mdl_common_status_severity(MDL_EVAL_CALLBACK_RECOVERABLE) < 0);
   double A[4] = {1, 1, 1, 1 + 1e-15};  // SPD by a hair: singular at rel 1e-14, not at 0
   double B[4] = {1, 1, 1, 1 + 1e-15};
-  assert_int_equal(mbs_chol_factor_rel(A, 2, 2, 1e-14), -1);
-  assert_int_equal(mbs_chol_factor(B, 2, 2), 0);
+  assert_int_equal(mdl_chol_factor_rel(A, 2, 2, 1e-14), -1);
+  assert_int_equal(mdl_chol_factor(B, 2, 2), 0);
   double C[4] = {1, 0, 0, NAN};
-  assert_int_equal(mbs_chol_factor(C, 2, 2), -1);
+  assert_int_equal(mdl_chol_factor(C, 2, 2), -1);
 }
 
 static void test_sc_error(void **state) {

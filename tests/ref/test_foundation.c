@@ -30,11 +30,11 @@ static mbs_settings no_bias(void) {
 }
 
 // y(T) of the penalty ODE by one integrator
-static ref_status penalty_solve(const mbs_model *model, const mbs_settings *set, ref_method m,
+static ref_status penalty_solve(const mdl_model *model, const mbs_settings *set, ref_method m,
                                 double tol, double T, const double *y0, double *y, ref_stats *st) {
   ref_penalty pen;
   sc_error serr = {0};
-  mbs_eval_settings es = mbs_eval_settings_default();  // the step's bias settings
+  mdl_eval_settings es = mdl_eval_settings_default();  // the step's bias settings
   es.use_bias = set->use_bias, es.bias_reg = set->bias_reg;
   assert_int_equal(ref_penalty_init(&pen, model, &es, &serr), 0);
   ref_ode_settings rs = ref_ode_settings_default();

@@ -25,7 +25,7 @@
 #include "xp/xp.h"
 #include "xp/xp_file.h"
 
-// after the headers above: complex.h defines I, a parameter name in mbs_rigid.h
+// after the headers above: complex.h defines I, a parameter name in mdl_rigid.h
 #include <complex.h>
 
 // the default cube (100 elements, E = 1e7, B = 1) with load F
@@ -85,7 +85,7 @@ static void test_closed_form(void **state) {
   foundation_initial_state(&fd, y0, y0 + 7);
   ref_penalty pen;
   sc_error serr = {0};
-  mbs_eval_settings es = mbs_eval_settings_default();
+  mdl_eval_settings es = mdl_eval_settings_default();
   es.use_bias = 0;
   assert_int_equal(ref_penalty_init(&pen, &fd.model, &es, &serr), 0);
   ref_ode_settings rs = ref_ode_settings_default();

@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "mbs/mbs.h"
-#include "mbs/mbs_rigid.h"
+#include "mdl/mdl_rigid.h"
 #include "scenarios/pile.h"
 #include "xp/xp.h"
 
@@ -72,7 +72,7 @@ static double unsettled_speed(const pile *s, const double *q, const double *v, i
   for (int i = 0; i < s->p.s.n; i++) {
     const double *vi = v + 6 * i;
     double R[9], w[3];  // ω in the world frame
-    mbs_rigid_rotation(q + 7 * i + 3, R);
+    mdl_rigid_rotation(q + 7 * i + 3, R);
     for (int a = 0; a < 3; a++)
       w[a] = R[3 * a] * vi[3] + R[3 * a + 1] * vi[4] + R[3 * a + 2] * vi[5];
     const double speed = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);

@@ -198,7 +198,7 @@ static void test_build_from_rows(void **state) {
   spring_cylinder_init(&sc, &prm);
   double q[3], v[3];
   spring_cylinder_initial_state(&sc, q, v);
-  mbs_rows *rows = mbs_rows_create(2, 3);
+  mdl_rows *rows = mdl_rows_create(2, 3);
   assert_int_equal(sc.model.rows(0, q, v, rows, sc.model.ctx), 0);
   theta_contact_problem *p = theta_contact_problem_create(3, 2, 3);
   const double m = prm.m, I = 0.5 * m * prm.radius * prm.radius, h = 0.02;
@@ -234,7 +234,7 @@ static void test_build_from_rows(void **state) {
   printf("bad column: %s\n", msg);
   assert_non_null(strstr(msg, "col 7"));
   theta_contact_problem_free(p);
-  mbs_rows_free(rows);
+  mdl_rows_free(rows);
 }
 
 // free flight above the ground: the midpoint rule is exact for constant gravity, θ = 0 gives
@@ -293,7 +293,7 @@ static void test_errors_and_determinism(void **state) {
   printf("sigma = 0: %s\n", msg);
   assert_non_null(strstr(msg, "sigma"));
   // a recoverable callback failure is a status naming the callback
-  mbs_model bad = sc.model;
+  mdl_model bad = sc.model;
   bad.forces = failing_forces;
   theta_workspace *ws = theta_workspace_create(&bad, NULL, &serr);
   double q[3], v[3];
@@ -379,8 +379,8 @@ static int dof1_hook(double *q, void *ctx) {
   ((dof1 *)ctx)->hooks++;
   return 0;
 }
-static mbs_model dof1_model(dof1 *d) {
-  return (mbs_model){.nq = 1,
+static mdl_model dof1_model(dof1 *d) {
+  return (mdl_model){.nq = 1,
                      .nv = 1,
                      .mass = dof1_mass,
                      .velocity_map = dof1_vmap,
@@ -394,7 +394,7 @@ static mbs_model dof1_model(dof1 *d) {
 static void test_velocity_map(void **state) {
   (void)state;
   dof1 d = {.m = 1, .k = 50, .c = 0, .jacobians = 1};
-  mbs_model model = dof1_model(&d);
+  mdl_model model = dof1_model(&d);
   const double w = sqrt(2 * d.k / d.m), T = 2;
   double err[3], dts[3];
   for (int l = 0; l < 3; l++) {
@@ -421,7 +421,7 @@ static void test_nonlinear_free_motion(void **state) {
   (void)state;
   for (int jac = 1; jac >= 0; jac--) {
     dof1 d = {.m = 1, .k = 10, .c = 1e3, .jacobians = jac};
-    mbs_model model = dof1_model(&d);
+    mdl_model model = dof1_model(&d);
     theta_workspace *ws = theta_workspace_create(&model, NULL, NULL);
     double q = 0.5, v = 0, e0 = 0.5 * d.k * q * q + 0.25 * d.c * q * q * q * q, emax = e0,
            emin = e0;

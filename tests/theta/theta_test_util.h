@@ -87,9 +87,9 @@ static inline cyl_run cyl_simulate_sigma(theta_scheme scheme, const spring_cylin
     out.max_slip = fmax(out.max_slip, fabs(spring_cylinder_slip(&sc, v)));
     const theta_info *info = theta_step_info(ws);
     out.max_contact_iter = fmax(out.max_contact_iter, info->contact.iterations);
-    const mbs_rows *rows = theta_step_rows(ws);
+    const mdl_rows *rows = theta_step_rows(ws);
     for (int r = 0; r < rows->n; r++)
-      if (rows->kind[r] == MBS_ROW_NORMAL || rows->kind[r] == MBS_ROW_UNILATERAL)
+      if (rows->kind[r] == MDL_ROW_NORMAL || rows->kind[r] == MDL_ROW_UNILATERAL)
         out.gamma_n_last = theta_step_gamma(ws)[r];
   }
   out.eq = out.status == THETA_OK ? sqrt(integral / T) : NAN;

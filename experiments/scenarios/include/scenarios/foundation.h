@@ -7,8 +7,8 @@
 #define SCENARIOS_FOUNDATION_H
 
 #include "common/sc_error.h"
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_rigid.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_rigid.h"
 #include "xp/xp_param_list.h"
 
 // The parameters every foundation run takes as one value, declared once for the scenario and the
@@ -53,7 +53,7 @@ void foundation_params_read(const struct xp_params *prm, foundation_params *out)
 typedef struct foundation {
   foundation_params p;
   double mass, inertia, k_element, area_element;
-  mbs_model model;
+  mdl_model model;
   int block_size[6];
 } foundation;
 

@@ -5,9 +5,9 @@
 #ifndef SCENARIOS_INCLINE_H
 #define SCENARIOS_INCLINE_H
 
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_rigid.h"
-#include "mbs/mbs_scene.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_rigid.h"
+#include "mdl/mdl_scene.h"
 #include "scenarios/hertz.h"
 #include "xp/xp_param_list.h"
 
@@ -60,14 +60,14 @@ int incline_params_read(const struct xp_params *prm, double h, incline_params *o
 // instance, which must not move while the model is in use).
 typedef struct incline {
   incline_params p;
-  mbs_model model;
+  mdl_model model;
   int block_size[1];
   double inertia[3];  // principal inertia of the box [kg·m²]
-  mbs_scene scene;    // the box on its feet in the ramp frame (model.scene), for peers
+  mdl_scene scene;    // the box on its feet in the ramp frame (model.scene), for peers
 } incline;
 
 // Fills s from p (copied). Works in the ramp frame: the ramp is z = 0, x points down the slope
-// and gravity is g (sin θ, 0, −cos θ). One rigid body (mbs_rigid.h: q = (x, quaternion), v =
+// and gravity is g (sin θ, 0, −cos θ). One rigid body (mdl_rigid.h: q = (x, quaternion), v =
 // (ẋ, ω body)); per foot k a normal row (contact k) and two tangent rows along x and y, always
 // reported (the step activates them while the foot overlaps the ramp).
 void incline_init(incline *s, const incline_params *p);

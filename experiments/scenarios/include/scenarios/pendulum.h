@@ -4,8 +4,8 @@
 #ifndef SCENARIOS_PENDULUM_H
 #define SCENARIOS_PENDULUM_H
 
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_rigid.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_rigid.h"
 #include "xp/xp_param_list.h"
 
 // The physical parameters every pendulum run shares, declared once: name, default, range, unit,
@@ -41,7 +41,7 @@ pendulum_params pendulum_params_default(void);
 // instance, so the struct must not move while the model is in use).
 typedef struct pendulum {
   pendulum_params p;
-  mbs_model model;
+  mdl_model model;
   int block_size[1];
 } pendulum;
 

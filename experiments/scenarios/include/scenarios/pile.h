@@ -5,7 +5,7 @@
 #ifndef SCENARIOS_PILE_H
 #define SCENARIOS_PILE_H
 
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 #include "scenarios/stack.h"
 
 // The pile's own parameters, declared once (kinds in xp/xp_param_list.h): they generate the
@@ -36,7 +36,7 @@ pile_params pile_params_default(void);
 typedef struct pile {
   pile_params p;
   stack column;  // the sphere data (its model unused) and inertia
-  mbs_model model;
+  mdl_model model;
   int *block_size;  // n entries of 6
   int *order;       // n: sphere indices sorted by x (kept between calls: nearly sorted)
   double *reff;     // max contacts: effective radius of each contact of the last rows call

@@ -4,8 +4,8 @@
 #ifndef SCENARIOS_ROM_PENDULUM_H
 #define SCENARIOS_ROM_PENDULUM_H
 
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_rigid.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_rigid.h"
 #include "xp/xp_param_list.h"
 
 // The physical parameters, declared once: name, default, range, unit, help. The list generates
@@ -36,7 +36,7 @@ rom_pendulum_params rom_pendulum_params_default(void);
 // An instance; `model` points at it through ctx (the struct must not move while in use).
 typedef struct rom_pendulum {
   rom_pendulum_params p;
-  mbs_model model;
+  mdl_model model;
   int block_size[1];
 } rom_pendulum;
 

@@ -5,7 +5,7 @@
 #ifndef SCENARIOS_SPHERE_H
 #define SCENARIOS_SPHERE_H
 
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 #include "scenarios/hertz.h"
 #include "xp/xp_param_list.h"
 
@@ -36,7 +36,7 @@ sphere_params sphere_params_default(void);
 // An instance; `model` is ready after sphere_init (ctx points at the instance: do not move it).
 typedef struct sphere {
   sphere_params p;
-  mbs_model model;
+  mdl_model model;
   int block_size[1];
 } sphere;
 

@@ -4,8 +4,8 @@
 #ifndef SCENARIOS_SPRING_CYLINDER_H
 #define SCENARIOS_SPRING_CYLINDER_H
 
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_rigid.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_rigid.h"
 #include "xp/xp_param_list.h"
 
 // How the ground contact is reported to a step.
@@ -63,7 +63,7 @@ void spring_cylinder_params_read(const struct xp_params *prm, spring_cylinder_pa
 // points at the instance, so the struct must not move while the model is in use).
 typedef struct spring_cylinder {
   spring_cylinder_params p;
-  mbs_model model;
+  mdl_model model;
   int block_size[1];
 } spring_cylinder;
 

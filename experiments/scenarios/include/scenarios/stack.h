@@ -5,9 +5,9 @@
 #ifndef SCENARIOS_STACK_H
 #define SCENARIOS_STACK_H
 
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_rigid.h"
-#include "mbs/mbs_scene.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_rigid.h"
+#include "mdl/mdl_scene.h"
 #include "scenarios/hertz.h"
 #include "xp/xp_param_list.h"
 
@@ -62,15 +62,15 @@ int stack_params_read(const struct xp_params *prm, double h, stack_params *out,
 // instance, which must not move while the model is in use).
 typedef struct stack {
   stack_params p;
-  mbs_model model;
+  mdl_model model;
   int *block_size;  // n entries of 6 (heap, owned)
   double *reff;     // effective radius per contact id (max_contacts, heap, owned)
   int max_contacts;
   double inertia[3];
-  mbs_scene scene;  // the column's geometry (model.scene), for peers
+  mdl_scene scene;  // the column's geometry (model.scene), for peers
 } stack;
 
-// Fills s from p (copied): n rigid bodies (mbs_rigid.h), contact c = 0 sphere 0–ground, c = i
+// Fills s from p (copied): n rigid bodies (mdl_rigid.h), contact c = 0 sphere 0–ground, c = i
 // sphere i−1–sphere i, each a normal row and two tangent rows, always reported; contacts c ≥ n
 // for any other pair or sphere–ground within reach (above). Returns 0, or −1 if n < 1 or out of
 // memory.
@@ -90,7 +90,7 @@ void stack_resting_state(const stack *s, double *q, double *v);
 // sphere a (−1: a fixed plane) and sphere b of radius p->r, unit normal nrm from a towards b,
 // overlap d [m]; the contact points are the centres ∓ r n̂. 0, or −1 if the rows do not fit.
 // Shared by the stack and the pile (pile.h).
-int stack_contact_rows(mbs_rows *rows, int c, int a, int b, const double *q, const double *nrm,
+int stack_contact_rows(mdl_rows *rows, int c, int a, int b, const double *q, const double *nrm,
                        double d, double reff, const stack_params *p);
 
 // Total energy [J] at (q, v): kinetic (translation and rotation) + gravity (z above the ground

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MuJoCo (Debian libmujoco-dev, 2.2) as a peer method: `method=mujoco` of the method
 // matrix, and the peer of `stabcon bench stack --peer mujoco`. It simulates a model's scene
-// (mbs_model.scene, mbs_scene.h: identical spheres on the ground, optional walls) with MuJoCo's
+// (mdl_model.scene, mdl_scene.h: identical spheres on the ground, optional walls) with MuJoCo's
 // own solver and soft contact — same geometry, masses, inertias, μ, h, gravity and initial state,
 // not the same contact law. Built when meson finds MuJoCo (STABCON_HAVE_MUJOCO); otherwise
 // create reports that it is not built.
@@ -10,20 +10,20 @@
 
 #include <stddef.h>
 
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 
 typedef struct sim_mujoco sim_mujoco;
 
 // 1 if this build has MuJoCo.
 int sim_mujoco_available(void);
 // MuJoCo's model of the scene of `model` (an MJCF text written from the scene's numbers only,
-// loaded from memory: no file), time step h [s], state (q, v) in the mbs_rigid.h layout. NULL
+// loaded from memory: no file), time step h [s], state (q, v) in the mdl_rigid.h layout. NULL
 // with a message in msg if the model has no scene, MuJoCo is not built or rejects the model.
-sim_mujoco *sim_mujoco_create(const mbs_model *model, const double *q, const double *v, double h,
+sim_mujoco *sim_mujoco_create(const mdl_model *model, const double *q, const double *v, double h,
                               char *msg, size_t len);
 // The same with the contact's soft-constraint parameters set on every geom: solref (time
 // constant [s], damping ratio) and solimp (d_min, d_max, width [m]); NULL: MuJoCo's defaults.
-sim_mujoco *sim_mujoco_create_soft(const mbs_model *model, const double *q, const double *v,
+sim_mujoco *sim_mujoco_create_soft(const mdl_model *model, const double *q, const double *v,
                                    double h, const double solref[2], const double solimp[3],
                                    char *msg, size_t len);
 // solimp of the stiffest setting (method mujoco-stiff; its solref is (2h, 1), MuJoCo's floor)

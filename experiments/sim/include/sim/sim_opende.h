@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ODE, the Open Dynamics Engine (Debian libode-dev, 0.16) as a peer method: `method=ode-step`
 // (dWorldStep, its direct LCP solver) and `method=ode-quickstep` (dWorldQuickStep, its iterative
-// solver) of the method matrix. It simulates a model's scene (mbs_model.scene, mbs_scene.h:
+// solver) of the method matrix. It simulates a model's scene (mdl_model.scene, mdl_scene.h:
 // identical spheres on the ground with optional walls, or a box on four spherical feet) with the
 // same geometry, masses, inertias, μ, h, gravity and initial state. Its contact is a rigid
 // contact joint made compliant by ERP and CFM, set per contact and step from the scene's Hertz
@@ -15,17 +15,17 @@
 
 #include <stddef.h>
 
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 
 typedef struct sim_opende sim_opende;
 
 // 1 if this build has ODE.
 int sim_opende_available(void);
-// ODE's world for the scene of `model` at state (q, v) (mbs_rigid.h layout), time step h [s];
+// ODE's world for the scene of `model` at state (q, v) (mdl_rigid.h layout), time step h [s];
 // quick = 0 steps with dWorldStep, quick > 0 with dWorldQuickStep at that many sweeps per step.
 // NULL with a message in msg if the model has no scene or no Hertz modulus, ODE is not built, or
 // out of memory.
-sim_opende *sim_opende_create(const mbs_model *model, const double *q, const double *v, double h,
+sim_opende *sim_opende_create(const mdl_model *model, const double *q, const double *v, double h,
                               int quick, char *msg, size_t len);
 // One step: contacts found from the geometry at the step's start (every overlap d > 0), one
 // contact joint each with its ERP and CFM, the world stepped; then the state into (q, v).

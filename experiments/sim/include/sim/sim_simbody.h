@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Simbody (Debian libsimbody-dev, 3.7) as a peer method: `method=simbody` of the method matrix,
-// the penalty-ODE approach done by a mature engine. It rebuilds a model's scene (mbs_scene.h:
+// the penalty-ODE approach done by a mature engine. It rebuilds a model's scene (mdl_scene.h:
 // spheres on the ground with optional walls, or a box on four spherical feet) as free bodies with
 // Simbody's compliant point contact (HuntCrossleyForce: force k d^{3/2}(1 + (3/2) c ḋ)), its
 // stiffness set so that k = E*√r_eff — the scene's Hertz law, stabcon's rows — and c = (2/3) α
@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "mbs/mbs_scene.h"
+#include "mdl/mdl_scene.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,10 +25,10 @@ typedef struct sim_simbody sim_simbody;
 
 // 1 if this build has Simbody.
 int sim_simbody_available(void);
-// Simbody's system for the scene at state (q, v) (mbs_rigid.h layout) at time 0, integrated at
+// Simbody's system for the scene at state (q, v) (mdl_rigid.h layout) at time 0, integrated at
 // relative accuracy rtol. NULL with a message in msg if the scene is not supported (no Hertz
 // modulus), Simbody is not built or fails.
-sim_simbody *sim_simbody_create(const mbs_scene *scene, const double *q, const double *v,
+sim_simbody *sim_simbody_create(const mdl_scene *scene, const double *q, const double *v,
                                 double rtol, char *msg, size_t len);
 // Advances to time t_next and writes the state into (q, v); 0, or −1 with Simbody's message in
 // msg (the integrator failed).

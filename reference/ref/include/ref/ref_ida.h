@@ -3,7 +3,7 @@
 #ifndef REF_REF_IDA_H
 #define REF_REF_IDA_H
 
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 #include "ref/ref_stats.h"
 
 // Settings of the IDA reference; defaults from ref_ida_settings_default().
@@ -22,7 +22,7 @@ ref_ida_settings ref_ida_settings_default(void);
 // (t0, q0, v0) consistent with φ = 0, G v = 0, to the nout increasing times tout; writes
 // qout (nout×nq) and vout (nout×nv), caller-owned. Requires N = I and independent rows.
 // Returns the status (also in stats, which may be NULL); outputs not reached are NAN.
-ref_status ref_ida_rigid(const mbs_model *model, const ref_ida_settings *settings, double t0,
+ref_status ref_ida_rigid(const mdl_model *model, const ref_ida_settings *settings, double t0,
                          const double *q0, const double *v0, const double *tout, int nout,
                          double *qout, double *vout, ref_stats *stats);
 

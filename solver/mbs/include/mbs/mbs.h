@@ -4,11 +4,11 @@
 #ifndef MBS_MBS_H
 #define MBS_MBS_H
 
-#include "mbs/mbs_eval.h"
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_penalty.h"
-#include "mbs/mbs_rigid.h"
-#include "mbs/mbs_status.h"
 #include "mbs/mbs_step.h"
+#include "mdl/mdl_eval.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_penalty.h"
+#include "mdl/mdl_rigid.h"
+#include "mdl/mdl_status.h"
 
 #endif  // MBS_MBS_H

@@ -4,8 +4,8 @@
 #define MBS_MBS_STEP_H
 
 #include "common/sc_error.h"
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_status.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_status.h"
 
 // Formulation of the unilateral (and contact) rows, SPEC §1.3; recorded by every run.
 #define MBS_FORMULATION_LIST(X)                                                                              \
@@ -14,7 +14,7 @@
   X(MBS_COULOMB, "coulomb") /* relaxed + De Saxcé fixed point: exact Coulomb friction */
 
 // Outcome of one step (a numerical status, not an error): the common statuses of every stepper
-// (mbs/mbs_status.h: ok, callback-recoverable, callback-fatal, capacity, singular, nonfinite,
+// (mdl/mdl_status.h: ok, callback-recoverable, callback-fatal, capacity, singular, nonfinite,
 // bad-row) plus paper A's own, X(SUFFIX, value, "name", severity) with severity as in
 // mbs_status_severity.
 #define MBS_STEP_STATUS_LIST(X)                                                                 \
@@ -31,7 +31,7 @@ typedef enum mbs_formulation {
 } mbs_formulation;
 // Step status.
 typedef enum mbs_status {
-  MBS_COMMON_STATUS_LIST(MBS_STATUS_ENUM_ITEM) MBS_STEP_STATUS_LIST(MBS_STATUS_ENUM_ITEM)
+  MDL_COMMON_STATUS_LIST(MBS_STATUS_ENUM_ITEM) MBS_STEP_STATUS_LIST(MBS_STATUS_ENUM_ITEM)
       MBS_STATUS_COUNT = 11  // values 0..10, all used
 } mbs_status;
 #undef MBS_ENUM_ITEM
@@ -185,7 +185,7 @@ typedef struct mbs_workspace mbs_workspace;
 // Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL with err
 // set (may be NULL; SC_ERR_INPUT naming the bad field, or SC_ERR_MEMORY). The model is borrowed
 // and must outlive the workspace.
-mbs_workspace *mbs_workspace_create(const mbs_model *model, const mbs_settings *settings,
+mbs_workspace *mbs_workspace_create(const mdl_model *model, const mbs_settings *settings,
                                     sc_error *err);
 // Frees the workspace; NULL is a no-op.
 void mbs_workspace_free(mbs_workspace *ws);
@@ -206,7 +206,7 @@ mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, con
 // Statistics of the last step (owned by the workspace).
 const mbs_info *mbs_step_info(const mbs_workspace *ws);
 // Rows evaluated at the start of the last step (owned by the workspace).
-const mbs_rows *mbs_step_rows(const mbs_workspace *ws);
+const mdl_rows *mbs_step_rows(const mbs_workspace *ws);
 // Row forces λ [N] of the last step, one per reported row (0 for inactive rows); workspace-owned.
 const double *mbs_step_lambda(const mbs_workspace *ws);
 // Scaled row residuals r̂_i = r_i / D_i [m/s²] of the last step (r_i itself [N] where D_i = 0;

@@ -6,12 +6,12 @@
 #include <stddef.h>
 
 #include "common/sc_error.h"
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_status.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_status.h"
 #include "theta/theta_contact.h"
 
 // Outcome of one step (a numerical status, not an error): the common statuses of every stepper
-// (mbs/mbs_status.h: ok, callback-recoverable, callback-fatal, capacity, singular — M, A or the
+// (mdl/mdl_status.h: ok, callback-recoverable, callback-fatal, capacity, singular — M, A or the
 // Newton Hessian not SPD —, nonfinite, bad-row — also an orphan tangent) plus the θ-method's own,
 // X(SUFFIX, value, "name", severity) with severity as in theta_status_severity.
 #define THETA_STEP_STATUS_LIST(X)                                                                 \
@@ -22,7 +22,7 @@
 #define THETA_ENUM_ITEM(suffix, value, str, severity) THETA_##suffix = value,
 // Step status.
 typedef enum theta_status {
-  MBS_COMMON_STATUS_LIST(THETA_ENUM_ITEM) THETA_STEP_STATUS_LIST(THETA_ENUM_ITEM)
+  MDL_COMMON_STATUS_LIST(THETA_ENUM_ITEM) THETA_STEP_STATUS_LIST(THETA_ENUM_ITEM)
       THETA_STATUS_COUNT = 10  // values 0..9, all used
 } theta_status;
 #undef THETA_ENUM_ITEM
@@ -83,7 +83,7 @@ typedef struct theta_workspace theta_workspace;
 // Validates model and settings (NULL = defaults) and allocates the workspace; returns NULL with err
 // set (may be NULL; SC_ERR_INPUT naming the bad field, or SC_ERR_MEMORY). The model is borrowed
 // and must outlive the workspace.
-theta_workspace *theta_workspace_create(const mbs_model *model, const theta_settings *settings,
+theta_workspace *theta_workspace_create(const mdl_model *model, const theta_settings *settings,
                                         sc_error *err);
 // Frees the workspace; NULL is a no-op.
 void theta_workspace_free(theta_workspace *ws);
@@ -104,7 +104,7 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
 // Statistics of the last step (owned by the workspace).
 const theta_info *theta_step_info(const theta_workspace *ws);
 // Rows evaluated at (t0, q0, v0) in the last step (owned by the workspace).
-const mbs_rows *theta_step_rows(const theta_workspace *ws);
+const mdl_rows *theta_step_rows(const theta_workspace *ws);
 // Impulses γ [N·s] of the last step, one per reported row (0 for rows without force); ws-owned.
 const double *theta_step_gamma(const theta_workspace *ws);
 // Free-motion velocities v* [nv] of the last step (workspace-owned).

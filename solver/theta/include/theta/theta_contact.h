@@ -5,7 +5,7 @@
 #define THETA_THETA_CONTACT_H
 
 #include "common/sc_error.h"
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 
 // Kind of one contact of the convex problem.
 typedef enum theta_contact_kind {
@@ -97,7 +97,7 @@ int theta_contact_problem_add(theta_contact_problem *p, theta_contact_kind kind,
 // doubles. Rows with K = B = 0 exert no force and are left out. Returns 0, or SC_ERR_INPUT with
 // err (may be NULL) naming a bad row (K or B < 0, column out of range, tangent without its normal,
 // > 2 tangents) or the capacity exceeded.
-int theta_contact_problem_build(theta_contact_problem *p, const mbs_rows *rows, double h,
+int theta_contact_problem_build(theta_contact_problem *p, const mdl_rows *rows, double h,
                                 const theta_contact_settings *s, const double *L, double *scratch,
                                 sc_error *err);
 

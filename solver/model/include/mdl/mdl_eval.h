@@ -2,17 +2,17 @@
 // Model evaluation (model layer, SPEC §7): at (t, q, v) the rows (checked), M (factored block by
 // block), f, the active set and the group-wise bias p = M̂_X Ġ_X v (paper A eqs. 23–24). Used by
 // paper A's step and the penalty right-hand side; its workspace belongs to neither.
-#ifndef MBS_MBS_EVAL_H
-#define MBS_MBS_EVAL_H
+#ifndef MDL_MDL_EVAL_H
+#define MDL_MDL_EVAL_H
 
 #include <stddef.h>
 
 #include "common/sc_error.h"
-#include "mbs/mbs_model.h"
-#include "mbs/mbs_status.h"
+#include "mdl/mdl_model.h"
+#include "mdl/mdl_status.h"
 
-// Evaluation settings; defaults from mbs_eval_settings_default().
-typedef struct mbs_eval_settings {
+// Evaluation settings; defaults from mdl_eval_settings_default().
+typedef struct mdl_eval_settings {
   int use_bias;     // 1: compute p = M̂_X Ġ_X v (eq. 23); 0: p = 0 (default 1)
   double bias_reg;  // relative Tikhonov ε of the bias solve (W + ε·max diag W·I) p = Ġv, > 0
                     // (default 1e-8)
@@ -22,19 +22,19 @@ typedef struct mbs_eval_settings {
   int dense_contact;  // 0: do not form them while a contact (normal/tangent) row is active — a
                       // caller whose contact solves are sparse anyway (paper A's conic path)
                       // would pay O(rows²) for nothing (default 1)
-} mbs_eval_settings;
+} mdl_eval_settings;
 
 // use_bias 1, bias_reg 1e-8, dense_max_rows 64, dense_contact 1.
-mbs_eval_settings mbs_eval_settings_default(void);
+mdl_eval_settings mdl_eval_settings_default(void);
 
-// Evaluation workspace. The fields above the line are the outputs of the last mbs_eval_prepare
-// (read them, do not write them); all arrays are allocated by mbs_eval_create and owned by it.
-typedef struct mbs_eval {
-  const mbs_model *model;  // borrowed
-  mbs_eval_settings settings;
+// Evaluation workspace. The fields above the line are the outputs of the last mdl_eval_prepare
+// (read them, do not write them); all arrays are allocated by mdl_eval_create and owned by it.
+typedef struct mdl_eval {
+  const mdl_model *model;  // borrowed
+  mdl_eval_settings settings;
   int nv, nq, cap;       // velocities, coordinates, row capacity (= model->max_rows)
   size_t mass_entries;   // Σ block_size²
-  mbs_rows *rows;        // rows at (t, q, v)
+  mdl_rows *rows;        // rows at (t, q, v)
   double *mass_raw;      // [mass_entries] M blocks as the model gave them
   double *mass;          // [mass_entries] their Cholesky factors (lower, row-major per block)
   double *f;             // [nv] non-constraint forces f(t, q, v)
@@ -51,7 +51,7 @@ typedef struct mbs_eval {
   double *W;             // [dcap × dcap] W_ab = G_a M⁻¹ G_bᵀ (symmetric)
   const char *callback;  // the callback that failed in the last evaluation (NULL if none)
   int callback_code;     // its return code (0 if none)
-  double *lambda;        // [cap] row forces of the last mbs_penalty_rhs [N] (0 if inactive)
+  double *lambda;        // [cap] row forces of the last mdl_penalty_rhs [N] (0 if inactive)
   // ---- internal scratch ----------------------------------------------------------------------
   int *col_block, *blk_v0, *blk_size;  // [nv] block of each velocity; per block: start, size
   size_t *blk_off;                     // per block: offset of its factor in mass
@@ -60,31 +60,31 @@ typedef struct mbs_eval {
   double *A;                           // [dcap × dcap] bias Cholesky
   double *cg_r, *cg_z, *cg_d, *cg_q, *cg_x, *cg_b, *cg_dg;  // [cap] bias CG vectors
   double *cg_t, *cg_g;                                      // [nv], [2·largest block]
-} mbs_eval;
+} mdl_eval;
 
 // Validates the model and settings (NULL = defaults) and allocates an evaluator; returns NULL with
 // err set (SC_ERR_INPUT naming the field, or SC_ERR_MEMORY). The model must outlive it.
-mbs_eval *mbs_eval_create(const mbs_model *model, const mbs_eval_settings *settings, sc_error *err);
+mdl_eval *mdl_eval_create(const mdl_model *model, const mdl_eval_settings *settings, sc_error *err);
 // Frees an evaluator; NULL is a no-op.
-void mbs_eval_free(mbs_eval *ev);
+void mdl_eval_free(mdl_eval *ev);
 // Checks evaluation settings; 0, or SC_ERR_INPUT with a message naming the field.
-int mbs_eval_settings_validate(const mbs_eval_settings *settings, sc_error *err);
+int mdl_eval_settings_validate(const mdl_eval_settings *settings, sc_error *err);
 
 // Evaluates the model at (t, q, v) (q nq, v nv entries): rows (checked: finite, K, B, μ ≥ 0,
 // kinds and columns in range), M (factored), f, the active set (bilateral always; unilateral and
 // normal rows while φ ≤ 0; tangent rows while their contact's normal row is active), Y and W when
 // dense, and p. Allocates nothing. Returns the status; on a failed callback ev->callback and
 // ev->callback_code name it.
-mbs_eval_status mbs_eval_prepare(mbs_eval *ev, double t, const double *q, const double *v);
-// Re-forms the active set of the last successful mbs_eval_prepare (same rows, M, f) with the
+mdl_eval_status mdl_eval_prepare(mdl_eval *ev, double t, const double *q, const double *v);
+// Re-forms the active set of the last successful mdl_eval_prepare (same rows, M, f) with the
 // unilateral and normal rows i flagged extra[i] ≠ 0 active as well (and their contacts'
 // tangents) whatever their φ; extra (n_rows entries, caller-owned) may be NULL: the φ ≤ 0 rule
 // alone. Forms Y, W (when dense) and p again. Allocates nothing. Used by paper A's speculative
 // activation (SPEC §1.5).
-mbs_eval_status mbs_eval_activate(mbs_eval *ev, const int *extra);
+mdl_eval_status mdl_eval_activate(mdl_eval *ev, const int *extra);
 // x ← M⁻¹ x (nv entries) with the factored mass blocks of the last evaluation.
-void mbs_eval_mass_solve(const mbs_eval *ev, double *x);
+void mdl_eval_mass_solve(const mdl_eval *ev, double *x);
 // G_i x for row i of r (x nv entries).
-double mbs_eval_row_dot(const mbs_rows *r, int i, const double *x);
+double mdl_eval_row_dot(const mdl_rows *r, int i, const double *x);
 
-#endif  // MBS_MBS_EVAL_H
+#endif  // MDL_MDL_EVAL_H

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: MIT
-// Optional geometric description of a model made of free rigid bodies (mbs_rigid.h layout: q = 7
+// Optional geometric description of a model made of free rigid bodies (mdl_rigid.h layout: q = 7
 // per body (centre, unit quaternion w x y z body → world), v = 6 per body (world linear,
 // body-frame angular velocity)) on the plane z = 0: identical spheres with optional walls (the
 // stack, the pile), or one box standing on four spherical feet at its bottom corners with gravity
 // tilted by the ramp angle (the incline, which works in the ramp frame). No stabcon method reads
 // it: it lets a peer that builds its own model from geometry (MuJoCo) simulate the same
 // scene.
-#ifndef MBS_MBS_SCENE_H
-#define MBS_MBS_SCENE_H
+#ifndef MDL_MDL_SCENE_H
+#define MDL_MDL_SCENE_H
 
-typedef enum mbs_scene_kind {
-  MBS_SCENE_SPHERES = 0,  // nbodies identical solid spheres
-  MBS_SCENE_BOX_ON_FEET,  // one box (nbodies = 1) on four feet of the given radius
-} mbs_scene_kind;
+typedef enum mdl_scene_kind {
+  MDL_SCENE_SPHERES = 0,  // nbodies identical solid spheres
+  MDL_SCENE_BOX_ON_FEET,  // one box (nbodies = 1) on four feet of the given radius
+} mdl_scene_kind;
 
-typedef struct mbs_scene {
-  mbs_scene_kind kind;
+typedef struct mdl_scene {
+  mdl_scene_kind kind;
   int nbodies;       // bodies 0 … nbodies−1 of the model
   double radius;     // sphere (or foot) radius [m]
   double mass;       // [kg] (spheres: inertia 2/5 m r², uniform density)
@@ -31,6 +31,6 @@ typedef struct mbs_scene {
   double estar;    // E* [Pa] (0: not given)
   double damping;  // B [N·s/m]
   double hc_alpha;  // Hunt–Crossley α [s/m] of a force E*√r_eff d^{3/2}(1 + α ḋ) (0: another law)
-} mbs_scene;
+} mdl_scene;
 
 #endif

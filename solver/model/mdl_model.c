@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Validation of user models (sizes, mass-matrix block structure, mandatory callbacks).
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 
-int mbs_model_validate(const mbs_model *m, sc_error *err) {
+int mdl_model_validate(const mdl_model *m, sc_error *err) {
   if (!m) return sc_error_set(err, SC_ERR_INPUT, "model is NULL");
   if (m->nv < 1) return sc_error_set(err, SC_ERR_INPUT, "model nv = %d, must be >= 1", m->nv);
   if (m->nq < 1) return sc_error_set(err, SC_ERR_INPUT, "model nq = %d, must be >= 1", m->nq);
@@ -37,7 +37,7 @@ int mbs_model_validate(const mbs_model *m, sc_error *err) {
   return 0;
 }
 
-size_t mbs_model_mass_entries(const mbs_model *m) {
+size_t mdl_model_mass_entries(const mdl_model *m) {
   if (m->nblocks == 0) return (size_t)m->nv * (size_t)m->nv;
   size_t s = 0;
   for (int b = 0; b < m->nblocks; b++) s += (size_t)m->block_size[b] * (size_t)m->block_size[b];

@@ -3,26 +3,26 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "mbs/mbs_model.h"
+#include "mdl/mdl_model.h"
 
 static const char *const row_kind_names[] = {
-#define MBS_NAME(id, str) str,
-    MBS_ROW_KIND_LIST(MBS_NAME)
-#undef MBS_NAME
+#define MDL_NAME(id, str) str,
+    MDL_ROW_KIND_LIST(MDL_NAME)
+#undef MDL_NAME
 };
 
-const char *mbs_row_kind_name(mbs_row_kind kind) {
-  if ((int)kind < 0 || kind >= MBS_ROW_KIND_COUNT) return "invalid";
+const char *mdl_row_kind_name(mdl_row_kind kind) {
+  if ((int)kind < 0 || kind >= MDL_ROW_KIND_COUNT) return "invalid";
   return row_kind_names[kind];
 }
 
-void mbs_rows_clear(mbs_rows *rows) {
+void mdl_rows_clear(mdl_rows *rows) {
   rows->n = 0;
   rows->start[0] = 0;
   rows->overflow = 0;
 }
 
-int mbs_rows_add(mbs_rows *rows, mbs_row_kind kind, double phi, double gdot_v, double K, double B,
+int mdl_rows_add(mdl_rows *rows, mdl_row_kind kind, double phi, double gdot_v, double K, double B,
                  int nnz, const int *col, const double *val) {
   int i = rows->n;
   if (i >= rows->capacity || nnz < 0 || rows->start[i] + nnz > rows->nnz_capacity) {
@@ -46,16 +46,16 @@ int mbs_rows_add(mbs_rows *rows, mbs_row_kind kind, double phi, double gdot_v, d
   return i;
 }
 
-int mbs_rows_set_contact(mbs_rows *rows, int i, int contact, double mu) {
+int mdl_rows_set_contact(mdl_rows *rows, int i, int contact, double mu) {
   if (i < 0 || i >= rows->n) return -1;
   rows->contact[i] = contact;
   rows->mu[i] = mu;
   return 0;
 }
 
-mbs_rows *mbs_rows_create(int capacity, int nnz_capacity) {
+mdl_rows *mdl_rows_create(int capacity, int nnz_capacity) {
   if (capacity < 0 || nnz_capacity < 0) return NULL;
-  mbs_rows *r = calloc(1, sizeof *r);
+  mdl_rows *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   size_t c = (size_t)capacity + 1, z = (size_t)nnz_capacity + 1;
   r->capacity = capacity;
@@ -72,13 +72,13 @@ mbs_rows *mbs_rows_create(int capacity, int nnz_capacity) {
   r->val = calloc(z, sizeof *r->val);
   if (!r->kind || !r->phi || !r->gdot_v || !r->K || !r->B || !r->mu || !r->contact || !r->start ||
       !r->col || !r->val) {
-    mbs_rows_free(r);
+    mdl_rows_free(r);
     return NULL;
   }
   return r;
 }
 
-void mbs_rows_free(mbs_rows *r) {
+void mdl_rows_free(mdl_rows *r) {
   if (!r) return;
   free(r->kind);
   free(r->phi);
@@ -93,12 +93,12 @@ void mbs_rows_free(mbs_rows *r) {
   free(r);
 }
 
-mbs_eval_status mbs_rows_evaluate(const mbs_model *m, double t, const double *q, const double *v,
-                                  mbs_rows *rows, const char **callback, int *callback_code) {
-  mbs_rows_clear(rows);
+mdl_eval_status mdl_rows_evaluate(const mdl_model *m, double t, const double *q, const double *v,
+                                  mdl_rows *rows, const char **callback, int *callback_code) {
+  mdl_rows_clear(rows);
   int code = m->rows ? m->rows(t, q, v, rows, m->ctx) : 0;
   // a row that did not fit is a capacity problem, whatever code the callback returned for it
-  if (rows->overflow) return MBS_EVAL_CAPACITY;
-  if (code) return mbs_callback_status("rows", code, callback, callback_code);
-  return MBS_EVAL_OK;
+  if (rows->overflow) return MDL_EVAL_CAPACITY;
+  if (code) return mdl_callback_status("rows", code, callback, callback_code);
+  return MDL_EVAL_OK;
 }

@@ -9,71 +9,71 @@
 // for redundant rows the Tikhonov limit picks the minimum-norm p, split evenly between copies.
 // With W formed (dense mode) the solve is a Cholesky factorisation; otherwise preconditioned CG
 // applies W matrix-free as G (M⁻¹ (Gᵀ x)) in O(nnz(G) + nnz(M)) per iteration.
-#include "mbs/mbs_eval.h"
+#include "mdl/mdl_eval.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbs/mbs_dense.h"
+#include "mdl/mdl_dense.h"
 
 // x ← M⁻¹ x with the block Cholesky factors in ws->mass
-void mbs_eval_mass_solve(const mbs_eval *ws, double *x) {
-  const mbs_model *m = ws->model;
+void mdl_eval_mass_solve(const mdl_eval *ws, double *x) {
+  const mdl_model *m = ws->model;
   if (m->nblocks == 0) {
-    mbs_chol_solve(ws->mass, ws->nv, ws->nv, x);
+    mdl_chol_solve(ws->mass, ws->nv, ws->nv, x);
     return;
   }
   size_t off = 0;
   int v = 0;
   for (int b = 0; b < m->nblocks; b++) {
     int s = m->block_size[b];
-    mbs_chol_solve(ws->mass + off, s, s, x + v);
+    mdl_chol_solve(ws->mass + off, s, s, x + v);
     off += (size_t)s * (size_t)s;
     v += s;
   }
 }
 
-static int mass_factor(mbs_eval *ws) {
-  const mbs_model *m = ws->model;
-  if (m->nblocks == 0) return mbs_chol_factor(ws->mass, ws->nv, ws->nv);
+static int mass_factor(mdl_eval *ws) {
+  const mdl_model *m = ws->model;
+  if (m->nblocks == 0) return mdl_chol_factor(ws->mass, ws->nv, ws->nv);
   size_t off = 0;
   for (int b = 0; b < m->nblocks; b++) {
     int s = m->block_size[b];
-    if (mbs_chol_factor(ws->mass + off, s, s)) return -1;
+    if (mdl_chol_factor(ws->mass + off, s, s)) return -1;
     off += (size_t)s * (size_t)s;
   }
   return 0;
 }
 
-double mbs_eval_row_dot(const mbs_rows *r, int i, const double *x) {
+double mdl_eval_row_dot(const mdl_rows *r, int i, const double *x) {
   double s = 0;
   for (int k = r->start[i]; k < r->start[i + 1]; k++) s += r->val[k] * x[r->col[k]];
   return s;
 }
 
 // checks the model's rows: finite data, K, B, μ ≥ 0, columns in range
-static mbs_eval_status rows_check(const mbs_eval *ws) {
-  const mbs_rows *r = ws->rows;
-  if (r->overflow) return MBS_EVAL_CAPACITY;
+static mdl_eval_status rows_check(const mdl_eval *ws) {
+  const mdl_rows *r = ws->rows;
+  if (r->overflow) return MDL_EVAL_CAPACITY;
   for (int i = 0; i < r->n; i++) {
     if (!isfinite(r->phi[i]) || !isfinite(r->gdot_v[i]) || !isfinite(r->K[i]) ||
         !isfinite(r->B[i]) || !isfinite(r->mu[i]))
-      return MBS_EVAL_NONFINITE;
+      return MDL_EVAL_NONFINITE;
     if (r->K[i] < 0 || r->B[i] < 0 || r->mu[i] < 0 || (int)r->kind[i] < 0 ||
-        r->kind[i] >= MBS_ROW_KIND_COUNT)
-      return MBS_EVAL_BAD_ROW;
+        r->kind[i] >= MDL_ROW_KIND_COUNT)
+      return MDL_EVAL_BAD_ROW;
     for (int k = r->start[i]; k < r->start[i + 1]; k++) {
-      if (r->col[k] < 0 || r->col[k] >= ws->nv) return MBS_EVAL_BAD_ROW;
-      if (!isfinite(r->val[k])) return MBS_EVAL_NONFINITE;
+      if (r->col[k] < 0 || r->col[k] >= ws->nv) return MDL_EVAL_BAD_ROW;
+      if (!isfinite(r->val[k])) return MDL_EVAL_NONFINITE;
     }
   }
-  return MBS_EVAL_OK;
+  return MDL_EVAL_OK;
 }
 
 // W_aa = G_a M⁻¹ G_aᵀ of one row, block by block (M is block diagonal); uses ws->cg_g scratch
-static double w_diag(const mbs_eval *ws, int i) {
-  const mbs_rows *r = ws->rows;
+static double w_diag(const mdl_eval *ws, int i) {
+  const mdl_rows *r = ws->rows;
   double sum = 0;
   for (int k = r->start[i]; k < r->start[i + 1]; k++) {
     int b = ws->col_block[r->col[k]], seen = 0;
@@ -86,27 +86,27 @@ static double w_diag(const mbs_eval *ws, int i) {
       if (ws->col_block[r->col[e]] == b) g[r->col[e] - v0] += r->val[e];
     double *y = g + bs;
     for (int j = 0; j < bs; j++) y[j] = g[j];
-    mbs_chol_solve(ws->mass + ws->blk_off[b], bs, bs, y);
+    mdl_chol_solve(ws->mass + ws->blk_off[b], bs, bs, y);
     for (int j = 0; j < bs; j++) sum += g[j] * y[j];
   }
   return sum;
 }
 
 // y = (W_XX + ε I) x for the group g[0..ng) of active indices, matrix-free: G M⁻¹ Gᵀ x
-static void w_apply(mbs_eval *ws, const int *g, int ng, double eps, const double *x, double *y) {
-  const mbs_rows *r = ws->rows;
+static void w_apply(mdl_eval *ws, const int *g, int ng, double eps, const double *x, double *y) {
+  const mdl_rows *r = ws->rows;
   double *t = ws->cg_t;
   for (int j = 0; j < ws->nv; j++) t[j] = 0;
   for (int a = 0; a < ng; a++) {
     int i = ws->act[g[a]];
     for (int k = r->start[i]; k < r->start[i + 1]; k++) t[r->col[k]] += r->val[k] * x[a];
   }
-  mbs_eval_mass_solve(ws, t);
-  for (int a = 0; a < ng; a++) y[a] = mbs_eval_row_dot(r, ws->act[g[a]], t) + eps * x[a];
+  mdl_eval_mass_solve(ws, t);
+  for (int a = 0; a < ng; a++) y[a] = mdl_eval_row_dot(r, ws->act[g[a]], t) + eps * x[a];
 }
 
 // preconditioned CG on (W_XX + ε I) p = rhs (Jacobi), for groups too large for dense storage
-static void bias_cg(mbs_eval *ws, const int *g, int ng, double eps, const double *dg,
+static void bias_cg(mdl_eval *ws, const int *g, int ng, double eps, const double *dg,
                     const double *rhs, double *x) {
   double *res = ws->cg_r, *z = ws->cg_z, *d = ws->cg_d, *q = ws->cg_q, rz = 0, nb = 0;
   for (int a = 0; a < ng; a++) {
@@ -130,12 +130,12 @@ static void bias_cg(mbs_eval *ws, const int *g, int ng, double eps, const double
 
 // group-wise bias p = M̂_X Ġ_X v0 for the active rows of each kind (regularised, min-norm):
 // dense Cholesky on W_XX + εI when W is formed, matrix-free CG otherwise
-static mbs_eval_status bias_compute(mbs_eval *ws, int na) {
-  const mbs_rows *r = ws->rows;
+static mdl_eval_status bias_compute(mdl_eval *ws, int na) {
+  const mdl_rows *r = ws->rows;
   const int ld = ws->dcap;
   for (int a = 0; a < na; a++) ws->p[a] = 0;
-  if (!ws->settings.use_bias) return MBS_EVAL_OK;
-  for (int kind = 0; kind < MBS_ROW_KIND_COUNT; kind++) {
+  if (!ws->settings.use_bias) return MDL_EVAL_OK;
+  for (int kind = 0; kind < MDL_ROW_KIND_COUNT; kind++) {
     int *g = ws->grp, ng = 0, any = 0;
     for (int a = 0; a < na; a++)
       if ((int)r->kind[ws->act[a]] == kind) {
@@ -157,57 +157,57 @@ static mbs_eval_status bias_compute(mbs_eval *ws, int na) {
         ws->A[x * ld + x] += eps;
         ws->cg_x[x] = ws->cg_b[x];
       }
-      if (mbs_chol_factor(ws->A, ng, ld)) return MBS_EVAL_SINGULAR;
-      mbs_chol_solve(ws->A, ng, ld, ws->cg_x);
+      if (mdl_chol_factor(ws->A, ng, ld)) return MDL_EVAL_SINGULAR;
+      mdl_chol_solve(ws->A, ng, ld, ws->cg_x);
     } else {
       bias_cg(ws, g, ng, eps, ws->cg_dg, ws->cg_b, ws->cg_x);
     }
     for (int x = 0; x < ng; x++) ws->p[g[x]] = ws->cg_x[x];
   }
-  return MBS_EVAL_OK;
+  return MDL_EVAL_OK;
 }
 
 // rows, M (factored) and f at (t, q, v), each checked
-static mbs_eval_status eval_data(mbs_eval *ws, double t, const double *q0, const double *v0) {
-  const mbs_model *m = ws->model;
-  mbs_rows *r = ws->rows;
+static mdl_eval_status eval_data(mdl_eval *ws, double t, const double *q0, const double *v0) {
+  const mdl_model *m = ws->model;
+  mdl_rows *r = ws->rows;
   int code;
-  mbs_eval_status st = mbs_rows_evaluate(m, t, q0, v0, r, &ws->callback, &ws->callback_code);
-  if (st != MBS_EVAL_OK) return st;
+  mdl_eval_status st = mdl_rows_evaluate(m, t, q0, v0, r, &ws->callback, &ws->callback_code);
+  if (st != MDL_EVAL_OK) return st;
   st = rows_check(ws);
-  if (st != MBS_EVAL_OK) return st;
+  if (st != MDL_EVAL_OK) return st;
   if ((code = m->mass(t, q0, ws->mass, m->ctx)))
-    return mbs_callback_status("mass", code, &ws->callback, &ws->callback_code);
-  if (!mbs_finite(ws->mass, (int)ws->mass_entries)) return MBS_EVAL_NONFINITE;
+    return mdl_callback_status("mass", code, &ws->callback, &ws->callback_code);
+  if (!mdl_finite(ws->mass, (int)ws->mass_entries)) return MDL_EVAL_NONFINITE;
   memcpy(ws->mass_raw, ws->mass, ws->mass_entries * sizeof(double));
-  if (mass_factor(ws)) return MBS_EVAL_SINGULAR;
+  if (mass_factor(ws)) return MDL_EVAL_SINGULAR;
   if ((code = m->forces(t, q0, v0, ws->f, m->ctx)))
-    return mbs_callback_status("forces", code, &ws->callback, &ws->callback_code);
-  if (!mbs_finite(ws->f, ws->nv)) return MBS_EVAL_NONFINITE;
-  return MBS_EVAL_OK;
+    return mdl_callback_status("forces", code, &ws->callback, &ws->callback_code);
+  if (!mdl_finite(ws->f, ws->nv)) return MDL_EVAL_NONFINITE;
+  return MDL_EVAL_OK;
 }
 
 // active rows: bilateral always, unilateral/normal while φ ≤ 0 or flagged in extra (may be
 // NULL), tangents with their normal (found through the contact → normal-row map, reset after:
 // O(rows) per evaluation)
-static void eval_active(mbs_eval *ws, const int *extra) {
-  const mbs_rows *r = ws->rows;
+static void eval_active(mdl_eval *ws, const int *extra) {
+  const mdl_rows *r = ws->rows;
   for (int i = 0; i < r->n; i++)
-    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
+    if (r->kind[i] == MDL_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
       ws->cnormal[r->contact[i]] = i;
   int na = 0;
   ws->n_rows = r->n, ws->n_bilateral = 0, ws->n_unilateral = 0;
   for (int i = 0; i < r->n; i++) {
     int on = 0;
     switch (r->kind[i]) {
-      case MBS_ROW_BILATERAL:
+      case MDL_ROW_BILATERAL:
         on = 1, ws->n_bilateral++;
         break;
-      case MBS_ROW_UNILATERAL:
-      case MBS_ROW_NORMAL:
+      case MDL_ROW_UNILATERAL:
+      case MDL_ROW_NORMAL:
         on = r->phi[i] <= 0 || (extra && extra[i]), ws->n_unilateral += on;
         break;
-      case MBS_ROW_TANGENT: {
+      case MDL_ROW_TANGENT: {
         const int c = r->contact[i], j = c >= 0 && c < ws->cap ? ws->cnormal[c] : -1;
         on = j >= 0 && (r->phi[j] <= 0 || (extra && extra[j]));
         break;
@@ -219,65 +219,65 @@ static void eval_active(mbs_eval *ws, const int *extra) {
     if (on) ws->act[na++] = i;
   }
   for (int i = 0; i < r->n; i++)  // reset the contact map for the next evaluation
-    if (r->kind[i] == MBS_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
+    if (r->kind[i] == MDL_ROW_NORMAL && r->contact[i] >= 0 && r->contact[i] < ws->cap)
       ws->cnormal[r->contact[i]] = -1;
   ws->na = na;
 }
 
 // dense row space: Y_a = M⁻¹ G_aᵀ and W = G Y over the active rows (symmetrised)
-static void eval_dense(mbs_eval *ws) {
-  const mbs_rows *r = ws->rows;
+static void eval_dense(mdl_eval *ws) {
+  const mdl_rows *r = ws->rows;
   const int nv = ws->nv, ld = ws->dcap, na = ws->na;
   for (int a = 0; a < na; a++) {
     double *y = ws->Y + (size_t)a * (size_t)nv;
     for (int j = 0; j < nv; j++) y[j] = 0;
     int i = ws->act[a];
     for (int k = r->start[i]; k < r->start[i + 1]; k++) y[r->col[k]] += r->val[k];
-    mbs_eval_mass_solve(ws, y);
+    mdl_eval_mass_solve(ws, y);
   }
   for (int a = 0; a < na; a++)
     for (int b = 0; b < na; b++)
-      ws->W[a * ld + b] = mbs_eval_row_dot(r, ws->act[a], ws->Y + (size_t)b * nv);
+      ws->W[a * ld + b] = mdl_eval_row_dot(r, ws->act[a], ws->Y + (size_t)b * nv);
   for (int a = 0; a < na; a++)  // symmetrise against rounding
     for (int b = 0; b < a; b++)
       ws->W[a * ld + b] = ws->W[b * ld + a] = 0.5 * (ws->W[a * ld + b] + ws->W[b * ld + a]);
 }
 
-mbs_eval_status mbs_eval_prepare(mbs_eval *ws, double t, const double *q, const double *v) {
+mdl_eval_status mdl_eval_prepare(mdl_eval *ws, double t, const double *q, const double *v) {
   ws->n_rows = 0, ws->na = 0, ws->n_bilateral = 0, ws->n_unilateral = 0, ws->dense = 0;
   ws->callback = NULL, ws->callback_code = 0;
-  mbs_eval_status st = eval_data(ws, t, q, v);
-  if (st != MBS_EVAL_OK) return st;
-  return mbs_eval_activate(ws, NULL);
+  mdl_eval_status st = eval_data(ws, t, q, v);
+  if (st != MDL_EVAL_OK) return st;
+  return mdl_eval_activate(ws, NULL);
 }
 
-mbs_eval_status mbs_eval_activate(mbs_eval *ws, const int *extra) {
+mdl_eval_status mdl_eval_activate(mdl_eval *ws, const int *extra) {
   eval_active(ws, extra);
   ws->dense = ws->settings.dense_max_rows >= 0 && ws->na <= ws->dcap;
   for (int a = 0; ws->dense && !ws->settings.dense_contact && a < ws->na; a++)
-    ws->dense = ws->rows->kind[ws->act[a]] != MBS_ROW_NORMAL &&
-                ws->rows->kind[ws->act[a]] != MBS_ROW_TANGENT;
+    ws->dense = ws->rows->kind[ws->act[a]] != MDL_ROW_NORMAL &&
+                ws->rows->kind[ws->act[a]] != MDL_ROW_TANGENT;
   if (ws->dense) eval_dense(ws);
   return bias_compute(ws, ws->na);
 }
 
 // ---- settings and allocation -----------------------------------------------------------------
 
-mbs_eval_settings mbs_eval_settings_default(void) {
-  return (mbs_eval_settings){
+mdl_eval_settings mdl_eval_settings_default(void) {
+  return (mdl_eval_settings){
       .use_bias = 1, .bias_reg = 1e-8, .dense_max_rows = 64, .dense_contact = 1};
 }
 
-int mbs_eval_settings_validate(const mbs_eval_settings *s, sc_error *err) {
+int mdl_eval_settings_validate(const mdl_eval_settings *s, sc_error *err) {
   if (!(s->bias_reg > 0) || !isfinite(s->bias_reg))
-    return sc_error_set(err, SC_ERR_INPUT, "mbs_eval settings: bias_reg = %g, must be > 0",
+    return sc_error_set(err, SC_ERR_INPUT, "mdl_eval settings: bias_reg = %g, must be > 0",
                         s->bias_reg);
   return SC_OK;
 }
 
-void mbs_eval_free(mbs_eval *ev) {
+void mdl_eval_free(mdl_eval *ev) {
   if (!ev) return;
-  mbs_rows_free(ev->rows);
+  mdl_rows_free(ev->rows);
   free(ev->mass_raw), free(ev->mass), free(ev->f), free(ev->act), free(ev->active), free(ev->p);
   free(ev->Y), free(ev->W), free(ev->lambda), free(ev->col_block), free(ev->blk_v0);
   free(ev->blk_size), free(ev->blk_off), free(ev->cnormal), free(ev->grp), free(ev->A);
@@ -288,8 +288,8 @@ void mbs_eval_free(mbs_eval *ev) {
 
 // block structure of M: block of each velocity, start, size and factor offset of each block;
 // returns the largest block size
-static int eval_blocks(mbs_eval *ev) {
-  const mbs_model *model = ev->model;
+static int eval_blocks(mdl_eval *ev) {
+  const mdl_model *model = ev->model;
   const size_t nblk = (size_t)(model->nblocks > 0 ? model->nblocks : 1);
   size_t off = 0;
   int v = 0, bmax = 1;
@@ -302,22 +302,23 @@ static int eval_blocks(mbs_eval *ev) {
   return bmax;
 }
 
-mbs_eval *mbs_eval_create(const mbs_model *model, const mbs_eval_settings *settings,
+mdl_eval *mdl_eval_create(const mdl_model *model, const mdl_eval_settings *settings,
                           sc_error *err) {
-  if (mbs_model_validate(model, err)) return NULL;
-  mbs_eval_settings s = settings ? *settings : mbs_eval_settings_default();
-  if (mbs_eval_settings_validate(&s, err)) return NULL;
-  mbs_eval *ev = calloc(1, sizeof *ev);
-  if (!ev) return sc_error_set(err, SC_ERR_MEMORY, "mbs workspace: out of memory"), NULL;
+  if (mdl_model_validate(model, err)) return NULL;
+  mdl_eval_settings s = settings ? *settings : mdl_eval_settings_default();
+  if (mdl_eval_settings_validate(&s, err)) return NULL;
+  mdl_eval *ev = calloc(1, sizeof *ev);
+  if (!ev)
+    return sc_error_set(err, SC_ERR_MEMORY, "model evaluation workspace: out of memory"), NULL;
   ev->model = model, ev->settings = s;
   ev->nv = model->nv, ev->nq = model->nq, ev->cap = model->max_rows;
-  ev->mass_entries = mbs_model_mass_entries(model);
+  ev->mass_entries = mdl_model_mass_entries(model);
   // dense row space only up to dcap rows
   ev->dcap = s.dense_max_rows < 0 ? 0 : ev->cap <= s.dense_max_rows ? ev->cap : s.dense_max_rows;
   const size_t nv = (size_t)ev->nv, cap = (size_t)(ev->cap > 0 ? ev->cap : 1);
   const size_t dcap = (size_t)(ev->dcap > 0 ? ev->dcap : 1);
   const size_t nblk = (size_t)(model->nblocks > 0 ? model->nblocks : 1);
-  ev->rows = mbs_rows_create(model->max_rows, model->max_nnz);
+  ev->rows = mdl_rows_create(model->max_rows, model->max_nnz);
   ev->mass_raw = calloc(ev->mass_entries, sizeof(double));
   ev->mass = calloc(ev->mass_entries, sizeof(double));
   ev->f = calloc(nv, sizeof(double));
@@ -342,8 +343,8 @@ mbs_eval *mbs_eval_create(const mbs_model *model, const mbs_eval_settings *setti
     ev->cg_g = calloc(2 * (size_t)eval_blocks(ev), sizeof(double));
   }
   if (!ok || !ev->cg_g) {
-    mbs_eval_free(ev);
-    return sc_error_set(err, SC_ERR_MEMORY, "mbs workspace: out of memory"), NULL;
+    mdl_eval_free(ev);
+    return sc_error_set(err, SC_ERR_MEMORY, "model evaluation workspace: out of memory"), NULL;
   }
   return ev;
 }

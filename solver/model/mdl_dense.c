@@ -2,11 +2,11 @@
 // Dense Cholesky factorisation and solve (row-major, lower triangle) and small vector kernels, for
 // the small SPD systems of the model layer and the steppers above it (mass blocks, W_XX + εI,
 // the θ-method's nv×nv matrices): right-looking L Lᵀ, exact at these sizes.
-#include "mbs/mbs_dense.h"
+#include "mdl/mdl_dense.h"
 
 #include <math.h>
 
-int mbs_chol_factor_rel(double *A, int n, int lda, double rel) {
+int mdl_chol_factor_rel(double *A, int n, int lda, double rel) {
   double dmax = 0;
   if (rel > 0)
     for (int i = 0; i < n; i++) dmax = fmax(dmax, fabs(A[i * lda + i]));
@@ -26,9 +26,9 @@ int mbs_chol_factor_rel(double *A, int n, int lda, double rel) {
   return 0;
 }
 
-int mbs_chol_factor(double *A, int n, int lda) { return mbs_chol_factor_rel(A, n, lda, 0); }
+int mdl_chol_factor(double *A, int n, int lda) { return mdl_chol_factor_rel(A, n, lda, 0); }
 
-void mbs_chol_solve(const double *L, int n, int lda, double *x) {
+void mdl_chol_solve(const double *L, int n, int lda, double *x) {
   // forward: L y = b
   for (int i = 0; i < n; i++) {
     double s = x[i];
@@ -43,7 +43,7 @@ void mbs_chol_solve(const double *L, int n, int lda, double *x) {
   }
 }
 
-void mbs_dense_matvec(const double *A, int n, const double *x, double *y) {
+void mdl_dense_matvec(const double *A, int n, const double *x, double *y) {
   for (int i = 0; i < n; i++) {
     double s = 0;
     for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
@@ -51,13 +51,13 @@ void mbs_dense_matvec(const double *A, int n, const double *x, double *y) {
   }
 }
 
-double mbs_dense_dot(const double *x, const double *y, int n) {
+double mdl_dense_dot(const double *x, const double *y, int n) {
   double s = 0;
   for (int i = 0; i < n; i++) s += x[i] * y[i];
   return s;
 }
 
-int mbs_finite(const double *x, int n) {
+int mdl_finite(const double *x, int n) {
   for (int i = 0; i < n; i++)
     if (!isfinite(x[i])) return 0;
   return 1;

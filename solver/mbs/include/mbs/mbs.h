@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// mbs — multibody models, constraint rows and evaluation (the model layer, solver/model) and
-// paper A's first-order constraint step (solver/mbs).
+// mbs — paper A's first-order constraint step (solver/mbs), with the model-layer headers
+// (mdl_, solver/model) it is built on, for code that sets up a model and steps it.
 #ifndef MBS_MBS_H
 #define MBS_MBS_H
 

@@ -487,9 +487,9 @@ static const xp_meas m_creep[] = {
 static const xp_meas c_creep[] = {
     CL_STAT("pile: spheres", "claims", "pile_creep_paperA-coulomb", "spheres", NAN, ""),
     CL_STAT("run for", "claims", "pile_creep_paperA-coulomb", "duration", NAN, "s"),
-    CL_STAT("pile, median sphere speed at T (coulomb):", "claims", "pile_creep_paperA-coulomb",
-            "speed_median_T", NAN, "m/s"),
-    CL_STAT("relaxed:", "claims", "pile_creep_paperA-relaxed", "speed_median_T", NAN, "m/s"),
+    CL_STAT("pile, mean sphere speed at T (coulomb):", "claims", "pile_creep_paperA-coulomb",
+            "speed_mean_T", NAN, "m/s"),
+    CL_STAT("relaxed:", "claims", "pile_creep_paperA-relaxed", "speed_mean_T", NAN, "m/s"),
     CL_STAT("spheres moving at T, free rollers excepted (coulomb):", "claims",
             "pile_creep_paperA-coulomb", "moving_T", NAN, ""),
     CL_STAT("relaxed:", "claims", "pile_creep_paperA-relaxed", "moving_T", NAN, ""),

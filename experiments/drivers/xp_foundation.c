@@ -299,13 +299,41 @@ static void fd_case_point_params(xp_case *c, const fd_point *pt, const char *met
   xp_case_param_real(c, "F", pt->fd.p.load, "N");
 }
 
+// one reference solution (an ODE integrator at a tight tolerance, no wall budget)
+typedef struct fd_ref_job {
+  const foundation *fd;
+  const char *method;
+  double tol;
+  const fd_settings *tight;
+  double *pressure;  // NULL: not computed
+  fd_run *out;       // the result (the first job's; the second's goes through xp_concurrently)
+} fd_ref_job;
+
+static void fd_ref_first(void *arg) {
+  fd_ref_job *j = arg;
+  *j->out = run_ode(j->fd, j->method, j->tol, j->tol, j->tight, j->pressure);
+}
+
+static void fd_ref_second(void *arg, void *out) {
+  const fd_ref_job *j = arg;
+  *(fd_run *)out = run_ode(j->fd, j->method, j->tol, j->tol, j->tight, NULL);
+}
+
+// the two independent references (RK45 with the pressures, CVODE BDF) at settings s, computed at
+// once on the two cores: untimed work, so the study's timed runs still run alone
+static void fd_references(const foundation *fd, double tol, const fd_settings *s, double *pressure,
+                          fd_run *rk45, fd_run *bdf) {
+  fd_ref_job a = {fd, "rk45", tol, s, pressure, rk45}, b = {fd, "cvode-bdf", tol, s, NULL, NULL};
+  xp_concurrently(fd_ref_first, &a, fd_ref_second, &b, bdf, sizeof *bdf);
+}
+
 // the reference: two independent tight solutions, their difference the floor
 static int fd_reference_case(fd_point *pt, const fd_settings *s, double ref_tol, xp_results *out,
                              xp_error *err) {
   fd_settings tight = *s;
   tight.budget = 0;
-  pt->ref = run_ode(&pt->fd, "rk45", ref_tol, ref_tol, &tight, pt->pressure);
-  fd_run ref_b = run_ode(&pt->fd, "cvode-bdf", ref_tol, ref_tol, &tight, NULL);
+  fd_run ref_b;
+  fd_references(&pt->fd, ref_tol, &tight, pt->pressure, &pt->ref, &ref_b);
   pt->floor_abs = q_distance(pt->ref.q, ref_b.q), pt->qref_norm = q_norm(pt->ref.q);
   char name[200];
   snprintf(name, sizeof name, "%s_reference", pt->base);
@@ -668,9 +696,8 @@ static int fd_run_wp(const xp_params *prm, xp_results *out, xp_progress *progres
   const int repeats = (int)xp_params_int(prm, "repeats");
   fd_settings tight = s;
   tight.budget = 0;
-  const double ref_tol = xp_params_real(prm, "ref_tol");
-  fd_run ref_a = run_ode(&fd, "rk45", ref_tol, ref_tol, &tight, NULL);
-  fd_run ref_b = run_ode(&fd, "cvode-bdf", ref_tol, ref_tol, &tight, NULL);
+  fd_run ref_a, ref_b;
+  fd_references(&fd, xp_params_real(prm, "ref_tol"), &tight, NULL, &ref_a, &ref_b);
   const double floor_abs = q_distance(ref_a.q, ref_b.q);
   fd_methods use;
   if (parse_methods(xp_params_string(prm, "method"), &use, err)) return XP_ERR_USAGE;
@@ -1016,8 +1043,8 @@ static int fr_step_case(const foundation *fd, const fd_settings *s, const fd_run
 // the reference of a case, its floor and the closed form's view of it (modes, ringing, contact)
 static int fr_reference_case(const foundation *fd, const fd_settings *s, double ref_tol,
                              fd_run *ref, double *floor_abs, xp_results *out, xp_error *err) {
-  *ref = run_ode(fd, "rk45", ref_tol, ref_tol, s, NULL);
-  const fd_run ref_b = run_ode(fd, "cvode-bdf", ref_tol, ref_tol, s, NULL);
+  fd_run ref_b;
+  fd_references(fd, ref_tol, s, NULL, ref, &ref_b);
   *floor_abs = q_distance(ref->q, ref_b.q);
   const ref_winkler w = fr_winkler(fd);
   const ref_winkler_mode hv = ref_winkler_heave(&w), rk = ref_winkler_rocking(&w);

@@ -229,28 +229,23 @@ double pile_unsettled_speed(const pile *s, const double *q, const double *v, dou
   return vmax;
 }
 
-static int cmp_speed(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-double pile_median_speed(const pile *s, const double *v, double *work) {
+double pile_mean_speed(const pile *s, const double *v) {
   const int n = s->p.s.n;
+  double sum = 0;
   for (int i = 0; i < n; i++) {
     const double *vi = v + 6 * i;
-    work[i] = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+    sum += sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
   }
-  qsort(work, (size_t)n, sizeof *work, cmp_speed);
-  return n % 2 ? work[n / 2] : 0.5 * (work[n / 2 - 1] + work[n / 2]);
+  return n > 0 ? sum / n : 0;
 }
 
 // The matrix run's reference statistics of the pile (the settled state it reaches): the largest
-// speed of the spheres not rolling freely at T, the median speed, the free rollers, the time from
+// speed of the spheres not rolling freely at T, the mean speed, the free rollers, the time from
 // which every such sphere stayed slower than PILE_STILL (NaN: still moving at T), how many move at
 // T, and the centre heights.
 typedef struct settle_probe {
   const pile *s;
-  double *q, *v, *work;
+  double *q, *v;
   double t, t_settle;
   int ok;
 } settle_probe;
@@ -282,7 +277,7 @@ static void settle_finish(void *ctx, sim_emit_fn emit, void *emit_ctx) {
   for (int i = 0; i < s->p.s.n; i++)
     zmin = fmin(zmin, sp->q[7 * i + 2]), zmax = fmax(zmax, sp->q[7 * i + 2]);
   emit(emit_ctx, "speed_unsettled_T", vmax, "m/s");
-  emit(emit_ctx, "speed_median_T", pile_median_speed(s, sp->v, sp->work), "m/s");
+  emit(emit_ctx, "speed_mean_T", pile_mean_speed(s, sp->v), "m/s");
   emit(emit_ctx, "rolling_free_T", rolling, "");
   emit(emit_ctx, "moving_T", moving, "");
   emit(emit_ctx, "settle_time", sp->t_settle, "s");
@@ -300,9 +295,9 @@ static int pile_probe(const sim_instance *inst, sim_probe *probe) {
   settle_probe *sp = calloc(1, sizeof *sp);
   const pile *s = inst->data;
   const int n = s->p.s.n;
-  double *buf = sp ? malloc((size_t)(14 * n) * sizeof *buf) : NULL;
+  double *buf = sp ? malloc((size_t)(13 * n) * sizeof *buf) : NULL;
   if (!buf) return free(sp), -1;
-  *sp = (settle_probe){.s = s, .q = buf, .v = buf + 7 * n, .work = buf + 13 * n, .t_settle = NAN};
+  *sp = (settle_probe){.s = s, .q = buf, .v = buf + 7 * n, .t_settle = NAN};
   *probe =
       (sim_probe){.ctx = sp, .sample = settle_sample, .finish = settle_finish, .free = settle_free};
   return 0;

@@ -65,7 +65,7 @@ double pile_energy(const pile *s, const double *q, const double *v);
 // be NULL); the free rollers' count in *rolling and their largest speed in *roll_speed.
 double pile_unsettled_speed(const pile *s, const double *q, const double *v, double still,
                             int *rolling, double *roll_speed, int *moving);
-// Median sphere speed [m/s] (work: n doubles, overwritten).
-double pile_median_speed(const pile *s, const double *v, double *work);
+// Mean sphere speed [m/s].
+double pile_mean_speed(const pile *s, const double *v);
 
 #endif  // SCENARIOS_PILE_H

@@ -178,9 +178,7 @@ static int st_time(const st_slice *s, double E, const sim_method *m, const sim_m
     w[n++] = again.wall;
     tm->cpu_min = fmin(tm->cpu_min, again.cpu);
   }
-  qsort(w, (size_t)n, sizeof *w, xp_cmp_double);
-  tm->wall_min = w[0];
-  tm->wall_median = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+  tm->wall_median = xp_min_median(w, (size_t)n, &tm->wall_min);
   tm->timed = n;
   return XP_OK;
 }

@@ -39,6 +39,10 @@ int xp_step_count(double T, double h, size_t *n, xp_error *err);
 // Timing summary of n repeated measurements (the timing protocol: min and median of repeats):
 // sorts x[0..n) in place, returns the median (NaN if n = 0) and the minimum into *min if non-NULL.
 double xp_min_median(double *x, size_t n, double *min);
+// Least-squares slope of log y against log x — the fitted exponent p of y ∝ x^p, or the order of
+// convergence — over the points with x and y finite and > 0 (the others are skipped); their count
+// into *used if non-NULL. NaN under 2 such points or when their x are all equal.
+double xp_loglog_slope(const double *x, const double *y, size_t n, size_t *used);
 // Ascending order of two doubles for qsort (NaN compares equal to everything).
 int xp_cmp_double(const void *a, const void *b);
 

@@ -582,8 +582,10 @@ int cli_cmd_bench_table(int argc, char **argv) {
   if (rc == XP_OK && a.help) return print_help(e), XP_OK;
   if (rc == XP_OK) rc = resolve(e, &a, &b, &err);
   if (rc == XP_OK) rc = run_table(&b, a.only_n, &err);
-  if (rc != XP_OK)
-    fprintf(stderr, "stabcon bench %s: %s (stabcon bench %s --help)\n", e->name, err.message,
-            e->name);
+  if (rc != XP_OK)  // the message points at the right --help, else this benchmark's
+    fprintf(stderr, "stabcon bench %s: %s%s%s%s\n", e->name, err.message,
+            strstr(err.message, "--help") ? "" : " (stabcon bench ",
+            strstr(err.message, "--help") ? "" : e->name,
+            strstr(err.message, "--help") ? "" : " --help)");
   return rc;
 }

@@ -99,7 +99,8 @@ typedef struct bench_setup {
   const bench_entry *e;
   const sim_scenario *sc;
   const sim_method *method, *peer;
-  sim_method_options opt;
+  sim_method_options opt;                    // its strings point into mp
+  xp_params mp;                              // the method settings as given
   const char *scen[BENCH_MAX_SETTINGS + 1];  // the scenario's settings, "n=…" last
   size_t n_scen;
   long skip, steps;  // untimed steps before the window; timed steps
@@ -229,12 +230,12 @@ static int unknown_setting(const sim_scenario *sc, const char *key, xp_error *er
 // the settings split into the scenario's and the method's; the method options from the
 // defaults, the scenario's activation rule, then the settings
 static int resolve_settings(const bench_args *a, bench_setup *b, xp_error *err) {
-  xp_params mp;
-  if (xp_params_init(&mp, option_defs, N_OPTION_DEFS, err)) return XP_ERR_USAGE;
+  xp_params *mp = &b->mp;
+  if (xp_params_init(mp, option_defs, N_OPTION_DEFS, err)) return XP_ERR_USAGE;
   char buf[160];
   if (b->sc->activation) {
     snprintf(buf, sizeof buf, "activation=%s", b->sc->activation);
-    if (xp_params_set(&mp, buf, err)) return XP_ERR_USAGE;
+    if (xp_params_set(mp, buf, err)) return XP_ERR_USAGE;
   }
   for (size_t i = 0; i < a->n_settings; i++) {
     const char *key = setting_key(a->settings[i], buf, sizeof buf);
@@ -242,13 +243,13 @@ static int resolve_settings(const bench_args *a, bench_setup *b, xp_error *err) 
       return xp_fail(err, XP_ERR_USAGE, "set the size with --n (not %s)", a->settings[i]);
     if (scenario_declares(b->sc, key))
       b->scen[b->n_scen++] = a->settings[i];
-    else if (xp_params_has(&mp, key)) {
-      if (xp_params_set(&mp, a->settings[i], err)) return XP_ERR_USAGE;
+    else if (xp_params_has(mp, key)) {
+      if (xp_params_set(mp, a->settings[i], err)) return XP_ERR_USAGE;
     } else
       return unknown_setting(b->sc, key, err);
   }
   b->opt = sim_method_options_default();
-  sim_method_options_read(&mp, &b->opt);
+  sim_method_options_read(mp, &b->opt);
   b->opt.h = a->h > 0 ? a->h : b->sc->default_h;
   b->opt.no_bias = b->e->no_bias;
   return XP_OK;

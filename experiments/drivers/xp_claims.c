@@ -98,13 +98,22 @@ static int end_case(xp_results *out, xp_case *c, xp_error *err) {
 
 // ---- measurements -----------------------------------------------------------------------------
 
+// the method settings at their defaults with step h; no wall-time budget unless a measurement
+// sets one, and the bias as given (0: paper A's foundation runs drop it)
+static sim_method_options cl_options(double h, int no_bias) {
+  sim_method_options o = sim_method_options_default();
+  o.h = h, o.wall_budget = 0, o.no_bias = no_bias;
+  return o;
+}
+
 // Fig 6: energy kept as the step grid moves against the impact (h within ±10 % of 1e-5)
 static int measure_fig6(const xp_params *prm, xp_results *out, xp_error *err) {
   const double *hs;
   const size_t nh = xp_params_list(prm, "fig6_h", &hs);
   static const char *const set[] = {"k=1e12", "b=0", NULL};
   for (size_t i = 0; i < nh; i++) {
-    const sim_method_options o = {.h = hs[i], .start = "cold", .fp_max_iter = 50};
+    sim_method_options o = cl_options(hs[i], 0);
+    o.start = "cold";
     cl_run r;
     int rc = cl_simulate("rom_pendulum", set, "paperA-relaxed", &o, 1.0, NULL, &r, err);
     if (rc != XP_OK) return rc;
@@ -131,15 +140,16 @@ static int measure_table2(xp_results *out, xp_error *err) {
       snprintf(fset, sizeof fset, "F=%g", Fs[iF]);
       snprintf(gset, sizeof gset, "g=%g", gs[ig]);
       const char *const set[] = {"n=10", "E=1e7", fset, gset, NULL};
-      sim_method_options o = {.h = 0.01, .rtol = 1e-10, .atol = 1e-10, .no_bias = 1};
+      sim_method_options o = cl_options(0.01, 1);
+      o.rtol = 1e-10, o.atol = 1e-10;
       cl_run tight, loose;
       int rc = cl_simulate("foundation", set, "rk45", &o, 1.0, NULL, &tight, err);
       o.rtol = 1e-3, o.atol = 1e-6;
       if (rc == XP_OK) rc = cl_simulate("foundation", set, "rk45", &o, 1.0, NULL, &loose, err);
       if (rc != XP_OK) return rc;
       for (size_t ih = 0; ih < 2; ih++) {
-        const sim_method_options oa = {
-            .h = hs[ih], .start = "cold", .fp_max_iter = 50, .no_bias = 1};
+        sim_method_options oa = cl_options(hs[ih], 1);
+        oa.start = "cold";
         cl_run a;
         rc = cl_simulate("foundation", set, "paperA-relaxed", &oa, 1.0, NULL, &a, err);
         if (rc != XP_OK) return rc;
@@ -173,8 +183,8 @@ static int measure_steady(xp_results *out, xp_error *err) {
       char fset[32];
       snprintf(fset, sizeof fset, "F=%g", Fs[iF]);
       const char *const set[] = {"n=10", "E=1e7", fset, NULL};
-      const sim_method_options o = {
-          .h = 0.01, .rtol = 1e-3, .atol = 1e-6, .wall_budget = 30, .no_bias = 1};
+      sim_method_options o = cl_options(0.01, 1);
+      o.rtol = 1e-3, o.atol = 1e-6, o.wall_budget = 30;
       cl_run r;
       int rc = cl_simulate("foundation", set, "cvode-bdf1", &o, Ts[iT], NULL, &r, err);
       if (rc != XP_OK) return rc;
@@ -202,8 +212,8 @@ static int measure_bdf_atol(xp_results *out, xp_error *err) {
   static const char *const methods[] = {"cvode-bdf", "cvode-bdf", "cvode-bdf1"};
   static const char *const set[] = {"n=10", "E=1e11", "F=5", NULL};
   for (size_t i = 0; i < 3; i++) {
-    const sim_method_options o = {
-        .h = 0.01, .rtol = 1e-3, .atol = atols[i], .wall_budget = 60, .no_bias = 1};
+    sim_method_options o = cl_options(0.01, 1);
+    o.rtol = 1e-3, o.atol = atols[i], o.wall_budget = 60;
     char name[64], txt[32];
     xp_format_compact(txt, sizeof txt, atols[i]);
     snprintf(name, sizeof name, "%s_atol=%s", methods[i], txt);

@@ -47,6 +47,10 @@ double xp_min_median(double *x, size_t n, double *min);
 void xp_concurrently(void (*first)(void *arg), void *first_arg,
                      void (*second)(void *arg, void *out), void *second_arg, void *second_out,
                      size_t out_size);
+// Least-squares slope of log y against log x — the fitted exponent p of y ∝ x^p, or the order of
+// convergence — over the points with x and y finite and > 0 (the others are skipped); their count
+// into *used if non-NULL. NaN under 2 such points or when their x are all equal.
+double xp_loglog_slope(const double *x, const double *y, size_t n, size_t *used);
 // Ascending order of two doubles for qsort (NaN compares equal to everything).
 int xp_cmp_double(const void *a, const void *b);
 

@@ -48,8 +48,8 @@ static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
   X(STR, start, start, "warm", "cold|warm|feasible",                                              \
     "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)")               \
   X(STR, activation, activation, "overlap", "overlap|speculative",                                \
-    "paperA-*: when a contact row joins a step: overlap (paper A §5.2) or speculative "          \
-    "(SPEC §1.5)")                                                                                \
+    "paperA-*, theta-*, ode-*: when a contact joins a step: overlap (paper A §5.2) or "          \
+    "speculative (SPEC §1.5)")                                                                    \
   X(REAL, zeta, zeta, 0, XP_NONNEGATIVE, "1/s",                                                   \
     "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)")                           \
   X(INT, fp_max_iter, fp_max_iter, long, 50, XP_POSITIVE,                                         \

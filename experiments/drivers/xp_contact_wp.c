@@ -657,6 +657,55 @@ static void cw_cell_speedup(FILE *md, double v, const char *best) {
     fprintf(md, " %.3g |", v);
 }
 
+// every method on a scene: its runs and smallest error, or its reason (one pass over the cases)
+static void cw_report_curves(FILE *md, const xp_file *f, const char *scene) {
+  enum { CAP = CW_MAX_METHODS * 2 };
+  struct {
+    char name[48], why[200];
+    int runs, measured;
+    double emin;
+  } m[CAP];
+  size_t nm = 0;
+  const size_t len = strlen(scene);
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    if (strncmp(c, scene, len) != 0 || c[len] != '_') continue;
+    char name[48] = "", status[48] = "";
+    xp_file_case_text(f, c, "params", "method", name, sizeof name);
+    if (!name[0] || strcmp(name, "reference") == 0 || strcmp(name, "matched") == 0) continue;
+    size_t j = 0;
+    while (j < nm && strcmp(m[j].name, name) != 0) j++;
+    if (j == nm) {
+      if (nm == CAP) continue;
+      snprintf(m[nm].name, sizeof m[nm].name, "%s", name);
+      m[nm].why[0] = 0, m[nm].runs = m[nm].measured = 0, m[nm].emin = INFINITY;
+      nm++;
+    }
+    xp_file_case_status(f, c, status, sizeof status);
+    if (strcmp(status, "not-applicable") == 0 || strcmp(status, "not-built") == 0) {
+      char msg[150] = "";
+      xp_file_case_text(f, c, "", "message", msg, sizeof msg);
+      snprintf(m[j].why, sizeof m[j].why, "%s%s%s", status, msg[0] ? ": " : "", msg);
+      continue;
+    }
+    double e = NAN;
+    m[j].runs++;
+    if (xp_file_case_stat(f, c, "error", &e) == 0 && e == e)
+      m[j].measured++, m[j].emin = fmin(m[j].emin, e);
+  }
+  fprintf(md, "\nCurves: ");
+  for (size_t j = 0; j < nm; j++) {
+    if (m[j].why[0])
+      fprintf(md, "%s%s — %s", j ? "; " : "", m[j].name, m[j].why);
+    else
+      fprintf(md, "%s%s — %d runs, %d measured%s", j ? "; " : "", m[j].name, m[j].runs,
+              m[j].measured,
+              m[j].measured ? "" : " (every run failed or blew up: drawn at the axis floor)");
+    if (m[j].measured) fprintf(md, ", smallest error %.2g", m[j].emin);
+  }
+  fprintf(md, ".\n\n");
+}
+
 // per scene: the reference, the three levels and every method's curve or reason
 static void cw_report_scene(FILE *md, const xp_file *f, const char *scene) {
   char name[200], kind[120] = "", status[48];
@@ -697,48 +746,7 @@ static void cw_report_scene(FILE *md, const xp_file *f, const char *scene) {
     for (int e = 0; e < 3; e++) cw_cell_speedup(md, pc == pc ? sp[e] : 0, bests[e]);
     fprintf(md, "\n");
   }
-  fprintf(md, "\nCurves: ");
-  // every method: its points and smallest error, or its reason
-  char methods[CW_MAX_METHODS * 2][48];
-  size_t nmeth = 0;
-  const size_t pre = strlen(scene) + 1;
-  for (size_t i = 0; i < xp_file_case_count(f); i++) {
-    const char *c = xp_file_case_name(f, i);
-    if (strncmp(c, scene, pre - 1) != 0 || c[pre - 1] != '_') continue;
-    char m[48] = "";
-    xp_file_case_text(f, c, "params", "method", m, sizeof m);
-    if (!m[0] || strcmp(m, "reference") == 0 || strcmp(m, "matched") == 0) continue;
-    size_t j = 0;
-    while (j < nmeth && strcmp(methods[j], m) != 0) j++;
-    if (j == nmeth && nmeth < CW_MAX_METHODS * 2) snprintf(methods[nmeth++], 48, "%s", m);
-  }
-  for (size_t j = 0; j < nmeth; j++) {
-    int runs = 0, measured = 0;
-    double emin = INFINITY;
-    char why[200] = "";
-    for (size_t i = 0; i < xp_file_case_count(f); i++) {
-      const char *c = xp_file_case_name(f, i);
-      char m[48] = "";
-      if (strncmp(c, scene, pre - 1) != 0 || c[pre - 1] != '_') continue;
-      xp_file_case_text(f, c, "params", "method", m, sizeof m);
-      if (strcmp(m, methods[j]) != 0) continue;
-      xp_file_case_status(f, c, status, sizeof status);
-      if (strcmp(status, "not-applicable") == 0 || strcmp(status, "not-built") == 0) {
-        snprintf(why, sizeof why, "%s", status);
-        continue;
-      }
-      double e = NAN;
-      runs++;
-      if (xp_file_case_stat(f, c, "error", &e) == 0 && e == e) measured++, emin = fmin(emin, e);
-    }
-    if (why[0])
-      fprintf(md, "%s%s — %s", j ? "; " : "", methods[j], why);
-    else
-      fprintf(md, "%s%s — %d runs, %d measured%s", j ? "; " : "", methods[j], runs, measured,
-              measured ? "" : " (every run failed or blew up: drawn at the axis floor)");
-    if (measured) fprintf(md, ", smallest error %.2g", emin);
-  }
-  fprintf(md, ".\n\n");
+  cw_report_curves(md, f, scene);
 }
 
 static int cw_report(const char *path, FILE *md, xp_error *err) {

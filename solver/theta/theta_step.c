@@ -420,14 +420,9 @@ static int speculative_update(theta_workspace *ws, double h) {
       if (phi1 < 0) ws->take[i] = 1, changed = 1, ws->info.rows_joined++;
       continue;
     }
-    double K1;
-    if ((r->phi[i] > 0 && phi1 >= 0) || !m->row_stiffness ||
-        m->row_stiffness(r, i, phi1, &K1, m->ctx) || !(K1 >= 0) || !isfinite(K1))
-      continue;  // open rows that stay open keep gap_stiffness; a failing callback keeps K
-    const double K0 = ws->Kuse[i];
-    const int leaves_gap = r->phi[i] > 0 && K0 == ws->settings.gap_stiffness;
-    if (K1 > 2 * K0 || (leaves_gap && K1 < 0.5 * K0))
-      ws->Kuse[i] = K1, changed = 1, ws->info.stiffness_updates++;
+    if (mdl_row_stiffness_over_step(m, r, i, phi1, ws->Kuse[i], ws->settings.gap_stiffness,
+                                    &ws->Kuse[i]))
+      changed = 1, ws->info.stiffness_updates++;
   }
   return changed;
 }

@@ -760,6 +760,16 @@ static int cw_report(const char *path, FILE *md, xp_error *err) {
           "of paper A's step against each engine at that target. %s; \"it does not reach\": "
           "the engine does not reach the target at any of its settings.\n\n",
           XP_SPEEDUP_HEADER);
+  fprintf(md,
+          "What each method integrates: paper A's step, the θ-family and the ODE integrators the "
+          "same penalty ODE with Hertz rows (the θ-family at paper B's β = 1, whose near-rigid "
+          "bound softens a stiff contact to a period of about 1/β steps, so its overlaps and "
+          "contact times are not Hertz's); ODE a linear spring–damper per contact from the Hertz "
+          "secant stiffness over the step; MuJoCo its soft constraint (solref/solimp), its "
+          "stiffest setting following h; Simbody Hunt–Crossley contact. On the dropped stack and "
+          "the pile the reference's collisions are nearly elastic (B = 1): an implicit step "
+          "longer than a contact's duration makes them inelastic, so a fixed-step method's error "
+          "stays at the size of a bounce until h resolves the impact.\n\n");
   for (size_t i = 0; i < xp_file_case_count(f); i++) {
     const char *c = xp_file_case_name(f, i);
     const size_t n = strlen(c), suffix = strlen("_reference");

@@ -15,6 +15,7 @@
 #include "sim/sim_opende.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,10 +56,19 @@ struct sim_opende {
   int n, cap;
   double *q0, *v0;  // the step's start state (7, 6 per body)
   long resolves;    // re-steps over the run
+  long messages0;   // od_message_count when the run started
   char text[600];
 };
 
 int sim_opende_available(void) { return 1; }
+
+// ODE's messages (its LCP solver's "internal error, s <= 0" warnings, printed to stderr by its
+// default handler) counted instead, per process: a run reports how many arrived while it ran
+static long od_message_count;
+static void od_message(int errnum, const char *msg, va_list ap) {
+  (void)errnum, (void)msg, (void)ap;
+  od_message_count++;
+}
 
 // ω_body = Rᵀ ω_world (reverse = 1) or ω_world = R ω_body (reverse = 0), R of quaternion w x y z
 static void rotate(const double *quat, const double *in, double *out, int reverse) {
@@ -244,6 +254,8 @@ sim_opende *sim_opende_create(const mdl_model *model, const double *q, const dou
   sim_opende *od = calloc(1, sizeof *od);
   if (!od) return sc_error_set(err, SC_ERR_MEMORY, "ode: out of memory"), NULL;
   dInitODE2(0);
+  dSetMessageHandler(od_message);
+  od->messages0 = od_message_count;
   od->sc = *sc, od->h = h, od->quick = quick, od->speculative = speculative;
   od->world = dWorldCreate();
   od->joints = dJointGroupCreate(0);
@@ -394,6 +406,7 @@ static void odepeer_stats(void *state, void (*emit)(void *, const char *, double
   emit(ctx, "ode_quickstep", od->quick > 0, "");
   emit(ctx, "ode_speculative", od->speculative, "");
   emit(ctx, "ode_resteps", (double)od->resolves, "");
+  emit(ctx, "ode_messages", (double)(od_message_count - od->messages0), "");
   if (od->quick)
     emit(ctx, "ode_quickstep_iterations", dWorldGetQuickStepNumIterations(od->world), "");
 }

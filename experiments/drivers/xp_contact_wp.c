@@ -356,7 +356,7 @@ static int cw_end(xp_results *out, xp_case *c, xp_error *err) {
 
 static xp_case *cw_case(xp_results *out, const cw_scene *s, const char *method, const char *tail) {
   char name[160];
-  snprintf(name, sizeof name, "%s_%s%s%s", s->label, method, tail[0] ? "_" : "", tail);
+  snprintf(name, sizeof name, "%.40s_%.60s%s%.50s", s->label, method, tail[0] ? "_" : "", tail);
   xp_case *c = xp_case_begin(out, name);
   if (!c) return NULL;
   xp_case_param_string(c, "scene", s->label);

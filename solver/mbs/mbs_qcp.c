@@ -595,6 +595,39 @@ static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx
 // exact Coulomb by semismooth Newton (SPEC §1.6) from the solve's iterate (λ_S, w); the result
 // goes back to q->wx (the next step's prediction and warm start read it) and its shifts
 // μ‖ρ_t‖ to q->shift (the next step's first solve, as the fixed point's)
+static mbs_cn_problem newton_problem(const mbs_workspace *ws, int ns, const int *sidx,
+                                     const double *chat0) {
+  const struct mbs_qcp *q = ws->qcp;
+  return (mbs_cn_problem){.ns = ns,
+                          .nv = ws->nv,
+                          .sidx = sidx,
+                          .role = q->role,
+                          .tn = q->tn,
+                          .tan1 = q->tan1,
+                          .tan2 = q->tan2,
+                          .ntan = q->ntan,
+                          .chat0 = chat0,
+                          .Ap = q->Ap,
+                          .Ai = q->Ai,
+                          .Ax = q->Ax,
+                          .b = q->b,
+                          .Tp = q->Tp,
+                          .Ti = q->Ti,
+                          .Tx = q->Tx};
+}
+
+// the Newton result x = (λ_S, w) taken: into lam_s, w and q->wx (the next step's prediction and
+// warm start read it)
+static void newton_take(mbs_workspace *ws, int ns, const double *x, double *lam_s, double *w) {
+  struct mbs_qcp *q = ws->qcp;
+  const int nv = ws->nv;
+  memcpy(lam_s, x, sizeof(double) * (size_t)ns);
+  memcpy(w, x + ns, sizeof(double) * (size_t)nv);
+  for (int s = 0; s < ns; s++) lam_s[s] = q->role[s] == ROLE_OFF ? 0 : lam_s[s];
+  memcpy(q->wx, lam_s, sizeof(double) * (size_t)ns);
+  memcpy(q->wx + ns, w, sizeof(double) * (size_t)nv);
+}
+
 static mbs_status coulomb_newton(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                                  double *lam_s, double *w, mbs_status st, double *res) {
   struct mbs_qcp *q = ws->qcp;
@@ -648,6 +681,34 @@ static void row_warm_point(mbs_workspace *ws, int ns, const int *sidx) {
   for (int k = ns + ws->nv; k < q->nn; k++) q->x0[k] = 0;
 }
 
+// exact Coulomb by Newton straight from the last solve's forces (the previous pass of this step,
+// or the last step; rows new to the solve start at 0), no interior point: while contacts slide
+// or the pattern changes (a landing) the last solution is closer than the relaxed one. A few
+// iterations only; 1 if taken. The conic solver's stored iterate no longer matches, so its next
+// solve starts from the rows (row_warm_point) instead of warm.
+static int coulomb_quick(mbs_workspace *ws, int ns, const int *sidx, const double *chat0, int ncone,
+                         double *lam_s, double *w) {
+  enum { QUICK_MAX = 10 };
+  struct mbs_qcp *q = ws->qcp;
+  if (ws->settings.formulation != MBS_COULOMB || ncone == 0 ||
+      ws->settings.coulomb_solver != MBS_COULOMB_NEWTON || ws->settings.start != MBS_START_WARM ||
+      q->stamp <= 1)
+    return 0;
+  row_warm_point(ws, ns, sidx);
+  const mbs_cn_problem p = newton_problem(ws, ns, sidx, chat0);
+  int it = 0;
+  double res = INFINITY;
+  const mbs_status st = mbs_cn_quick(ws, q->cn, &p, q->x0, QUICK_MAX, &it, &res);
+  ws->info.newton_iterations += it;
+  if (st != MBS_OK) return 0;
+  newton_take(ws, ns, q->x0, lam_s, w);
+  ws->info.coulomb_residual = fmax(ws->info.coulomb_residual, res);
+  ws->info.fp_iterations = 0;
+  coulomb_shift(ws, ns, sidx, chat0, lam_s, w, q->shift);
+  q->have_shift = 1, q->have_warm = 0;
+  return 1;
+}
+
 // the interior-point path: qcp from the chosen start, then (coulomb) the fixed point
 static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sidx,
                                        const double *chat0, int ncone, double *lam_s, double *w) {
@@ -672,6 +733,7 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
     qcp_error err;
     if (qcp_update(q->qws, NULL, NULL, NULL, q->c, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
   }
+  if (coulomb_quick(ws, ns, sidx, chat0, ncone, lam_s, w)) return MBS_OK;
   mbs_status st = solve_once(ws, start);
   if (st == MBS_SOLVER_FAILED) return st;
   extract(ws, ns, lam_s, w);

@@ -631,36 +631,16 @@ static void newton_take(mbs_workspace *ws, int ns, const double *x, double *lam_
 static mbs_status coulomb_newton(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                                  double *lam_s, double *w, mbs_status st, double *res) {
   struct mbs_qcp *q = ws->qcp;
-  const int nv = ws->nv;
-  const mbs_cn_problem p = {.ns = ns,
-                            .nv = nv,
-                            .sidx = sidx,
-                            .role = q->role,
-                            .tn = q->tn,
-                            .tan1 = q->tan1,
-                            .tan2 = q->tan2,
-                            .ntan = q->ntan,
-                            .chat0 = chat0,
-                            .Ap = q->Ap,
-                            .Ai = q->Ai,
-                            .Ax = q->Ax,
-                            .b = q->b,
-                            .Tp = q->Tp,
-                            .Ti = q->Ti,
-                            .Tx = q->Tx};
+  const mbs_cn_problem p = newton_problem(ws, ns, sidx, chat0);
   double *x = q->x0;  // (λ_S, w): the feasible start's buffer, free here
   memcpy(x, lam_s, sizeof(double) * (size_t)ns);
-  memcpy(x + ns, w, sizeof(double) * (size_t)nv);
+  memcpy(x + ns, w, sizeof(double) * (size_t)ws->nv);
   int it = 0;
   mbs_status nst = mbs_cn_solve(ws, q->cn, &p, x, &it, res);
   ws->info.newton_iterations += it;
   q->have_shift = 0;
   if (nst == MBS_SOLVER_FAILED || nst == MBS_NONFINITE) return nst;
-  memcpy(lam_s, x, sizeof(double) * (size_t)ns);
-  memcpy(w, x + ns, sizeof(double) * (size_t)nv);
-  for (int s = 0; s < ns; s++) lam_s[s] = q->role[s] == ROLE_OFF ? 0 : lam_s[s];
-  memcpy(q->wx, lam_s, sizeof(double) * (size_t)ns);
-  memcpy(q->wx + ns, w, sizeof(double) * (size_t)nv);
+  newton_take(ws, ns, x, lam_s, w);
   if (nst == MBS_OK) {
     coulomb_shift(ws, ns, sidx, chat0, lam_s, w, q->shift);
     q->have_shift = 1;

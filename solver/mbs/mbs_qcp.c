@@ -682,7 +682,7 @@ static int coulomb_quick(mbs_workspace *ws, int ns, const int *sidx, const doubl
   ws->info.newton_iterations += it;
   if (st != MBS_OK) return 0;
   newton_take(ws, ns, q->x0, lam_s, w);
-  ws->info.coulomb_residual = fmax(ws->info.coulomb_residual, res);
+  ws->info.coulomb_residual = res;
   ws->info.fp_iterations = 0;
   coulomb_shift(ws, ns, sidx, chat0, lam_s, w, q->shift);
   q->have_shift = 1, q->have_warm = 0;
@@ -720,10 +720,9 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
   ws->info.fp_iterations = 1;
   if (ws->settings.formulation != MBS_COULOMB || ncone == 0) return st;
   if (ws->settings.coulomb_solver == MBS_COULOMB_NEWTON) {
-    // the step's residual: the largest over its passes (speculative re-solves), each pass's the
-    // residual it ends with
+    // the residual of the solve the pass ends with (a speculative re-solve replaces an earlier
+    // pass's: the step takes the last)
     double res = INFINITY;
-    const double res0 = ws->info.coulomb_residual;
     mbs_status nst = coulomb_newton(ws, ns, sidx, chat0, lam_s, w, st, &res);
     if (nst == MBS_MAX_ITERATIONS) {
       // Newton stalled: the fixed point from the shifts of its best iterate, then Newton again
@@ -732,7 +731,7 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
       nst =
           fst == MBS_SOLVER_FAILED ? fst : coulomb_newton(ws, ns, sidx, chat0, lam_s, w, fst, &res);
     }
-    ws->info.coulomb_residual = fmax(res0, res);
+    ws->info.coulomb_residual = res;
     // a singular Newton matrix (or no sparse LU in this build) leaves the fixed point alone
     if (nst != MBS_SOLVER_FAILED) return nst;
   }
@@ -749,6 +748,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
   if ((st = load(ws)) != MBS_OK) return st;
   ws->qcp_used = 1;
+  ws->info.coulomb_residual = 0;  // the last solve's (SPEC §1.6; 0 when predicted or relaxed)
   if (mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
     ws->info.predicted++;
     ws->info.fp_iterations = 1;

@@ -646,7 +646,7 @@ static const xp_claim cw_claims[] = {
 
 static void cw_cell_speedup(FILE *md, double v, const char *best) {
   if (strcmp(best, "not-run") == 0)
-    fprintf(md, " not run (not built, or not applicable) |");
+    fprintf(md, " no runs (not built, or not applicable) |");
   else if (v != v)
     fprintf(md, " — |");
   else if (isinf(v))

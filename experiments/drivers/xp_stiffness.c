@@ -494,7 +494,7 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         st_run run = {0};
         if (rk45 && rk45_over[0]) {
           rc = st_not_run(out, slices[i], Es[k], m, "paper", "wall_min", "did-not-finish",
-                          "not run: over the budget at a lower stiffness", err);
+                          "skipped: over the budget at a lower stiffness", err);
         } else {
           rc = st_paper(slices[i], Es[k], m, &cf, qr, floor_abs, out, &run, err);
           if (rk45 && strcmp(run.status, "did-not-finish") == 0) rk45_over[0] = 1;
@@ -503,8 +503,8 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
           if (!have || (rk45 && rk45_over[1])) {
             rc = st_not_run(out, slices[i], Es[k], m, "matched", "wall_time",
                             have ? "not-reached" : "no-reference",
-                            have ? "not run: over the budget at a lower stiffness"
-                                 : "not run: no reference at this stiffness",
+                            have ? "skipped: over the budget at a lower stiffness"
+                                 : "skipped: no reference at this stiffness",
                             err);
           } else {
             int over = 0;

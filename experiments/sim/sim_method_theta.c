@@ -81,6 +81,13 @@ static int theta_state_step(void *state, double t, double t_next, double *q, dou
   return rep->outcome;
 }
 
+// the energy of the law the step applies minus the scene's (the near-rigid bound's softer springs)
+static int theta_state_energy_shift(void *state, double t, const double *q, const mdl_rows *rows,
+                                    double *shift) {
+  theta_state *s = state;
+  return theta_energy_shift(s->ws, t, q, rows, s->h, shift);
+}
+
 #define THETA_TYPE(id, scheme, text)                     \
   const sim_method id = {.name = "theta-" #scheme,       \
                          .description = text,            \
@@ -89,7 +96,8 @@ static int theta_state_step(void *state, double t, double t_next, double *q, dou
                          .create = theta_state_create,   \
                          .step = theta_state_step,       \
                          .stats = NULL,                  \
-                         .free = theta_state_free};
+                         .free = theta_state_free,       \
+                         .energy_shift = theta_state_energy_shift};
 
 enum {
   THETA_explicit_ID = THETA_EXPLICIT,

@@ -18,11 +18,25 @@
 
 // wall_step: the method's wall time of the recorded step; cpu_step: the mean CPU time per step
 // over the interval since the previous sample (observers included)
-enum { S_T, S_ENERGY, S_DEVIATION, S_PENETRATION, S_LOAD, S_ITER, S_OUTCOME, S_WALL, S_CPU, S_N };
-static const char *const series_names[S_N] = {"t",           "energy",    "deviation",
-                                              "penetration", "load",      "iterations",
-                                              "outcome",     "wall_step", "cpu_step"};
-static const char *const series_units[S_N] = {"s", "J", "m", "m", "N", "", "", "s", "s"};
+// energy_method: the energy of the model the method integrates (written only by a method with
+// energy_shift)
+enum {
+  S_T,
+  S_ENERGY,
+  S_DEVIATION,
+  S_PENETRATION,
+  S_LOAD,
+  S_ITER,
+  S_OUTCOME,
+  S_WALL,
+  S_CPU,
+  S_ENERGY_METHOD,
+  S_N
+};
+static const char *const series_names[S_N] = {
+    "t",          "energy",  "deviation", "penetration", "load",
+    "iterations", "outcome", "wall_step", "cpu_step",    "energy_method"};
+static const char *const series_units[S_N] = {"s", "J", "m", "m", "N", "", "", "s", "s", "J"};
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -94,15 +108,21 @@ static double contact_load(const sim_step_report *rep) {
 }
 
 typedef struct step_totals {
-  double iter_sum, iter_max, wall_max, energy_rise_max;
+  double iter_sum, iter_max, wall_max, energy_rise_max, energy_method_rise_max;
 } step_totals;
 
-static void record_sample(sim_buffers *b, const sim_instance *inst, size_t k, double t,
-                          const sim_step_report *rep, double wall, double cpu) {
+static void record_sample(sim_buffers *b, const sim_instance *inst, const sim_method *method,
+                          void *state, size_t k, double t, const sim_step_report *rep, double wall,
+                          double cpu) {
   double **s = b->series;
   s[S_T][k] = t;
   measure_state(inst, b->rows, t, b->q, b->v, &s[S_ENERGY][k], &s[S_DEVIATION][k],
                 &s[S_PENETRATION][k]);
+  double shift = NAN;
+  if (method->energy_shift && isfinite(s[S_DEVIATION][k]) &&
+      method->energy_shift(state, t, b->q, b->rows, &shift))
+    shift = NAN;
+  s[S_ENERGY_METHOD][k] = s[S_ENERGY][k] + shift;
   if (rep) {
     s[S_LOAD][k] = contact_load(rep);
     s[S_ITER][k] = rep->iterations, s[S_OUTCOME][k] = rep->outcome;
@@ -115,9 +135,10 @@ static void emit_case_stat(void *ctx, const char *key, double value, const char 
 }
 
 static void write_case(xp_case *c, const sim_buffers *b, size_t samples, const sim_outcome *out,
-                       const step_totals *tot) {
+                       const step_totals *tot, int own_energy) {
   for (int s = 0; s < S_N; s++)
-    xp_case_series(c, series_names[s], series_units[s], b->series[s], samples);
+    if (s != S_ENERGY_METHOD || own_energy)
+      xp_case_series(c, series_names[s], series_units[s], b->series[s], samples);
   double dev = 0, pen = 0;
   for (size_t k = 0; k < samples; k++) {
     if (isfinite(b->series[S_DEVIATION][k])) dev = fmax(dev, b->series[S_DEVIATION][k]);
@@ -133,6 +154,10 @@ static void write_case(xp_case *c, const sim_buffers *b, size_t samples, const s
   xp_case_stat_real(c, "penetration_max", pen, "m");
   xp_case_stat_real(c, "energy_final", b->series[S_ENERGY][samples - 1], "J");
   xp_case_stat_real(c, "energy_rise_max", tot->energy_rise_max, "J");
+  if (own_energy) {
+    xp_case_stat_real(c, "energy_method_final", b->series[S_ENERGY_METHOD][samples - 1], "J");
+    xp_case_stat_real(c, "energy_method_rise_max", tot->energy_method_rise_max, "J");
+  }
   xp_case_stat_real(c, "wall_time", out->wall_time, "s");
   xp_case_stat_real(c, "cpu_time", out->cpu_time, "s");
   xp_case_stat_real(c, "us_per_step", steps > 0 ? 1e6 * out->wall_time / steps : NAN, "us");
@@ -145,7 +170,7 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
                       step_totals *tot) {
   const mdl_model *m = inst->model;
   sim_step_report rep;
-  double e_prev = b->series[S_ENERGY][0];
+  double e_prev = b->series[S_ENERGY][0], em_prev = b->series[S_ENERGY_METHOD][0];
   size_t k = 1, mark_step = 0;
   // CPU time is read once per recorded sample (the process clock is a system call, ~10× the
   // monotonic clock's cost): its series is the mean per step over the interval, observers
@@ -184,12 +209,16 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
     sim_frames_record(b->frames, i + 1, t_next, b->q, b->v, &rep, stop != NULL);
     if ((i + 1) % stride == 0 || i + 1 == n || stop) {
       const double cpu = cpu_now();
-      record_sample(b, inst, k, t_next, &rep, wall, (cpu - cpu_mark) / (double)(i + 1 - mark_step));
+      record_sample(b, inst, method, state, k, t_next, &rep, wall,
+                    (cpu - cpu_mark) / (double)(i + 1 - mark_step));
       cpu_mark = cpu, mark_step = i + 1;
       const double e = b->series[S_ENERGY][k];
       if (isfinite(e) && isfinite(e_prev))
         tot->energy_rise_max = fmax(tot->energy_rise_max, e - e_prev);
-      e_prev = e, k++;
+      const double em = b->series[S_ENERGY_METHOD][k];
+      if (isfinite(em) && isfinite(em_prev))
+        tot->energy_method_rise_max = fmax(tot->energy_method_rise_max, em - em_prev);
+      e_prev = e, em_prev = em, k++;
     }
     if (stop) break;
   }
@@ -228,7 +257,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
     buffers_free(&b);
     return e->code ? e->code : xp_fail(e, XP_ERR_RUN, "%s: could not start", method->name);
   }
-  record_sample(&b, inst, 0, 0.0, NULL, NAN, NAN);
+  record_sample(&b, inst, method, state, 0, 0.0, NULL, NAN, NAN);
   if (probe && probe->sample) probe->sample(probe->ctx, 0, 0.0, b.q, b.v, NULL);
   sim_frames_record(b.frames, 0, 0.0, b.q, b.v, NULL, 0);
   step_totals tot = {0};
@@ -240,7 +269,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
     xp_case_param_string(c, "method", method->name);
     xp_case_param_real(c, "h", h, "s");
     xp_case_param_real(c, "T", T, "s");
-    write_case(c, &b, samples, out, &tot);
+    write_case(c, &b, samples, out, &tot, method->energy_shift != NULL);
     sim_frames_write(b.frames, c);
     if (method->stats) method->stats(state, emit_case_stat, c);
     if (probe && probe->finish) probe->finish(probe->ctx, emit_case_stat, c);

@@ -16,6 +16,7 @@
 // become frictionless cones and bilateral rows free rows with the same R and v̂ (a compliant joint).
 #include "theta/theta_contact.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -125,14 +126,14 @@ full:
   return -1;
 }
 
-// ‖J_c A⁻¹ J_cᵀ‖_F over problem rows r0 .. r0+dim) using dim solves with L
-static double delassus_frobenius(const theta_contact_problem *p, int r0, int dim, const double *L,
-                                 double *x) {
-  const int nv = p->nv;
+// ‖J_c A⁻¹ J_cᵀ‖_F over the dim CSR rows idx[0..dim) of (start, col, val), using dim solves
+// with L (x: dim·nv scratch)
+static double delassus_frobenius(const int *start, const int *col, const double *val,
+                                 const int *idx, int dim, int nv, const double *L, double *x) {
   for (int a = 0; a < dim; a++) {
     double *xa = x + (size_t)a * (size_t)nv;
     for (int j = 0; j < nv; j++) xa[j] = 0;
-    for (int k = p->start[r0 + a]; k < p->start[r0 + a + 1]; k++) xa[p->col[k]] += p->val[k];
+    for (int k = start[idx[a]]; k < start[idx[a] + 1]; k++) xa[col[k]] += val[k];
     mdl_chol_solve(L, nv, nv, xa);
   }
   double f2 = 0;
@@ -140,7 +141,7 @@ static double delassus_frobenius(const theta_contact_problem *p, int r0, int dim
     for (int b = 0; b < dim; b++) {
       const double *xb = x + (size_t)b * (size_t)nv;
       double w = 0;
-      for (int k = p->start[r0 + a]; k < p->start[r0 + a + 1]; k++) w += p->val[k] * xb[p->col[k]];
+      for (int k = start[idx[a]]; k < start[idx[a] + 1]; k++) w += val[k] * xb[col[k]];
       f2 += w * w;
     }
   return sqrt(f2);
@@ -224,7 +225,8 @@ int theta_contact_problem_build_with(theta_contact_problem *p, const mdl_rows *r
     p->first[c + 1] = p->nrows;
     p->nc = c + 1;
     // regularisation from the Delassus block's scale w_i
-    const double w = delassus_frobenius(p, r0, dim, L, scratch) / 3;
+    const int idx[3] = {r0, r0 + 1, r0 + 2};
+    const double w = delassus_frobenius(p->start, p->col, p->val, idx, dim, p->nv, L, scratch) / 3;
     for (int t = 0; t < nt; t++) p->R[r0 + t] = s->sigma * w, p->vhat[r0 + t] = 0;
     p->R[r0 + nt] = fmax(near_rigid * w, 1.0 / (h * kb));
     p->vhat[r0 + nt] = -rows->phi[i] * Ki / kb;
@@ -233,6 +235,98 @@ int theta_contact_problem_build_with(theta_contact_problem *p, const mdl_rows *r
         return sc_error_set(err, SC_ERR_INPUT,
                             "row %d: regularisation R = %g is not positive (w = %g)", i,
                             p->R[r0 + t], w);
+  }
+  return 0;
+}
+
+// ---- the potential of the law the step applies ----------------------------------------------
+//
+// Where the near-rigid bound holds (R_n = β²w/(4π²) > 1/(δt(Kδt + B))) the step's normal force
+// is −K'φ1 − (K'B/K)v_n with K' = K C/(Kδt + B), C = 4π²/(β²wδt): a softer spring than the
+// model's K wherever Kδt + B > C. With d = −φ its potential differs from the model's by
+//   ΔU = −∫_{d*}^{d_φ} K(d) (1 − C/(K(d)δt + B)) d dd,   K(d*)δt + B = C.
+
+// 8-point Gauss–Legendre nodes and weights on [−1, 1] (the positive half)
+static const double gl_node[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
+                                  0.9602898564975363};
+static const double gl_weight[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
+                                    0.1012285362903763};
+
+// the model's stiffness of row i at overlap d (its row_stiffness; rows->K when it has none)
+static double stiffness_at(const mdl_model *m, const mdl_rows *rows, int i, double d) {
+  double K = rows->K[i];
+  if (m->row_stiffness && m->row_stiffness(rows, i, -d, &K, m->ctx)) return NAN;
+  return K;
+}
+
+// the spring energy the bound removes from row i, d from d_lo to d_hi (capped on the whole
+// range): Gauss–Legendre on panels doubling from d_lo, where the integrand vanishes or (d_lo
+// tiny) is negligible, so a law K ∝ √d is integrated to rounding
+static double capped_energy(const mdl_model *m, const mdl_rows *rows, int i, double d_lo,
+                            double d_hi, double h, double C) {
+  const double B = rows->B[i];
+  double sum = 0;
+  for (double a = d_lo; a < d_hi;) {
+    const double b = fmin(2 * a, d_hi), mid = 0.5 * (a + b), half = 0.5 * (b - a);
+    for (int k = 0; k < 8; k++) {
+      const double d = mid + (k < 4 ? -half : half) * gl_node[k % 4];
+      const double K = stiffness_at(m, rows, i, d);
+      if (!isfinite(K)) return NAN;
+      const double kb = K * h + B;
+      if (kb > C) sum += half * gl_weight[k % 4] * K * (1 - C / kb) * d;
+    }
+    a = b;
+  }
+  return sum;
+}
+
+// the overlap d* ∈ (0, d_phi] where K(d)δt + B crosses C (K grows with d), by bisection on
+// log d; 0 when the bound holds down to d_phi·2⁻⁴⁰
+static double crossover(const mdl_model *m, const mdl_rows *rows, int i, double d_phi, double h,
+                        double C) {
+  double lo = ldexp(d_phi, -40), hi = d_phi;
+  if (stiffness_at(m, rows, i, lo) * h + rows->B[i] > C) return 0;
+  for (int it = 0; it < 200 && hi > lo * (1 + 4 * DBL_EPSILON); it++) {
+    const double mid = sqrt(lo * hi);
+    if (stiffness_at(m, rows, i, mid) * h + rows->B[i] > C)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return hi;
+}
+
+int theta_contact_energy_shift(const mdl_model *m, const mdl_rows *rows, double h,
+                               const theta_contact_settings *s, const double *L, double *scratch,
+                               double *shift) {
+  *shift = 0;
+  const double c_scale = 4 * THETA_PI * THETA_PI / (s->beta * s->beta * h);
+  for (int i = 0; i < rows->n; i++) {
+    const mdl_row_kind kind = rows->kind[i];
+    if ((kind != MDL_ROW_NORMAL && kind != MDL_ROW_UNILATERAL) || !(rows->phi[i] < 0)) continue;
+    // the contact's rows as the step groups them: tangents, then the normal
+    int idx[3], dim = 0;
+    if (kind == MDL_ROW_NORMAL && rows->contact[i] >= 0)
+      for (int j = 0; j < rows->n && dim < 2; j++)
+        if (rows->kind[j] == MDL_ROW_TANGENT && rows->contact[j] == rows->contact[i])
+          idx[dim++] = j;
+    idx[dim++] = i;
+    const double w =
+        delassus_frobenius(rows->start, rows->col, rows->val, idx, dim, m->nv, L, scratch) / 3;
+    if (!(w > 0) || !isfinite(w)) return -1;
+    const double C = c_scale / w, d_phi = -rows->phi[i];
+    double K = stiffness_at(m, rows, i, d_phi);
+    if (!isfinite(K)) return -1;
+    if (!(K * h + rows->B[i] > C)) continue;  // the model's own spring at this overlap
+    if (!m->row_stiffness) {                  // K held: a linear spring, in closed form
+      *shift -= K * (1 - C / (K * h + rows->B[i])) * d_phi * d_phi / 2;
+      continue;
+    }
+    const double d_star = crossover(m, rows, i, d_phi, h, C);
+    const double e =
+        capped_energy(m, rows, i, d_star > 0 ? d_star : ldexp(d_phi, -40), d_phi, h, C);
+    if (!isfinite(e)) return -1;
+    *shift -= e;
   }
   return 0;
 }

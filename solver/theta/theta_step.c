@@ -42,6 +42,7 @@ struct theta_workspace {
   theta_newton *newton;
   theta_dual *dual;  // NULL when built without qcp
   theta_info info;
+  int factored;  // L holds a step's factor of A
 };
 
 const char *theta_status_name(theta_status s) {
@@ -315,7 +316,9 @@ static theta_status free_motion(theta_workspace *ws, double t, double h) {
   for (int it = 0;; it++) {
     if ((st = free_evaluate(ws, t, h, ws->vst)) != THETA_OK) return st;
     memcpy(ws->L, ws->A, (size_t)nv * (size_t)nv * sizeof(double));
+    ws->factored = 0;
     if (mdl_chol_factor_rel(ws->L, nv, nv, THETA_PIVOT_REL)) return THETA_SINGULAR;
+    ws->factored = 1;
     // convergence test on the residual at the current iterate
     for (int j = 0; j < nv; j++) ws->tmp[j] = h * ws->f[j];
     info->free_residual = mass_scaled_norm(ws, ws->res);
@@ -470,4 +473,20 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
     info->energy = NAN;
   info->status = st;
   return st;
+}
+
+int theta_energy_shift(theta_workspace *ws, double t, const double *q, const mdl_rows *rows,
+                       double h, double *shift) {
+  const mdl_model *m = ws->model;
+  *shift = NAN;
+  if (!ws->factored) {  // before the first step: the scales of M at q
+    int code;
+    if ((code = m->mass(t, q, ws->blocks, m->ctx))) return callback_status(ws, "mass", code);
+    mass_assemble(ws);
+    memcpy(ws->L, ws->M, (size_t)ws->nv * (size_t)ws->nv * sizeof(double));
+    if (mdl_chol_factor_rel(ws->L, ws->nv, ws->nv, THETA_PIVOT_REL)) return THETA_SINGULAR;
+  }
+  if (theta_contact_energy_shift(m, rows, h, &ws->settings.contact, ws->L, ws->scratch, shift))
+    return THETA_NONFINITE;
+  return THETA_OK;
 }

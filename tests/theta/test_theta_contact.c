@@ -237,6 +237,65 @@ static void test_build_from_rows(void **state) {
   mdl_rows_free(rows);
 }
 
+// a Hertz row K(d) = E√(r d) for the energy test (ctx: E√r)
+static int hertz_stiffness(const mdl_rows *rows, int i, double phi, double *K, void *ctx) {
+  (void)rows, (void)i;
+  *K = *(const double *)ctx * sqrt(fmax(0.0, -phi));
+  return 0;
+}
+
+// ∫ s⁴/(αs + B) ds (polynomial division), for the closed form of the capped Hertz energy
+static double capped_antiderivative(double s, double alpha, double B) {
+  const double a2 = alpha * alpha, a3 = a2 * alpha, a4 = a3 * alpha, a5 = a4 * alpha;
+  return pow(s, 4) / (4 * alpha) - B * pow(s, 3) / (3 * a2) + B * B * s * s / (2 * a3) -
+         B * B * B * s / a4 + pow(B, 4) / a5 * log(alpha * s + B);
+}
+
+// the energy of the law the step applies, against closed forms: a sphere (planar: x, y, θ) on
+// the ground with overlap d, A = M, w = ‖diag(1/m + r²/I, 1/m)‖_F/3, C = 4π²/(β²wδt). Hertz
+// K = a√d: ΔU = −∫_{d*}^{d} (K − CK/(Kδt + B)) u du = −(2/5)a[u^{5/2}] + 2Ca[∫ s⁴/(αs + B) ds]
+// with s = √u, α = aδt, √d* = (C − B)/α; a held K: −K(1 − C/(Kδt + B))d²/2; a soft β: 0
+static void test_energy_shift_closed_forms(void **state) {
+  (void)state;
+  const double m = 1, r = 0.1, I = 0.4 * m * r * r, E = 1e11, B = 1, h = 0.01, d = 5e-4;
+  double a = E * sqrt(r);
+  mdl_model model = {.nv = 3, .row_stiffness = hertz_stiffness, .ctx = &a};
+  mdl_rows *rows = mdl_rows_create(2, 3);
+  const int ct[] = {0, 2}, cn[] = {1};
+  const double vt[] = {1, r}, vn[] = {1};
+  const int it = mdl_rows_add(rows, MDL_ROW_TANGENT, 0, 0, 0, 1e4, 2, ct, vt);
+  const int in = mdl_rows_add(rows, MDL_ROW_NORMAL, -d, 0, a * sqrt(d), B, 1, cn, vn);
+  mdl_rows_set_contact(rows, it, 0, 0.5), mdl_rows_set_contact(rows, in, 0, 0.5);
+  const double L[9] = {sqrt(m), 0, 0, 0, sqrt(m), 0, 0, 0, sqrt(I)};
+  double scratch[12], shift = 0;
+  theta_contact_settings s = theta_contact_settings_default();
+  const double w = sqrt(pow(1 / m + r * r / I, 2) + 1 / (m * m)) / 3;
+  const double C = 4 * PI * PI / (w * h), alpha = a * h, sd = sqrt(d), ss = (C - B) / alpha;
+  const double hertz = 0.4 * a * (pow(d, 2.5) - pow(ss, 5));
+  const double capped =
+      2 * C * a * (capped_antiderivative(sd, alpha, B) - capped_antiderivative(ss, alpha, B));
+  assert_int_equal(theta_contact_energy_shift(&model, rows, h, &s, L, scratch, &shift), 0);
+  printf("Hertz sphere, overlap %g m: energy shift %.15e J, closed form %.15e J\n", d, shift,
+         capped - hertz);
+  assert_true(shift < -1);  // the bound is active: the test tests the quadrature
+  assert_close("Hertz: ΔU", shift, capped - hertz, 1e-12 * fabs(hertz));
+  // the stiffness held (no row_stiffness): a linear spring
+  model.row_stiffness = NULL;
+  const double K = rows->K[in];
+  assert_int_equal(theta_contact_energy_shift(&model, rows, h, &s, L, scratch, &shift), 0);
+  assert_close("held K: ΔU", shift, -K * (1 - C / (K * h + B)) * d * d / 2, 1e-13 * K * d * d);
+  // β small enough that R_n is the physical compliance: the step's law is the model's
+  s.beta = 1e-4;
+  model.row_stiffness = hertz_stiffness;
+  assert_int_equal(theta_contact_energy_shift(&model, rows, h, &s, L, scratch, &shift), 0);
+  assert_close("β = 1e-4: ΔU", shift, 0, 0);
+  // an open contact holds no energy
+  rows->phi[in] = 1e-3, s.beta = 1;
+  assert_int_equal(theta_contact_energy_shift(&model, rows, h, &s, L, scratch, &shift), 0);
+  assert_close("open: ΔU", shift, 0, 0);
+  mdl_rows_free(rows);
+}
+
 // free flight above the ground: the midpoint rule is exact for constant gravity, θ = 0 gives
 // v1 = v0 + δt M⁻¹f(q0, v0), and no impulse acts
 static void test_free_flight(void **state) {
@@ -471,6 +530,7 @@ int main(void) {
       cmocka_unit_test(test_particle_by_hand),
       cmocka_unit_test(test_random_problems_dual_optimality),
       cmocka_unit_test(test_build_from_rows),
+      cmocka_unit_test(test_energy_shift_closed_forms),
       cmocka_unit_test(test_free_flight),
       cmocka_unit_test(test_errors_and_determinism),
       cmocka_unit_test(test_tiny_sigma),

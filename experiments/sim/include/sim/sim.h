@@ -143,6 +143,11 @@ struct sim_method {
                 void (*emit)(void *ctx, const char *key, double value, const char *unit),
                 void *ctx);
   void (*free)(void *state);
+  // Optional: the energy of the contact law the method applies minus the scene's, at a state
+  // (t, q) with the model's rows evaluated there; the loop stores the scene's energy plus it as
+  // `energy_method`, the energy of the model the method integrates (paper B's near-rigid bound
+  // softens stiff contacts). 0 on success. NULL: the method integrates the scene's law.
+  int (*energy_shift)(void *state, double t, const double *q, const mdl_rows *rows, double *shift);
 };
 
 // NULL-terminated table of every method (generated from the build list, sim_registry.c).

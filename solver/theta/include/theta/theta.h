@@ -116,6 +116,11 @@ int theta_settings_validate(const theta_settings *settings, sc_error *err);
 theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0, const double *v0,
                         double *q1, double *v1);
 
+// The energy of the contact law the step applies minus the model's at (t, q) with rows evaluated
+// there (theta_contact_energy_shift), for step size h: the Delassus scales from the last step's
+// A (before the first step: M at q). 0 and *shift, or THETA_NONFINITE / a callback's status.
+int theta_energy_shift(theta_workspace *ws, double t, const double *q, const mdl_rows *rows,
+                       double h, double *shift);
 // Statistics of the last step (owned by the workspace).
 const theta_info *theta_step_info(const theta_workspace *ws);
 // Rows evaluated at (t0, q0, v0) in the last step (owned by the workspace).

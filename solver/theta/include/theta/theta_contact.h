@@ -108,6 +108,17 @@ int theta_contact_problem_build_with(theta_contact_problem *p, const mdl_rows *r
                                      const theta_contact_settings *s, const double *L,
                                      double *scratch, sc_error *err);
 
+// The potential of the contact law the step applies minus the model's, at rows evaluated at a
+// state (SPEC §2.3): where the near-rigid bound R_n = β²w/(4π²) exceeds the physical compliance,
+// the step's spring is K' = K·C/(Kh + B), C = 4π²/(β²wh), softer than the model's K; *shift
+// (≤ 0, J) = −Σ over the penetrating unilateral and normal rows of ∫ (K − K')(−φ) dφ over the
+// overlaps where the bound holds, K(φ) the model's row_stiffness (rows->K when it has none), B
+// the row's, w from L (row-major Cholesky factor of A, nv·nv) and scratch (3·nv doubles).
+// Returns 0, or −1 when a stiffness or scale is not finite.
+int theta_contact_energy_shift(const mdl_model *m, const mdl_rows *rows, double h,
+                               const theta_contact_settings *s, const double *L, double *scratch,
+                               double *shift);
+
 // Projects y (dim = 1, 2 or 3 entries: tangents then normal) onto the friction cone
 // {‖γ_t‖ ≤ μ γ_n} in the norm ‖·‖_R (R: dim positive entries), in closed form (paper B §IV):
 // stiction γ = y; sliding γ_n = (y_n + μ̂‖y_t‖)/(1 + μ̃²), γ_t = μγ_n t̂, μ̃ = μ√(R_t/R_n),

@@ -49,11 +49,12 @@ int mbs_predict_setup(struct mbs_qcp *q) {
   q->krhs = pattern_alloc(q, sizeof(double), un), q->ksol = pattern_alloc(q, sizeof(double), un);
   q->kres = pattern_alloc(q, sizeof(double), un);
   q->changed = pattern_alloc(q, sizeof(int), (size_t)n);
+  q->guessed = pattern_alloc(q, sizeof(int), (size_t)n);
   int *order = pattern_alloc(q, sizeof(int), un);
   signed char *sign = pattern_alloc(q, 1, un);
   int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
   int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
-           q->krhs && q->ksol && q->kres && q->changed && order && sign && rowcnt;
+           q->krhs && q->ksol && q->kres && q->changed && q->guessed && order && sign && rowcnt;
   if (ok) {
     int e = 0;
     for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)
@@ -253,6 +254,29 @@ static double predict_refine(struct mbs_qcp *q) {
   return res / (1 + bmax);
 }
 
+// the open unilateral/normal rows that share a velocity with row s (just closed) close with it:
+// where contacts close in a chain (a column landing) closing a row only makes its neighbour
+// penetrate in the next solve, one contact per correction; closing the neighbours at once halves
+// the corrections (measured: a landing column of 1000 needed up to 73 and 30–60 per step). A
+// guess only — a neighbour that should stay open gets λ < 0 and opens again, a row is guessed once
+// per solve (so the corrections cannot cycle on guesses), and the final set is checked as before;
+// returns the rows closed
+static int predict_close_neighbours(const mbs_workspace *ws, const int *sidx, int s) {
+  struct mbs_qcp *q = ws->qcp;
+  const mdl_rows *r = ws->rows;
+  const int i = ws->act[sidx[s]];
+  int closed = 0;
+  for (int k = r->start[i]; k < r->start[i + 1]; k++) {
+    const int j = r->col[k];
+    for (int t = q->Tp[j]; t < q->Tp[j + 1]; t++) {
+      const int u = q->Ti[t], role = q->role[u];
+      if ((role != ROLE_UNI && role != ROLE_NORMAL) || !q->open[u] || q->guessed[u]) continue;
+      q->open[u] = 0, q->guessed[u] |= 1, q->changed[q->nchanged++] = u, closed++;
+    }
+  }
+  return closed;
+}
+
 // every dropped condition at the linear solution x (λ_S, w): closed rows λ_u ≥ 0 and λ in its
 // cone; open rows ρ = λ/D + G w − ĉ0 in the dual cone (relaxed ρ_n ≥ μ‖ρ_t‖, coulomb ρ_n ≥ 0).
 // A violated sign flips the row (closed with λ < 0 opens, open with ρ < 0 closes: one step of a
@@ -282,13 +306,18 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
     }
     const double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
     if (!q->open[s] && v[0] < -tl) {
-      q->open[s] = 1, flips++, q->changed[q->nchanged++] = s;
+      q->open[s] = 1, q->guessed[s] |= 2, flips++, q->changed[q->nchanged++] = s;
     } else if (!q->open[s] && vt > mu * v[0] + tl) {
       return -1;
     } else if (q->open[s] && v[0] < (coulomb ? 0 : mu * vt) - tr) {
       q->open[s] = 0, flips++, q->changed[q->nchanged++] = s;
     }
   }
+  // (bit 2 of guessed: opened by this correction, not closed again by a neighbour in it; each row
+  // then enters changed once)
+  for (int c = 0, nc = q->nchanged; c < nc; c++)
+    if (!q->open[q->changed[c]]) flips += predict_close_neighbours(ws, sidx, q->changed[c]);
+  for (int c = 0; c < q->nchanged; c++) q->guessed[q->changed[c]] &= 1;
   for (int s = 0; flips && s < ns; s++)
     if (q->role[s] == ROLE_TANGENT && q->open[s] != q->open[q->tn[s]])
       q->open[s] = q->open[q->tn[s]], q->changed[q->nchanged++] = s;
@@ -299,9 +328,14 @@ int mbs_predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *
                       double *lam_s, double *w) {
   struct mbs_qcp *q = ws->qcp;
   if (!q->kn || predict_classify(ws, ns, sidx)) return 0;
-  // a few active-set corrections (rows joining or leaving); a set that does not settle in
-  // PREDICT_MAX_SOLVES linear solves goes to the interior point
-  enum { PREDICT_MAX_SOLVES = 25 };
+  // active-set corrections (rows joining or leaving); a set that does not settle in
+  // PREDICT_MAX_SOLVES linear solves goes to the interior point. A correction refactors the λ
+  // rows from the first flipped one on and solves once: on a landing column of 1000 about 1/100
+  // of the interior point's solve with its exact-Coulomb polish (measured: 0.35 vs ~75 ms per
+  // step, loaded machine), where up to 73 corrections settle the set; beyond 100 the interior
+  // point is cheaper
+  enum { PREDICT_MAX_SOLVES = 100 };
+  memset(q->guessed, 0, sizeof(int) * (size_t)ns);
   // the corrections work on the regularised solution (its O(δ) error, ~1e-10 relative, moves no
   // sign that matters); the set they settle on is refined against K0 and checked again
   int flips = 1, solves = 0;
@@ -326,7 +360,7 @@ int mbs_predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *
 
 void mbs_predict_release(struct mbs_qcp *q) {
   q->qd = NULL, q->kn = 0;
-  q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = NULL;
+  q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = q->guessed = NULL;
   q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = NULL;
 }
 

@@ -47,6 +47,7 @@ struct mbs_qcp {
   qcp_qd *qd;
   int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
   int *changed, nchanged;     // λ rows flipped by the last correction (their K columns changed)
+  int *guessed;               // rows this solve's corrections closed as a neighbour (once per row)
   double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
   int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
   double *Kx, *Kx0, *krhs, *ksol, *kres;

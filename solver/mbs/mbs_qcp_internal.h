@@ -20,6 +20,7 @@ struct mbs_qcp {
   qcp_workspace *qws;
   int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
   int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
+  int ncone;                         // cones of the last build
   int nlam;                          // of which λ_S (the first nlam variables)
   int have_pattern;                  // n, p, …, Pp0, … hold the pattern of the last load
   // structure and values under construction

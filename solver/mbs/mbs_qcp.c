@@ -757,13 +757,14 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   mbs_status st = MBS_OK;
   if (ws->rows_kept && q->have_pattern && q->nlam == ns && ws->settings.formulation != MBS_PAPER) {
     rebuild_stiffness(ws, ns, sidx, chat0);
+    q->same = 1, q->pending = 1;  // the pattern loaded with the last build (load's same path)
   } else {
     if ((st = classify(ws, ns, sidx, &ncone)) != MBS_OK) return st;
     if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
+    if ((st = load(ws)) != MBS_OK) return st;
     q->ncone = ncone;
   }
   ws->info.contacts = ncone;
-  if ((st = load(ws)) != MBS_OK) return st;
   ws->qcp_used = 1;
   ws->info.coulomb_residual = 0;  // the last solve's (SPEC §1.6; 0 when predicted or relaxed)
   if (mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w)) {

@@ -256,7 +256,7 @@ static double predict_refine(struct mbs_qcp *q) {
 
 // the open unilateral/normal rows that share a velocity with row s (just closed) close with it:
 // where contacts close in a chain (a column landing) closing a row only makes its neighbour
-// penetrate in the next solve, one contact per correction; closing the neighbours at once halves
+// penetrate in the next solve, one contact per correction; closing the neighbours at once cuts
 // the corrections (measured: a landing column of 1000 needed up to 73 and 30–60 per step). A
 // guess only — a neighbour that should stay open gets λ < 0 and opens again, a row is guessed once
 // per solve (so the corrections cannot cycle on guesses), and the final set is checked as before;
@@ -313,10 +313,15 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
       q->open[s] = 0, flips++, q->changed[q->nchanged++] = s;
     }
   }
-  // (bit 2 of guessed: opened by this correction, not closed again by a neighbour in it; each row
-  // then enters changed once)
-  for (int c = 0, nc = q->nchanged; c < nc; c++)
-    if (!q->open[q->changed[c]]) flips += predict_close_neighbours(ws, sidx, q->changed[c]);
+  // guesses over two hops: the neighbours' neighbours close too (measured 3–5 % less CPU on the
+  // dropped column of 1000 than one hop; three no better). Bit 2 of guessed: opened by this
+  // correction, not closed again by a neighbour in it (so each row enters changed once)
+  for (int hop = 0, from = 0; hop < 2; hop++) {
+    const int to = q->nchanged;
+    for (int c = from; c < to; c++)
+      if (!q->open[q->changed[c]]) flips += predict_close_neighbours(ws, sidx, q->changed[c]);
+    from = to;
+  }
   for (int c = 0; c < q->nchanged; c++) q->guessed[q->changed[c]] &= 1;
   for (int s = 0; flips && s < ns; s++)
     if (q->role[s] == ROLE_TANGENT && q->open[s] != q->open[q->tn[s]])

@@ -107,16 +107,23 @@ int mbs_predict_setup(struct mbs_qcp *q) {
   return 0;
 }
 
-// y = K0 x for the symmetric K0 given by its upper triangle
-static void sym_mv(int N, const int *Kp, const int *Ki, const double *Kx, const double *x,
-                   double *y) {
+// y = K0 x for the symmetric K0 given by its upper triangle (column j's diagonal at kdiag[j]);
+// column j's own sum is kept in a register (y[j] would alias the y[i] updates)
+static void sym_mv(int N, const int *Kp, const int *Ki, const int *kdiag, const double *Kx,
+                   const double *x, double *y) {
   for (int i = 0; i < N; i++) y[i] = 0;
-  for (int j = 0; j < N; j++)
+  for (int j = 0; j < N; j++) {
+    const int d = kdiag[j];
+    const double xj = x[j];
+    double yj = Kx[d] * xj;
     for (int k = Kp[j]; k < Kp[j + 1]; k++) {
-      int i = Ki[k];
-      y[i] += Kx[k] * x[j];
-      if (i != j) y[j] += Kx[k] * x[i];
+      if (k == d) continue;
+      const int i = Ki[k];
+      y[i] += Kx[k] * xj;
+      yj += Kx[k] * x[i];
     }
+    y[j] += yj;
+  }
 }
 
 // the last solve's active set, by model row (rows new to this solve are predicted closed: a row
@@ -238,7 +245,7 @@ static double predict_refine(struct mbs_qcp *q) {
   }
   double res = INFINITY;
   for (int it = 0; it < 4; it++) {
-    sym_mv(N, q->Kp, q->Ki, q->Kx0, q->ksol, q->kres);
+    sym_mv(N, q->Kp, q->Ki, q->kdiag, q->Kx0, q->ksol, q->kres);
     double r = 0;
     for (int j = 0; j < N; j++)
       q->kres[j] = q->krhs[j] - q->kres[j], r = max_of(r, fabs(q->kres[j]));

@@ -50,11 +50,13 @@ int mbs_predict_setup(struct mbs_qcp *q) {
   q->kres = pattern_alloc(q, sizeof(double), un);
   q->changed = pattern_alloc(q, sizeof(int), (size_t)n);
   q->guessed = pattern_alloc(q, sizeof(int), (size_t)n);
+  q->open_f = pattern_alloc(q, sizeof(int), (size_t)n);
   int *order = pattern_alloc(q, sizeof(int), un);
   signed char *sign = pattern_alloc(q, 1, un);
   int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
   int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
-           q->krhs && q->ksol && q->kres && q->changed && q->guessed && order && sign && rowcnt;
+           q->krhs && q->ksol && q->kres && q->changed && q->guessed && q->open_f && order &&
+           sign && rowcnt;
   if (ok) {
     int e = 0;
     for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)
@@ -220,12 +222,46 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
     // (spheres), and the λ rows below the first whose stiffness changed (a second pass of a
     // landing step: the rows that closed at the landing front)
     qcp_qd_factor_update(q->qd, q->Kx, q->keps, q->kdyn);
+    q->kscale = scale, q->kbuild = q->build_id;
   } else {
     for (int c = 0; c < q->nchanged; c++) predict_column(q, q->changed[c]);
     qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdyn);
   }
+  // the open flags of the factored matrix (predict_kept's reference)
+  memcpy(q->open_f, q->open, sizeof(int) * (size_t)q->nlam);
   memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
   qcp_qd_solve(q->qd, q->ksol);
+}
+
+// the first solve of a pass that re-solves the rows of a pass whose build the factor holds
+// (same step: G, M and b stand): K0 differs from the factored matrix only in the λ columns whose
+// stiffness (C = 1/D) or open flag changed, so those columns are rewritten and the factor redone
+// from the first of them on — what predict_factor_solve's first factor computes (it finds the
+// same first differing row by comparing every entry), without rebuilding and comparing all of
+// K. Returns 0 when that does not apply (another build factored, or the scale of the
+// regularisation moved): the full first factor then.
+static int predict_kept(struct mbs_qcp *q) {
+  const int ns = q->nlam, n = q->nn, N = n + q->np;
+  if (q->kbuild != q->build_id) return 0;
+  double dmax = 0;
+  for (int j = 0; j < N; j++) {
+    const double d = j >= ns ? q->Kx0[q->kdiag[j]] : q->open[j] ? 1 : q->Px[q->Pp[j]];
+    dmax = max_of(dmax, fabs(d));
+  }
+  if ((dmax > 0 ? dmax : 1) != q->kscale) return 0;
+  q->nchanged = 0;
+  for (int s = 0; s < ns; s++) {
+    const double d = q->open[s] ? 1 : q->Px[q->Pp[s]];
+    if (q->open[s] != q->open_f[s] || q->Kx0[q->kdiag[s]] != d) q->changed[q->nchanged++] = s;
+  }
+  for (int c = 0; c < q->nchanged; c++) predict_column(q, q->changed[c]);
+  for (int j = 0; j < n; j++) q->krhs[j] = q->open[j] ? 0 : -q->c[j];
+  for (int i = 0; i < q->np; i++) q->krhs[n + i] = q->b[i];
+  qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdyn);
+  memcpy(q->open_f, q->open, sizeof(int) * (size_t)ns);
+  memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
+  qcp_qd_solve(q->qd, q->ksol);
+  return 1;
 }
 
 // iterative refinement of q->ksol against K0 itself removes δ's perturbation (one pass takes the
@@ -354,7 +390,7 @@ int mbs_predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *
   for (;;) {
     if (flips) {
       if (++solves > PREDICT_MAX_SOLVES) return 0;
-      predict_factor_solve(q, solves == 1);
+      if (!(solves == 1 && ws->rows_kept && predict_kept(q))) predict_factor_solve(q, solves == 1);
     } else if (!(predict_refine(q) <= 1e-10)) {
       return 0;
     }
@@ -373,6 +409,7 @@ int mbs_predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *
 void mbs_predict_release(struct mbs_qcp *q) {
   q->qd = NULL, q->kn = 0;
   q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = q->guessed = NULL;
+  q->open_f = NULL, q->kbuild = -1;
   q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = NULL;
 }
 

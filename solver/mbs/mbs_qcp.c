@@ -91,6 +91,7 @@ int mbs_qcp_create(mbs_workspace *ws) {
   q->row_stamp = zalloc((size_t)cap, sizeof(long));
   q->w_last = zalloc((size_t)nv, sizeof(double));
   q->stamp = 1;  // no row carries it yet
+  q->kbuild = -1;
   if (!(q->cn = mbs_cn_create(ws))) return -1;
   for (size_t k = 0; k < sizeof iarr / sizeof *iarr; k++)
     if (!*iarr[k]) return -1;
@@ -761,6 +762,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   } else {
     if ((st = classify(ws, ns, sidx, &ncone)) != MBS_OK) return st;
     if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
+    q->build_id++;
     if ((st = load(ws)) != MBS_OK) return st;
     q->ncone = ncone;
   }

@@ -49,6 +49,9 @@ struct mbs_qcp {
   int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
   int *changed, nchanged;     // λ rows flipped by the last correction (their K columns changed)
   int *guessed;               // rows this solve's corrections closed as a neighbour (once per row)
+  int *open_f;                // the open flags of the matrix the factor holds (λ rows)
+  long build_id, kbuild;      // builds made; the build whose values the factor holds (−1: none)
+  double kscale;              // the regularisation's scale of the factor (largest |diagonal|)
   double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
   int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
   double *Kx, *Kx0, *krhs, *ksol, *kres;

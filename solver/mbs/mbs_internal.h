@@ -40,6 +40,8 @@ struct mbs_workspace {
   double *wvec;         // nv: w of the qcp path
   double *ctt;          // cap: per contact index, Σ λ_t² (cone statistics)
   int qcp_used;         // 1 if the last step made a conic solve (mbs_step_qcp_problem)
+  int rows_kept;        // 1 if this pass solves the rows of the step's last pass again (only
+                        // their stiffnesses changed: a speculative re-solve without joins)
   int *extra;           // cap: speculative rows flagged to join (mdl_eval_activate), per row
   double *Krow;         // cap: stiffness each row uses in this step (speculative), per row
 };

@@ -91,6 +91,7 @@ int mbs_qcp_create(mbs_workspace *ws) {
   q->row_stamp = zalloc((size_t)cap, sizeof(long));
   q->w_last = zalloc((size_t)nv, sizeof(double));
   q->stamp = 1;  // no row carries it yet
+  q->kbuild = -1;
   if (!(q->cn = mbs_cn_create(ws))) return -1;
   for (size_t k = 0; k < sizeof iarr / sizeof *iarr; k++)
     if (!*iarr[k]) return -1;
@@ -738,15 +739,34 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
   return coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, warm_shift, st);
 }
 
+// a re-solve of the last built rows whose stiffnesses changed (ws->rows_kept): relaxed and
+// coulomb hold D only in the λ columns' diagonal C = 1/D of P and in the targets c = −ĉ0, so only
+// those are rewritten (the pattern, A, G, b and h stand; build would write the same values)
+static void rebuild_stiffness(mbs_workspace *ws, int ns, const int *sidx, const double *chat) {
+  struct mbs_qcp *q = ws->qcp;
+  for (int s = 0; s < ns; s++) {
+    const int off = q->role[s] == ROLE_OFF;
+    q->Px[q->Pp[s]] = off ? 1 : 1.0 / ws->D[sidx[s]];
+    q->c[s] = off ? 0 : -chat[s];
+  }
+}
+
 mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                          const double *gE, double *lam_s, double *w) {
   struct mbs_qcp *q = ws->qcp;
-  int ncone = 0;
-  mbs_status st = classify(ws, ns, sidx, &ncone);
-  if (st != MBS_OK) return st;
+  int ncone = q->ncone;
+  mbs_status st = MBS_OK;
+  if (ws->rows_kept && q->have_pattern && q->nlam == ns && ws->settings.formulation != MBS_PAPER) {
+    rebuild_stiffness(ws, ns, sidx, chat0);
+    q->same = 1, q->pending = 1;  // the pattern loaded with the last build (load's same path)
+  } else {
+    if ((st = classify(ws, ns, sidx, &ncone)) != MBS_OK) return st;
+    if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
+    q->build_id++;
+    if ((st = load(ws)) != MBS_OK) return st;
+    q->ncone = ncone;
+  }
   ws->info.contacts = ncone;
-  if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
-  if ((st = load(ws)) != MBS_OK) return st;
   ws->qcp_used = 1;
   ws->info.coulomb_residual = 0;  // the last solve's (SPEC §1.6; 0 when predicted or relaxed)
   if (mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w)) {

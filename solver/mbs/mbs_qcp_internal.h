@@ -20,6 +20,7 @@ struct mbs_qcp {
   qcp_workspace *qws;
   int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
   int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
+  int ncone;                         // cones of the last build
   int nlam;                          // of which λ_S (the first nlam variables)
   int have_pattern;                  // n, p, …, Pp0, … hold the pattern of the last load
   // structure and values under construction
@@ -47,6 +48,10 @@ struct mbs_qcp {
   qcp_qd *qd;
   int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
   int *changed, nchanged;     // λ rows flipped by the last correction (their K columns changed)
+  int *guessed;               // rows this solve's corrections closed as a neighbour (once per row)
+  int *open_f;                // the open flags of the matrix the factor holds (λ rows)
+  long build_id, kbuild;      // builds made; the build whose values the factor holds (−1: none)
+  double kscale;              // the regularisation's scale of the factor (largest |diagonal|)
   double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
   int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
   double *Kx, *Kx0, *krhs, *ksol, *kres;

@@ -642,6 +642,7 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
     mbs_info *info = &ws->info;
     info->rows_open = rows_open(ws);
     mbs_status ps = step_pass(ws, t, h, q0, has_contact);
+    ws->rows_kept = 1;  // the next pass solves the same rows unless some join
     int joined = 0;
     if (mbs_status_severity(ps) < 0 || !speculative_update(ws, h, &joined)) return ps;
     if (pass == ws->settings.max_resolves) {
@@ -649,8 +650,10 @@ static mbs_status step_solve(mbs_workspace *ws, double t, double h, const double
       return ps;
     }
     info->resolves++;
-    if (joined)
+    if (joined) {
+      ws->rows_kept = 0;
       st = step_active(ws, (mbs_status)mdl_eval_activate(ws->ev, ws->extra), &has_contact);
+    }
   }
   return st;
 }
@@ -662,7 +665,7 @@ mbs_status mbs_step(mbs_workspace *ws, double t, double h, const double *q0, con
   info->energy = NAN;
   info->lambda_min = INFINITY;
   const mdl_model *m = ws->model;
-  ws->qcp_used = 0;
+  ws->qcp_used = 0, ws->rows_kept = 0;
   mbs_status st = (h > 0 && isfinite(h)) ? step_solve(ws, t, h, q0, v0) : MBS_NONFINITE;
   if (st == MBS_OK || st == MBS_MAX_ITERATIONS || st == MBS_INACCURATE) {
     for (int j = 0; j < ws->nq; j++) q1[j] = q0[j] + h * ws->qdot[j];

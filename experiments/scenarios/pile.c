@@ -297,8 +297,20 @@ typedef struct settle_probe {
   const pile *s;
   double *q, *v;
   double t, t_settle;
+  double plane_gap;  // smallest gap of a sphere to the ground or a wall over the run [m]
   int ok;
 } settle_probe;
+
+// the smallest gap of any sphere to the ground or a wall (< 0: overlap) [m]
+static double plane_gap_min(const pile *s, const double *q) {
+  const double r = s->p.s.r, L = s->p.half;
+  double g = INFINITY;
+  for (int i = 0; i < s->p.s.n; i++) {
+    const double *x = q + 7 * i;
+    g = fmin(g, fmin(x[2], fmin(L - fabs(x[0]), L - fabs(x[1]))) - r);
+  }
+  return g;
+}
 
 static void settle_sample(void *ctx, size_t k, double t, const double *q, const double *v,
                           const sim_step_report *rep) {
@@ -311,6 +323,7 @@ static void settle_sample(void *ctx, size_t k, double t, const double *q, const 
     sp->t_settle = NAN;
   else if (isnan(sp->t_settle))
     sp->t_settle = t;
+  sp->plane_gap = fmin(sp->plane_gap, plane_gap_min(sp->s, q));
   const int n = sp->s->p.s.n;
   memcpy(sp->q, q, (size_t)(7 * n) * sizeof *q);
   memcpy(sp->v, v, (size_t)(6 * n) * sizeof *v);
@@ -333,6 +346,7 @@ static void settle_finish(void *ctx, sim_emit_fn emit, void *emit_ctx) {
   emit(emit_ctx, "settle_time", sp->t_settle, "s");
   emit(emit_ctx, "height_min_T", zmin, "m");
   emit(emit_ctx, "height_max_T", zmax, "m");
+  emit(emit_ctx, "plane_gap_min", sp->plane_gap, "m");  // over the run; < 0: Hertz overlap
   // the tangential law the run used: 1 stick springs (carried by the method), 0 paper A's rows
   emit(emit_ctx, "tangent_stick", s->stick && mdl_stick_on(s->stick), "");
   if (s->stick) emit(emit_ctx, "stick_kt", mdl_stick_stiffness(s->stick), "N/m");
@@ -350,7 +364,7 @@ static int pile_probe(const sim_instance *inst, sim_probe *probe) {
   const int n = s->p.s.n;
   double *buf = sp ? malloc((size_t)(13 * n) * sizeof *buf) : NULL;
   if (!buf) return free(sp), -1;
-  *sp = (settle_probe){.s = s, .q = buf, .v = buf + 7 * n, .t_settle = NAN};
+  *sp = (settle_probe){.s = s, .q = buf, .v = buf + 7 * n, .t_settle = NAN, .plane_gap = INFINITY};
   *probe =
       (sim_probe){.ctx = sp, .sample = settle_sample, .finish = settle_finish, .free = settle_free};
   return 0;

@@ -83,6 +83,39 @@ static double pair_ratio(const pile *s, const double *q) {
   return worst;
 }
 
+// PILE_TRACE: the fastest sphere neither still nor rolling freely, with its contacts of the last
+// step (normal force, tangential force over its cap, gap)
+static void trace_fastest(const pile *s, const mbs_workspace *ws, double t, const double *q,
+                          const double *v) {
+  int rolling, moving, worst = -1;
+  double roll, best = 0;
+  const double vmax = pile_unsettled_speed(s, q, v, PILE_STILL, &rolling, &roll, &moving);
+  for (int i = 0; i < s->p.s.n; i++) {
+    const double *vi = v + 6 * i, speed = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+    if (speed == vmax && vmax > 0) worst = i, best = speed;
+  }
+  printf("t %.2f: unsettled max %.3e m/s, moving %d, rolling %d", t, vmax, moving, rolling);
+  if (worst < 0) {
+    printf("\n");
+    return;
+  }
+  const double *x = q + 7 * worst, *vi = v + 6 * worst;
+  printf("; sphere %d (%.2e) at %.4f %.4f %.4f v %.2e %.2e %.2e w %.2e %.2e %.2e\n", worst, best,
+         x[0], x[1], x[2], vi[0], vi[1], vi[2], vi[3], vi[4], vi[5]);
+  const mdl_rows *r = mbs_step_rows(ws);
+  const double *lam = mbs_step_lambda(ws);
+  for (int i = 0; i + 2 < r->n; i++) {
+    if (r->kind[i] != MDL_ROW_NORMAL) continue;
+    int mine = 0;
+    for (int k = r->start[i]; k < r->start[i + 1]; k++) mine |= r->col[k] / 6 == worst;
+    if (!mine || !(lam[i] > 0)) continue;
+    const double lt = hypot(lam[i + 1], lam[i + 2]);
+    printf(
+        "    contact %d: lambda_n %.3e, |lambda_t|/(mu lambda_n) %.6f, phi %.3e, phi_t %.2e %.2e\n",
+        r->contact[i], lam[i], lt / (r->mu[i] * lam[i]), r->phi[i], r->phi[i + 1], r->phi[i + 2]);
+  }
+}
+
 static int cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -101,10 +134,14 @@ static void end_speeds(int n, const double *v, double *vmax, double *vmed) {
   free(sp);
 }
 
+// bt < 0: the scenario's default tangential law (the stick spring, its anchors carried here as
+// paper A's stepper in the simulate loop carries them); bt ≥ 0: paper A's viscous rows with
+// B_t = bt (0: the default 1e6/h)
 static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
   pile *s = malloc(sizeof *s);
   pile_params pp = pile_params_default();
   pp.s.n = n;
+  if (bt >= 0) pp.tangent = PILE_TANGENT_VISCOUS;
   if (bt > 0) pp.s.bt = bt;
   assert_int_equal(pile_init(s, &pp), 0);
   double *q = malloc(13 * (size_t)n * sizeof *q), *v = q + 7 * (size_t)n;
@@ -115,6 +152,8 @@ static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
   mbs_workspace *ws = mbs_workspace_create(&s->model, &set, NULL);
   assert_non_null(ws);
   const double h = 0.01;
+  const mdl_model *m = &s->model;
+  if (m->memory) assert_int_equal(m->memory(0, q, v, NULL, NULL, m->ctx), 0);
   pile_result res = {.t_settle = NAN};
   double e0 = pile_energy(s, q, v);
   res.energy_scale = 0;
@@ -124,6 +163,8 @@ static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
     mbs_status st = mbs_step(ws, (double)(k - 1) * h, h, q, v, q, v);
     res.us_per_step += 1e6 * (xp_now() - t0);
     if (mbs_status_severity(st) < 0) fail_msg("pile step %ld: %s", k, mbs_status_name(st));
+    if (m->memory && m->memory(h, q, v, mbs_step_rows(ws), mbs_step_lambda(ws), m->ctx))
+      fail_msg("pile step %ld: the stick anchors do not match the step's rows", k);
     res.bad_steps += st != MBS_OK;
     res.failed_steps += st != MBS_OK && st != MBS_INACCURATE;
     const double e1 = pile_energy(s, q, v);
@@ -138,6 +179,7 @@ static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
     res.energy_rise = fmax(res.energy_rise, e1 - e0);
     e0 = e1;
     res.vmax = unsettled_speed(s, q, v, &res.rolling, &res.roll_max, 0);
+    if (getenv("PILE_TRACE") && k % 50 == 0) trace_fastest(s, ws, (double)k * h, q, v);
     if (res.vmax >= 1e-6)
       res.t_settle = NAN;
     else if (isnan(res.t_settle))
@@ -172,12 +214,12 @@ static void print_result(int n, const char *form, const pile_result *r) {
 
 static void test_pile_200(void **state) {
   (void)state;
-  pile_result r = run_pile(200, 6, MBS_RELAXED, 1e12);
-  print_result(200, "relaxed, B_t = 1e12", &r);
+  pile_result r = run_pile(200, 10, MBS_RELAXED, -1);
+  print_result(200, "relaxed, stick", &r);
   if (!(r.energy_rise <= 1e-13 * r.energy_scale))
     fail_msg("energy rose by %.3e J over a step (round-off %.3e J)", r.energy_rise,
              1e-13 * r.energy_scale);
-  if (!(r.t_settle <= 6)) fail_msg("pile not settled in 6 s: %.3e m/s", r.vmax);
+  if (!(r.t_settle <= 10)) fail_msg("pile not settled in 10 s: %.3e m/s", r.vmax);
   if (!(r.zmin > 0)) fail_msg("a sphere centre is below the ground: z = %.4f m", r.zmin);
   if (!(r.wall_in < 0)) fail_msg("a sphere centre is inside a wall by %.4f m", r.wall_in);
   if (!(r.worst_ratio <= 10))
@@ -186,11 +228,15 @@ static void test_pile_200(void **state) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1) {  // test_sim_pile N [T [relaxed|coulomb [B_t]]]
+  if (argc > 1) {  // test_sim_pile N [T [relaxed|coulomb [stick|B_t]]]
     const int coulomb = argc > 3 && !strcmp(argv[3], "coulomb");
+    const int stick = argc <= 4 || !strcmp(argv[4], "stick");
     pile_result r = run_pile(atoi(argv[1]), argc > 2 ? atof(argv[2]) : 3,
-                             coulomb ? MBS_COULOMB : MBS_RELAXED, argc > 4 ? atof(argv[4]) : 0);
-    print_result(atoi(argv[1]), coulomb ? "coulomb" : "relaxed", &r);
+                             coulomb ? MBS_COULOMB : MBS_RELAXED, stick ? -1 : atof(argv[4]));
+    print_result(atoi(argv[1]),
+                 coulomb ? (stick ? "coulomb, stick" : "coulomb, viscous")
+                         : (stick ? "relaxed, stick" : "relaxed, viscous"),
+                 &r);
     return 0;
   }
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_pile_200)};

@@ -307,14 +307,15 @@ static int measure_pile_creep(const xp_params *prm, xp_results *out, xp_error *e
   static const char *const methods[] = {"paperA-relaxed", "paperA-coulomb"};
   char n_set[48];
   snprintf(n_set, sizeof n_set, "n=%ld", xp_params_int(prm, "pile_N"));
-  const char *const settings[] = {n_set};
+  // paper A's own viscous tangent rows (the pile's default is the stick spring): their creep
+  const char *const settings[] = {n_set, "tangent=viscous"};
   const double T = xp_params_real(prm, "pile_T");
   for (size_t m = 0; m < sizeof methods / sizeof *methods; m++) {
     const sim_scenario *sc;
     sim_instance inst = {0};
     sim_method_options opt = sim_method_options_default();
     opt.activation = "speculative";  // the pile scenario's rule (SPEC §1.5)
-    int rc = sim_instance_make("pile", settings, 1, opt.h, &sc, &inst, err);
+    int rc = sim_instance_make("pile", settings, 2, opt.h, &sc, &inst, err);
     if (rc != XP_OK) return rc;
     sim_probe probe = {0};
     if (sc->probe(&inst, &probe)) {

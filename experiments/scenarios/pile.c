@@ -17,12 +17,45 @@
 #include <string.h>
 
 #include "mdl/mdl_rigid.h"
+#include "mdl/mdl_stick.h"
 #include "sim/sim_scenario.h"
 
 pile_params pile_params_default(void) {
   pile_params p = {.s = stack_params_default(), PILE_PARAM_LIST(XP_PARAM_VALUE)};
   p.s.n = 200;
   return p;
+}
+
+int pile_tangent_parse(const char *name, pile_tangent *out) {
+  if (strcmp(name, "stick") == 0) return *out = PILE_TANGENT_STICK, 0;
+  if (strcmp(name, "viscous") == 0) return *out = PILE_TANGENT_VISCOUS, 0;
+  return -1;
+}
+
+double pile_stick_stiffness(const pile_params *p) {
+  if (p->kt > 0) return p->kt;
+  const double w = p->s.m * p->s.g, nu = PILE_POISSON;
+  if (!(w > 0)) return 0;
+  // Hertz F = E√r d^{3/2} under the weight: d = (F/(E√r))^{2/3}, secant stiffness F/d
+  const double d = pow(w / (p->s.E * sqrt(p->s.r)), 2.0 / 3.0);
+  return 2 * (1 - nu) / (2 - nu) * w / d;
+}
+
+// contact c's rows between a (−1: plane `plane`) and sphere b: the stick law with its anchor
+// when the memory is on, else paper A's tangent rows
+static int contact_rows(pile *s, mdl_rows *rows, int c, int a, int plane, int b, const double *q,
+                        const double *nrm, double d, double reff) {
+  if (!s->stick || !mdl_stick_on(s->stick))
+    return stack_contact_rows(rows, c, a, b, q, nrm, d, reff, &s->p.s);
+  const unsigned long long n = (unsigned long long)s->p.s.n;
+  const unsigned long long key =
+      (a >= 0 ? (unsigned long long)a : n + (unsigned long long)plane) * (n + 5) +
+      (unsigned long long)b;
+  double t1[3], t2[3];
+  stack_contact_tangents(nrm, t1, t2);
+  stack_tangent_law law = {.K = mdl_stick_stiffness(s->stick), .B = mdl_stick_damping(s->stick)};
+  if (mdl_stick_contact(s->stick, c, key, rows->n, nrm, t1, t2, law.phi)) return -1;
+  return stack_contact_rows_law(rows, c, a, b, q, nrm, d, reff, &s->p.s, &law);
 }
 
 // insertion sort of the sphere order by x (nearly sorted between calls)
@@ -45,7 +78,7 @@ static int plane_contacts(pile *s, const double *q, int i, mdl_rows *rows, int *
     if (dist[k] - r >= s->p.reach) continue;
     if (*c >= s->max_contacts) return -1;
     s->reff[*c] = r;
-    if (stack_contact_rows(rows, *c, -1, i, q, nrm[k], r - dist[k], r, &s->p.s)) return -1;
+    if (contact_rows(s, rows, *c, -1, k, i, q, nrm[k], r - dist[k], r)) return -1;
     (*c)++;
   }
   return 0;
@@ -59,7 +92,7 @@ static int pair_contact(pile *s, const double *q, int a, int b, mdl_rows *rows, 
   if (*c >= s->max_contacts) return -1;
   const double reff = 0.5 * s->p.s.r;
   s->reff[*c] = reff;
-  if (stack_contact_rows(rows, *c, a, b, q, nrm, d, reff, &s->p.s)) return -1;
+  if (contact_rows(s, rows, *c, a, 0, b, q, nrm, d, reff)) return -1;
   (*c)++;
   return 0;
 }
@@ -70,6 +103,7 @@ static int pl_rows(double t, const double *q, const double *v, mdl_rows *rows, v
   const int n = s->p.s.n;
   const double span = 2 * s->p.s.r + s->p.reach;
   mdl_rows_clear(rows);
+  if (s->stick) mdl_stick_begin(s->stick);
   int c = 0, rc;
   for (int i = 0; i < n; i++)
     if (plane_contacts(s, q, i, rows, &c)) return -1;
@@ -108,6 +142,16 @@ static int pl_position_update(double *q, void *ctx) {
   return s->column.model.position_update(q, &s->column);
 }
 
+// the stick anchors (SPEC §1.6): cleared and switched on before a stepper's first step, moved
+// after each taken step by its rows and forces
+static int pl_memory(double h, const double *q, const double *v, const mdl_rows *rows,
+                     const double *lambda, void *ctx) {
+  (void)q;
+  pile *s = ctx;
+  if (!rows) return mdl_stick_start(s->stick), 0;
+  return lambda && v ? mdl_stick_update(s->stick, h, v, rows, lambda) : -1;
+}
+
 int pile_init(pile *s, const pile_params *p) {
   memset(s, 0, sizeof *s);
   if (p->s.n < 1 || p->s.n > 1000000 || !(p->half > p->s.r) || !(p->reach >= 0)) return -1;
@@ -129,13 +173,19 @@ int pile_init(pile *s, const pile_params *p) {
   s->model.rows = pl_rows, s->model.position_update = pl_position_update;
   s->model.row_stiffness = pl_row_stiffness;
   s->model.ctx = s;
+  if (p->tangent == PILE_TANGENT_STICK && p->s.mu > 0) {
+    s->stick = mdl_stick_create(s->max_contacts, pile_stick_stiffness(p), p->bts);
+    if (!s->stick) return pile_free(s), -1;
+    s->model.memory = pl_memory;
+  }
   return 0;
 }
 
 void pile_free(pile *s) {
   stack_free(&s->column);
   free(s->order), free(s->reff);
-  s->order = NULL, s->reff = NULL;
+  mdl_stick_free(s->stick);
+  s->order = NULL, s->reff = NULL, s->stick = NULL;
 }
 
 // uniform in [0, 1) from a 64-bit LCG (Knuth's MMIX constants): portable and seeded
@@ -172,7 +222,7 @@ static double hertz_energy(const stack_params *p, double reff, double d) {
 double pile_energy(const pile *s, const double *q, const double *v) {
   const stack_params *p = &s->p.s;
   const double r = p->r, L = s->p.half;
-  double e = 0;
+  double e = s->stick ? mdl_stick_energy(s->stick) : 0;
   for (int i = 0; i < p->n; i++) {
     const double *vi = v + 6 * i, *x = q + 7 * i;
     e += 0.5 * p->m * (vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]) + p->m * p->g * x[2];
@@ -247,8 +297,20 @@ typedef struct settle_probe {
   const pile *s;
   double *q, *v;
   double t, t_settle;
+  double plane_gap;  // smallest gap of a sphere to the ground or a wall over the run [m]
   int ok;
 } settle_probe;
+
+// the smallest gap of any sphere to the ground or a wall (< 0: overlap) [m]
+static double plane_gap_min(const pile *s, const double *q) {
+  const double r = s->p.s.r, L = s->p.half;
+  double g = INFINITY;
+  for (int i = 0; i < s->p.s.n; i++) {
+    const double *x = q + 7 * i;
+    g = fmin(g, fmin(x[2], fmin(L - fabs(x[0]), L - fabs(x[1]))) - r);
+  }
+  return g;
+}
 
 static void settle_sample(void *ctx, size_t k, double t, const double *q, const double *v,
                           const sim_step_report *rep) {
@@ -261,6 +323,7 @@ static void settle_sample(void *ctx, size_t k, double t, const double *q, const 
     sp->t_settle = NAN;
   else if (isnan(sp->t_settle))
     sp->t_settle = t;
+  sp->plane_gap = fmin(sp->plane_gap, plane_gap_min(sp->s, q));
   const int n = sp->s->p.s.n;
   memcpy(sp->q, q, (size_t)(7 * n) * sizeof *q);
   memcpy(sp->v, v, (size_t)(6 * n) * sizeof *v);
@@ -283,6 +346,10 @@ static void settle_finish(void *ctx, sim_emit_fn emit, void *emit_ctx) {
   emit(emit_ctx, "settle_time", sp->t_settle, "s");
   emit(emit_ctx, "height_min_T", zmin, "m");
   emit(emit_ctx, "height_max_T", zmax, "m");
+  emit(emit_ctx, "plane_gap_min", sp->plane_gap, "m");  // over the run; < 0: Hertz overlap
+  // the tangential law the run used: 1 stick springs (carried by the method), 0 paper A's rows
+  emit(emit_ctx, "tangent_stick", s->stick && mdl_stick_on(s->stick), "");
+  if (s->stick) emit(emit_ctx, "stick_kt", mdl_stick_stiffness(s->stick), "N/m");
 }
 
 static void settle_free(void *ctx) {
@@ -297,7 +364,7 @@ static int pile_probe(const sim_instance *inst, sim_probe *probe) {
   const int n = s->p.s.n;
   double *buf = sp ? malloc((size_t)(13 * n) * sizeof *buf) : NULL;
   if (!buf) return free(sp), -1;
-  *sp = (settle_probe){.s = s, .q = buf, .v = buf + 7 * n, .t_settle = NAN};
+  *sp = (settle_probe){.s = s, .q = buf, .v = buf + 7 * n, .t_settle = NAN, .plane_gap = INFINITY};
   *probe =
       (sim_probe){.ctx = sp, .sample = settle_sample, .finish = settle_finish, .free = settle_free};
   return 0;
@@ -307,7 +374,7 @@ static int pile_probe(const sim_instance *inst, sim_probe *probe) {
 
 static const xp_param_def pile_param_defs[] = {
     {"n", XP_INT, "20", XP_POSITIVE, "", NULL, "number of spheres N"},
-    PILE_PARAM_DEFS       // half, reach, seed
+    PILE_PARAM_DEFS       // half, reach, seed, tangent, kt, bts
         STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
 };
 
@@ -335,6 +402,11 @@ static int pile_create(const xp_params *p, double h, sim_instance *inst, xp_erro
   pile_params pp = pile_params_default();
   pp.s.n = (int)n;
   if (pile_params_read(p, h, &pp, err)) return sim_instance_release(inst), XP_ERR_USAGE;
+  if (pp.tangent == PILE_TANGENT_STICK && pp.s.mu > 0 && !(pile_stick_stiffness(&pp) > 0)) {
+    sim_instance_release(inst);
+    return xp_fail(err, XP_ERR_USAGE,
+                   "tangent=stick: kt=0 derives K_t from the weight m g, which is 0 here; give kt");
+  }
   pile *s = inst->data;
   if (pile_init(s, &pp)) {
     sim_instance_release(inst);

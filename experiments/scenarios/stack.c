@@ -153,26 +153,40 @@ static int add_row(mdl_rows *rows, mdl_row_kind kind, double phi, double K, doub
   return mdl_rows_add(rows, kind, phi, 0, K, B, nz, col, val);
 }
 
-int stack_contact_rows(mdl_rows *rows, int c, int a, int b, const double *q, const double *nrm,
-                       double d, double reff, const stack_params *p) {
+void stack_contact_tangents(const double *nrm, double t1[3], double t2[3]) {
   // tangents: e_x projected off n̂, then n̂ × t̂_1
-  double t1[3] = {1 - nrm[0] * nrm[0], -nrm[0] * nrm[1], -nrm[0] * nrm[2]};
+  t1[0] = 1 - nrm[0] * nrm[0], t1[1] = -nrm[0] * nrm[1], t1[2] = -nrm[0] * nrm[2];
   double l1 = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
   if (l1 < 1e-6) t1[0] = 0, t1[1] = 1, t1[2] = 0, l1 = 1;  // n̂ along e_x
   for (int k = 0; k < 3; k++) t1[k] /= l1;
-  double t2[3] = {nrm[1] * t1[2] - nrm[2] * t1[1], nrm[2] * t1[0] - nrm[0] * t1[2],
-                  nrm[0] * t1[1] - nrm[1] * t1[0]};
+  t2[0] = nrm[1] * t1[2] - nrm[2] * t1[1];
+  t2[1] = nrm[2] * t1[0] - nrm[0] * t1[2];
+  t2[2] = nrm[0] * t1[1] - nrm[1] * t1[0];
+}
+
+int stack_contact_rows_law(mdl_rows *rows, int c, int a, int b, const double *q, const double *nrm,
+                           double d, double reff, const stack_params *p,
+                           const stack_tangent_law *law) {
+  double t1[3], t2[3];
+  stack_contact_tangents(nrm, t1, t2);
+  const stack_tangent_law viscous = {.K = 0, .B = p->bt, .phi = {0, 0}};
+  if (!law) law = &viscous;
   double phi, K, gs;
   hertz_row(p->hertz, p->E, reff, d, &phi, &K, &gs);
   const double B = hertz_damping(p->dissipation, p->b, p->alpha, p->tau_d, p->E, reff, d);
   int rn = add_row(rows, MDL_ROW_NORMAL, phi, K, B, a, b, q, nrm, p->r, nrm, gs);
-  int r1 = add_row(rows, MDL_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t1, 1);
-  int r2 = add_row(rows, MDL_ROW_TANGENT, 0, 0, p->bt, a, b, q, nrm, p->r, t2, 1);
+  int r1 = add_row(rows, MDL_ROW_TANGENT, law->phi[0], law->K, law->B, a, b, q, nrm, p->r, t1, 1);
+  int r2 = add_row(rows, MDL_ROW_TANGENT, law->phi[1], law->K, law->B, a, b, q, nrm, p->r, t2, 1);
   if (rn < 0 || r1 < 0 || r2 < 0) return -1;
   mdl_rows_set_contact(rows, rn, c, p->mu);
   mdl_rows_set_contact(rows, r1, c, p->mu);
   mdl_rows_set_contact(rows, r2, c, p->mu);
   return 0;
+}
+
+int stack_contact_rows(mdl_rows *rows, int c, int a, int b, const double *q, const double *nrm,
+                       double d, double reff, const stack_params *p) {
+  return stack_contact_rows_law(rows, c, a, b, q, nrm, d, reff, p, NULL);
 }
 
 typedef struct extra_rows {

@@ -6,6 +6,7 @@
 // paragraph) from the same (q0, v0); if that converges the step is ok (and counted as retried),
 // else it is taken with the better of the two and recorded as degraded (outcome > 0). A step
 // that fails (callback, singular, non-finite) is not taken (outcome < 0).
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 
 typedef struct paper_a_state {
   mbs_workspace *ws;
+  const mdl_model *model;  // its contact memory (tangential stick) is updated after each step
   mbs_settings settings;
   double *q0, *v0;  // the step's start, kept for the retry (nq, nv)
   double h;         // the step size (t_next − t may differ from it by rounding)
@@ -32,7 +34,7 @@ static void *paper_a_create(const sim_method *type, const mdl_model *model,
                             const sim_method_options *opt, double t0, const double *q0,
                             const double *v0, double t_end, xp_error *err) {
   if (sim_method_options_check(opt, err)) return NULL;
-  (void)t0, (void)q0, (void)v0, (void)t_end;
+  (void)t0, (void)t_end;
   paper_a_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
   s->h = opt->h;
@@ -76,6 +78,12 @@ static void *paper_a_create(const sim_method *type, const mdl_model *model,
     return paper_a_free(s), NULL;
   }
   s->v0 = s->q0 + model->nq;
+  s->model = model;
+  // the model's contact memory starts empty and is carried by this stepper
+  if (model->memory && model->memory(0, q0, v0, NULL, NULL, model->ctx)) {
+    xp_fail(err, XP_ERR_RUN, "%s: the model's contact memory could not start", type->name);
+    return paper_a_free(s), NULL;
+  }
   return s;
 }
 
@@ -114,6 +122,13 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
   rep->rows = mbs_step_rows(s->ws);
   rep->force = mbs_step_lambda(s->ws);
   rep->outcome = mbs_status_severity(st);
+  // the taken step moves the contact memory (SPEC §1.6: stick anchors) once, by its final result
+  const mdl_model *m = s->model;
+  if (rep->outcome >= 0 && m->memory && m->memory(h, q, v, rep->rows, rep->force, m->ctx)) {
+    rep->status = "callback-fatal";
+    snprintf(rep->message, sizeof rep->message, "memory: contact memory update failed");
+    rep->outcome = -1;
+  }
   return rep->outcome;
 }
 

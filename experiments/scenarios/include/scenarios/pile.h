@@ -8,13 +8,34 @@
 #include "mdl/mdl_model.h"
 #include "scenarios/stack.h"
 
+// The tangential contact law of the pile (SPEC §1.6).
+typedef enum pile_tangent {
+  PILE_TANGENT_STICK = 0,  // a Cundall–Strack spring K_t with a Coulomb cap (mdl/mdl_stick.h)
+  PILE_TANGENT_VISCOUS,    // paper A's rows: λ_t = −B_t v_t in the cone, K_t = 0 (§6.4)
+} pile_tangent;
+// Parses "stick" or "viscous"; 0, or −1 if unknown.
+int pile_tangent_parse(const char *name, pile_tangent *out);
+
+// Poisson's ratio behind the default stick stiffness (Mindlin's ratio; steel-like spheres).
+#define PILE_POISSON 0.3
+
 // The pile's own parameters, declared once (kinds in xp/xp_param_list.h): they generate the
 // fields below, their defaults and the pile scenario's declarations (PILE_PARAM_DEFS).
-#define PILE_PARAM_LIST(X)                                                       \
-  X(REAL, half, half, 0.5, XP_POSITIVE, "m", "walls at x, y = +-half (default)") \
-  X(REAL, reach, reach, 0.05, XP_NONNEGATIVE, "m",                               \
-    "contacts reported while closer than this (default)")                        \
-  X(INT, seed, seed, unsigned, 1, XP_POSITIVE, "seed of the horizontal offsets")
+#define PILE_PARAM_LIST(X)                                                                      \
+  X(REAL, half, half, 0.5, XP_POSITIVE, "m", "walls at x, y = +-half (default)")                \
+  X(REAL, reach, reach, 0.05, XP_NONNEGATIVE, "m",                                              \
+    "contacts reported while closer than this (default)")                                       \
+  X(INT, seed, seed, unsigned, 1, XP_POSITIVE, "seed of the horizontal offsets")                \
+  X(ENUM, tangent, tangent, pile_tangent, PILE_TANGENT_STICK, "stick", "stick|viscous",         \
+    "tangential contact law: stick = a spring K_t (kt) anchored where sticking starts, its "    \
+    "force capped by mu lambda_n, the anchor sliding when the cap is reached (Cundall-Strack; " \
+    "paper A's step carries the anchors, other methods run viscous); viscous = paper A's "      \
+    "rows, damping Bt, K_t = 0 (they creep under load at |lambda_t|/Bt)")                       \
+  X(REAL, kt, kt, 0, XP_NONNEGATIVE, "N/m",                                                     \
+    "stick stiffness K_t; 0 means Mindlin's 2(1-nu)/(2-nu) (nu = 0.3) times the Hertz secant "  \
+    "stiffness F/d of one sphere's weight on the ground")                                       \
+  X(REAL, bts, bts, 0, XP_NONNEGATIVE, "N*s/m",                                                 \
+    "stick damping B_t (default none: the implicit step damps the spring)")
 
 // the declarations, for a parameter table (xp_param_def[])
 #define PILE_PARAM_DEFS PILE_PARAM_LIST(XP_PARAM_DEF)
@@ -22,7 +43,7 @@
 // Parameters: the sphere and contact data of the stack (stack_params: r, m, gap, E, B, B_t, μ, g,
 // hertz, dissipation; n spheres) and the box: walls at x, y = ±half [m] (0.5); rows for every
 // pair and plane closer than reach [m] (0.05), so a speculative row can join (SPEC §1.5); seed of
-// the horizontal offsets (1).
+// the horizontal offsets (1); the tangential law (stick, K_t from Mindlin's ratio, no damper).
 typedef struct pile_params {
   stack_params s;  // spheres and contacts; s.gap is the gap between layers
   PILE_PARAM_LIST(XP_PARAM_FIELD)
@@ -41,7 +62,14 @@ typedef struct pile {
   int *order;       // n: sphere indices sorted by x (kept between calls: nearly sorted)
   double *reff;     // max contacts: effective radius of each contact of the last rows call
   int max_contacts;
+  struct mdl_stick *stick;  // the stick anchors (tangent = stick and μ > 0), else NULL
 } pile;
+
+// K_t [N/m] of the stick spring: kt if given, else Mindlin's 2(1−ν)/(2−ν) (ν = PILE_POISSON)
+// times the Hertz secant stiffness F/d under one sphere's weight m g on the ground (r_eff = r):
+// a constant, so the spring's potential ½K_t‖δ‖² depends on its anchor alone and paper A's
+// implicit step cannot raise it. 0 when it cannot be derived (m g = 0).
+double pile_stick_stiffness(const pile_params *p);
 
 // Fills s from p: contacts are the ground (z = 0), the four walls and every sphere pair, each
 // reported while closer than reach. Returns 0, or −1 on bad sizes or out of memory.
@@ -52,8 +80,9 @@ void pile_free(pile *s);
 // 2r + gap), each sphere offset horizontally by a uniform random amount within its cell (seeded),
 // layers 2r + gap apart starting r + gap above the ground, at rest (q 7n, v 6n).
 void pile_initial_state(const pile *s, double *q, double *v);
-// Total energy [J]: kinetic + gravity + Hertz potential of every touching pair, plane (B ≥ 0: may
-// only decrease over a step of paper A's method).
+// Total energy [J]: kinetic + gravity + Hertz potential of every touching pair, plane, + the
+// stick springs' potential ½K_t‖δ‖² of the anchors stored by the last step (so it is the energy
+// at the state that step ended in) (B ≥ 0: may only decrease over a step of paper A's method).
 double pile_energy(const pile *s, const double *q, const double *v);
 
 // Speed [m/s] below which a sphere counts as at rest (the settled-state statistics).

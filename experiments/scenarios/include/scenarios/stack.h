@@ -93,6 +93,20 @@ void stack_resting_state(const stack *s, double *q, double *v);
 int stack_contact_rows(mdl_rows *rows, int c, int a, int b, const double *q, const double *nrm,
                        double d, double reff, const stack_params *p);
 
+// The tangent rows' law of a contact: stiffness K_t [N/m], damping B_t [N·s/m] and value φ_t
+// [m] per tangent (t1, t2 of stack_contact_tangents): paper A's rows are K_t = 0, φ_t = 0,
+// B_t = p->bt; a stick spring (mdl/mdl_stick.h) gives its anchor as φ_t.
+typedef struct stack_tangent_law {
+  double K, B, phi[2];
+} stack_tangent_law;
+// As stack_contact_rows, with the tangent rows' law (NULL: paper A's).
+int stack_contact_rows_law(mdl_rows *rows, int c, int a, int b, const double *q, const double *nrm,
+                           double d, double reff, const stack_params *p,
+                           const stack_tangent_law *law);
+// The contact's unit tangents for the unit normal nrm: t1 = e_x projected off n̂ (e_y when n̂ is
+// along e_x), t2 = n̂ × t1.
+void stack_contact_tangents(const double *nrm, double t1[3], double t2[3]);
+
 // Total energy [J] at (q, v): kinetic (translation and rotation) + gravity (z above the ground
 // plane) + the Hertz potential of every overlapping contact: (2/5) E*√r_eff d^{5/2} for the
 // default row's F = E*√r_eff d^{3/2}, ½ E*√r_eff d³ for hertz=paper's F = (3/2) E*√r_eff d².

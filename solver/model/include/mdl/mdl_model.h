@@ -95,6 +95,13 @@ typedef struct mdl_model {
   // `rows` would have at constraint value phi (Hertz: K(d) = E*√(r d) at overlap d = −φ); lets a
   // step evaluate the stiffness over the step instead of holding it at the start; NULL: held
   int (*row_stiffness)(const mdl_rows *rows, int i, double phi, double *K, void *ctx);
+  // optional contact memory (SPEC §1.6, tangential stick: anchors carried from step to step). A
+  // stepper that keeps it calls memory(0, q0, v0, NULL, NULL, ctx) once before its first step
+  // (clears it and switches it on), then memory(h, q1, v1, rows, lambda, ctx) once after every
+  // taken step, with the step's rows (evaluated at its start) and their forces λ. A model whose
+  // memory was never switched on reports memoryless rows. NULL: the model keeps none
+  int (*memory)(double h, const double *q, const double *v, const mdl_rows *rows,
+                const double *lambda, void *ctx);
   // optional: the scene's geometry for peers that build their own model (mdl_scene.h); NULL: none
   const struct mdl_scene *scene;
   void *ctx;  // passed to every callback, owned by the caller

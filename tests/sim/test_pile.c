@@ -15,7 +15,7 @@
 //    with 1e12 it settles (N = 200: at 5.44 s; 4.93 s before the prediction's factor changed —
 //    a pile is chaotic, rounding moves it). The test uses B_t = 1e12 so that rest at 1e-6 m/s can
 //    be reached; the energy, penetration and overlap checks hold for every B_t tried.
-//  * the scenario's default tangential law, the stick spring (tangent=stick, anchors carried per
+//  * the stick spring (tangent=stick, anchors carried per
 //    step here as the simulate loop carries them), removes that creep, but spheres still roll or
 //    pivot without slip (nothing resists rolling or pivoting): N = 200, relaxed, 10 s (measured
 //    2026-11-27): one sphere wedged between two loaded contacts spinning about the axis through
@@ -142,14 +142,14 @@ static void end_speeds(int n, const double *v, double *vmax, double *vmed) {
   free(sp);
 }
 
-// bt < 0: the scenario's default tangential law (the stick spring, its anchors carried here as
-// paper A's stepper in the simulate loop carries them); bt ≥ 0: paper A's viscous rows with
+// bt < 0: the stick spring (tangent=stick, its anchors carried here as paper A's stepper in the
+// simulate loop carries them); bt ≥ 0: paper A's viscous rows (the scenario's default) with
 // B_t = bt (0: the default 1e6/h)
 static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
   pile *s = malloc(sizeof *s);
   pile_params pp = pile_params_default();
   pp.s.n = n;
-  if (bt >= 0) pp.tangent = PILE_TANGENT_VISCOUS;
+  pp.tangent = bt >= 0 ? PILE_TANGENT_VISCOUS : PILE_TANGENT_STICK;
   if (bt > 0) pp.s.bt = bt;
   assert_int_equal(pile_init(s, &pp), 0);
   double *q = malloc(13 * (size_t)n * sizeof *q), *v = q + 7 * (size_t)n;

@@ -208,11 +208,11 @@ static void watch_sample(void *ctx, size_t k, double t, const double *q, const d
 
 static void test_pile_energy_with_springs(void **state) {
   (void)state;
-  const char *set[] = {"n=20"};
+  const char *set[] = {"n=20", "tangent=stick"};
   const sim_scenario *sc;
   sim_instance inst;
   xp_error err = {.code = 0};
-  assert_int_equal(sim_instance_make("pile", set, 1, H, &sc, &inst, &err), XP_OK);
+  assert_int_equal(sim_instance_make("pile", set, 2, H, &sc, &inst, &err), XP_OK);
   const pile *s = inst.data;
   assert_non_null(s->stick);
   pile_watch w = {.inst = &inst};

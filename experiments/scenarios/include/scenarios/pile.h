@@ -26,11 +26,11 @@ int pile_tangent_parse(const char *name, pile_tangent *out);
   X(REAL, reach, reach, 0.05, XP_NONNEGATIVE, "m",                                              \
     "contacts reported while closer than this (default)")                                       \
   X(INT, seed, seed, unsigned, 1, XP_POSITIVE, "seed of the horizontal offsets")                \
-  X(ENUM, tangent, tangent, pile_tangent, PILE_TANGENT_STICK, "stick", "stick|viscous",         \
-    "tangential contact law: stick = a spring K_t (kt) anchored where sticking starts, its "    \
+  X(ENUM, tangent, tangent, pile_tangent, PILE_TANGENT_VISCOUS, "viscous", "viscous|stick",     \
+    "tangential contact law: viscous = paper A's rows, damping Bt, K_t = 0 (they creep under "  \
+    "load at |lambda_t|/Bt); stick = a spring K_t (kt) anchored where sticking starts, its "    \
     "force capped by mu lambda_n, the anchor sliding when the cap is reached (Cundall-Strack; " \
-    "paper A's step carries the anchors, other methods run viscous); viscous = paper A's "      \
-    "rows, damping Bt, K_t = 0 (they creep under load at |lambda_t|/Bt)")                       \
+    "paper A's step carries the anchors, other methods run viscous)")                           \
   X(REAL, kt, kt, 0, XP_NONNEGATIVE, "N/m",                                                     \
     "stick stiffness K_t; 0 means Mindlin's 2(1-nu)/(2-nu) (nu = 0.3) times the Hertz secant "  \
     "stiffness F/d of one sphere's weight on the ground")                                       \

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "qcp/qcp.h"
@@ -67,6 +68,8 @@ typedef struct maros_row {
   qcp_status status;
   maros_kind kind;
   double time, obj;
+  double cpu, cpu_setup;   // thread CPU seconds of setup + solve, and of the setup alone
+  int solves, refines;     // KKT solves and iterative-refinement steps of the solve
   qcp_mm_score score;      // exact sums
   qcp_mm_score score_f64;  // float64 sums, as the field's tables
   qcp_mm_ulp ulp;  // the score's moves under one-ulp moves of the point (ULP_DRAWS neighbours)
@@ -112,6 +115,13 @@ static int score_meets(const qcp_mm_score *s, double tol) {
   return s->pres <= tol && s->dres <= tol && s->gap <= tol;
 }
 
+// CPU seconds of the calling thread (the machine is shared: wall time measures the load too)
+static double thread_cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 // solves the conic form of mm and scores the returned point; 0, or a qcp error code
 static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row, qcp_error *err) {
   qcp_mm_conic cf;
@@ -120,8 +130,12 @@ static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row
   qcp_settings set = bench_settings(o);
   qcp_workspace *ws = NULL;
   row->n = mm->n, row->m = mm->m, row->p = cf.prob.p, row->l = cf.prob.l;
-  if (!(rc = qcp_setup(&ws, &cf.prob, &set, err)))
+  double c0 = thread_cpu();
+  if (!(rc = qcp_setup(&ws, &cf.prob, &set, err))) {
+    row->cpu_setup = thread_cpu() - c0;
     rc = qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, err);
+  }
+  row->cpu = thread_cpu() - c0;
   double *yrow = malloc(((size_t)mm->m + 1) * sizeof *yrow);
   if (!rc && !yrow) {
     snprintf(err->message, sizeof err->message, "out of memory");
@@ -134,6 +148,7 @@ static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row
     qcp_mm_score_point_f64(mm, qcp_solution_x(ws), yrow, &row->score_f64);
     row->status = info->status;
     row->iterations = info->iterations;
+    row->solves = info->kkt_solves, row->refines = info->refine_steps;
     row->lastbit = info->lastbit;
     row->time = info->setup_time + info->solve_time;
     row->obj = row->score.obj;
@@ -257,6 +272,8 @@ int cli_cmd_qcp_solve_mat(int argc, char **argv) {
          row.m, row.p, row.l);
   printf("status      %s\niterations  %d\nobjective   %.15g\ntime        %.3f s\n",
          qcp_status_string(row.status), row.iterations, row.obj, row.time);
+  printf("cpu         %.4f s (setup %.4f s); %d KKT solves, %d refinement steps\n", row.cpu,
+         row.cpu_setup, row.solves, row.refines);
   printf("score       pres %.2e  dres %.2e  gap %.2e  (tol %.0e; exact sums)\n", row.score.pres,
          row.score.dres, row.score.gap, o.tol);
   printf("float64     pres %.2e  dres %.2e  gap %.2e  (summed as the field's tables sum)\n",
@@ -368,6 +385,10 @@ static void write_case(xp_results *res, const maros_row *r, double tol) {
   xp_case_param_string(c, "failure_kind", kind_names[r->kind]);
   xp_case_stat_real(c, "iterations", r->iterations, "");
   xp_case_stat_real(c, "time", r->time, "s");
+  xp_case_stat_real(c, "cpu", r->cpu, "s");
+  xp_case_stat_real(c, "cpu_setup", r->cpu_setup, "s");
+  xp_case_stat_real(c, "kkt_solves", r->solves, "");
+  xp_case_stat_real(c, "refine_steps", r->refines, "");
   xp_case_stat_real(c, "pres", r->score.pres, "");
   xp_case_stat_real(c, "dres", r->score.dres, "");
   xp_case_stat_real(c, "gap", r->score.gap, "");
@@ -515,10 +536,10 @@ static int write_plots(const char *plot_dir, const maros_row *rows, int n, doubl
   snprintf(meta, sizeof meta, "%s/maros_%s.meta.gp", dir, tol_txt);
   FILE *f = fopen(csv, "w");
   if (!f) return -1;
-  fprintf(f, "name,iterations,time,pass,pass_f64\n");
+  fprintf(f, "name,iterations,time,pass,pass_f64,cpu,cpu_setup\n");
   for (int i = 0; i < n; i++)
-    fprintf(f, "%s,%d,%.6g,%d,%d\n", rows[i].name, rows[i].iterations, rows[i].time, rows[i].pass,
-            rows[i].pass_f64);
+    fprintf(f, "%s,%d,%.6g,%d,%d,%.6g,%.6g\n", rows[i].name, rows[i].iterations, rows[i].time,
+            rows[i].pass, rows[i].pass_f64, rows[i].cpu, rows[i].cpu_setup);
   if (fclose(f) != 0) return -1;
   FILE *m = fopen(meta, "w");
   if (!m) return -1;

@@ -176,8 +176,13 @@ typedef struct qcp_kkt {
   double *tail_S, *tail_work;             // its Schur complement, the dense kernels' scratch
   int *tail_iwork;
   long nnzK, nnzL;
-  double delta;     // static regularisation used in Kx
-  double rhs_norm;  // ‖rhs‖∞ of the last qcp_kkt_solve
+  double delta;         // static regularisation used in Kx
+  double rhs_norm;      // ‖rhs‖∞ of the last qcp_kkt_solve
+  int solves, refines;  // counts since the caller last zeroed them
+  // refinement may stop once the residual of the x rows is below lim_d and that of the y and z
+  // rows below lim_p (0: only the relative tolerance of the solve counts)
+  double lim_d, lim_p;
+  int met_limits;  // 1 if the last solve's refinement stopped there
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.

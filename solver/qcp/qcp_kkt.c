@@ -310,13 +310,25 @@ static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *
   return qcp_vec_norm_inf(res, N);
 }
 
-// iterative refinement of x (permuted order) against b from its residual r, ‖r‖∞ = nr
+// 1 if the residual r meets the caller's block limits (lim_d on the x rows, lim_p on the others)
+static int within_limits(const qcp_kkt *kkt, const double *r) {
+  if (!(kkt->lim_d > 0.0 || kkt->lim_p > 0.0)) return 0;
+  for (int i = 0; i < kkt->N; i++)
+    if (!(fabs(r[i]) <= (kkt->sign[i] > 0 ? kkt->lim_d : kkt->lim_p))) return 0;
+  return 1;
+}
+
+// iterative refinement of x (permuted order) against b from its residual r, ‖r‖∞ = nr;
+// kkt->met_limits says whether it ended within the caller's block limits
 static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int max_refine,
                      double lim, long double *acc) {
   int N = kkt->N;
   double *r = kkt->res, *dxv = kkt->cor;
+  kkt->met_limits = 0;
   for (int it = 0; it < max_refine && nr > lim; it++) {
+    if ((kkt->met_limits = within_limits(kkt, r))) break;
     memcpy(dxv, r, (size_t)N * sizeof *dxv);
+    kkt->refines++;
     qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, dxv);
     for (int i = 0; i < N; i++) x[i] += dxv[i];
     double nr_new = kkt_residual(kkt, b, x, r, acc);
@@ -336,6 +348,7 @@ static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_re
   double *b = kkt->rhs, *x = kkt->sol;
   for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
   memcpy(x, b, (size_t)N * sizeof *x);
+  kkt->solves++;
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
   kkt->rhs_norm = qcp_vec_norm_inf(b, N);
   double nr = kkt_residual(kkt, b, x, kkt->res, acc);

@@ -29,7 +29,7 @@
 static double norm_spread(const double *v, int n) {
   double lo = INFINITY, hi = 0.0;
   for (int i = 0; i < n; i++)
-    if (v[i] > 0.0) lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+    if (v[i] > 0.0) lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
   return hi > 0.0 ? hi / lo : 1.0;
 }
 
@@ -58,23 +58,28 @@ static void kkt_norms(const qcp_problem *pr, const double *Pv, const double *Av,
   memset(cn, 0, (size_t)n * sizeof *cn);
   memset(rp, 0, (size_t)p * sizeof *rp);
   memset(rm, 0, (size_t)m * sizeof *rm);
+  // plain comparisons: fmax is a libm call here, three per entry (the data are finite)
   for (int j = 0; j < n; j++) {
+    double cj = cn[j];
     for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
       double a = fabs(Pv[k]);
       int i = pr->P.rowind[k];
-      cn[j] = fmax(cn[j], a);
-      cn[i] = fmax(cn[i], a);  // the lower triangle's entry (i, j) lies in column i
+      cj = a > cj ? a : cj;
+      if (i != j) cn[i] = a > cn[i] ? a : cn[i];  // the lower triangle's (i, j) is in column i
     }
     for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++) {
       double a = fabs(Av[k]);
-      cn[j] = fmax(cn[j], a);
-      rp[pr->A.rowind[k]] = fmax(rp[pr->A.rowind[k]], a);
+      int i = pr->A.rowind[k];
+      cj = a > cj ? a : cj;
+      rp[i] = a > rp[i] ? a : rp[i];
     }
     for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++) {
       double a = fabs(Gv[k]);
-      cn[j] = fmax(cn[j], a);
-      rm[pr->G.rowind[k]] = fmax(rm[pr->G.rowind[k]], a);
+      int i = pr->G.rowind[k];
+      cj = a > cj ? a : cj;
+      rm[i] = a > rm[i] ? a : rm[i];
     }
+    cn[j] = cj;
   }
 }
 

@@ -170,6 +170,8 @@ typedef struct qcp_info {
   double setup_time, solve_time;  // seconds (wall clock)
   long nnz_kkt, nnz_l;            // entries of the KKT upper triangle and of L (strict lower)
   int factorizations;             // numeric LDLᵀ factorisations in the last solve
+  int kkt_solves;                 // KKT solves (each a forward/backward substitution)
+  int refine_steps;               // iterative-refinement steps over those solves
   int dyn_reg_count;              // pivots replaced by dynamic regularisation in the last solve
   int polished;                   // 1 if the returned point is the accepted polish (s∘z = 0)
   int lastbit;                    // 1 if it is a polished point after the last-bit selection

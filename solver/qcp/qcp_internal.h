@@ -182,7 +182,8 @@ typedef struct qcp_kkt {
   // refinement may stop once the residual of the x rows is below lim_d and that of the y and z
   // rows below lim_p (0: only the relative tolerance of the solve counts)
   double lim_d, lim_p;
-  int met_limits;  // 1 if the last solve's refinement stopped there
+  int met_limits;       // 1 if the last solve's refinement stopped there
+  double res_d, res_p;  // the last refinement residual's ‖·‖∞ on the x rows and on the others
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.

@@ -224,8 +224,9 @@ typedef struct qcp_scaling {
   double *work;         // n + p + m scratch
 } qcp_scaling;
 
-// Computes the scaling of src (passes from sc->passes) and writes the scaled values into dst,
-// which shares src's sizes and patterns and owns its value arrays.
+// Computes the scaling of src (passes from sc->passes) and, when it is applied (sc->applied),
+// writes the scaled values into dst, which shares src's sizes and patterns and owns its value
+// arrays; otherwise dst is not written and the problem to iterate on is src itself.
 void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones *K,
                        qcp_problem *dst);
 // Scaled iterate → original variables, in place.
@@ -262,7 +263,8 @@ struct qcp_workspace {
   qcp_allocator al;
   qcp_problem prob;  // the EQUILIBRATED problem the iteration works on (values below)
   int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *q;
-  double *Pv, *Av, *Gv, *c, *b, *h;
+  double *Pv, *Av, *Gv, *c, *b, *h;        // the values iterated on: sPv … or oPv … (not owned)
+  double *sPv, *sAv, *sGv, *sc, *sb, *sh;  // the equilibrated values, used when scl.applied
   qcp_problem oprob;  // the caller's problem (same patterns, original values below)
   double *oPv, *oAv, *oGv, *oc, *ob, *oh;
   qcp_scaling scl;

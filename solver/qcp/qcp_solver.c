@@ -84,13 +84,27 @@ static double *copy_dbl(const qcp_allocator *al, const double *src, int n) {
   return d;
 }
 
+// The equilibration of the caller's values; the iteration then runs on the scaled copies when it
+// is applied, on the caller's values themselves when not (well-scaled data: nothing copied)
+static void equilibrate(qcp_workspace *ws) {
+  qcp_problem *pr = &ws->prob;
+  pr->P.values = ws->sPv, pr->A.values = ws->sAv, pr->G.values = ws->sGv;
+  pr->c = ws->sc, pr->b = ws->sb, pr->h = ws->sh;
+  qcp_scale_compute(&ws->scl, &ws->oprob, &ws->K, pr);
+  const int a = ws->scl.applied;
+  ws->Pv = a ? ws->sPv : ws->oPv, ws->Av = a ? ws->sAv : ws->oAv, ws->Gv = a ? ws->sGv : ws->oGv;
+  ws->c = a ? ws->sc : ws->oc, ws->b = a ? ws->sb : ws->ob, ws->h = a ? ws->sh : ws->oh;
+  pr->P.values = ws->Pv, pr->A.values = ws->Av, pr->G.values = ws->Gv;
+  pr->c = ws->c, pr->b = ws->b, pr->h = ws->h;
+}
+
 void qcp_workspace_free(qcp_workspace *ws) {
   if (!ws) return;
   qcp_allocator al = ws->al;
   qcp_kkt_free(&ws->kkt, &al);
   qcp_lastbit_free(&ws->lastbit, &al);
   void *ptrs[] = {ws->Pp,   ws->Pi,     ws->Ap,  ws->Ai,    ws->Gp,     ws->Gi,     ws->q,
-                  ws->Pv,   ws->Av,     ws->Gv,  ws->c,     ws->b,      ws->h,      ws->K.off,
+                  ws->sPv,  ws->sAv,    ws->sGv, ws->sc,    ws->sb,     ws->sh,     ws->K.off,
                   ws->nt.w, ws->nt.eta, ws->x,   ws->s,     ws->y,      ws->z,      ws->lambda,
                   ws->rx,   ws->ry,     ws->rz,  ws->dx,    ws->ds,     ws->dy,     ws->dz,
                   ws->dsa,  ws->dza,    ws->bs,  ws->t1,    ws->t2,     ws->t3,     ws->rhs,
@@ -125,18 +139,18 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   // own copies of the problem
   if (!(ws->Pp = copy_int(al, prob->P.colptr, n + 1))) goto oom;
   if (!(ws->Pi = copy_int(al, prob->P.rowind, nnzP))) goto oom;
-  if (!(ws->Pv = copy_dbl(al, prob->P.values, nnzP))) goto oom;
+  if (!(ws->sPv = qcp_alloc_uninit(al, (size_t)nnzP, sizeof(double)))) goto oom;
   if (!(ws->Ap = copy_int(al, p > 0 ? prob->A.colptr : NULL, n + 1))) goto oom;
   if (!(ws->Ai = copy_int(al, p > 0 ? prob->A.rowind : NULL, nnzA))) goto oom;
-  if (!(ws->Av = copy_dbl(al, p > 0 ? prob->A.values : NULL, nnzA))) goto oom;
+  if (!(ws->sAv = qcp_alloc_uninit(al, (size_t)nnzA, sizeof(double)))) goto oom;
   if (!(ws->Gp = copy_int(al, prob->G.colptr, n + 1))) goto oom;
   if (!(ws->Gi = copy_int(al, prob->G.rowind, nnzG))) goto oom;
-  if (!(ws->Gv = copy_dbl(al, prob->G.values, nnzG))) goto oom;
-  if (!(ws->c = copy_dbl(al, prob->c, n))) goto oom;
-  if (!(ws->b = copy_dbl(al, prob->b, p))) goto oom;
-  if (!(ws->h = copy_dbl(al, prob->h, m))) goto oom;
+  if (!(ws->sGv = qcp_alloc_uninit(al, (size_t)nnzG, sizeof(double)))) goto oom;
+  if (!(ws->sc = qcp_alloc_uninit(al, (size_t)n, sizeof(double)))) goto oom;
+  if (!(ws->sb = qcp_alloc_uninit(al, (size_t)p, sizeof(double)))) goto oom;
+  if (!(ws->sh = qcp_alloc_uninit(al, (size_t)m, sizeof(double)))) goto oom;
   if (!(ws->q = copy_int(al, prob->q, prob->nsoc))) goto oom;
-  // the original values; ws->Pv … ws->h become the equilibrated ones (qcp_scale_compute)
+  // the original values (the equilibrated ones go to ws->sPv … ws->sh when they are needed)
   if (!(ws->oPv = copy_dbl(al, prob->P.values, nnzP))) goto oom;
   if (!(ws->oAv = copy_dbl(al, p > 0 ? prob->A.values : NULL, nnzA))) goto oom;
   if (!(ws->oGv = copy_dbl(al, prob->G.values, nnzG))) goto oom;
@@ -159,12 +173,12 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
                            .l = prob->l,
                            .nsoc = prob->nsoc,
                            .q = ws->q,
-                           .P = {n, n, ws->Pp, ws->Pi, ws->Pv},
-                           .A = {p, n, ws->Ap, ws->Ai, ws->Av},
-                           .G = {m, n, ws->Gp, ws->Gi, ws->Gv},
-                           .c = ws->c,
-                           .b = ws->b,
-                           .h = ws->h};
+                           .P = {n, n, ws->Pp, ws->Pi, ws->oPv},
+                           .A = {p, n, ws->Ap, ws->Ai, ws->oAv},
+                           .G = {m, n, ws->Gp, ws->Gi, ws->oGv},
+                           .c = ws->oc,
+                           .b = ws->ob,
+                           .h = ws->oh};  // values chosen by equilibrate below
 
   // cones
   ws->K.l = prob->l;
@@ -233,7 +247,7 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->scl.Ez, m);
   WS_ALLOC(ws->scl.work, (size_t)n + p + m);
   ws->scl.passes = set.equilibrate;
-  qcp_scale_compute(&ws->scl, &ws->oprob, &ws->K, &ws->prob);
+  equilibrate(ws);
   ws->rec_cap = set.max_iter + 1;
   ws->max_iter_setup = set.max_iter;
   WS_ALLOC(ws->rec, ws->rec_cap);
@@ -272,7 +286,7 @@ int qcp_update(qcp_workspace *ws, const double *Pv, const double *Av, const doub
   if (c) memcpy(ws->oc, c, (size_t)n * sizeof *c);
   if (b && p) memcpy(ws->ob, b, (size_t)p * sizeof *b);
   if (h && m) memcpy(ws->oh, h, (size_t)m * sizeof *h);
-  qcp_scale_compute(&ws->scl, &ws->oprob, &ws->K, &ws->prob);
+  equilibrate(ws);
   ws->info.status = QCP_UNSOLVED;
   return QCP_OK;
 }
@@ -289,7 +303,7 @@ int qcp_settings_set(qcp_workspace *ws, const qcp_settings *settings, qcp_error 
   ws->set.allocator = keep;  // memory already allocated belongs to the setup allocator
   if (ws->scl.passes != settings->equilibrate) {
     ws->scl.passes = settings->equilibrate;
-    qcp_scale_compute(&ws->scl, &ws->oprob, &ws->K, &ws->prob);
+    equilibrate(ws);
   }
   return QCP_OK;
 }

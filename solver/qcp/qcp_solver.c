@@ -1055,6 +1055,56 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort) {
   return 0;
 }
 
+// Polish during the iteration. An iterate can meet the double-precision test (residuals and sᵀz)
+// while the exact test never passes: the exact |pobj − dobj| carries xᵀr_x and zᵀr_z over large
+// multipliers (QSCRS8: converged in the double sense at iteration ~35, then μ driven to 1e-47
+// until the stall window, a restart and 127 iterations in all; LISWET1/2: the 200-iteration
+// limit), and only the polish at the end makes the point pass. So once the best iterate passes
+// the double test, the polish is tried at once (at most EARLY_POLISH_TRIES times, EARLY_POLISH_GAP
+// iterations apart); a polished point that passes the full test ends the solve as solved.
+// Otherwise the iterate, its residuals and the KKT matrix (the polish rewrote it and its δ) are
+// restored and the iteration goes on as before. Orthant cones only, as the polish.
+#define EARLY_POLISH_TRIES 2
+#define EARLY_POLISH_GAP 10
+
+// the double-precision test of converged_checked (its first, cheap stage)
+static int double_converged(const qcp_settings *set, const ipm_stats *st) {
+  ipm_stats cheap = *st;
+  cheap.pdgap = 0.0;
+  return converged(&cheap, set->eps_abs, set->eps_rel, set->strict_gap);
+}
+
+static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, int *tries,
+                        int *next_it) {
+  const qcp_settings *set = &ws->set;
+  if (!set->polish || ws->K.nsoc > 0 || ws->K.m == 0 || it != best_it || it < *next_it ||
+      *tries >= EARLY_POLISH_TRIES)
+    return 0;
+  if (!double_converged(set, st)) return 0;
+  ++*tries;
+  *next_it = it + EARLY_POLISH_GAP;
+  // the x and y diagonals as the iteration left them (its δ changes are increments: a refill
+  // rounds differently), kept in the centrality corrector's scratch (free here)
+  qcp_kkt *kkt = &ws->kkt;
+  const int n = ws->prob.n, p = ws->prob.p;
+  const double delta = kkt->delta;
+  for (int i = 0; i < n; i++) ws->cdx[i] = kkt->Kx[kkt->mapD[i]];
+  for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
+  ipm_stats polished = *st;
+  if (set->verbose) fprintf(stderr, "qcp: polish tried at iteration %d\n", it);
+  if (polish(ws, &polished, 0)) {
+    *st = polished;
+    ws->early_polished = 1;
+    return 1;
+  }
+  // polish restored the iterate (the best one, saved this iteration); the matrix as it was
+  qcp_kkt_fill(kkt, &ws->prob, &ws->K, delta);
+  for (int i = 0; i < n; i++) kkt->Kx[kkt->mapD[i]] = ws->cdx[i];
+  for (int i = 0; i < p; i++) kkt->Kx[kkt->mapD[n + i]] = ws->cdy[i];
+  compute_residuals(ws, st);
+  return 0;
+}
+
 // the caller's starting values: finite where given, x0 present for feasible and warm starts
 static int check_start(const qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
                        const double *y0, const double *z0, qcp_error *err) {
@@ -1251,7 +1301,10 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   // passes the full check on the original data (large objectives: the interior-point gap stalls
   // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
   int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
-  info->polished = try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE) : 0;
+  if (ws->early_polished)
+    info->polished = 1;
+  else
+    info->polished = try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE) : 0;
   // after a restart, the first run's best point may be the one the polish can finish (STADAT1:
   // its iterate 28 polishes to a pass at 1e-6, the restarted run's best, 67, does not)
   if (!info->polished && final == QCP_SOLVED_INACCURATE && set->polish && ws->first_run_kept) {
@@ -1303,6 +1356,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   info->dyn_reg_count = 0;
   info->lastbit = 0;
   ws->first_run_kept = 0;
+  ws->early_polished = 0;
   if ((rc = check_start(ws, start, x0, s0, y0, z0, err))) return rc;
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
   ws->relax_off = 0;
@@ -1324,6 +1378,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   double prev_res = INFINITY, prev_mu = INFINITY;  // the previous iterate's max(pres, dres), μ
   double crawl_res = INFINITY;  // max(pres, dres) when the current run of short steps began
   int best_it = -1, run_best_it = -1, stall = 0, crawl = 0, it = 0;
+  int polish_tries = 0, polish_next = 0;  // early_polish
   int restarted = start != QCP_START_COLD;
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
@@ -1348,6 +1403,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
                 st.pobj, st.pres, st.dres, st.gap, st.mu);
       final = stop_reason(ws, &st, it, run_best_it, t0);
+      if (final == QCP_UNSOLVED && early_polish(ws, &st, it, best_it, &polish_tries, &polish_next))
+        final = QCP_SOLVED;
       if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
         final = QCP_NUMERICAL_ERROR;
         // a relaxed regularisation that made the factor fail (QSTAIR, QBANDM near the end):

@@ -101,7 +101,8 @@ typedef struct qcp_settings {
   double dyn_reg_eps;    // pivot threshold of the dynamic regularisation, > 0 (default 1e-13)
   double dyn_reg_delta;  // value a too-small pivot is replaced by (signed), > 0 (default 1e-7)
   int refine_iter;       // max iterative-refinement steps per solve, 0..50 (default 10)
-  double refine_tol;  // stop refinement at ‖r‖∞ <= refine_tol·(1+‖rhs‖∞), > 0 (default 1e-13)
+  double refine_tol;  // stop refinement at ‖r‖∞ <= refine_tol·(1+‖rhs‖∞), > 0 (default 1e-13);
+                      // an iteration's Newton solves stop earlier, at 1 % of its residuals
   double cold_rho;   // cold start: weight ρ of the cone rows, x = argmin ½xᵀPx + cᵀx +
                      // ‖Gx − h‖²/(2ρ) s.t. Ax = b, > 0 (default 1e4: near the all-active
                      // solution, best for contact problems; 1 is CVXOPT's choice)

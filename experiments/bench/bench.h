@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The benchmarks' entry points, called by the command line (cli_qcp.c); they return the
-// libraries' error codes (sc_error.h), which the command line turns into exit codes.
+// The benchmark table's entry point (bench_table.c), called by the command line (cli_qcp.c); it
+// returns the libraries' error codes (sc_error.h), which the command line turns into exit codes.
 #ifndef BENCH_BENCH_H
 #define BENCH_BENCH_H
 
-// `stabcon bench foundation`: constraint-solver cost per step against element count.
-int cli_cmd_bench_foundation(int argc, char **argv);
-// `stabcon bench stack`: contact step cost per step against the number of spheres.
-int cli_cmd_bench_stack(int argc, char **argv);
+// 1 if name is an entry of the benchmark table (stack, foundation, pile), else 0.
+int bench_table_has(const char *name);
+// `stabcon bench NAME …` (argv[0] = NAME, an entry of the table): cost per step of a registry
+// method on the entry's scenario against its size.
+int cli_cmd_bench_table(int argc, char **argv);
 
 #endif  // BENCH_BENCH_H

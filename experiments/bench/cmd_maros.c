@@ -16,9 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "qcp/qcp.h"
 #include "qcp/qcp_mm.h"
@@ -550,14 +548,7 @@ static int write_plots(const char *plot_dir, const maros_row *rows, int n, doubl
   if (fclose(m) != 0) return -1;
   char script[1024];
   snprintf(script, sizeof script, "%s/plots/maros.gp", STABCON_SOURCE_DIR);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execlp("gnuplot", "gnuplot", meta, script, (char *)NULL);
-    _exit(127);
-  }
-  int st = 0;
-  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) return -1;
-  return 0;
+  return xp_plot_run_gnuplot(meta, script) == 0 ? 0 : -1;
 }
 
 typedef struct bench_args {

@@ -6,13 +6,13 @@
 #define STABCON_EXTRA_COMMANDS                                                           \
   {"qcp", cli_cmd_qcp, "conic QP solver: solve a problem file, generate test problems"}, \
       {"bench", cli_cmd_bench,                                                           \
-       "benchmarks: bench qcp (solver table), bench foundation|stack (cost vs N)"},      \
+       "benchmarks: bench qcp (solver table), bench foundation|stack|pile (cost vs N)"}, \
       {"verdicts", cli_cmd_verdicts, "verdicts on the paper's claims from stored results files"},
 
 // `stabcon qcp solve|gen …` and `stabcon bench qcp …` (cli_qcp.c).
 int cli_cmd_qcp(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
-#include "bench.h"  // cli_cmd_bench_foundation, cli_cmd_bench_stack
+#include "bench.h"  // bench_table_has, cli_cmd_bench_table
 // `stabcon verdicts [--results DIR] [--readme FILE]` (cli_verdicts.c).
 int cli_cmd_verdicts(int argc, char **argv);
 // Rewrites the README's generated results block from the results files in dir (reproduce

@@ -112,13 +112,12 @@ int cli_cmd_qcp(int argc, char **argv) {
 
 int cli_cmd_bench(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "qcp") == 0) return cli_cmd_bench_qcp(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "foundation") == 0)
-    return cli_cmd_bench_foundation(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "stack") == 0) return cli_cmd_bench_stack(argc - 1, argv + 1);
+  if (argc >= 2 && bench_table_has(argv[1])) return cli_cmd_bench_table(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "maros") == 0) return cli_cmd_bench_maros(argc - 1, argv + 1);
-  fprintf(stderr,
-          "usage: stabcon bench qcp|foundation|stack|maros [options]   (see stabcon bench NAME "
-          "--help)\n");
+  fprintf(
+      stderr,
+      "usage: stabcon bench qcp|foundation|stack|pile|maros [options]   (see stabcon bench NAME "
+      "--help)\n");
   return argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) ? XP_OK
                                                                                      : XP_ERR_USAGE;
 }

@@ -11,6 +11,7 @@
 #include "qcp/qcp.h"
 #include "qcp/qcp_io.h"
 #include "qcp_gen.h"
+#include "xp/xp_common.h"
 
 static const char solve_help[] =
     "usage: stabcon qcp solve PROBLEM.h5 [-o SOLUTION.h5] [--max-iter N] [--eps E] [--verbose]\n"
@@ -150,15 +151,7 @@ static const char bench_help[] =
     "  --repeats N   timing repeats, median reported (default 5)\n"
     "  --quick       only the instances with <= 300 contacts / <= 900 rows\n";
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+static double median(double *v, int n) { return xp_min_median(v, (size_t)n, NULL); }
 
 static double worst_check(qcp_workspace *ws, const qcp_problem *pr) {
   qcp_check_result cr;

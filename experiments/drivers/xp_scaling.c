@@ -191,19 +191,6 @@ static int sc_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
 
 // ---- report -----------------------------------------------------------------------------------
 
-// least-squares slope of log y on log x over the finite positive points; NaN under 2 points
-static double fit_exponent(const double *x, const double *y, size_t n) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!(x[i] > 0) || !(y[i] > 0) || !isfinite(y[i])) continue;
-    const double lx = log(x[i]), ly = log(y[i]);
-    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly, k++;
-  }
-  const double den = (double)k * sxx - sx * sx;
-  return k >= 2 && den > 0 ? ((double)k * sxy - sx * sy) / den : NAN;
-}
-
 enum { SC_MAX_SIZES = 64 };
 
 static int sc_report(const char *path, FILE *md, xp_error *err) {
@@ -250,8 +237,8 @@ static int sc_report(const char *path, FILE *md, xp_error *err) {
         n++;
       }
       if (!n) continue;
-      fprintf(md, "| %s | %.2f | %.2f | %s |\n", sim_methods[j]->name, fit_exponent(x, w, n),
-              fit_exponent(x, cp, n), cells);
+      fprintf(md, "| %s | %.2f | %.2f | %s |\n", sim_methods[j]->name,
+              xp_loglog_slope(x, w, n, NULL), xp_loglog_slope(x, cp, n, NULL), cells);
     }
     fprintf(md, "\n");
   }

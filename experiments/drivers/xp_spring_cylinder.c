@@ -170,18 +170,11 @@ static int energy_case(xp_results *out, const char *name, const char *scheme,
 // least-squares slope of log e against log δt over the finite entries with δt in [lo, hi]
 static double fit_window(const double *dt, const double *e, size_t n, double lo, double hi,
                          size_t *used) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  double xs[XP_MAX_LIST], ys[XP_MAX_LIST];
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!(dt[i] >= lo * (1 - 1e-12) && dt[i] <= hi * (1 + 1e-12)) || !(e[i] > 0) || !isfinite(e[i]))
-      continue;
-    const double x = log(dt[i]), y = log(e[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
-  }
-  *used = k;
-  if (k < 2) return NAN;
-  const double dk = (double)k;
-  return (dk * sxy - sx * sy) / (dk * sxx - sx * sx);
+  for (size_t i = 0; i < n && k < XP_MAX_LIST; i++)
+    if (dt[i] >= lo * (1 - 1e-12) && dt[i] <= hi * (1 + 1e-12)) xs[k] = dt[i], ys[k++] = e[i];
+  return xp_loglog_slope(xs, ys, k, used);
 }
 
 // convergence case: e_q over δt = dt0·2^{-k}

@@ -153,16 +153,13 @@ static int st_simulate(const xp_params *prm, int n, double T, int rest, xp_case 
   return rc;
 }
 
+// the exponent p of y ∝ N^p over the sizes N ≥ nmin
 static double fit_exponent(const double *n, const double *y, size_t k, double nmin) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  double xs[XP_MAX_LIST], ys[XP_MAX_LIST];
   size_t m = 0;
-  for (size_t i = 0; i < k; i++) {
-    if (n[i] < nmin || !(y[i] > 0)) continue;
-    const double a = log(n[i]), b = log(y[i]);
-    sx += a, sy += b, sxx += a * a, sxy += a * b, m++;
-  }
-  if (m < 2) return NAN;
-  return ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx);
+  for (size_t i = 0; i < k && m < XP_MAX_LIST; i++)
+    if (n[i] >= nmin) xs[m] = n[i], ys[m++] = y[i];
+  return xp_loglog_slope(xs, ys, m, NULL);
 }
 
 // the study's case label of its method: paper A's formulation name for paper A's step

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mdl/mdl_rigid.h"
 #include "sim/sim_scenario.h"
 
 pile_params pile_params_default(void) {
@@ -188,6 +189,120 @@ double pile_energy(const pile *s, const double *q, const double *v) {
   return e;
 }
 
+// ---- settled state --------------------------------------------------------------------------
+
+// 1 if sphere i touches nothing but the ground (no wall, no other sphere)
+static int only_on_ground(const pile *s, const double *q, int i) {
+  const double r = s->p.s.r, L = s->p.half, *x = q + 7 * i;
+  if (x[2] - r >= 1e-3 * r || L - fabs(x[0]) <= r || L - fabs(x[1]) <= r) return 0;
+  for (int j = 0; j < s->p.s.n; j++) {
+    const double *y = q + 7 * j;
+    const double dx = y[0] - x[0], dy = y[1] - x[1], dz = y[2] - x[2];
+    if (j != i && dx * dx + dy * dy + dz * dz <= 4 * r * r) return 0;
+  }
+  return 1;
+}
+
+double pile_unsettled_speed(const pile *s, const double *q, const double *v, double still,
+                            int *rolling, double *roll_speed, int *moving) {
+  const double r = s->p.s.r;
+  double vmax = 0;
+  *rolling = 0, *roll_speed = 0;
+  if (moving) *moving = 0;
+  for (int i = 0; i < s->p.s.n; i++) {
+    const double *vi = v + 6 * i;
+    const double speed = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+    if (speed < still) continue;
+    double R[9], w[3];  // ω in the world frame
+    mdl_rigid_rotation(q + 7 * i + 3, R);
+    for (int a = 0; a < 3; a++)
+      w[a] = R[3 * a] * vi[3] + R[3 * a + 1] * vi[4] + R[3 * a + 2] * vi[5];
+    // contact point velocity v + ω × (−r e_z) = (v_x − r ω_y, v_y + r ω_x, v_z)
+    const double slip = hypot(vi[0] - r * w[1], vi[1] + r * w[0]);
+    if (slip < still && fabs(vi[2]) < still && only_on_ground(s, q, i)) {
+      (*rolling)++, *roll_speed = fmax(*roll_speed, speed);
+      continue;
+    }
+    if (moving) (*moving)++;
+    vmax = fmax(vmax, speed);
+  }
+  return vmax;
+}
+
+double pile_mean_speed(const pile *s, const double *v) {
+  const int n = s->p.s.n;
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    const double *vi = v + 6 * i;
+    sum += sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+  }
+  return n > 0 ? sum / n : 0;
+}
+
+// The matrix run's reference statistics of the pile (the settled state it reaches): the largest
+// speed of the spheres not rolling freely at T, the mean speed, the free rollers, the time from
+// which every such sphere stayed slower than PILE_STILL (NaN: still moving at T), how many move at
+// T, and the centre heights.
+typedef struct settle_probe {
+  const pile *s;
+  double *q, *v;
+  double t, t_settle;
+  int ok;
+} settle_probe;
+
+static void settle_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                          const sim_step_report *rep) {
+  (void)k, (void)rep;
+  settle_probe *sp = ctx;
+  int rolling;
+  double roll;
+  const double vmax = pile_unsettled_speed(sp->s, q, v, PILE_STILL, &rolling, &roll, NULL);
+  if (!(vmax < PILE_STILL))
+    sp->t_settle = NAN;
+  else if (isnan(sp->t_settle))
+    sp->t_settle = t;
+  const int n = sp->s->p.s.n;
+  memcpy(sp->q, q, (size_t)(7 * n) * sizeof *q);
+  memcpy(sp->v, v, (size_t)(6 * n) * sizeof *v);
+  sp->t = t, sp->ok = 1;
+}
+
+static void settle_finish(void *ctx, sim_emit_fn emit, void *emit_ctx) {
+  settle_probe *sp = ctx;
+  if (!sp->ok) return;
+  const pile *s = sp->s;
+  int rolling, moving;
+  double roll, zmin = INFINITY, zmax = -INFINITY;
+  const double vmax = pile_unsettled_speed(s, sp->q, sp->v, PILE_STILL, &rolling, &roll, &moving);
+  for (int i = 0; i < s->p.s.n; i++)
+    zmin = fmin(zmin, sp->q[7 * i + 2]), zmax = fmax(zmax, sp->q[7 * i + 2]);
+  emit(emit_ctx, "speed_unsettled_T", vmax, "m/s");
+  emit(emit_ctx, "speed_mean_T", pile_mean_speed(s, sp->v), "m/s");
+  emit(emit_ctx, "rolling_free_T", rolling, "");
+  emit(emit_ctx, "moving_T", moving, "");
+  emit(emit_ctx, "settle_time", sp->t_settle, "s");
+  emit(emit_ctx, "height_min_T", zmin, "m");
+  emit(emit_ctx, "height_max_T", zmax, "m");
+}
+
+static void settle_free(void *ctx) {
+  settle_probe *sp = ctx;
+  free(sp->q);
+  free(sp);
+}
+
+static int pile_probe(const sim_instance *inst, sim_probe *probe) {
+  settle_probe *sp = calloc(1, sizeof *sp);
+  const pile *s = inst->data;
+  const int n = s->p.s.n;
+  double *buf = sp ? malloc((size_t)(13 * n) * sizeof *buf) : NULL;
+  if (!buf) return free(sp), -1;
+  *sp = (settle_probe){.s = s, .q = buf, .v = buf + 7 * n, .t_settle = NAN};
+  *probe =
+      (sim_probe){.ctx = sp, .sample = settle_sample, .finish = settle_finish, .free = settle_free};
+  return 0;
+}
+
 // ---- the scenario of the method matrix ------------------------------------------------------
 
 static const xp_param_def pile_param_defs[] = {
@@ -245,4 +360,5 @@ const sim_scenario sim_scenario_pile = {
     .activation = "speculative",
     .create = pile_create,
     .free = pile_release,
+    .probe = pile_probe,
 };

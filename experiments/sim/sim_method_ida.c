@@ -26,6 +26,7 @@ static void ida_state_free(void *state) {
 static void *ida_state_create(const sim_method *type, const mdl_model *model,
                               const sim_method_options *opt, double t0, const double *q0,
                               const double *v0, double t_end, xp_error *err) {
+  if (sim_method_options_check(opt, err)) return NULL;
   (void)type, (void)t0, (void)q0, (void)v0, (void)t_end;
   if (model->nq != model->nv || model->velocity_map)
     return xp_fail(err, XP_ERR_USAGE, "ida: the rigid DAE needs q̇ = v (N = I)"), NULL;
@@ -52,8 +53,10 @@ static int ida_state_step(void *state, double t, double t_next, double *q, doubl
     memcpy(v, s->v1, (size_t)s->model->nv * sizeof *v);
   }
   s->total.steps += st.steps, s->total.rhs_evals += st.rhs_evals;
-  s->total.jac_evals += st.jac_evals, s->total.newton_iters += st.newton_iters;
+  s->total.rhs_evals_jac += st.rhs_evals_jac, s->total.jac_evals += st.jac_evals;
+  s->total.newton_iters += st.newton_iters, s->total.newton_fails += st.newton_fails;
   s->total.err_fails += st.err_fails;
+  if (st.order_max > s->total.order_max) s->total.order_max = st.order_max;
   rep->status = ref_status_name(rs);
   rep->iterations = (int)st.steps;
   rep->solves = 1;
@@ -65,11 +68,7 @@ static int ida_state_step(void *state, double t, double t_next, double *q, doubl
 static void ida_state_stats(void *state, void (*emit)(void *, const char *, double, const char *),
                             void *ctx) {
   const ida_state *s = state;
-  emit(ctx, "ode_steps", (double)s->total.steps, "");
-  emit(ctx, "ode_rhs_evals", (double)s->total.rhs_evals, "");
-  emit(ctx, "ode_jac_evals", (double)s->total.jac_evals, "");
-  emit(ctx, "ode_newton_iters", (double)s->total.newton_iters, "");
-  emit(ctx, "ode_err_fails", (double)s->total.err_fails, "");
+  sim_integrator_stats_emit(&s->total, emit, ctx);
 }
 
 const sim_method sim_method_ida = {

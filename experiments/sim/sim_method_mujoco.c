@@ -131,28 +131,32 @@ static mjModel *load_from_memory(const char *xml, int n, char *err, int errlen) 
 }
 
 sim_mujoco *sim_mujoco_create(const mdl_model *model, const double *q, const double *v, double h,
-                              char *msg, size_t len) {
-  return sim_mujoco_create_soft(model, q, v, h, NULL, NULL, msg, len);
+                              sc_error *err) {
+  return sim_mujoco_create_soft(model, q, v, h, NULL, NULL, err);
 }
 
 sim_mujoco *sim_mujoco_create_soft(const mdl_model *model, const double *q, const double *v,
                                    double h, const double solref[2], const double solimp[3],
-                                   char *msg, size_t len) {
+                                   sc_error *err) {
   const mdl_scene *sc = model->scene;
   if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies ||
       (sc->kind != MDL_SCENE_SPHERES && sc->kind != MDL_SCENE_BOX_ON_FEET) ||
       (sc->kind == MDL_SCENE_BOX_ON_FEET && sc->nbodies != 1))
-    return snprintf(msg, len, "mujoco: the model has no scene (mdl_scene.h) to rebuild"), NULL;
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "mujoco: the model has no scene (mdl_scene.h) to rebuild"),
+           NULL;
   mju_user_warning = warning_to_stderr;
   const size_t cap = 1024 + 256 * (size_t)sc->nbodies;
-  char *xml = malloc(cap), err[1000] = "";
+  char *xml = malloc(cap), why[1000] = "";
   sim_mujoco *mj = calloc(1, sizeof *mj);
   const int n = xml ? scene_mjcf(sc, q, h, solref, solimp, xml, cap) : -1;
-  if (mj && n > 0) mj->m = load_from_memory(xml, n, err, (int)sizeof err);
+  if (mj && n > 0) mj->m = load_from_memory(xml, n, why, (int)sizeof why);
   free(xml);
   if (mj && mj->m) mj->d = mj_makeData(mj->m);
   if (!mj || !mj->d) {
-    snprintf(msg, len, "mujoco: %s (N = %d)", mj && n > 0 ? err : "out of memory", sc->nbodies);
+    const int loaded = mj && n > 0;
+    sc_error_set(err, loaded ? SC_ERR_SOLVER : SC_ERR_MEMORY, "mujoco: %s (N = %d)",
+                 loaded ? why : "out of memory", sc->nbodies);
     sim_mujoco_free(mj);
     return NULL;
   }
@@ -189,14 +193,15 @@ void sim_mujoco_free(sim_mujoco *mj) {
 static void *mujoco_create(const sim_method *type, const mdl_model *model,
                            const sim_method_options *opt, double t0, const double *q0,
                            const double *v0, double t_end, xp_error *err) {
+  if (sim_method_options_check(opt, err)) return NULL;
   (void)t0, (void)t_end;
-  char msg[1100];
+  sc_error why = {.code = 0};
   // mujoco-stiff: solref's time constant at MuJoCo's floor 2h (critical damping), solimp near 1
   const double solref[2] = {2 * opt->h, 1}, solimp[3] = {SIM_MUJOCO_STIFF_SOLIMP};
-  sim_mujoco *mj =
-      type->variant ? sim_mujoco_create_soft(model, q0, v0, opt->h, solref, solimp, msg, sizeof msg)
-                    : sim_mujoco_create(model, q0, v0, opt->h, msg, sizeof msg);
-  if (!mj) xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, msg);
+  sim_mujoco *mj = type->variant
+                       ? sim_mujoco_create_soft(model, q0, v0, opt->h, solref, solimp, &why)
+                       : sim_mujoco_create(model, q0, v0, opt->h, &why);
+  if (!mj) xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, why.message);
   return mj;
 }
 
@@ -252,16 +257,16 @@ const sim_method sim_method_mujoco_stiff = {
 
 int sim_mujoco_available(void) { return 0; }
 sim_mujoco *sim_mujoco_create(const mdl_model *model, const double *q, const double *v, double h,
-                              char *msg, size_t len) {
+                              sc_error *err) {
   (void)model, (void)q, (void)v, (void)h;
-  snprintf(msg, len, "MuJoCo peer not built (install libmujoco-dev and reconfigure)");
+  sc_error_set(err, SC_ERR_INPUT, "MuJoCo peer not built (install libmujoco-dev and reconfigure)");
   return NULL;
 }
 sim_mujoco *sim_mujoco_create_soft(const mdl_model *model, const double *q, const double *v,
                                    double h, const double solref[2], const double solimp[3],
-                                   char *msg, size_t len) {
+                                   sc_error *err) {
   (void)solref, (void)solimp;
-  return sim_mujoco_create(model, q, v, h, msg, len);
+  return sim_mujoco_create(model, q, v, h, err);
 }
 void sim_mujoco_step(sim_mujoco *mj, double *q, double *v) { (void)mj, (void)q, (void)v; }
 const char *sim_mujoco_describe(const sim_mujoco *mj) { return (void)mj, ""; }

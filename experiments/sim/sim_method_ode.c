@@ -29,6 +29,7 @@ static void ode_state_free(void *state) {
 static void *ode_state_create(const sim_method *type, const mdl_model *model,
                               const sim_method_options *opt, double t0, const double *q0,
                               const double *v0, double t_end, xp_error *err) {
+  if (sim_method_options_check(opt, err)) return NULL;
   ode_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
   sc_error serr = {0};
@@ -80,14 +81,33 @@ static int ode_state_step(void *state, double t, double t_next, double *q, doubl
 static void ode_state_stats(void *state, void (*emit)(void *, const char *, double, const char *),
                             void *ctx) {
   ode_state *s = state;
-  const ref_stats *st = ref_ode_session_stats(s->session);
-  emit(ctx, "ode_steps", (double)st->steps, "");
-  emit(ctx, "ode_rhs_evals", (double)(st->rhs_evals + st->rhs_evals_jac), "");
-  emit(ctx, "ode_rhs_evals_jac", (double)st->rhs_evals_jac, "");  // the part in Jacobians
-  emit(ctx, "ode_jac_evals", (double)st->jac_evals, "");
-  emit(ctx, "ode_newton_iters", (double)st->newton_iters, "");
-  emit(ctx, "ode_err_fails", (double)st->err_fails, "");
-  emit(ctx, "ode_order_max", (double)st->order_max, "");
+  sim_integrator_stats_emit(ref_ode_session_stats(s->session), emit, ctx);
+}
+
+// ---- the integrators' counters under one key scheme ------------------------------------------
+
+static const char *const integrator_keys[SIM_INTEGRATOR_STATS] = {
+#define KEY_(field, key, help) key,
+    SIM_INTEGRATOR_STAT_LIST(KEY_)
+#undef KEY_
+};
+
+const char *sim_integrator_stat_key(int i) {
+  return i >= 0 && i < SIM_INTEGRATOR_STATS ? integrator_keys[i] : NULL;
+}
+
+void sim_integrator_stats_emit(const ref_stats *st, sim_emit_fn emit, void *ctx) {
+  ref_stats all = *st;
+  all.rhs_evals += st->rhs_evals_jac;  // every evaluation; the Jacobians' part beside it
+#define EMIT_(field, key, help) emit(ctx, key, (double)all.field, "");
+  SIM_INTEGRATOR_STAT_LIST(EMIT_)
+#undef EMIT_
+}
+
+int sim_integrator_stat_take(double values[SIM_INTEGRATOR_STATS], const char *key, double value) {
+  for (int i = 0; i < SIM_INTEGRATOR_STATS; i++)
+    if (strcmp(key, integrator_keys[i]) == 0) return values[i] = value, 1;
+  return 0;
 }
 
 #define ODE_TYPE(id, method, cli_name, text)         \

@@ -143,15 +143,16 @@ static void feet_contacts(sim_opende *od) {
 }
 
 sim_opende *sim_opende_create(const mdl_model *model, const double *q, const double *v, double h,
-                              int quick, char *msg, size_t len) {
+                              int quick, sc_error *err) {
   const mdl_scene *sc = model->scene;
   if (!sc || sc->nbodies < 1 || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies ||
       (sc->kind != MDL_SCENE_SPHERES && sc->kind != MDL_SCENE_BOX_ON_FEET) ||
       (sc->kind == MDL_SCENE_BOX_ON_FEET && sc->nbodies != 1) || !(sc->estar > 0))
-    return snprintf(msg, len, "ode: the model has no scene (mdl_scene.h) with a Hertz modulus"),
+    return sc_error_set(err, SC_ERR_INPUT,
+                        "ode: the model has no scene (mdl_scene.h) with a Hertz modulus"),
            NULL;
   sim_opende *od = calloc(1, sizeof *od);
-  if (!od) return snprintf(msg, len, "ode: out of memory"), NULL;
+  if (!od) return sc_error_set(err, SC_ERR_MEMORY, "ode: out of memory"), NULL;
   dInitODE2(0);
   od->sc = *sc, od->h = h, od->quick = quick;
   od->world = dWorldCreate();
@@ -159,7 +160,7 @@ sim_opende *sim_opende_create(const mdl_model *model, const double *q, const dou
   od->body = calloc((size_t)sc->nbodies, sizeof *od->body);
   od->order = malloc((size_t)sc->nbodies * sizeof *od->order);
   if (!od->world || !od->joints || !od->body || !od->order) {
-    snprintf(msg, len, "ode: out of memory (N = %d)", sc->nbodies);
+    sc_error_set(err, SC_ERR_MEMORY, "ode: out of memory (N = %d)", sc->nbodies);
     return sim_opende_free(od), NULL;
   }
   const int box = sc->kind == MDL_SCENE_BOX_ON_FEET;
@@ -228,13 +229,14 @@ void sim_opende_free(sim_opende *od) {
 static void *odepeer_create(const sim_method *type, const mdl_model *model,
                             const sim_method_options *opt, double t0, const double *q0,
                             const double *v0, double t_end, xp_error *err) {
+  if (sim_method_options_check(opt, err)) return NULL;
   (void)t0, (void)t_end;
-  char msg[300];
+  sc_error why = {.code = 0};
   // quickstep: its sweeps per step (ODE's default 20 when not set)
   const int quick =
       type->variant ? (opt->quick_iterations > 0 ? (int)opt->quick_iterations : 20) : 0;
-  sim_opende *od = sim_opende_create(model, q0, v0, opt->h, quick, msg, sizeof msg);
-  if (!od) xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, msg);
+  sim_opende *od = sim_opende_create(model, q0, v0, opt->h, quick, &why);
+  if (!od) xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, why.message);
   return od;
 }
 
@@ -280,9 +282,9 @@ ODEPEER_TYPE(
 
 int sim_opende_available(void) { return 0; }
 sim_opende *sim_opende_create(const mdl_model *model, const double *q, const double *v, double h,
-                              int quick, char *msg, size_t len) {
+                              int quick, sc_error *err) {
   (void)model, (void)q, (void)v, (void)h, (void)quick;
-  snprintf(msg, len, "ODE peer not built (install libode-dev and reconfigure)");
+  sc_error_set(err, SC_ERR_INPUT, "ODE peer not built (install libode-dev and reconfigure)");
   return NULL;
 }
 void sim_opende_step(sim_opende *od, double *q, double *v) { (void)od, (void)q, (void)v; }

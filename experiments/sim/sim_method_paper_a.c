@@ -31,6 +31,7 @@ static void paper_a_free(void *state) {
 static void *paper_a_create(const sim_method *type, const mdl_model *model,
                             const sim_method_options *opt, double t0, const double *q0,
                             const double *v0, double t_end, xp_error *err) {
+  if (sim_method_options_check(opt, err)) return NULL;
   (void)t0, (void)q0, (void)v0, (void)t_end;
   paper_a_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
@@ -39,8 +40,7 @@ static void *paper_a_create(const sim_method *type, const mdl_model *model,
   s->settings.formulation = (mbs_formulation)type->variant;
   s->settings.zeta = opt->zeta;
   s->settings.fp_max_iter = (int)opt->fp_max_iter;
-  // 0: options not from sim_method_options_default (a zeroed struct): the solver's own cap
-  if (opt->max_pivots > 0) s->settings.max_iter = (int)opt->max_pivots;
+  s->settings.max_iter = (int)opt->max_pivots;
   s->settings.use_bias = !opt->no_bias;
   if (opt->start && mbs_start_parse(opt->start, &s->settings.start)) {
     xp_fail(err, XP_ERR_USAGE, "parameter start=%s: not one of cold|warm|feasible", opt->start);
@@ -108,6 +108,7 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
   rep->status = mbs_status_name(st);
   rep->iterations = info->iterations;
   rep->solves = info->fp_iterations;
+  rep->predicted = info->predicted > 0;
   rep->residual = info->residual;
   rep->cone_residual = info->cone_residual;
   rep->rows = mbs_step_rows(s->ws);

@@ -29,15 +29,17 @@ static void simbody_free(void *state) {
 static void *simbody_create(const sim_method *type, const mdl_model *model,
                             const sim_method_options *opt, double t0, const double *q0,
                             const double *v0, double t_end, xp_error *err) {
+  if (sim_method_options_check(opt, err)) return NULL;
   (void)t0, (void)t_end;
   const mdl_scene *sc = model->scene;
   if (!sc || model->nq != 7 * sc->nbodies || model->nv != 6 * sc->nbodies)
     return xp_fail(err, XP_ERR_USAGE, "%s: the model has no scene (mdl_scene.h)", type->name), NULL;
   simbody_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;
-  char msg[300];
-  s->sb = sim_simbody_create(sc, q0, v0, opt->rtol, msg, sizeof msg);
-  if (!s->sb) return xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, msg), simbody_free(s), NULL;
+  sc_error why = {.code = 0};
+  s->sb = sim_simbody_create(sc, q0, v0, opt->rtol, &why);
+  if (!s->sb)
+    return xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, why.message), simbody_free(s), NULL;
   s->t0 = xp_now(), s->budget = opt->wall_budget;
   return s;
 }
@@ -54,7 +56,9 @@ static int simbody_step(void *state, double t, double t_next, double *q, double 
     snprintf(rep->message, sizeof rep->message, "wall budget %g s spent", s->budget);
     return rep->outcome = -1;
   }
-  const int rc = sim_simbody_advance(s->sb, t_next, q, v, rep->message, sizeof rep->message);
+  sc_error why = {.code = 0};
+  const int rc = sim_simbody_advance(s->sb, t_next, q, v, &why);
+  if (rc) snprintf(rep->message, sizeof rep->message, "%.150s", why.message);
   const long steps = sim_simbody_steps(s->sb, NULL);
   rep->iterations = (int)(steps - s->steps_before);
   s->steps_before = steps;
@@ -87,16 +91,15 @@ const sim_method sim_method_simbody = {
 
 int sim_simbody_available(void) { return 0; }
 sim_simbody *sim_simbody_create(const mdl_scene *scene, const double *q, const double *v,
-                                double rtol, char *msg, size_t len) {
+                                double rtol, sc_error *err) {
   (void)scene, (void)q, (void)v, (void)rtol;
-  snprintf(msg, len, "Simbody peer not built (install libsimbody-dev and g++, and reconfigure)");
+  sc_error_set(err, SC_ERR_INPUT,
+               "Simbody peer not built (install libsimbody-dev and g++, and reconfigure)");
   return NULL;
 }
-int sim_simbody_advance(sim_simbody *sb, double t_next, double *q, double *v, char *msg,
-                        size_t len) {
+int sim_simbody_advance(sim_simbody *sb, double t_next, double *q, double *v, sc_error *err) {
   (void)sb, (void)t_next, (void)q, (void)v;
-  snprintf(msg, len, "Simbody peer not built");
-  return -1;
+  return sc_error_set(err, SC_ERR_INPUT, "Simbody peer not built");
 }
 long sim_simbody_steps(const sim_simbody *sb, long *attempted) {
   (void)sb;

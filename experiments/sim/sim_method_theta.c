@@ -24,6 +24,7 @@ static void theta_state_free(void *state) {
 static void *theta_state_create(const sim_method *type, const mdl_model *model,
                                 const sim_method_options *opt, double t0, const double *q0,
                                 const double *v0, double t_end, xp_error *err) {
+  if (sim_method_options_check(opt, err)) return NULL;
   (void)t0, (void)q0, (void)v0, (void)t_end;
   theta_state *s = calloc(1, sizeof *s);
   if (!s) return xp_fail(err, XP_ERR_RUN, "out of memory"), NULL;

@@ -154,14 +154,6 @@ const char *sim_study_label(const sim_method *m, const char *const *names,
   return m->name;
 }
 
-sim_method_options sim_method_options_default(void) {
-  return (sim_method_options){.h = 0.01, SIM_OPTION_LIST(XP_PARAM_VALUE)};
-}
-
-void sim_method_options_read(const xp_params *prm, sim_method_options *out) {
-  SIM_OPTION_LIST(XP_PARAM_READ_IF)
-}
-
 static sim_method_options method_options(const xp_params *p) {
   sim_method_options o = sim_method_options_default();
   sim_method_options_read(p, &o);

@@ -106,10 +106,11 @@ static void build(sim_simbody *sb, const mdl_scene *sc, const double *q, const d
 }
 
 extern "C" sim_simbody *sim_simbody_create(const mdl_scene *sc, const double *q, const double *v,
-                                           double rtol, char *msg, size_t len) {
+                                           double rtol, sc_error *err) {
   if (!sc || sc->nbodies < 1 || !(sc->estar > 0) ||
       (sc->kind == MDL_SCENE_BOX_ON_FEET && sc->nbodies != 1)) {
-    std::snprintf(msg, len, "simbody: the model has no scene (mdl_scene.h) with a Hertz modulus");
+    sc_error_set(err, SC_ERR_INPUT,
+                 "simbody: the model has no scene (mdl_scene.h) with a Hertz modulus");
     return nullptr;
   }
   sim_simbody *sb = nullptr;
@@ -118,22 +119,21 @@ extern "C" sim_simbody *sim_simbody_create(const mdl_scene *sc, const double *q,
     build(sb, sc, q, v, rtol);
     return sb;
   } catch (const std::exception &e) {
-    std::snprintf(msg, len, "simbody: %s", e.what());
+    sc_error_set(err, SC_ERR_SOLVER, "simbody: %s", e.what());
   }
   delete sb;
   return nullptr;
 }
 
-extern "C" int sim_simbody_advance(sim_simbody *sb, double t_next, double *q, double *v, char *msg,
-                                   size_t len) {
+extern "C" int sim_simbody_advance(sim_simbody *sb, double t_next, double *q, double *v,
+                                   sc_error *err) {
   try {
     while (sb->integ->getTime() < t_next) {
       const Integrator::SuccessfulStepStatus st = sb->integ->stepTo(t_next);
       if (st == Integrator::EndOfSimulation) {
-        std::snprintf(
-            msg, len, "simbody: %s",
+        return sc_error_set(
+            err, SC_ERR_SOLVER, "simbody: %s",
             sb->integ->getTerminationReasonString(sb->integ->getTerminationReason()).c_str());
-        return -1;
       }
     }
     const State &s = sb->integ->getState();
@@ -142,8 +142,7 @@ extern "C" int sim_simbody_advance(sim_simbody *sb, double t_next, double *q, do
       get_body_state(sb->bodies[i], s, q + 7 * i, v + 6 * i);
     return 0;
   } catch (const std::exception &e) {
-    std::snprintf(msg, len, "simbody: %s", e.what());
-    return -1;
+    return sc_error_set(err, SC_ERR_SOLVER, "simbody: %s", e.what());
   }
 }
 

@@ -201,6 +201,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
                  double T, size_t max_points, sim_probe *probe, xp_case *c, sim_outcome *out,
                  xp_error *err) {
   memset(out, 0, sizeof *out);
+  if (sim_method_options_check(opt, err)) return XP_ERR_RUN;
   const double h = opt->h;
   if (!(h > 0) || !(T > 0) || !isfinite(T / h))
     return xp_fail(err, XP_ERR_USAGE, "h = %g and T = %g must be > 0 with a finite T/h", h, T);

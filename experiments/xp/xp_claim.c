@@ -2,6 +2,7 @@
 // Paper claims as data: measurements read from results files, a rule, the computed verdict and
 // the table that shows them (SPEC §8).
 #include "xp/xp_claim.h"
+#include "xp/xp_common.h"
 #include "xp/xp_file.h"
 
 #include <math.h>
@@ -73,18 +74,19 @@ static int name_matches(const char *name, const char *prefix, const char *suffix
 
 // least-squares slope of log y against log x over the matching cases (NaN if fewer than 2)
 static double file_slope(const xp_file *f, const xp_meas *m) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  int k = 0;
-  for (size_t i = 0; f && i < xp_file_case_count(f); i++) {
+  const size_t n = f ? xp_file_case_count(f) : 0;
+  double *x = malloc((2 * n + 1) * sizeof *x), *y = x ? x + n : NULL;
+  if (!x) return NAN;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
     const char *c = xp_file_case_name(f, i);
     if (!name_matches(c, m->cas, m->cas2)) continue;
-    double x = NAN, y = file_stat(f, c, m->stat);
-    xp_file_case_param(f, c, m->stat2, &x);
-    if (!(x > 0) || !(y > 0)) continue;
-    sx += log(x), sy += log(y), sxx += log(x) * log(x), sxy += log(x) * log(y), k++;
+    x[k] = NAN, y[k] = file_stat(f, c, m->stat);
+    xp_file_case_param(f, c, m->stat2, &x[k++]);
   }
-  const double den = k * sxx - sx * sx;
-  return k >= 2 && den > 0 ? (k * sxy - sx * sy) / den : NAN;
+  const double slope = xp_loglog_slope(x, y, k, NULL);
+  free(x);
+  return slope;
 }
 
 static double file_extreme(const xp_file *f, const xp_meas *m, int largest) {

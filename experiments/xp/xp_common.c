@@ -90,6 +90,19 @@ int xp_cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+double xp_loglog_slope(const double *x, const double *y, size_t n, size_t *used) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!(x[i] > 0) || !(y[i] > 0) || !isfinite(x[i]) || !isfinite(y[i])) continue;
+    const double lx = log(x[i]), ly = log(y[i]);
+    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly, k++;
+  }
+  if (used) *used = k;
+  const double den = (double)k * sxx - sx * sx;
+  return k >= 2 && den > 0 ? ((double)k * sxy - sx * sy) / den : NAN;
+}
+
 double xp_min_median(double *x, size_t n, double *min) {
   if (min) *min = NAN;
   if (n == 0) return NAN;

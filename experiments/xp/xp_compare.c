@@ -180,24 +180,22 @@ long xp_results_compare_report(const char *path_a, const char *path_b, FILE *rep
 }
 
 // the sweeps' yes/no form (resume, determinism, MPI): the full comparison, its first line kept
-int xp_results_compare(const char *path_a, const char *path_b, char *msg, size_t len) {
-  xp_error err = {.code = 0};
+int xp_results_compare(const char *path_a, const char *path_b, xp_compare_summary *sum,
+                       xp_error *err) {
+  memset(sum, 0, sizeof *sum);
   char *text = NULL;
   size_t size = 0;
   FILE *report = open_memstream(&text, &size);
-  if (!report) return snprintf(msg, len, "out of memory"), -1;
-  long n = xp_results_compare_report(path_a, path_b, report, &err);
+  if (!report) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  const long n = xp_results_compare_report(path_a, path_b, report, err);
   fclose(report);
-  if (n < 0) {
-    snprintf(msg, len, "%s", err.message);
-  } else if (n > 0) {
-    const size_t first = strcspn(text, "\n");
-    snprintf(msg, len, "%ld difference%s, first: %.*s", n, n == 1 ? "" : "s", (int)first, text);
-  } else {
-    xp_file *f = xp_file_open(path_a, &err);
-    snprintf(msg, len, "identical: %zu cases (timings ignored)", f ? xp_file_case_count(f) : 0);
+  if (n >= 0) {
+    sum->differences = n;
+    snprintf(sum->first, sizeof sum->first, "%.*s", (int)strcspn(text, "\n"), text);
+    xp_file *f = xp_file_open(path_a, err);
+    sum->cases = f ? xp_file_case_count(f) : 0;
     xp_file_close(f);
   }
   free(text);
-  return n < 0 ? -1 : n > 0;
+  return n < 0 ? XP_ERR_RUN : n > 0;
 }

@@ -82,22 +82,6 @@ static void plots_dir(char *buf, size_t len) {
     snprintf(buf, len, "%s/plots", STABCON_SOURCE_DIR);
 }
 
-// runs `gnuplot META SCRIPT`: both are file names in argv that went through xp_gnuplot_path
-// (never a pipe or an option); returns gnuplot's exit status or -1 if it could not start
-static int run_gnuplot(const char *a, const char *b) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    execlp("gnuplot", "gnuplot", a, b, (char *)NULL);
-    _exit(127);
-  }
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-int xp_plot_run_gnuplot(const char *meta, const char *script) { return run_gnuplot(meta, script); }
-
 // meta.gp: the figure's settings and the file's case list, methods and (unless a sweep, whose
 // figures need none and may hold 1e5 cases) every status, parameter and statistic, as datablocks;
 // the only commands in it are fixed text that copy block lines into variables
@@ -238,7 +222,7 @@ int xp_plot_file_y(const char *path, const xp_experiment *xp, const char *outdir
   rc = write_meta(f, meta, values, !is_sweep, err);
   xp_file_close(f);
   if (rc != XP_OK) return rc;
-  int status = run_gnuplot(meta, script);
+  int status = xp_plot_run_gnuplot(meta, script);
   if (status == 127)
     return xp_fail(err, XP_ERR_RUN, "gnuplot not found on PATH (install gnuplot-nox)");
   if (status != 0)

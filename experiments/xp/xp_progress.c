@@ -13,6 +13,12 @@ double xp_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double xp_thread_cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void xp_progress_begin(xp_progress *pr, const char *label) {
   memset(pr, 0, sizeof *pr);
   pr->enabled = isatty(STDERR_FILENO);

@@ -4,6 +4,8 @@
 #include "xp/xp_file.h"
 #include "xp_internal.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -66,6 +68,46 @@ void xp_report_stats_table(FILE *md, const xp_file *f, const char *filter, size_
     fprintf(md, "\n");
   }
   fprintf(md, "\n");
+}
+
+void xp_table_init(xp_table *t, size_t ncols, const char *const *headings, const char *align) {
+  *t = (xp_table){.ncols = ncols, .headings = headings, .align = align};
+}
+
+void xp_table_cell(xp_table *t, const char *fmt, ...) {
+  if (t->cells == t->cap) {
+    const size_t cap = t->cap ? 2 * t->cap : 16 * (t->ncols ? t->ncols : 1);
+    char(*grown)[XP_TABLE_CELL] = realloc(t->cell, cap * sizeof *grown);
+    if (!grown) {
+      t->failed = 1;
+      return;
+    }
+    t->cell = grown, t->cap = cap;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(t->cell[t->cells++], XP_TABLE_CELL, fmt, ap);
+  va_end(ap);
+}
+
+void xp_table_write(const xp_table *t, FILE *md) {
+  fputc('|', md);
+  for (size_t j = 0; j < t->ncols; j++) fprintf(md, " %s |", t->headings[j]);
+  fputs("\n|", md);
+  for (size_t j = 0; j < t->ncols; j++)
+    fputs(t->align && t->align[j] == 'r' ? "---:|" : "---|", md);
+  fputc('\n', md);
+  for (size_t r = 0; t->ncols && (r + 1) * t->ncols <= t->cells; r++) {
+    fputc('|', md);
+    for (size_t j = 0; j < t->ncols; j++) fprintf(md, " %s |", t->cell[r * t->ncols + j]);
+    fputc('\n', md);
+  }
+  if (t->failed) fputs("\n_(table incomplete: out of memory)_\n", md);
+}
+
+void xp_table_free(xp_table *t) {
+  free(t->cell);
+  *t = (xp_table){0};
 }
 
 void xp_report_experiment(FILE *md, const xp_experiment *x, const char *results_path,

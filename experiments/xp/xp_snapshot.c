@@ -152,23 +152,15 @@ static int snapshot_case(const char *path, const char *case_name, const char *da
   return XP_OK;
 }
 
-// names of the cases of `path` whose history is of spheres (the ones with snapshot figures), at
-// most cap; their count
-static size_t sphere_cases(const char *path, char (*names)[256], size_t cap) {
-  xp_error quiet;
-  xp_file *f = xp_file_open(path, &quiet);
-  if (!f) return 0;
-  const size_t n = xp_file_case_count(f);
-  size_t k = 0;
-  for (size_t i = 0; i < n && k < cap; i++)
-    snprintf(names[k++], 256, "%s", xp_file_case_name(f, i));
-  xp_file_close(f);
+// names of the cases of `path` whose history is drawn (spheres, cylinders), at most cap; their
+// count
+static size_t drawn_cases(const char *path, char (*names)[256], size_t cap, xp_error *err) {
+  char(*kinds)[32] = malloc((cap ? cap : 1) * sizeof *kinds);
+  const long n = kinds ? xp_bodies_list(path, names, kinds, cap, err) : -1;
   size_t m = 0;
-  for (size_t i = 0; i < k; i++) {
-    xp_bodies b;
-    if (xp_bodies_read(path, names[i], 0, &b, &quiet) == XP_OK && drawn_kind(b.kind))
-      memmove(names[m++], names[i], 256);
-  }
+  for (long i = 0; i < n; i++)
+    if (drawn_kind(kinds[i])) memmove(names[m++], names[i], 256);
+  free(kinds);
   return m;
 }
 
@@ -176,7 +168,8 @@ void xp_snapshot_report(FILE *md, const char *path, const char *figures, const c
                         const char *stem) {
   enum { CAP = 64 };
   char(*names)[256] = malloc(CAP * sizeof *names);
-  const size_t n = names ? sphere_cases(path, names, CAP) : 0;
+  xp_error quiet;
+  const size_t n = names ? drawn_cases(path, names, CAP, &quiet) : 0;
   int any = 0;
   for (size_t i = 0; i < n; i++) {
     char safe[300], fig[1500];
@@ -200,17 +193,13 @@ int xp_snapshot_plot(const char *path, const char *datadir, const char *outdir, 
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_USAGE;
   const size_t n = xp_file_case_count(f);
-  char(*names)[256] = malloc((n ? n : 1) * sizeof *names);
-  for (size_t i = 0; names && i < n; i++) snprintf(names[i], 256, "%s", xp_file_case_name(f, i));
   xp_file_close(f);
+  char(*names)[256] = malloc((n ? n : 1) * sizeof *names);
   if (!names) return xp_fail(err, XP_ERR_RUN, "out of memory");
+  const size_t m = drawn_cases(path, names, n, err);
   int rc = XP_OK;
-  for (size_t i = 0; rc == XP_OK && i < n; i++) {
-    xp_bodies b;
-    xp_error quiet;
-    if (xp_bodies_read(path, names[i], 0, &b, &quiet) != XP_OK || !drawn_kind(b.kind)) continue;
+  for (size_t i = 0; rc == XP_OK && i < m; i++)
     rc = snapshot_case(path, names[i], datadir, outdir, stem, plotsdir, err);
-  }
   free(names);
   return rc;
 }

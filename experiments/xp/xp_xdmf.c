@@ -156,6 +156,33 @@ int xp_bodies_read(const char *path, const char *case_name, int read_data, xp_bo
   return rc;
 }
 
+long xp_bodies_list(const char *path, char (*names)[256], char (*kinds)[32], size_t cap,
+                    xp_error *err) {
+  xp_file *f = xp_file_open(path, err);  // checks the whole file once
+  if (!f) return -1;
+  const size_t n = xp_file_case_count(f);
+  char(*all)[256] = malloc((n ? n : 1) * sizeof *all);
+  for (size_t i = 0; all && i < n; i++) snprintf(all[i], 256, "%s", xp_file_case_name(f, i));
+  xp_file_close(f);
+  if (!all) return xp_fail(err, XP_ERR_RUN, "out of memory"), -1;
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return free(all), xp_fail(err, XP_ERR_USAGE, "cannot open '%s'", path), -1;
+  size_t m = 0;
+  for (size_t i = 0; i < n && m < cap; i++) {
+    xp_bodies b;
+    xp_error quiet;
+    memset(&b, 0, sizeof b);
+    if (bodies_load(file, all[i], 0, &b, all[i], &quiet) == XP_OK) {
+      memcpy(names[m], all[i], 256);
+      snprintf(kinds[m++], 32, "%s", b.kind);
+    }
+    xp_bodies_free(&b);
+  }
+  H5Fclose(file);
+  free(all);
+  return (long)m;
+}
+
 void xp_bodies_free(xp_bodies *b) {
   double *arrays_owned[6] = {b->t, b->pos, b->rot, b->vel, b->force, b->radius};
   for (int k = 0; k < 6; k++) free(arrays_owned[k]);

@@ -46,51 +46,7 @@
 #include "qcp/qcp_arena.h"
 #include "qcp/qcp_qd.h"
 
-struct mbs_qcp {
-  // everything one pattern needs (qws, the prediction's system) lives in the arena, sized at
-  // creation and emptied when the pattern changes: a contact that joins or leaves sets up the new
-  // pattern without malloc
-  qcp_arena arena;
-  qcp_workspace *qws;
-  int n, p, l, m, nsoc0;             // sizes of the problem qws holds (n = 0: none)
-  int nn, np, nl, nsoc, nP, nA, nG;  // sizes of the problem under construction
-  int nlam;                          // of which λ_S (the first nlam variables)
-  int have_pattern;                  // n, p, …, Pp0, … hold the pattern of the last load
-  // structure and values under construction
-  int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *qdim;
-  double *Px, *Ax, *Gx, *c, *b, *h;
-  // structure qws was set up with
-  int *Pp0, *Pi0, *Ap0, *Ai0, *Gp0, *Gi0, *qdim0;
-  // transpose of the active compliant rows: column j holds (row s, value) pairs
-  int *Tp, *Ti, *cnt;
-  double *Tx;
-  // per compact row: role, contact links (normal → tangents, tangent → normal), and its index
-  // among the orthant (oidx), residual (ridx), equality (eidx), cone (cidx) rows, β column (bcol)
-  int *role, *ntan, *tan1, *tan2, *tn, *oidx, *ridx, *eidx, *cidx, *bcol;
-  int *cmap;                   // contact index → compact normal row (−1 between steps)
-  double *wx, *ws_, *wy, *wz;  // last solution (warm start of the next solve)
-  double *x0;                  // paper A's feasible start (MBS_START_FEASIBLE)
-  int have_warm, same;         // a stored solution; the last load kept the pattern
-  double *shift, *shift0;      // De Saxcé shifts of this and the previous iterate
-  int have_shift;              // shift holds the last step's converged shifts (warm fixed point)
-  int pending;                 // same pattern, values not yet passed to qws (flush_update)
-  int cap_n, cap_p, cap_l, cap_P, cap_A, cap_G;
-  // active-set prediction (relaxed/coulomb): K = [P Aᵀ; A −δI] of the problem qws holds with its
-  // inequalities dropped, built with the pattern (so a step allocates nothing); pmap/amap: K's
-  // slot of each P/A entry, kdiag: the slot of each diagonal; open: rows fixed at λ = 0
-  qcp_qd *qd;
-  int kn, *Kp, *Ki, *pmap, *amap, *kdiag, *open;
-  int *changed, nchanged;     // λ rows flipped by the last correction (their K columns changed)
-  double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
-  int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
-  double *Kx, *Kx0, *krhs, *ksol, *kres;
-  // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
-  double *lam_row;
-  long *row_stamp, stamp;  // row i took part in the last solve iff row_stamp[i] == stamp
-  double *w_last;          // the last solve's w (nv): with lam_row, a warm start for a new pattern
-                           // (held once a solve was recorded: stamp > 1)
-  mbs_cn *cn;              // exact Coulomb by Newton (mbs_coulomb_newton.c)
-};
+#include "mbs_qcp_internal.h"
 
 static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
 
@@ -157,19 +113,12 @@ int mbs_qcp_create(mbs_workspace *ws) {
   return 0;
 }
 
-// forgets the prediction's system (its memory is the arena's, reclaimed at the next reset)
-static void predict_release(struct mbs_qcp *q) {
-  q->qd = NULL, q->kn = 0;
-  q->Kp = q->Ki = q->pmap = q->amap = q->kdiag = q->open = q->changed = NULL;
-  q->Kx = q->Kx0 = q->krhs = q->ksol = q->kres = NULL;
-}
-
 void mbs_qcp_free(mbs_workspace *ws) {
   struct mbs_qcp *q = ws->qcp;
   if (!q) return;
   qcp_workspace_free(q->qws);
   mbs_cn_free(q->cn);
-  predict_release(q);
+  mbs_predict_release(q);
   qcp_arena_free(&q->arena);
   free(q->Pp), free(q->Pp0), free(q->Ap), free(q->Ap0), free(q->Gp), free(q->Gp0);
   free(q->Pi), free(q->Pi0), free(q->Ai), free(q->Ai0), free(q->Gi), free(q->Gi0);
@@ -248,15 +197,6 @@ static int explicit_normal(const mbs_workspace *ws, int c) {
   }
   return 0;
 }
-
-// row roles in the conic problem (per compact compliant row s)
-enum {
-  ROLE_FREE = MBS_ROLE_FREE,
-  ROLE_UNI = MBS_ROLE_UNI,
-  ROLE_NORMAL = MBS_ROLE_NORMAL,
-  ROLE_TANGENT = MBS_ROLE_TANGENT,
-  ROLE_OFF = MBS_ROLE_OFF
-};
 
 // classifies the compact rows: bilateral (free), unilateral-like (λ ≥ 0: unilateral rows and the
 // normals of frictionless contacts), cone normals/tangents, and the tangents of μ = 0 contacts
@@ -413,9 +353,6 @@ static mbs_status build(mbs_workspace *ws, int ns, const int *sidx, const double
   return MBS_OK;
 }
 
-static int predict_applies(const mbs_workspace *ws);
-static int predict_setup(struct mbs_qcp *q);
-
 // A new pattern (the active row/contact set changed) resets the arena and sets up the
 // prediction's system; qcp's own workspace (ordering and symbolic analysis of the interior-point
 // KKT system) is set up only when an interior-point solve needs it (flush_update): a predicted
@@ -438,7 +375,7 @@ static mbs_status load(mbs_workspace *ws) {
   ws->info.pattern_setups++;
   qcp_workspace_free(q->qws);
   q->qws = NULL;
-  predict_release(q);
+  mbs_predict_release(q);
   qcp_arena_reset(&q->arena);  // a failed growth is not fatal: the setup then spills to malloc
   int m = l;
   for (int k = 0; k < nsoc; k++) m += q->qdim[k];
@@ -452,7 +389,7 @@ static mbs_status load(mbs_workspace *ws) {
   memcpy(q->Ai0, q->Ai, sizeof(int) * (size_t)q->nA);
   memcpy(q->Gi0, q->Gi, sizeof(int) * (size_t)q->nG);
   // the prediction's system for the new pattern (none: never a stale one from the last pattern)
-  if (predict_applies(ws) && predict_setup(q)) q->kn = 0;
+  if (mbs_predict_applies(ws) && mbs_predict_setup(q)) q->kn = 0;
   return MBS_OK;
 }
 
@@ -601,325 +538,6 @@ static double coulomb_shift(mbs_workspace *ws, int ns, const int *sidx, const do
     smax = fmax(smax, shift[s]);
   }
   return smax;
-}
-
-// ---- active-set prediction ------------------------------------------------------------
-// At rest, or sliding steadily, a step keeps the last step's active set. With the set known the
-// relaxed problem is an equality-constrained QP: open rows are fixed at λ = 0, closed rows are
-// free (sticking: λ inside its cone, so the cone constraint is inactive), and the optimum solves
-// one linear KKT system [P Aᵀ; A 0] (x; y) = (−c; b). If every dropped condition then holds —
-// closed: λ_u ≥ 0, ‖λ_t‖ ≤ μλ_n; open: the dual ρ = r̂ in F* (relaxed ρ_n ≥ μ‖ρ_t‖; coulomb
-// ρ_n ≥ 0, whose shift is μ‖ρ_t‖), to qcp's tolerance — the point satisfies the conic problem's
-// KKT conditions, and being strictly convex the problem has no other optimum: the step takes it
-// without an interior-point solve. Otherwise (a contact slides, opens or closes) the
-// interior-point solve runs as before. Sliding contacts are not predicted (their cone is active,
-// a nonlinear condition).
-
-// max(m, v) ignoring a NaN v, as fmax(m, v) for m not NaN: inline in the prediction's loops
-static inline double max_of(double m, double v) { return v > m ? v : m; }
-
-static int predict_applies(const mbs_workspace *ws) {
-  return ws->settings.predict && ws->settings.formulation != MBS_PAPER;
-}
-
-// zeroed memory for count items of the current pattern (the arena's; NULL when out of memory)
-static void *pattern_alloc(struct mbs_qcp *q, size_t size, size_t count) {
-  const size_t bytes = size * (count ? count : 1);
-  void *p = qcp_arena_allocator(&q->arena).alloc(bytes, &q->arena);
-  if (p) memset(p, 0, bytes);
-  return p;
-}
-
-// K's pattern (upper triangle, CSC, size n + p): column j < n holds P's column j (its diagonal
-// added if P has none), column n + i row i of A and the diagonal; then the symbolic factor
-static int predict_setup(struct mbs_qcp *q) {
-  predict_release(q);
-  const int n = q->nn, p = q->np, N = n + p, nP = q->nP, nA = q->nA;
-  const size_t un = (size_t)N, nnz = (size_t)nP + (size_t)nA + un;
-  const qcp_allocator al = qcp_arena_allocator(&q->arena);
-  q->Kp = pattern_alloc(q, sizeof(int), un + 1), q->Ki = pattern_alloc(q, sizeof(int), nnz);
-  q->pmap = pattern_alloc(q, sizeof(int), (size_t)nP + 1),
-  q->amap = pattern_alloc(q, sizeof(int), (size_t)nA + 1);
-  q->kdiag = pattern_alloc(q, sizeof(int), un),
-  q->open = pattern_alloc(q, sizeof(int), (size_t)n + 1);
-  q->Kx = pattern_alloc(q, sizeof(double), nnz), q->Kx0 = pattern_alloc(q, sizeof(double), nnz);
-  q->krhs = pattern_alloc(q, sizeof(double), un), q->ksol = pattern_alloc(q, sizeof(double), un);
-  q->kres = pattern_alloc(q, sizeof(double), un);
-  q->changed = pattern_alloc(q, sizeof(int), (size_t)n);
-  int *order = pattern_alloc(q, sizeof(int), un);
-  signed char *sign = pattern_alloc(q, 1, un);
-  int *rowcnt = pattern_alloc(q, sizeof(int), un + 1);
-  int ok = q->Kp && q->Ki && q->pmap && q->amap && q->kdiag && q->open && q->Kx && q->Kx0 &&
-           q->krhs && q->ksol && q->kres && q->changed && order && sign && rowcnt;
-  if (ok) {
-    int e = 0;
-    for (int j = 0; j < n; j++) {  // P columns, diagonal last (added if missing)
-      q->Kp[j] = e;
-      q->kdiag[j] = -1;
-      for (int k = q->Pp[j]; k < q->Pp[j + 1]; k++) {
-        q->pmap[k] = e;
-        if (q->Pi[k] == j) q->kdiag[j] = e;
-        q->Ki[e++] = q->Pi[k];
-      }
-      if (q->kdiag[j] < 0) q->kdiag[j] = e, q->Ki[e++] = j;
-    }
-    // A by rows: column n + i of K holds row i of A, then its diagonal; rowcnt becomes the next
-    // free slot of each such column
-    for (int k = 0; k < nA; k++) rowcnt[q->Ai[k] + 1]++;
-    for (int i = 0; i < p; i++) rowcnt[i + 1] += rowcnt[i];
-    for (int i = 0; i < p; i++) q->Kp[n + i] = rowcnt[i] = e + rowcnt[i] + i;
-    for (int j = 0; j < n; j++)
-      for (int k = q->Ap[j]; k < q->Ap[j + 1]; k++) {
-        int at = rowcnt[q->Ai[k]]++;
-        q->amap[k] = at, q->Ki[at] = j;
-      }
-    for (int i = 0; i < p; i++) q->kdiag[n + i] = rowcnt[i], q->Ki[rowcnt[i]] = n + i;
-    q->Kp[N] = e + nA + p;
-    for (int j = 0; j < N; j++) sign[j] = j < n ? 1 : -1;
-    // elimination order: w and y first (block-diagonal M: fill only within a body), the λ rows
-    // last, by row — a correction that flips λ rows then refactors only the rows from the first
-    // flipped one on (qcp_qd_refactor); eliminating the bodies leaves G M⁻¹ Gᵀ's pattern on the λ
-    // rows: all λ rows of a body coupled. That is banded on a column (≤ 9 rows per velocity) but
-    // dense for many contacts on one body (the foundation: 10 000 rows on one cube, measured
-    // 55 µs/step with AMD and over a minute this way), so only while no velocity carries more
-    // than ORDER_MAX_ROWS λ rows; otherwise AMD (λ rows first there, and the refactor keeps less)
-    enum { ORDER_MAX_ROWS = 64 };
-    int crowded = 0;
-    for (int i = 0; i < p && !crowded; i++) {
-      int rows = 0;
-      for (int e2 = q->Kp[n + i]; e2 < q->kdiag[n + i]; e2++) rows += q->Ki[e2] < q->nlam;
-      crowded = rows > ORDER_MAX_ROWS;
-    }
-    int k = 0;
-    for (int j = q->nlam; j < N; j++) order[k++] = j;
-    for (int j = 0; j < q->nlam; j++) order[k++] = j;
-    sc_error err = {0};
-    q->qd = qcp_qd_create(N, q->Kp, q->Ki, sign, crowded ? NULL : order, &al, &err);
-    q->bodies_first = !crowded;
-    ok = q->qd != NULL;
-  }
-  if (!ok) return predict_release(q), -1;
-  q->kn = N;
-  return 0;
-}
-
-// y = K0 x for the symmetric K0 given by its upper triangle
-static void sym_mv(int N, const int *Kp, const int *Ki, const double *Kx, const double *x,
-                   double *y) {
-  for (int i = 0; i < N; i++) y[i] = 0;
-  for (int j = 0; j < N; j++)
-    for (int k = Kp[j]; k < Kp[j + 1]; k++) {
-      int i = Ki[k];
-      y[i] += Kx[k] * x[j];
-      if (i != j) y[j] += Kx[k] * x[i];
-    }
-}
-
-// the last solve's active set, by model row (rows new to this solve are predicted closed: a row
-// joins because it penetrates): open[s] = 1 for rows fixed at λ = 0; −1 if a contact slides
-static int predict_classify(const mbs_workspace *ws, int ns, const int *sidx) {
-  const struct mbs_qcp *q = ws->qcp;
-  double lmax = 0;
-  for (int s = 0; s < ns; s++) {
-    const int i = ws->act[sidx[s]];
-    if (q->row_stamp[i] == q->stamp) lmax = max_of(lmax, fabs(q->lam_row[i]));
-  }
-  const double open_tol = 1e-6 * lmax;  // an interior point's open rows end near 0, not at 0
-  for (int s = 0; s < ns; s++) {
-    const int role = q->role[s], i = ws->act[sidx[s]];
-    const int known = q->row_stamp[i] == q->stamp;
-    const double l = known ? q->lam_row[i] : INFINITY;
-    q->open[s] = role == ROLE_OFF || ((role == ROLE_UNI || role == ROLE_NORMAL) && l <= open_tol);
-    if (role != ROLE_NORMAL || q->open[s] || !known) continue;
-    double lt = 0;
-    for (int k = 0; k < q->ntan[s]; k++) {
-      const int t = ws->act[sidx[k ? q->tan2[s] : q->tan1[s]]];
-      if (q->row_stamp[t] == q->stamp) lt += q->lam_row[t] * q->lam_row[t];
-    }
-    if (sqrt(lt) > (1 - 1e-6) * ws->rows->mu[i] * l) return -1;  // sliding: the cone is active
-  }
-  for (int s = 0; s < ns; s++)
-    if (q->role[s] == ROLE_TANGENT) q->open[s] = q->open[q->tn[s]];
-  return 0;
-}
-
-// records the solve's λ (q->wx) by model row for the next step's prediction
-static void predict_record(mbs_workspace *ws, int ns, const int *sidx) {
-  struct mbs_qcp *q = ws->qcp;
-  q->stamp++;
-  for (int s = 0; s < ns; s++) {
-    const int i = ws->act[sidx[s]];
-    q->lam_row[i] = q->role[s] == ROLE_OFF ? 0 : q->wx[s], q->row_stamp[i] = q->stamp;
-  }
-  memcpy(q->w_last, q->wx + ns, sizeof(double) * (size_t)ws->nv);
-}
-
-// K's values for the predicted set: open rows' λ columns become the identity (λ = 0)
-static void predict_values(struct mbs_qcp *q) {
-  const int n = q->nn, p = q->np, N = n + p;
-  for (int e = 0; e < q->Kp[N]; e++) q->Kx0[e] = 0;
-  for (int k = 0; k < q->nP; k++) q->Kx0[q->pmap[k]] = q->Px[k];
-  for (int k = 0; k < q->nA; k++) q->Kx0[q->amap[k]] = q->Ax[k];
-  for (int s = 0; s < n; s++) {
-    if (!q->open[s]) continue;
-    q->Kx0[q->kdiag[s]] = 1;
-    for (int k = q->Ap[s]; k < q->Ap[s + 1]; k++) q->Kx0[q->amap[k]] = 0;
-  }
-  for (int j = 0; j < n; j++) q->krhs[j] = q->open[j] ? 0 : -q->c[j];
-  for (int i = 0; i < p; i++) q->krhs[n + i] = q->b[i];
-}
-
-// K0's column s and the rhs after row s opened or closed (as predict_values would set them),
-// and the regularised copy Kx beside it
-static void predict_column(struct mbs_qcp *q, int s) {
-  double d = 0;  // P's diagonal entry of column s, if any
-  for (int k = q->Pp[s]; k < q->Pp[s + 1]; k++)
-    if (q->Pi[k] == s) d = q->Px[k];
-  const int e = q->kdiag[s];
-  q->Kx0[e] = q->open[s] ? 1 : d;
-  q->Kx[e] = q->Kx0[e] == 0 ? q->kdelta : q->Kx0[e];
-  for (int k = q->Ap[s]; k < q->Ap[s + 1]; k++)
-    q->Kx[q->amap[k]] = q->Kx0[q->amap[k]] = q->open[s] ? 0 : q->Ax[k];
-  q->krhs[s] = q->open[s] ? 0 : -q->c[s];
-}
-
-// factor K0 regularised (zero diagonals of P ± δ, −δI on the y block) and solve: x = K_δ⁻¹ rhs,
-// off K0's solution by O(δ) (predict_refine removes that). The first factor of a step builds K0
-// and sets δ from its largest diagonal; a correction changes the flipped rows' columns only and
-// refactors from the first of them on (the λ rows are eliminated last: predict_setup).
-static void predict_factor_solve(struct mbs_qcp *q, int first) {
-  const int n = q->nn, N = n + q->np, nnz = q->Kp[N];
-  if (first) {
-    predict_values(q);
-    double dmax = 0;
-    for (int j = 0; j < N; j++) dmax = max_of(dmax, fabs(q->Kx0[q->kdiag[j]]));
-    // bodies first: no static regularisation — in that order every pivot has its sign (a body's
-    // w block M_b > 0, then its y block −M_b, then the λ rows C + G M⁻¹ Gᵀ > 0 or 1 if open), so
-    // K0 itself is factored; a pivot that still fails the sign test becomes ±kdyn. AMD's order
-    // may meet a y row before its body: −δ on the y block then (refined away)
-    const double scale = dmax > 0 ? dmax : 1;
-    q->kdelta = q->bodies_first ? 0 : 1e-10 * scale;
-    q->kdyn = 1e-10 * scale;
-    q->keps = 1e-14 * scale;
-    memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
-    for (int j = 0; j < N; j++)
-      if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? q->kdelta : -q->kdelta;
-    // the factor's rows before the first that differs from the last factored matrix stand: a
-    // pass of the same pattern keeps the bodies' rows when their mass matrix is constant
-    // (spheres), and the λ rows below the first whose stiffness changed (a second pass of a
-    // landing step: the rows that closed at the landing front)
-    qcp_qd_factor_update(q->qd, q->Kx, q->keps, q->kdyn);
-  } else {
-    for (int c = 0; c < q->nchanged; c++) predict_column(q, q->changed[c]);
-    qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdyn);
-  }
-  memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
-  qcp_qd_solve(q->qd, q->ksol);
-}
-
-// iterative refinement of q->ksol against K0 itself removes δ's perturbation (one pass takes the
-// residual from ~δ to round-off, ~1e-14 relative); stops at round-off or when a pass gains less
-// than 10×; returns ‖K0 x − rhs‖∞ / (1 + ‖rhs‖∞)
-static double predict_refine(struct mbs_qcp *q) {
-  const int N = q->nn + q->np;
-  double bmax = 0;
-  for (int j = 0; j < N; j++) bmax = max_of(bmax, fabs(q->krhs[j]));
-  // first pass without a product: K_δ x = rhs, so rhs − K0 x = (K_δ − K0) x, the regularised
-  // diagonals times x (up to the solve's rounding, which the checked passes below remove)
-  if (q->kdelta > 0) {
-    for (int j = 0; j < N; j++)
-      q->kres[j] = (q->Kx[q->kdiag[j]] - q->Kx0[q->kdiag[j]]) * q->ksol[j];
-    qcp_qd_solve(q->qd, q->kres);
-    for (int j = 0; j < N; j++) q->ksol[j] += q->kres[j];
-  }
-  double res = INFINITY;
-  for (int it = 0; it < 4; it++) {
-    sym_mv(N, q->Kp, q->Ki, q->Kx0, q->ksol, q->kres);
-    double r = 0;
-    for (int j = 0; j < N; j++)
-      q->kres[j] = q->krhs[j] - q->kres[j], r = max_of(r, fabs(q->kres[j]));
-    if (r > 0.1 * res) {  // no longer converging: stop here
-      res = r;
-      break;
-    }
-    res = r;
-    if (res <= 1e-13 * (1 + bmax)) break;
-    qcp_qd_solve(q->qd, q->kres);
-    for (int j = 0; j < N; j++) q->ksol[j] += q->kres[j];
-  }
-  return res / (1 + bmax);
-}
-
-// every dropped condition at the linear solution x (λ_S, w): closed rows λ_u ≥ 0 and λ in its
-// cone; open rows ρ = λ/D + G w − ĉ0 in the dual cone (relaxed ρ_n ≥ μ‖ρ_t‖, coulomb ρ_n ≥ 0).
-// A violated sign flips the row (closed with λ < 0 opens, open with ρ < 0 closes: one step of a
-// primal–dual active-set method); returns the number of flips, or −1 if a contact slides
-static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, const double *chat0) {
-  struct mbs_qcp *q = ws->qcp;
-  const mdl_rows *r = ws->rows;
-  const double *x = q->ksol, *w = q->ksol + ns;
-  const double eps = ws->settings.qcp_eps > 0 ? ws->settings.qcp_eps : 1e-8;
-  double lmax = 0, cmax = 0;
-  for (int s = 0; s < ns; s++) lmax = max_of(lmax, fabs(x[s])), cmax = max_of(cmax, fabs(chat0[s]));
-  const double tl = eps * (1 + lmax), tr = eps * (1 + cmax);
-  const int coulomb = ws->settings.formulation == MBS_COULOMB;
-  int flips = 0;
-  q->nchanged = 0;
-  for (int s = 0; s < ns; s++) {
-    const int role = q->role[s];
-    if (role != ROLE_UNI && role != ROLE_NORMAL) continue;
-    const double mu = role == ROLE_NORMAL ? r->mu[ws->act[sidx[s]]] : 0;
-    double v[3] = {0, 0, 0};  // λ (closed) or ρ (open) of the row and its tangents
-    const int rows[3] = {s, role == ROLE_NORMAL ? q->tan1[s] : -1,
-                         role == ROLE_NORMAL && q->ntan[s] > 1 ? q->tan2[s] : -1};
-    for (int k = 0; k < 3; k++) {
-      int t = rows[k];
-      if (t < 0) continue;
-      v[k] = q->open[s] ? mdl_eval_row_dot(r, ws->act[sidx[t]], w) - chat0[t] : x[t];
-    }
-    const double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
-    if (!q->open[s] && v[0] < -tl) {
-      q->open[s] = 1, flips++, q->changed[q->nchanged++] = s;
-    } else if (!q->open[s] && vt > mu * v[0] + tl) {
-      return -1;
-    } else if (q->open[s] && v[0] < (coulomb ? 0 : mu * vt) - tr) {
-      q->open[s] = 0, flips++, q->changed[q->nchanged++] = s;
-    }
-  }
-  for (int s = 0; flips && s < ns; s++)
-    if (q->role[s] == ROLE_TANGENT && q->open[s] != q->open[q->tn[s]])
-      q->open[s] = q->open[q->tn[s]], q->changed[q->nchanged++] = s;
-  return flips;
-}
-
-// the step's solve by prediction: 1 and (λ_S, w) if accepted, 0 if not tried or rejected
-static int predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
-                         double *lam_s, double *w) {
-  struct mbs_qcp *q = ws->qcp;
-  if (!q->kn || predict_classify(ws, ns, sidx)) return 0;
-  // a few active-set corrections (rows joining or leaving); a set that does not settle in
-  // PREDICT_MAX_SOLVES linear solves goes to the interior point
-  enum { PREDICT_MAX_SOLVES = 25 };
-  // the corrections work on the regularised solution (its O(δ) error, ~1e-10 relative, moves no
-  // sign that matters); the set they settle on is refined against K0 and checked again
-  int flips = 1, solves = 0;
-  for (;;) {
-    if (flips) {
-      if (++solves > PREDICT_MAX_SOLVES) return 0;
-      predict_factor_solve(q, solves == 1);
-    } else if (!(predict_refine(q) <= 1e-10)) {
-      return 0;
-    }
-    const int refined = !flips;
-    if ((flips = predict_update(ws, ns, sidx, chat0)) < 0) return 0;
-    if (!flips && refined) break;
-  }
-  memcpy(q->wx, q->ksol, sizeof(double) * (size_t)q->nn);
-  memcpy(q->wy, q->ksol + q->nn, sizeof(double) * (size_t)q->np);
-  for (int s = 0; s < ns; s++) q->wx[s] = q->open[s] ? 0 : q->wx[s];
-  for (int s = 0; s < ns; s++) lam_s[s] = q->open[s] ? 0 : q->ksol[s];
-  for (int j = 0; j < ws->nv; j++) w[j] = q->ksol[ns + j];
-  return 1;
 }
 
 // De Saxcé fixed point (SPEC §1.3): re-solve relaxed with ĉ_n lowered by s = μ‖ρ_t‖ until the
@@ -1089,7 +707,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
   if ((st = load(ws)) != MBS_OK) return st;
   ws->qcp_used = 1;
-  if (predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
+  if (mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
     ws->info.predicted++;
     ws->info.fp_iterations = 1;
     q->have_shift = 0;  // the next fixed point (if any) starts from s = 0
@@ -1097,7 +715,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   } else {
     st = interior_point_solve(ws, ns, sidx, chat0, ncone, lam_s, w);
   }
-  if (st != MBS_SOLVER_FAILED) predict_record(ws, ns, sidx);
+  if (st != MBS_SOLVER_FAILED) mbs_predict_record(ws, ns, sidx);
   return st;
 }
 

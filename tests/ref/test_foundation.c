@@ -21,6 +21,7 @@
 #include "scenarios/foundation.h"
 #include "scenarios/pendulum.h"
 #include "xp/xp.h"
+#include "xp/xp_common.h"
 #include "xp/xp_file.h"
 
 static mbs_settings no_bias(void) {
@@ -117,7 +118,7 @@ static void test_converges_to_penalty_ode(void **state) {
   assert_int_equal(penalty_solve(&fd.model, &set, REF_CVODE_BDF, 1e-12, T, y0, ybdf, &st), REF_OK);
   double floor_err = dist(yref, ybdf, 7);
   enum { N = 5 };
-  double hs[N], errs[N], sx = 0, sy = 0, sxx = 0, sxy = 0;
+  double hs[N], errs[N];
   printf("reference floor |RK45 − BDF| at 1e-12: %.3e\n%-10s %-12s %s\n", floor_err, "h", "error",
          "order");
   for (int i = 0; i < N; i++) {
@@ -130,10 +131,10 @@ static void test_converges_to_penalty_ode(void **state) {
     else
       printf("%-10.5g %-12.4e\n", hs[i], errs[i]);
     assert_true(errs[i] > 100 * floor_err);  // in the asymptotic range, above the floor
-    double x = log(hs[i]), y = log(errs[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
-  double order = (N * sxy - sx * sy) / (N * sxx - sx * sx);
+  size_t used = 0;
+  const double order = xp_loglog_slope(hs, errs, N, &used);
+  assert_int_equal(used, N);
   printf("fitted order %.3f (expected 1 ± 0.2)\n", order);
   assert_true(fabs(order - 1) <= 0.2);
 }

@@ -13,9 +13,11 @@
 // clang-format on
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mbs/mbs.h"
@@ -43,15 +45,10 @@ static void scenario_params(const sim_scenario *sc, xp_params *p, const char *co
 }
 
 static sim_method_options options(const xp_params *p) {
-  return (sim_method_options){.h = xp_params_real(p, "h"),
-                              .rtol = 1e-8,
-                              .atol = 1e-8,
-                              .wall_budget = 60,
-                              .start = "cold",
-                              .zeta = 0,
-                              .fp_max_iter = 50,
-                              .beta = 1,
-                              .sigma = 1e-3};
+  sim_method_options o = sim_method_options_default();
+  o.h = xp_params_real(p, "h"), o.rtol = 1e-8, o.atol = 1e-8, o.wall_budget = 60;
+  o.start = "cold", o.zeta = 0, o.fp_max_iter = 50, o.beta = 1, o.sigma = 1e-3;
+  return o;
 }
 
 static int all_finite(const double *x, int n) {
@@ -143,6 +140,45 @@ static void test_method_list_validation(void **state) {
 
 // steps over a fixed contact pattern allocate nothing; a contact that joins or leaves sets up a
 // new pattern from the method's own memory: the count per change is printed and bounded
+// method settings not made by sim_method_options_default are refused where they are consumed:
+// an assertion in a debug build, else an error naming the defaults function (a child process
+// takes either, so the test sees both builds)
+static void test_zero_filled_options_refused(void **state) {
+  (void)state;
+  const sim_scenario *sc = sim_scenario_find("sphere");
+  assert_non_null(sc);
+  sim_instance inst;
+  xp_error err = {.code = 0};
+  assert_int_equal(sim_instance_make("sphere", NULL, 0, 1e-4, &sc, &inst, &err), XP_OK);
+  const sim_method *m = sim_method_find("paperA-relaxed");
+  assert_non_null(m);
+  const sim_method_options zeroed = {.h = 1e-4, .start = "cold"};
+  fflush(stdout);
+  const pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    sim_outcome out;
+    const int rc = sim_simulate(m, &zeroed, &inst, 1e-3, 10, NULL, NULL, &out, &err);
+    void *st = m->create(m, inst.model, &zeroed, 0, inst.q0, inst.v0, 1e-3, &err);
+    _exit(rc == XP_ERR_RUN && !st && strstr(err.message, "sim_method_options_default") ? 3 : 4);
+  }
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  const int aborted = WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+  const int refused = WIFEXITED(status) && WEXITSTATUS(status) == 3;
+  printf("zero-filled method settings: %s\n", aborted   ? "assertion (debug build)"
+                                              : refused ? "refused with an error"
+                                                        : "ACCEPTED");
+  assert_true(aborted || refused);
+  // the same settings from the defaults function run
+  sim_method_options opt = sim_method_options_default();
+  opt.h = 1e-4, opt.start = "cold";
+  sim_outcome out;
+  assert_int_equal(sim_simulate(m, &opt, &inst, 1e-3, 10, NULL, NULL, &out, &err), XP_OK);
+  assert_string_equal(out.status, "ok");
+  sc->free(&inst);
+}
+
 static void test_allocation_per_step(void **state) {
   (void)state;
   static const char *const set[] = {"initial=resting", "n=20", NULL};
@@ -217,6 +253,7 @@ int main(void) {
       cmocka_unit_test(test_every_method_on_every_scenario),
       cmocka_unit_test(test_method_list_validation),
       cmocka_unit_test(test_allocation_per_step),
+      cmocka_unit_test(test_zero_filled_options_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,7 +49,8 @@ static void run_one_sphere(const char *name, const char *gap, double T, long swe
   xp_error err = {.code = 0};
   const size_t nset = strcmp(name, "simbody") == 0 ? 4 : 2;
   assert_int_equal(sim_instance_make("stack", set, nset, h, &sc, &inst, &err), XP_OK);
-  const sim_method_options opt = {.h = h, .quick_iterations = sweeps, .rtol = 1e-8};
+  sim_method_options opt = sim_method_options_default();
+  opt.h = h, opt.quick_iterations = sweeps, opt.rtol = 1e-8;
   memcpy(q, inst.q0, 7 * sizeof *q);
   memcpy(v, inst.v0, 6 * sizeof *v);
   void *st = meth->create(meth, inst.model, &opt, 0, q, v, T, &err);

@@ -47,46 +47,16 @@ typedef struct pile_result {
   double us_per_step;
 } pile_result;
 
-// 1 if sphere i touches nothing but the ground (no wall, no other sphere within reach 0)
-static int only_on_ground(const pile *s, const double *q, int i) {
-  const double r = s->p.s.r, L = s->p.half, *x = q + 7 * i;
-  if (x[2] - r >= 1e-3 * r || L - fabs(x[0]) <= r || L - fabs(x[1]) <= r) return 0;
-  for (int j = 0; j < s->p.s.n; j++) {
-    const double *y = q + 7 * j;
-    const double dx = y[0] - x[0], dy = y[1] - x[1], dz = y[2] - x[2];
-    if (j != i && dx * dx + dy * dy + dz * dz <= 4 * r * r) return 0;
-  }
-  return 1;
-}
-
-// The state a frictional pile without rolling resistance comes to: every sphere at rest, or
-// rolling without slip on the bare ground (its contact point still: v + ω × (−r e_z) = 0, no
-// vertical speed), which a Coulomb contact cannot stop. Returns the largest speed of the spheres
-// that are not rolling freely, the count of free rollers in *rolling and their largest speed in
-// *roll_speed.
+// the largest speed of the spheres not at rest nor rolling freely (pile_unsettled_speed); with
+// verbose, the unsettled spheres printed
 static double unsettled_speed(const pile *s, const double *q, const double *v, int *rolling,
                               double *roll_speed, int verbose) {
-  const double r = s->p.s.r;
-  double vmax = 0;
-  *rolling = 0, *roll_speed = 0;
-  for (int i = 0; i < s->p.s.n; i++) {
-    const double *vi = v + 6 * i;
-    double R[9], w[3];  // ω in the world frame
-    mdl_rigid_rotation(q + 7 * i + 3, R);
-    for (int a = 0; a < 3; a++)
-      w[a] = R[3 * a] * vi[3] + R[3 * a + 1] * vi[4] + R[3 * a + 2] * vi[5];
-    const double speed = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
-    if (speed < 1e-6) continue;
-    // contact point velocity v + ω × (−r e_z) = (v_x − r ω_y, v_y + r ω_x, v_z)
-    const double slip = hypot(vi[0] - r * w[1], vi[1] + r * w[0]);
-    if (slip < 1e-6 && fabs(vi[2]) < 1e-6 && only_on_ground(s, q, i)) {
-      (*rolling)++, *roll_speed = fmax(*roll_speed, speed);
-      continue;
-    }
-    if (verbose && speed > 1e-6)
-      printf("  unsettled %d: x %.4f %.4f %.4f v %.2e %.2e %.2e slip %.2e\n", i, q[7 * i],
-             q[7 * i + 1], q[7 * i + 2], vi[0], vi[1], vi[2], slip);
-    vmax = fmax(vmax, speed);
+  const double vmax = pile_unsettled_speed(s, q, v, PILE_STILL, rolling, roll_speed, NULL);
+  for (int i = 0; verbose && i < s->p.s.n; i++) {
+    const double *vi = v + 6 * i, speed = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+    if (speed > PILE_STILL)
+      printf("  moving %d: x %.4f %.4f %.4f v %.2e %.2e %.2e\n", i, q[7 * i], q[7 * i + 1],
+             q[7 * i + 2], vi[0], vi[1], vi[2]);
   }
   return vmax;
 }

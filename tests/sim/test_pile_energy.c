@@ -56,14 +56,9 @@ static double largest_rise(const char *name, double *scale) {
   energy_watch w = {.inst = &inst};
   for (int i = 0; i < 20; i++) w.scale += 9.81 * inst.q0[7 * i + 2];  // m = 1
   sim_probe probe = {.ctx = &w, .sample = watch_sample};
-  sim_method_options opt = {.h = 0.01,
-                            .rtol = 1e-8,
-                            .atol = 1e-8,
-                            .start = "warm",
-                            .fp_max_iter = 50,
-                            .activation = "speculative",
-                            .beta = 1,
-                            .sigma = 1e-3};
+  sim_method_options opt = sim_method_options_default();
+  opt.h = 0.01, opt.rtol = 1e-8, opt.atol = 1e-8, opt.start = "warm";
+  opt.activation = "speculative";
   sim_outcome out;
   assert_int_equal(sim_simulate(meth, &opt, &inst, 0.3, 2000, &probe, NULL, &out, &err), XP_OK);
   printf(

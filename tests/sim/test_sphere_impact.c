@@ -19,6 +19,7 @@
 
 #include "scenarios/sphere.h"
 #include "sim/sim.h"
+#include "xp/xp_common.h"
 
 typedef struct impact {
   double overlap_error, time_error, restitution;
@@ -45,14 +46,9 @@ static impact run(const char *method, double h, const char *rtol, const char *ac
   sim_probe probe;
   assert_int_equal(sc->probe(&inst, &probe), 0);
   const sim_method *m = sim_method_find(method);
-  sim_method_options opt = {.h = h,
-                            .rtol = atof(rtol),
-                            .atol = atof(rtol) * 1e-3,
-                            .start = "cold",
-                            .fp_max_iter = 50,
-                            .beta = 1,
-                            .sigma = 1e-3,
-                            .activation = activation};
+  sim_method_options opt = sim_method_options_default();
+  opt.h = h, opt.rtol = atof(rtol), opt.atol = atof(rtol) * 1e-3;
+  opt.start = "cold", opt.activation = activation;
   const double T = 0.012;  // contact from 1 ms to ≈ 9.1 ms
   const long n = lround(T / h);
   void *st = m->create(m, inst.model, &opt, 0, inst.q0, inst.v0, (double)n * h, &err);
@@ -71,14 +67,12 @@ static impact run(const char *method, double h, const char *rtol, const char *ac
   return im;
 }
 
-// least-squares slope of log e against log h
+// least-squares slope of log e against log h over every point (each error finite and > 0)
 static double fitted_order(const double *h, const double *e, int n) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (int i = 0; i < n; i++) {
-    const double x = log(h[i]), y = log(e[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  size_t used = 0;
+  const double order = xp_loglog_slope(h, e, (size_t)n, &used);
+  assert_int_equal(used, n);
+  return order;
 }
 
 // δ_max, contact time and restitution defect converge at observed order ≈ 1 under the rule

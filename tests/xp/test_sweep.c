@@ -49,13 +49,16 @@ static void test_determinism(void **state) {
                      NULL};
   assert_int_equal(test_run(a), 0);
   assert_int_equal(test_run(b), 0);
-  char pa[300], pb[300], msg[1024];
+  char pa[300], pb[300];
   test_path(pa, sizeof pa, "det1.h5");
   test_path(pb, sizeof pb, "det2.h5");
-  int rc = xp_results_compare(pa, pb, msg, sizeof msg);
-  printf("determinism: %s\n", msg);
+  xp_compare_summary sum;
+  xp_error err = {.code = 0};
+  int rc = xp_results_compare(pa, pb, &sum, &err);
+  printf("determinism: %ld differences over %zu cases %s%s\n", sum.differences, sum.cases,
+         sum.first, err.message);
   assert_int_equal(rc, 0);
-  assert_non_null(strstr(msg, "30 cases"));
+  assert_int_equal(sum.cases, 30);
   // the comparison can fail: a different stiffness changes the data
   const char *c[] = {"sweep",    "smd",
                      "--method", "explicit,semi-implicit,implicit",
@@ -65,13 +68,14 @@ static void test_determinism(void **state) {
                      NULL};
   assert_int_equal(test_run(c), 0);
   test_path(pb, sizeof pb, "det3.h5");
-  assert_int_equal(xp_results_compare(pa, pb, msg, sizeof msg), 1);
-  printf("a different sweep: %s\n", msg);
+  assert_int_equal(xp_results_compare(pa, pb, &sum, &err), 1);
+  printf("a different sweep: %ld differences, first: %s\n", sum.differences, sum.first);
+  assert_true(sum.differences > 0 && sum.first[0]);
 }
 
 // interrupts a sweep once `after` parts exist, by signal sig; then resumes and compares
 static void interrupt_and_resume(int sig, int after, const char *name) {
-  char out[64], ref[64], parts[400], log[400], pa[400], pb[400], msg[1024];
+  char out[64], ref[64], parts[400], log[400], pa[400], pb[400];
   snprintf(out, sizeof out, "%s.h5", name);
   snprintf(ref, sizeof ref, "%s-ref.h5", name);
   snprintf(parts, sizeof parts, "%s/%s.parts", test_dir, out);
@@ -127,8 +131,11 @@ static void interrupt_and_resume(int sig, int after, const char *name) {
                          NULL};
   assert_int_equal(test_run(whole), 0);
   test_path(pb, sizeof pb, ref);
-  rc = xp_results_compare(pa, pb, msg, sizeof msg);
-  printf("%s resumed vs uninterrupted: %s\n", name, msg);
+  xp_compare_summary sum;
+  xp_error cerr = {.code = 0};
+  rc = xp_results_compare(pa, pb, &sum, &cerr);
+  printf("%s resumed vs uninterrupted: %ld differences over %zu cases %s%s\n", name,
+         sum.differences, sum.cases, sum.first, cerr.message);
   assert_int_equal(rc, 0);
   assert_int_not_equal(access(parts, F_OK), 0);  // parts removed after the merge
 }

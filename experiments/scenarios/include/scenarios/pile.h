@@ -56,4 +56,16 @@ void pile_initial_state(const pile *s, double *q, double *v);
 // only decrease over a step of paper A's method).
 double pile_energy(const pile *s, const double *q, const double *v);
 
+// Speed [m/s] below which a sphere counts as at rest (the settled-state statistics).
+#define PILE_STILL 1e-6
+// The state a frictional pile without rolling resistance comes to: every sphere at rest, or
+// rolling without slip on the bare ground (contact point still: v + ω × (−r e_z) = 0, no vertical
+// speed, touching nothing else), which a Coulomb contact cannot stop. Returns the largest speed of
+// the spheres that are neither slower than `still` nor rolling freely, their count in *moving (may
+// be NULL); the free rollers' count in *rolling and their largest speed in *roll_speed.
+double pile_unsettled_speed(const pile *s, const double *q, const double *v, double still,
+                            int *rolling, double *roll_speed, int *moving);
+// Mean sphere speed [m/s].
+double pile_mean_speed(const pile *s, const double *v);
+
 #endif  // SCENARIOS_PILE_H

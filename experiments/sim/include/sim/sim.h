@@ -26,7 +26,7 @@
 static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
   rep->status = "ok";
   rep->iterations = iterations;
-  rep->solves = 1, rep->retried = 0;
+  rep->solves = 1, rep->retried = 0, rep->predicted = 0;
   rep->residual = rep->cone_residual = NAN;
   rep->rows = NULL, rep->force = NULL;
   return rep->outcome = 0;
@@ -78,16 +78,49 @@ typedef struct sim_method_options {
   const char *solver;         // paper A: unilateral-row solver auto|dense|qcp; NULL: auto
   const double *gdot_target;  // paper A: weight of hĠv0 in the velocity target (eq. 50);
                               // NULL: the paper's 1 (the pendulum study also runs 0)
-  size_t frames;  // the loop's, for any method: most per-body frames written to the case when
-                  // the model describes its scene (the `bodies` group); 0: none
+  size_t frames;    // the loop's, for any method: most per-body frames written to the case when
+                    // the model describes its scene (the `bodies` group); 0: none
+  unsigned cookie;  // SIM_OPTIONS_COOKIE, set by sim_method_options_default only
 } sim_method_options;
+// The mark of settings made by sim_method_options_default (after Box2D's B2_CHECK_DEF): a struct
+// built zero-filled would leave every unnamed setting at 0 instead of its default.
+#define SIM_OPTIONS_COOKIE 0x5e771965u
 // the most frames a run may ask for (a long run stays small: 100 by default)
 #define SIM_FRAMES_MAX 10000
 
 // The settings every method starts from: SIM_OPTION_LIST's defaults, h = 0.01 s.
 sim_method_options sim_method_options_default(void);
+// XP_OK if opt came from sim_method_options_default; otherwise an assertion (debug builds) or
+// XP_ERR_RUN with a message: every method's create and the simulate loop check it.
+int sim_method_options_check(const sim_method_options *opt, xp_error *err);
 // Reads the SIM_OPTION_LIST keys that prm declares into *out (the others keep their value).
 void sim_method_options_read(const xp_params *prm, sim_method_options *out);
+
+// The integrators' counters of a run (CVODE, RK45, IDA), under one key scheme for every writer
+// (the ODE and IDA methods, the studies' own reference runs) and reader (reports, claims):
+// X(field of ref_stats, key, what it counts).
+#define SIM_INTEGRATOR_STAT_LIST(X)                                                               \
+  X(steps, "ode_steps", "accepted steps")                                                         \
+  X(rhs_evals, "ode_rhs_evals",                                                                   \
+    "right-hand side (IDA: residual) evaluations, those of difference-quotient Jacobians "        \
+    "included")                                                                                   \
+  X(rhs_evals_jac, "ode_rhs_evals_jac", "the evaluations spent on difference-quotient Jacobians") \
+  X(jac_evals, "ode_jac_evals", "Jacobian evaluations")                                           \
+  X(newton_iters, "ode_newton_iters", "nonlinear (Newton) iterations")                            \
+  X(err_fails, "ode_err_fails", "local error test failures")                                      \
+  X(order_max, "ode_order_max", "largest order used (CVODE; 0: not reported)")
+#define SIM_INTEGRATOR_STAT_COUNT_(field, key, help) +1
+enum { SIM_INTEGRATOR_STATS = 0 SIM_INTEGRATOR_STAT_LIST(SIM_INTEGRATOR_STAT_COUNT_) };
+
+struct ref_stats;
+// Writes an integration's counters through emit under the SIM_INTEGRATOR_STAT_LIST keys
+// (ode_rhs_evals: ref_stats' rhs_evals + rhs_evals_jac, every evaluation).
+void sim_integrator_stats_emit(const struct ref_stats *st, sim_emit_fn emit, void *ctx);
+// The counters read back by key: values[i] for the i-th key of the list; 1 if key is one of
+// them (value stored), 0 otherwise.
+int sim_integrator_stat_take(double values[SIM_INTEGRATOR_STATS], const char *key, double value);
+// The i-th key of the list.
+const char *sim_integrator_stat_key(int i);
 
 // A stepper type: a name and create / step / stats / free. States are opaque to the loop.
 typedef struct sim_method sim_method;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "common/sc_error.h"
 #include "mdl/mdl_model.h"
 
 typedef struct sim_mujoco sim_mujoco;
@@ -18,14 +19,15 @@ typedef struct sim_mujoco sim_mujoco;
 int sim_mujoco_available(void);
 // MuJoCo's model of the scene of `model` (an MJCF text written from the scene's numbers only,
 // loaded from memory: no file), time step h [s], state (q, v) in the mdl_rigid.h layout. NULL
-// with a message in msg if the model has no scene, MuJoCo is not built or rejects the model.
+// with err set if the model has no scene (SC_ERR_INPUT), MuJoCo is not built or rejects the model
+// (SC_ERR_SOLVER) or out of memory (SC_ERR_MEMORY).
 sim_mujoco *sim_mujoco_create(const mdl_model *model, const double *q, const double *v, double h,
-                              char *msg, size_t len);
+                              sc_error *err);
 // The same with the contact's soft-constraint parameters set on every geom: solref (time
 // constant [s], damping ratio) and solimp (d_min, d_max, width [m]); NULL: MuJoCo's defaults.
 sim_mujoco *sim_mujoco_create_soft(const mdl_model *model, const double *q, const double *v,
                                    double h, const double solref[2], const double solimp[3],
-                                   char *msg, size_t len);
+                                   sc_error *err);
 // solimp of the stiffest setting (method mujoco-stiff; its solref is (2h, 1), MuJoCo's floor)
 #define SIM_MUJOCO_STIFF_SOLIMP 0.99, 0.999, 0.001
 // One mj_step, then the state into (q, v) (either may be NULL).

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "common/sc_error.h"
 #include "mdl/mdl_model.h"
 
 typedef struct sim_opende sim_opende;
@@ -23,10 +24,10 @@ typedef struct sim_opende sim_opende;
 int sim_opende_available(void);
 // ODE's world for the scene of `model` at state (q, v) (mdl_rigid.h layout), time step h [s];
 // quick = 0 steps with dWorldStep, quick > 0 with dWorldQuickStep at that many sweeps per step.
-// NULL with a message in msg if the model has no scene or no Hertz modulus, ODE is not built, or
-// out of memory.
+// NULL with err set if the model has no scene or no Hertz modulus, ODE is not built
+// (SC_ERR_INPUT), or out of memory (SC_ERR_MEMORY).
 sim_opende *sim_opende_create(const mdl_model *model, const double *q, const double *v, double h,
-                              int quick, char *msg, size_t len);
+                              int quick, sc_error *err);
 // One step: contacts found from the geometry at the step's start (every overlap d > 0), one
 // contact joint each with its ERP and CFM, the world stepped; then the state into (q, v).
 void sim_opende_step(sim_opende *od, double *q, double *v);

@@ -35,6 +35,7 @@ typedef struct sim_step_report {
   int iterations;        // solver iterations of the step (interior-point, Newton; ODE: steps taken)
   int solves;            // conic solves of the step (coulomb fixed point), 1 otherwise
   int retried;           // 1 if the step was solved again from the feasible start (sim policy)
+  int predicted;         // 1 if the step's solve was accepted from the active-set prediction
   double residual;       // the step's own residual measure (paper A: scaled row residual), or NAN
   double cone_residual;  // largest friction-cone excess max(0, ‖λ_t‖ − μλ_n) [N], or NAN
   const mdl_rows *rows;  // rows evaluated at the step's start (NULL: the method has none)

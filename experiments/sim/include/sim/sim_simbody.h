@@ -15,25 +15,25 @@
 
 #include <stddef.h>
 
-#include "mdl/mdl_scene.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include "common/sc_error.h"
+#include "mdl/mdl_scene.h"
 
 typedef struct sim_simbody sim_simbody;
 
 // 1 if this build has Simbody.
 int sim_simbody_available(void);
 // Simbody's system for the scene at state (q, v) (mdl_rigid.h layout) at time 0, integrated at
-// relative accuracy rtol. NULL with a message in msg if the scene is not supported (no Hertz
-// modulus), Simbody is not built or fails.
+// relative accuracy rtol. NULL with err set if the scene is not supported (no Hertz modulus) or
+// Simbody is not built (SC_ERR_INPUT), or Simbody fails (SC_ERR_SOLVER).
 sim_simbody *sim_simbody_create(const mdl_scene *scene, const double *q, const double *v,
-                                double rtol, char *msg, size_t len);
-// Advances to time t_next and writes the state into (q, v); 0, or −1 with Simbody's message in
-// msg (the integrator failed).
-int sim_simbody_advance(sim_simbody *sb, double t_next, double *q, double *v, char *msg,
-                        size_t len);
+                                double rtol, sc_error *err);
+// Advances to time t_next and writes the state into (q, v); 0, or SC_ERR_SOLVER with Simbody's
+// message in err (the integrator failed).
+int sim_simbody_advance(sim_simbody *sb, double t_next, double *q, double *v, sc_error *err);
 // Integrator steps taken and attempted since create.
 long sim_simbody_steps(const sim_simbody *sb, long *attempted);
 // One line naming Simbody's version, integrator, accuracy and contact parameters.

@@ -115,5 +115,8 @@ const xp_experiment *xp_experiment_find(const char *name);
 
 // Wall-clock seconds (monotonic).
 double xp_now(void);
+// CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID): the timing to quote on a shared
+// machine, where the wall clock also counts other processes' time slices.
+double xp_thread_cpu_now(void);
 
 #endif  // XP_XP_H

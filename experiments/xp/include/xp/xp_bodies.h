@@ -27,6 +27,11 @@ typedef struct xp_bodies {
 int xp_bodies_read(const char *path, const char *case_name, int read_data, xp_bodies *b,
                    xp_error *err);
 void xp_bodies_free(xp_bodies *b);
+// The cases of results file `path` that hold a per-body history (checked as xp_bodies_read does;
+// the file is checked and opened once, whatever its case count): their names into
+// names[0..cap) and scene kinds into kinds; the count, or −1 with the error in err.
+long xp_bodies_list(const char *path, char (*names)[256], char (*kinds)[32], size_t cap,
+                    xp_error *err);
 #define XP_BODIES_MAX_FRAMES 100000
 
 // Writes "<dir>/<stem>.<case>.xdmf" next to results file `path` (stem: its name without .h5;

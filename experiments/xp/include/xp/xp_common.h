@@ -39,6 +39,18 @@ int xp_step_count(double T, double h, size_t *n, xp_error *err);
 // Timing summary of n repeated measurements (the timing protocol: min and median of repeats):
 // sorts x[0..n) in place, returns the median (NaN if n = 0) and the minimum into *min if non-NULL.
 double xp_min_median(double *x, size_t n, double *min);
+// Runs first(first_arg) here and, at the same time, second(second_arg, out) in a child process
+// (the machine's other core), whose result — out_size bytes, no pointers — is copied into
+// second_out. If no child can be made or it dies, second runs here after first: the results are
+// the same either way, only the wall time differs. For untimed work only (reference solutions):
+// a timed run must not share the machine with it.
+void xp_concurrently(void (*first)(void *arg), void *first_arg,
+                     void (*second)(void *arg, void *out), void *second_arg, void *second_out,
+                     size_t out_size);
+// Least-squares slope of log y against log x — the fitted exponent p of y ∝ x^p, or the order of
+// convergence — over the points with x and y finite and > 0 (the others are skipped); their count
+// into *used if non-NULL. NaN under 2 such points or when their x are all equal.
+double xp_loglog_slope(const double *x, const double *y, size_t n, size_t *used);
 // Ascending order of two doubles for qsort (NaN compares equal to everything).
 int xp_cmp_double(const void *a, const void *b);
 

@@ -57,9 +57,16 @@ int xp_sweep_run(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_erro
 // the grid values in its params) and removes the parts. Fails if a part is missing.
 int xp_sweep_merge(const xp_sweep_spec *spec, const xp_sweep_options *opt, xp_error *err);
 
+// What xp_results_compare found: the number of differences, the first one ("" if none), and the
+// cases of the first file.
+typedef struct xp_compare_summary {
+  long differences;
+  char first[400];
+  size_t cases;
+} xp_compare_summary;
 // Compares two results files as xp_results_compare_report does (xp_compare.c; timings ignored)
-// and writes the count and the first difference to msg. Returns 0 if equal, 1 if different, -1
-// if a file cannot be read.
-int xp_results_compare(const char *a, const char *b, char *msg, size_t len);
+// into *sum. Returns 0 if equal, 1 if different, XP_ERR_RUN (message in err) if a file cannot be
+// read.
+int xp_results_compare(const char *a, const char *b, xp_compare_summary *sum, xp_error *err);
 
 #endif  // XP_XP_SWEEP_H

@@ -270,7 +270,7 @@ int cli_cmd_qcp_solve_mat(int argc, char **argv) {
          row.m, row.p, row.l);
   printf("status      %s\niterations  %d\nobjective   %.15g\ntime        %.3f s\n",
          qcp_status_string(row.status), row.iterations, row.obj, row.time);
-  printf("cpu         %.4f s (setup %.4f s); %d KKT solves, %d refinement steps\n", row.cpu,
+  printf("cpu         %.6f s (setup %.6f s); %d KKT solves, %d refinement steps\n", row.cpu,
          row.cpu_setup, row.solves, row.refines);
   printf("score       pres %.2e  dres %.2e  gap %.2e  (tol %.0e; exact sums)\n", row.score.pres,
          row.score.dres, row.score.gap, o.tol);

@@ -192,7 +192,8 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   ALLOC(kkt->sol, N);
   ALLOC(kkt->res, N);
   ALLOC(kkt->cor, N);
-  ALLOC(kkt->resld, N);
+  // written in full before each read (kkt_residual)
+  if (!(kkt->resld = qcp_alloc_uninit(al, (size_t)N, sizeof *kkt->resld))) goto oom;
   kkt->tail_k0 = qcp_ldl_dense_tail(N, kkt->Lnz);
   if (N - kkt->tail_k0 < QCP_DENSE_TAIL_MIN) {
     kkt->tail_k0 = N;

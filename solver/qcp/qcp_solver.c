@@ -71,6 +71,12 @@ static void sym_mv(const qcp_csc *P, const double *x, double *y) {
   do {                                                                            \
     if (!((ptr) = qcp_calloc(&ws->al, (size_t)(count), sizeof *(ptr)))) goto oom; \
   } while (0)
+// scratch that is only read after a copy into it (best and first-run points, a kept direction,
+// the unscaled and double-double copies of the termination check): not zeroed
+#define WS_SCRATCH(ptr, count)                                                          \
+  do {                                                                                  \
+    if (!((ptr) = qcp_alloc_uninit(&ws->al, (size_t)(count), sizeof *(ptr)))) goto oom; \
+  } while (0)
 
 static int *copy_int(const qcp_allocator *al, const int *src, int n) {
   int *d = qcp_calloc(al, (size_t)n, sizeof *d);
@@ -213,10 +219,10 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->dz, m);
   WS_ALLOC(ws->dsa, m);
   WS_ALLOC(ws->dza, m);
-  WS_ALLOC(ws->cdx, n);
-  WS_ALLOC(ws->cdy, p);
-  WS_ALLOC(ws->cdz, m);
-  WS_ALLOC(ws->cds, m);
+  WS_SCRATCH(ws->cdx, n);
+  WS_SCRATCH(ws->cdy, p);
+  WS_SCRATCH(ws->cdz, m);
+  WS_SCRATCH(ws->cds, m);
   WS_ALLOC(ws->bs, m);
   WS_ALLOC(ws->t1, m);
   WS_ALLOC(ws->t2, m);
@@ -226,20 +232,20 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->Px, n);
   WS_ALLOC(ws->Atz, n);
   WS_ALLOC(ws->tn, n);
-  WS_ALLOC(ws->bx, n);
-  WS_ALLOC(ws->bsv, m);
-  WS_ALLOC(ws->by, p);
-  WS_ALLOC(ws->bz, m);
-  WS_ALLOC(ws->fx, n);
-  WS_ALLOC(ws->fsv, m);
-  WS_ALLOC(ws->fy, p);
-  WS_ALLOC(ws->fz, m);
-  WS_ALLOC(ws->ddn, n);
-  WS_ALLOC(ws->ddm, p > m ? p : m);
-  WS_ALLOC(ws->ux, n);
-  WS_ALLOC(ws->us, m);
-  WS_ALLOC(ws->uy, p);
-  WS_ALLOC(ws->uz, m);
+  WS_SCRATCH(ws->bx, n);
+  WS_SCRATCH(ws->bsv, m);
+  WS_SCRATCH(ws->by, p);
+  WS_SCRATCH(ws->bz, m);
+  WS_SCRATCH(ws->fx, n);
+  WS_SCRATCH(ws->fsv, m);
+  WS_SCRATCH(ws->fy, p);
+  WS_SCRATCH(ws->fz, m);
+  WS_SCRATCH(ws->ddn, n);
+  WS_SCRATCH(ws->ddm, p > m ? p : m);
+  WS_SCRATCH(ws->ux, n);
+  WS_SCRATCH(ws->us, m);
+  WS_SCRATCH(ws->uy, p);
+  WS_SCRATCH(ws->uz, m);
   if (ws->K.nsoc == 0 && set.lastbit && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al))
     goto oom;
   WS_ALLOC(ws->scl.D, n);

@@ -22,6 +22,7 @@ extern const xp_experiment xp_experiment_stack;
 extern const xp_experiment xp_experiment_stiffness;
 extern const xp_experiment xp_experiment_scaling;
 extern const xp_experiment xp_experiment_restitution;
+extern const xp_experiment xp_experiment_contact_wp;
 extern const xp_experiment xp_experiment_claims;
 
 // one per line, in reproduce order (claims last: its report reads the others' results)
@@ -44,6 +45,7 @@ const xp_experiment *const xp_experiments[] = {
     &xp_experiment_stiffness,
     &xp_experiment_scaling,
     &xp_experiment_restitution,
+    &xp_experiment_contact_wp,
     &xp_experiment_claims,
     NULL,
 };

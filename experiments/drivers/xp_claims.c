@@ -666,7 +666,8 @@ static const xp_param_def cl_params[] = {
     {"hessian_N", XP_REAL_LIST, "10,100", XP_POSITIVE, "", NULL,
      "stack sizes whose assembled Hessian is counted"},
     {"pile_N", XP_INT, "50", XP_POSITIVE, "", NULL, "spheres of the pile whose creep is measured"},
-    {"pile_T", XP_REAL, "5", XP_POSITIVE, "s", NULL, "duration of the pile's creep runs"},
+    {"pile_T", XP_REAL, "8", XP_POSITIVE, "s", NULL,
+     "duration of the pile's creep runs (long enough for it to settle)"},
 };
 
 const xp_experiment xp_experiment_claims = {

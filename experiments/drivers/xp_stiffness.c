@@ -494,7 +494,7 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
         st_run run = {0};
         if (rk45 && rk45_over[0]) {
           rc = st_not_run(out, slices[i], Es[k], m, "paper", "wall_min", "did-not-finish",
-                          "not run: over the budget at a lower stiffness", err);
+                          "skipped: over the budget at a lower stiffness", err);
         } else {
           rc = st_paper(slices[i], Es[k], m, &cf, qr, floor_abs, out, &run, err);
           if (rk45 && strcmp(run.status, "did-not-finish") == 0) rk45_over[0] = 1;
@@ -503,8 +503,8 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
           if (!have || (rk45 && rk45_over[1])) {
             rc = st_not_run(out, slices[i], Es[k], m, "matched", "wall_time",
                             have ? "not-reached" : "no-reference",
-                            have ? "not run: over the budget at a lower stiffness"
-                                 : "not run: no reference at this stiffness",
+                            have ? "skipped: over the budget at a lower stiffness"
+                                 : "skipped: no reference at this stiffness",
                             err);
           } else {
             int over = 0;
@@ -524,9 +524,9 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
 // ---- declaration ----------------------------------------------------------------------------
 
 static const xp_param_def st_params[] = {
-    {"scenarios", XP_STRING, "foundation100,foundation900,incline,stack", XP_ANY, "", NULL,
-     "comma list of foundation100, foundation900, incline, stack (foundation900: ~58 s of "
-     "reproduce's budget)"},
+    {"scenarios", XP_STRING, "foundation100,incline,stack", XP_ANY, "", NULL,
+     "comma list of foundation100, foundation900, incline, stack (foundation900, in --full: "
+     "about 100 s more)"},
     {"E", XP_REAL_LIST, "1e5,1e6,1e7,1e8,1e9,1e10,1e11,1e12", XP_POSITIVE, "Pa", NULL,
      "contact stiffness: the foundation's E, the Hertz modulus of the incline and stack"},
     {"method", XP_STRING, "applicable", XP_ANY, "", NULL,

@@ -35,6 +35,15 @@ static void *theta_state_create(const sim_method *type, const mdl_model *model,
   set.contact.sigma = opt->sigma;
   if (opt->contact_solver && strcmp(opt->contact_solver, "qcp") == 0)
     set.contact.solver = THETA_SOLVER_QCP;
+  // the activation rule shared with paper A's step (SPEC §1.5): speculative takes a contact that
+  // closes during the step, with its stiffness over the step (theta.h)
+  if (opt->activation && strcmp(opt->activation, "speculative") != 0 &&
+      strcmp(opt->activation, "overlap") != 0) {
+    xp_fail(err, XP_ERR_USAGE, "parameter activation=%s: not one of overlap|speculative",
+            opt->activation);
+    return theta_state_free(s), NULL;
+  }
+  set.speculative = opt->activation && strcmp(opt->activation, "speculative") == 0;
   sc_error serr = {0};
   s->ws = theta_workspace_create(model, &set, &serr);
   s->force = calloc((size_t)(model->max_rows > 0 ? model->max_rows : 1), sizeof *s->force);

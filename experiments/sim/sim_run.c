@@ -177,7 +177,9 @@ static int run_one(const sim_scenario *sc, const sim_method *m, const xp_params 
   sim_outcome oc;
   if (c) {
     xp_case_param_string(c, "scenario", sc->name);
-    if (m->family == SIM_FAMILY_PAPER_A) xp_case_param_string(c, "activation", opt.activation);
+    if (m->family == SIM_FAMILY_PAPER_A || m->family == SIM_FAMILY_THETA ||
+        strncmp(m->name, "ode-", 4) == 0)
+      xp_case_param_string(c, "activation", opt.activation);
     rc = sim_simulate(m, &opt, &inst, xp_params_real(p, "T"),
                       (size_t)xp_params_int(p, "max_points"), pp, c, &oc, err);
   }

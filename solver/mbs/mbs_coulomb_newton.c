@@ -30,9 +30,11 @@
 // symmetric quasidefinite LDLᵀ (qcp_qd) does not apply: it is factored by KLU (sparse LU with
 // BTF: the independent contact groups of a pile become separate blocks); the symbolic analysis
 // is kept while the pattern holds and the numeric factor is refactored in place.
-// Globalisation: Armijo backtracking on θ = ½‖F‖² (θ' = −‖F‖² along the Newton direction), and a
-// proximal-point outer loop when the plain iteration stalls (mbs_cn_solve). Started from the
-// relaxed solution (or the warm-shifted one): most steps take 0–3 iterations.
+// Globalisation: Armijo backtracking on θ = ½‖F‖² (θ' = −‖F‖² along the Newton direction), per
+// island of independent contacts (cn_newton), and a proximal-point outer loop when the plain
+// iteration stalls (cn_attempt), over a ladder of scales (mbs_cn_solve). Started from the
+// relaxed solution, or from the last solve's forces (mbs_cn_quick: a few plain iterations, no
+// interior point): most steps take 0–3 iterations.
 #include "mbs_internal.h"
 
 #include <math.h>
@@ -42,7 +44,6 @@
 #ifdef MBS_HAVE_KLU
 #include <klu.h>
 #endif
-
 struct mbs_cn {
   int cap_n, cap_J;
   int *Jp, *Ji, *Jp0, *Ji0, n0, nz0;  // Newton matrix (CSC) and the pattern analysed
@@ -52,6 +53,10 @@ struct mbs_cn {
   int *mark;
   int stamp;
   double nu, *lk;  // proximal weight ν and centre λ_k (ν = 0: the original equations)
+  // islands: independent groups of rows and velocities (no row couples two), each with its own
+  // line search; per node (ns + nv) its island, per island its merit, step, state, stalls
+  int nisl, *isl, *uf, *lab, *state, *kinks;
+  double *th0, *th1, *tk, *fk;
 #ifdef MBS_HAVE_KLU
   klu_common common;
   klu_symbolic *sym;
@@ -76,8 +81,14 @@ mbs_cn *mbs_cn_create(const mbs_workspace *ws) {
   cn->gv = calloc((size_t)cap, sizeof(double)), cn->lk = calloc((size_t)cap, sizeof(double));
   cn->Aloc = calloc(c3, sizeof(double)), cn->Bloc = calloc(c3, sizeof(double));
   cn->mark = calloc((size_t)cap, sizeof(int));
+  int **iv[] = {&cn->isl, &cn->uf, &cn->lab, &cn->state, &cn->kinks};
+  for (size_t k = 0; k < sizeof iv / sizeof *iv; k++) *iv[k] = calloc(n1, sizeof(int));
+  double **dv[] = {&cn->th0, &cn->th1, &cn->tk, &cn->fk};
+  for (size_t k = 0; k < sizeof dv / sizeof *dv; k++) *dv[k] = calloc(n1, sizeof(double));
   int ok = cn->Jp && cn->Jp0 && cn->Ji && cn->Ji0 && cn->Jx && cn->rho && cn->rr && cn->gv &&
            cn->lk && cn->Aloc && cn->Bloc && cn->mark;
+  for (size_t k = 0; k < sizeof iv / sizeof *iv; k++) ok = ok && *iv[k];
+  for (size_t k = 0; k < sizeof dv / sizeof *dv; k++) ok = ok && *dv[k];
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) ok = ok && *d[k];
 #ifdef MBS_HAVE_KLU
   klu_defaults(&cn->common);
@@ -96,6 +107,8 @@ void mbs_cn_free(mbs_cn *cn) {
   free(cn->F), free(cn->Ft), free(cn->d), free(cn->xt), free(cn->xs), free(cn->xb);
   free(cn->rho), free(cn->rr), free(cn->gv), free(cn->lk), free(cn->Aloc), free(cn->Bloc),
       free(cn->mark);
+  free(cn->isl), free(cn->uf), free(cn->lab), free(cn->state), free(cn->kinks);
+  free(cn->th0), free(cn->th1), free(cn->tk), free(cn->fk);
   free(cn);
 }
 
@@ -237,6 +250,33 @@ static void cn_assemble(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_proble
 }
 
 #ifdef MBS_HAVE_KLU
+// the symbolic analysis of J's pattern with the ordering in cn->common; 0 or −1
+static int cn_analyze(mbs_cn *cn, int n) {
+  if (cn->num) klu_free_numeric(&cn->num, &cn->common);
+  if (cn->sym) klu_free_symbolic(&cn->sym, &cn->common);
+  cn->sym = klu_analyze(n, cn->Jp, cn->Ji, &cn->common);
+  return cn->sym ? 0 : -1;
+}
+
+// a fresh numeric factor; 0 or −1. A sticking row's diagonal (r/D) is tiny beside its G
+// entries, so the factor may pivot off the diagonal, and AMD's symmetric order then fills in far
+// beyond its estimate (measured on a pile of 200: L + U 4.7e5 entries against 1.2e5 estimated,
+// 2.3e5 with COLAMD, 4–5× less CPU per Newton step; on a column AMD's order stands and is
+// cheaper): when the fill exceeds twice AMD's estimate the pattern is analysed again with COLAMD
+static int cn_factor(mbs_cn *cn, int n) {
+  for (;;) {
+    cn->num = klu_factor(cn->Jp, cn->Ji, cn->Jx, cn->sym, &cn->common);
+    if (!cn->num || cn->common.status != KLU_OK) {
+      if (cn->num) klu_free_numeric(&cn->num, &cn->common);
+      return -1;
+    }
+    const double fill = (double)cn->num->lnz + (double)cn->num->unz;
+    if (cn->common.ordering != 0 || !(fill > 2 * (cn->sym->lnz + cn->sym->unz))) return 0;
+    cn->common.ordering = 1;
+    if (cn_analyze(cn, n)) return -1;
+  }
+}
+
 // d ← J⁻¹ d; 0 on success. The symbolic analysis stands while the pattern does; the numeric
 // factor is refactored in place (no allocation) unless that fails or is badly conditioned
 static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
@@ -245,10 +285,8 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
              !memcmp(cn->Jp, cn->Jp0, sizeof(int) * (size_t)(n + 1)) &&
              !memcmp(cn->Ji, cn->Ji0, sizeof(int) * (size_t)nz);
   if (!same) {
-    if (cn->num) klu_free_numeric(&cn->num, &cn->common);
-    if (cn->sym) klu_free_symbolic(&cn->sym, &cn->common);
-    cn->sym = klu_analyze(n, cn->Jp, cn->Ji, &cn->common);
-    if (!cn->sym) return -1;
+    cn->common.ordering = 0;  // AMD on J + Jᵀ first (cn_factor)
+    if (cn_analyze(cn, n)) return -1;
     memcpy(cn->Jp0, cn->Jp, sizeof(int) * (size_t)(n + 1));
     memcpy(cn->Ji0, cn->Ji, sizeof(int) * (size_t)nz);
     cn->n0 = n, cn->nz0 = nz;
@@ -261,13 +299,7 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
             !(cn->common.rcond > 1e-12);
     if (fresh) klu_free_numeric(&cn->num, &cn->common);
   }
-  if (fresh) {
-    cn->num = klu_factor(cn->Jp, cn->Ji, cn->Jx, cn->sym, &cn->common);
-    if (!cn->num || cn->common.status != KLU_OK) {
-      if (cn->num) klu_free_numeric(&cn->num, &cn->common);
-      return -1;
-    }
-  }
+  if (fresh && cn_factor(cn, n)) return -1;
   return klu_solve(cn->sym, cn->num, n, 1, d, &cn->common) ? 0 : -1;
 }
 #else
@@ -277,60 +309,190 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
 }
 #endif
 
-// ‖F‖∞ relative to the step's force scale max(‖λ‖∞, max r|ĉ0|, ‖g_E‖∞)
-static double cn_residual(const mbs_cn *cn, const mbs_cn_problem *p, const double *x,
-                          const double *F) {
-  const int ns = p->ns, nv = p->nv;
-  double scale = 0, fmaxv = 0;
-  for (int s = 0; s < ns; s++) scale = fmax(scale, fmax(fabs(x[s]), cn->rr[s] * fabs(p->chat0[s])));
-  for (int j = 0; j < nv; j++) scale = fmax(scale, fabs(p->b[j]));
-  for (int i = 0; i < ns + nv; i++) fmaxv = fmax(fmaxv, fabs(F[i]));
-  return scale > 0 ? fmaxv / scale : fmaxv;
+// the step's force scale max(‖λ‖∞, max r|ĉ0|, ‖g_E‖∞) (1 if all vanish)
+static double cn_scale(const mbs_cn *cn, const mbs_cn_problem *p, const double *x) {
+  double scale = 0;
+  for (int s = 0; s < p->ns; s++)
+    scale = fmax(scale, fmax(fabs(x[s]), cn->rr[s] * fabs(p->chat0[s])));
+  for (int j = 0; j < p->nv; j++) scale = fmax(scale, fabs(p->b[j]));
+  return scale > 0 ? scale : 1;
 }
 
-// semismooth Newton on the (proximal) equations from x, at most *budget iterations (spent ones
+// ‖F‖∞ relative to the step's force scale
+static double cn_residual(const mbs_cn *cn, const mbs_cn_problem *p, const double *x,
+                          const double *F) {
+  double fmaxv = 0;
+  for (int i = 0; i < p->ns + p->nv; i++) fmaxv = fmax(fmaxv, fabs(F[i]));
+  return fmaxv / cn_scale(cn, p, x);
+}
+
+static int uf_find(int *uf, int i) {
+  while (uf[i] != i) uf[i] = uf[uf[i]], i = uf[i];
+  return i;
+}
+
+// the problem's islands: rows and velocities joined through G and M's blocks (union–find);
+// cn->isl[i] of node i (rows, then velocities), cn->nisl of them
+static void cn_islands(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p) {
+  const int ns = p->ns, n = ns + p->nv;
+  int *uf = cn->uf;
+  for (int i = 0; i < n; i++) uf[i] = i, cn->lab[i] = -1;
+  for (int j = 0; j < p->nv; j++) {
+    uf[uf_find(uf, ns + j)] = uf_find(uf, ns + ws->blk_v0[ws->col_block[j]]);
+    for (int t = p->Tp[j]; t < p->Tp[j + 1]; t++) uf[uf_find(uf, ns + j)] = uf_find(uf, p->Ti[t]);
+  }
+  for (int s = 0; s < ns; s++)
+    if (p->role[s] == MBS_ROLE_TANGENT) uf[uf_find(uf, s)] = uf_find(uf, p->tn[s]);
+  cn->nisl = 0;
+  for (int i = 0; i < n; i++) {
+    const int r = uf_find(uf, i);
+    if (cn->lab[r] < 0) cn->lab[r] = cn->nisl++;
+    cn->isl[i] = cn->lab[r];
+  }
+}
+
+// smallest root in (lo, hi] of c2 t² + c1 t + c0 (INFINITY if none)
+static double root_first(double c2, double c1, double c0, double lo) {
+  double r[2] = {INFINITY, INFINITY};
+  if (fabs(c2) < 1e-300 * (fabs(c1) + fabs(c0))) {
+    if (c1 != 0) r[0] = -c0 / c1;
+  } else {
+    const double disc = c1 * c1 - 4 * c2 * c0;
+    if (disc >= 0) {
+      const double q = -0.5 * (c1 + copysign(sqrt(disc), c1));
+      r[0] = q / c2, r[1] = q != 0 ? c0 / q : INFINITY;
+    }
+  }
+  double t = INFINITY;
+  for (int k = 0; k < 2; k++)
+    if (r[k] > lo && r[k] < t) t = r[k];
+  return t;
+}
+
+// per island, the first t > tiny at which a row group changes regime (open / stick / slide)
+// along x + t d, into cn->fk (INFINITY: none)
+static void cn_first_kinks(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p,
+                           const double *x, const double *d) {
+  const int ns = p->ns;
+  const mdl_rows *rw = ws->rows;
+  const double tiny = 1e-12;
+  double *r0 = cn->gv, *r1 = cn->Ft;  // ρ(x) and dρ (Ft is free here: rewritten by the search)
+  for (int s = 0; s < ns; s++) {
+    const int a = p->sidx[s];
+    r0[s] = x[s] / ws->D[a] + mdl_eval_row_dot(rw, ws->act[a], x + ns) - p->chat0[s];
+    r1[s] = d[s] / ws->D[a] + mdl_eval_row_dot(rw, ws->act[a], d + ns);
+    if (cn->nu > 0)
+      r0[s] += cn->nu / cn->rr[s] * (x[s] - cn->lk[s]), r1[s] += cn->nu / cn->rr[s] * d[s];
+  }
+  for (int k = 0; k < cn->nisl; k++) cn->fk[k] = INFINITY;
+  for (int s = 0; s < ns; s++) {
+    const int role = p->role[s];
+    if (role != MBS_ROLE_NORMAL && role != MBS_ROLE_UNI) continue;
+    const double r = cn->rr[s], a0 = x[s] - r * r0[s], da = d[s] - r * r1[s];
+    double t = root_first(0, da, a0, tiny);
+    if (role == MBS_ROLE_NORMAL && p->ntan[s] > 0) {
+      const double mu = rw->mu[ws->act[p->sidx[s]]], rt = cn->rr[p->tan1[s]];
+      double zz = 0, zd = 0, dd = 0;
+      for (int k = 0; k < p->ntan[s]; k++) {
+        const int tr = k ? p->tan2[s] : p->tan1[s];
+        const double z0 = x[tr] - rt * r0[tr], dz = d[tr] - rt * r1[tr];
+        zz += z0 * z0, zd += z0 * dz, dd += dz * dz;
+      }
+      // ‖z(t)‖² = (μ a(t))², counted only where a(t) > 0
+      const double tq = root_first(dd - mu * mu * da * da, 2 * (zd - mu * mu * a0 * da),
+                                   zz - mu * mu * a0 * a0, tiny);
+      if (tq < t && a0 + tq * da > 0) t = tq;
+    }
+    const int k = cn->isl[s];
+    if (t < cn->fk[k]) cn->fk[k] = t;
+  }
+  for (int s = 0; s < ns; s++) r0[s] = 0;  // gv is kept zero between uses
+}
+
+enum { ISL_PENDING, ISL_ACCEPTED, ISL_FAILED, ISL_IDLE };
+
+// per island: θ_k = ½‖F_k‖² into th, the largest |F_i| into fk (when given)
+static void cn_island_merit(const mbs_cn *cn, int n, const double *F, double *th, double *fk) {
+  for (int k = 0; k < cn->nisl; k++) th[k] = 0;
+  if (fk)
+    for (int k = 0; k < cn->nisl; k++) fk[k] = 0;
+  for (int i = 0; i < n; i++) {
+    const int k = cn->isl[i];
+    th[k] += 0.5 * F[i] * F[i];
+    if (fk) fk[k] = fmax(fk[k], fabs(F[i]));
+  }
+}
+
+// Semismooth Newton on the (proximal) equations from x, at most *budget iterations (spent ones
 // subtracted), until the residual relative to the force scale is ≤ tol: 1 converged, 0 not
-// (budget spent, or no descent even with the kink retries), −1 the Newton matrix is singular
+// (budget spent, or every unconverged island without descent), −1 the Newton matrix is singular.
+// The line search is per island: the equations of two islands share no unknown, so the Newton
+// direction (one sparse solve for all) splits into independent ones and each island takes its own
+// Armijo step θ_k(x + t d) ≤ (1 − 2σt) θ_k(x) on its own θ_k = ½‖F_k‖² — a contact between stick
+// and slip in one group of spheres no longer holds back the step of every other. Where an
+// island's search finds no decrease, x sits next to a kink of F (a contact between stick and
+// slip, open and closed) and the Jacobian's element points out of the piece d enters: that island
+// stays at x and retries with the Jacobian of that piece, taken just past the first kink along d
+// (cn_first_kinks; measured on the pile: the kink is often 1e-4…1e-2 of the step away, where a
+// fixed 1e-9 step stays in the old piece); after KINK_RETRIES such failures in a row it stops
+// moving while the others go on.
 static int cn_newton(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x, double tol,
                      int *budget, double *residual) {
-  const int n = p->ns + p->nv;
+  const int n = p->ns + p->nv, K = cn->nisl;
   const double sigma = 1e-4, kink_step = 1e-9;
   enum { LINE_SEARCH_MAX = 30, KINK_RETRIES = 2 };
-  double th = cn_eval(ws, cn, p, x, cn->F);
+  cn_eval(ws, cn, p, x, cn->F);
+  for (int k = 0; k < K; k++) cn->kinks[k] = 0;
   for (;;) {
     *residual = cn_residual(cn, p, x, cn->F);
     if (!isfinite(*residual)) return 0;
     if (*residual <= tol) return 1;
     if (*budget <= 0) return 0;
+    const double ftol = tol * cn_scale(cn, p, x);
+    cn_island_merit(cn, n, cn->F, cn->th0, cn->fk);
+    int pending = 0;
+    for (int k = 0; k < K; k++) {
+      const int go = cn->fk[k] > ftol && cn->kinks[k] <= KINK_RETRIES;
+      cn->state[k] = go ? ISL_PENDING : ISL_IDLE, cn->tk[k] = go, pending += go;
+    }
+    if (!pending) return 0;  // every unconverged island stalled
     --*budget;
-    // direction: the Newton system with the Jacobian at x; where the line search finds no
-    // decrease, x sits on a kink of F (a contact between stick and slip, open and closed) and the
-    // element taken points out of the piece d enters: retry with the Jacobian of that piece
-    // (evaluated just beyond x along d)
-    double tht = INFINITY;
-    for (int kink = 0;; kink++) {
-      cn_assemble(ws, cn, p);
-      for (int i = 0; i < n; i++) cn->d[i] = -cn->F[i];
-      if (cn_factor_solve(cn, n, cn->d)) return -1;
-      // Armijo: θ(x + t d) ≤ (1 − 2σt) θ(x); the trial's A, B are those of the point taken
-      double t = 1;
-      int ls = 0;
-      for (; ls < LINE_SEARCH_MAX; ls++, t *= 0.5) {
-        for (int i = 0; i < n; i++) cn->xt[i] = x[i] + t * cn->d[i];
-        tht = cn_eval(ws, cn, p, cn->xt, cn->Ft);
-        if (tht <= (1 - 2 * sigma * t) * th) break;
-      }
-      if (ls < LINE_SEARCH_MAX) break;
-      if (kink == KINK_RETRIES) {
-        cn_eval(ws, cn, p, x, cn->F);  // no descent: keep x
-        return 0;
-      }
-      for (int i = 0; i < n; i++) cn->xt[i] = x[i] + kink_step * cn->d[i];
+    cn_assemble(ws, cn, p);
+    for (int i = 0; i < n; i++) cn->d[i] = -cn->F[i];
+    if (cn_factor_solve(cn, n, cn->d)) return -1;
+    int failed = 0;
+    for (int ls = 0; pending; ls++) {
+      for (int i = 0; i < n; i++) cn->xt[i] = x[i] + cn->tk[cn->isl[i]] * cn->d[i];
       cn_eval(ws, cn, p, cn->xt, cn->Ft);
+      cn_island_merit(cn, n, cn->Ft, cn->th1, NULL);
+      pending = 0;
+      for (int k = 0; k < K; k++) {
+        if (cn->state[k] != ISL_PENDING) continue;
+        if (cn->th1[k] <= (1 - 2 * sigma * cn->tk[k]) * cn->th0[k]) {
+          cn->state[k] = ISL_ACCEPTED, cn->kinks[k] = 0;
+        } else if (ls + 1 == LINE_SEARCH_MAX) {
+          cn->state[k] = ISL_FAILED, cn->tk[k] = 0, cn->kinks[k]++, failed++;
+        } else {
+          cn->tk[k] *= 0.5, pending++;
+        }
+      }
+    }
+    if (failed) {
+      // the failed islands stay at x with F(x), their A, B taken just past the first kink
+      cn_first_kinks(ws, cn, p, x, cn->d);
+      for (int k = 0; k < K; k++)
+        if (cn->state[k] == ISL_FAILED)
+          cn->th1[k] = isfinite(cn->fk[k]) ? fmin(1, 1.01 * cn->fk[k]) : kink_step;
+      for (int i = 0; i < n; i++) {
+        const int k = cn->isl[i];
+        cn->xt[i] = x[i] + (cn->state[k] == ISL_FAILED ? cn->th1[k] : cn->tk[k]) * cn->d[i];
+      }
+      cn_eval(ws, cn, p, cn->xt, cn->Ft);
+      for (int i = 0; i < n; i++)
+        if (cn->state[cn->isl[i]] == ISL_FAILED) cn->xt[i] = x[i], cn->Ft[i] = cn->F[i];
     }
     memcpy(x, cn->xt, sizeof(double) * (size_t)n);
     memcpy(cn->F, cn->Ft, sizeof(double) * (size_t)n);
-    th = tht;
   }
 }
 
@@ -377,23 +539,28 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
 }
 
 // The scales r only shape the merit's landscape (the zeros are the same); a step that stalls
-// with one is tried again from the start with the next (measured on the landing pile, N = 30
-// and 50: 3× the Delassus diagonal's inverse leaves the fewest stalls). Each scale has
-// 4·fp_max_iter Newton iterations (the proximal loop's linear phase may need 100–200 on the
-// hardest landing steps). The best iterate (lowest residual) is returned when none converges.
+// with one is tried again from the start with the next. Measured on the landing pile's hard steps
+// (tests/sim/data: N = 30, 50 and 200): the scale that converges differs from step to step — at
+// N = 200 the stalls sit on contacts between stick and slip whose slip r_t ρ_t is small against
+// λ_t, which a larger r resolves, while other steps need the smaller — so the ladder starts at 10×
+// the Delassus diagonal's inverse and goes to 3×, 30×, 1×. Each scale has 4·fp_max_iter Newton
+// iterations (the proximal loop's linear phase may need 100–200 on the hardest landing steps).
+// The best iterate (lowest residual) is returned when none converges.
+static const double cn_ladder[] = {10, 3, 30, 1};
+
 mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
                         int *iterations, double *residual) {
-  static const double scales[] = {3, 1};
-  enum { NSCALES = sizeof scales / sizeof *scales };
+  enum { NSCALES = sizeof cn_ladder / sizeof *cn_ladder };
   const int n = p->ns + p->nv, per = 4 * ws->settings.fp_max_iter;
   const double tol = ws->settings.fp_tol;
   memcpy(cn->xs, x, sizeof(double) * (size_t)n);
+  cn_islands(ws, cn, p);
   double best = INFINITY;
   int rc = 0;
   *iterations = 0;
   for (int k = 0; k < NSCALES && rc == 0; k++) {
     if (k) memcpy(x, cn->xs, sizeof(double) * (size_t)n);
-    cn_scales(ws, cn, p, scales[k]);
+    cn_scales(ws, cn, p, cn_ladder[k]);
     int budget = per;
     double res = INFINITY;
     rc = cn_attempt(ws, cn, p, x, tol, &budget, &res);
@@ -406,5 +573,16 @@ mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, 
   memcpy(x, cn->xb, sizeof(double) * (size_t)n);
   *residual = best;
   if (!isfinite(*residual)) return MBS_NONFINITE;
+  return rc > 0 ? MBS_OK : rc < 0 ? MBS_SOLVER_FAILED : MBS_MAX_ITERATIONS;
+}
+
+mbs_status mbs_cn_quick(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
+                        int max_it, int *iterations, double *residual) {
+  cn_islands(ws, cn, p);
+  cn_scales(ws, cn, p, 3);  // near a solution every scale converges; 3× as the ladder had first
+  cn->nu = 0;
+  int budget = max_it;
+  const int rc = cn_newton(ws, cn, p, x, ws->settings.fp_tol, &budget, residual);
+  *iterations = max_it - budget;
   return rc > 0 ? MBS_OK : rc < 0 ? MBS_SOLVER_FAILED : MBS_MAX_ITERATIONS;
 }

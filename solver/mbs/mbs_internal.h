@@ -84,5 +84,9 @@ void mbs_cn_free(mbs_cn *cn);
 // MBS_NONFINITE.
 mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
                         int *iterations, double *residual);
+// Newton alone (no proximal loop, one scale) from x, at most max_it iterations: a quick try from a
+// warm point (the last solve's forces); returns as mbs_cn_solve
+mbs_status mbs_cn_quick(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
+                        int max_it, int *iterations, double *residual);
 
 #endif  // MBS_INTERNAL_H

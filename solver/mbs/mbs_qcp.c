@@ -595,39 +595,52 @@ static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx
 // exact Coulomb by semismooth Newton (SPEC §1.6) from the solve's iterate (λ_S, w); the result
 // goes back to q->wx (the next step's prediction and warm start read it) and its shifts
 // μ‖ρ_t‖ to q->shift (the next step's first solve, as the fixed point's)
-static mbs_status coulomb_newton(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
-                                 double *lam_s, double *w, mbs_status st, double *res) {
+static mbs_cn_problem newton_problem(const mbs_workspace *ws, int ns, const int *sidx,
+                                     const double *chat0) {
+  const struct mbs_qcp *q = ws->qcp;
+  return (mbs_cn_problem){.ns = ns,
+                          .nv = ws->nv,
+                          .sidx = sidx,
+                          .role = q->role,
+                          .tn = q->tn,
+                          .tan1 = q->tan1,
+                          .tan2 = q->tan2,
+                          .ntan = q->ntan,
+                          .chat0 = chat0,
+                          .Ap = q->Ap,
+                          .Ai = q->Ai,
+                          .Ax = q->Ax,
+                          .b = q->b,
+                          .Tp = q->Tp,
+                          .Ti = q->Ti,
+                          .Tx = q->Tx};
+}
+
+// the Newton result x = (λ_S, w) taken: into lam_s, w and q->wx (the next step's prediction and
+// warm start read it)
+static void newton_take(mbs_workspace *ws, int ns, const double *x, double *lam_s, double *w) {
   struct mbs_qcp *q = ws->qcp;
   const int nv = ws->nv;
-  const mbs_cn_problem p = {.ns = ns,
-                            .nv = nv,
-                            .sidx = sidx,
-                            .role = q->role,
-                            .tn = q->tn,
-                            .tan1 = q->tan1,
-                            .tan2 = q->tan2,
-                            .ntan = q->ntan,
-                            .chat0 = chat0,
-                            .Ap = q->Ap,
-                            .Ai = q->Ai,
-                            .Ax = q->Ax,
-                            .b = q->b,
-                            .Tp = q->Tp,
-                            .Ti = q->Ti,
-                            .Tx = q->Tx};
-  double *x = q->x0;  // (λ_S, w): the feasible start's buffer, free here
-  memcpy(x, lam_s, sizeof(double) * (size_t)ns);
-  memcpy(x + ns, w, sizeof(double) * (size_t)nv);
-  int it = 0;
-  mbs_status nst = mbs_cn_solve(ws, q->cn, &p, x, &it, res);
-  ws->info.newton_iterations += it;
-  q->have_shift = 0;
-  if (nst == MBS_SOLVER_FAILED || nst == MBS_NONFINITE) return nst;
   memcpy(lam_s, x, sizeof(double) * (size_t)ns);
   memcpy(w, x + ns, sizeof(double) * (size_t)nv);
   for (int s = 0; s < ns; s++) lam_s[s] = q->role[s] == ROLE_OFF ? 0 : lam_s[s];
   memcpy(q->wx, lam_s, sizeof(double) * (size_t)ns);
   memcpy(q->wx + ns, w, sizeof(double) * (size_t)nv);
+}
+
+static mbs_status coulomb_newton(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
+                                 double *lam_s, double *w, mbs_status st, double *res) {
+  struct mbs_qcp *q = ws->qcp;
+  const mbs_cn_problem p = newton_problem(ws, ns, sidx, chat0);
+  double *x = q->x0;  // (λ_S, w): the feasible start's buffer, free here
+  memcpy(x, lam_s, sizeof(double) * (size_t)ns);
+  memcpy(x + ns, w, sizeof(double) * (size_t)ws->nv);
+  int it = 0;
+  mbs_status nst = mbs_cn_solve(ws, q->cn, &p, x, &it, res);
+  ws->info.newton_iterations += it;
+  q->have_shift = 0;
+  if (nst == MBS_SOLVER_FAILED || nst == MBS_NONFINITE) return nst;
+  newton_take(ws, ns, x, lam_s, w);
   if (nst == MBS_OK) {
     coulomb_shift(ws, ns, sidx, chat0, lam_s, w, q->shift);
     q->have_shift = 1;
@@ -646,6 +659,34 @@ static void row_warm_point(mbs_workspace *ws, int ns, const int *sidx) {
   }
   memcpy(q->x0 + ns, q->w_last, sizeof(double) * (size_t)ws->nv);
   for (int k = ns + ws->nv; k < q->nn; k++) q->x0[k] = 0;
+}
+
+// exact Coulomb by Newton straight from the last solve's forces (the previous pass of this step,
+// or the last step; rows new to the solve start at 0), no interior point: while contacts slide
+// or the pattern changes (a landing) the last solution is closer than the relaxed one. A few
+// iterations only; 1 if taken. The conic solver's stored iterate no longer matches, so its next
+// solve starts from the rows (row_warm_point) instead of warm.
+static int coulomb_quick(mbs_workspace *ws, int ns, const int *sidx, const double *chat0, int ncone,
+                         double *lam_s, double *w) {
+  enum { QUICK_MAX = 10 };
+  struct mbs_qcp *q = ws->qcp;
+  if (ws->settings.formulation != MBS_COULOMB || ncone == 0 ||
+      ws->settings.coulomb_solver != MBS_COULOMB_NEWTON || ws->settings.start != MBS_START_WARM ||
+      q->stamp <= 1)
+    return 0;
+  row_warm_point(ws, ns, sidx);
+  const mbs_cn_problem p = newton_problem(ws, ns, sidx, chat0);
+  int it = 0;
+  double res = INFINITY;
+  const mbs_status st = mbs_cn_quick(ws, q->cn, &p, q->x0, QUICK_MAX, &it, &res);
+  ws->info.newton_iterations += it;
+  if (st != MBS_OK) return 0;
+  newton_take(ws, ns, q->x0, lam_s, w);
+  ws->info.coulomb_residual = res;
+  ws->info.fp_iterations = 0;
+  coulomb_shift(ws, ns, sidx, chat0, lam_s, w, q->shift);
+  q->have_shift = 1, q->have_warm = 0;
+  return 1;
 }
 
 // the interior-point path: qcp from the chosen start, then (coulomb) the fixed point
@@ -672,16 +713,16 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
     qcp_error err;
     if (qcp_update(q->qws, NULL, NULL, NULL, q->c, NULL, NULL, &err)) return MBS_SOLVER_FAILED;
   }
+  if (coulomb_quick(ws, ns, sidx, chat0, ncone, lam_s, w)) return MBS_OK;
   mbs_status st = solve_once(ws, start);
   if (st == MBS_SOLVER_FAILED) return st;
   extract(ws, ns, lam_s, w);
   ws->info.fp_iterations = 1;
   if (ws->settings.formulation != MBS_COULOMB || ncone == 0) return st;
   if (ws->settings.coulomb_solver == MBS_COULOMB_NEWTON) {
-    // the step's residual: the largest over its passes (speculative re-solves), each pass's the
-    // residual it ends with
+    // the residual of the solve the pass ends with (a speculative re-solve replaces an earlier
+    // pass's: the step takes the last)
     double res = INFINITY;
-    const double res0 = ws->info.coulomb_residual;
     mbs_status nst = coulomb_newton(ws, ns, sidx, chat0, lam_s, w, st, &res);
     if (nst == MBS_MAX_ITERATIONS) {
       // Newton stalled: the fixed point from the shifts of its best iterate, then Newton again
@@ -690,7 +731,7 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
       nst =
           fst == MBS_SOLVER_FAILED ? fst : coulomb_newton(ws, ns, sidx, chat0, lam_s, w, fst, &res);
     }
-    ws->info.coulomb_residual = fmax(res0, res);
+    ws->info.coulomb_residual = res;
     // a singular Newton matrix (or no sparse LU in this build) leaves the fixed point alone
     if (nst != MBS_SOLVER_FAILED) return nst;
   }
@@ -707,6 +748,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   if ((st = build(ws, ns, sidx, chat0, gE, ncone)) != MBS_OK) return st;
   if ((st = load(ws)) != MBS_OK) return st;
   ws->qcp_used = 1;
+  ws->info.coulomb_residual = 0;  // the last solve's (SPEC §1.6; 0 when predicted or relaxed)
   if (mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
     ws->info.predicted++;
     ws->info.fp_iterations = 1;

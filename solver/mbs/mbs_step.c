@@ -601,18 +601,13 @@ static int speculative_update(mbs_workspace *ws, double h, int *joined) {
       if (phi1 < 0) ws->extra[i] = 1, *joined += 1;
       continue;
     }
-    double K1;
-    if ((r->phi[i] > 0 && phi1 >= 0) || !m->row_stiffness ||
-        m->row_stiffness(r, i, phi1, &K1, m->ctx) || !(K1 >= 0) || !isfinite(K1))
-      continue;  // open rows that stay open keep K_gap; a failing callback keeps K
-    const double K0 = ws->Krow[i];
-    // raised only: a contact compressed further than its start-of-step K assumes gets K(φ1);
-    // lowering it as well (contacts opening) made the coupled passes of a pile cycle to the bound
-    // and inject up to 1e3 J in a step (measured, tests/sim/test_pile.c)
-    // (an open row that closes leaves K_gap for K(φ1) either way: the contact's own law)
-    const int leaves_gap = r->phi[i] > 0 && K0 == ws->settings.gap_stiffness;
-    if (K1 > 2 * K0 || (leaves_gap && K1 < 0.5 * K0))
-      ws->Krow[i] = K1, changed = 1, info->stiffness_updates++;
+    // closed rows take K(φ1) when it exceeds the one used by more than 2× (raised only:
+    // lowering it as well, contacts opening, made the coupled passes of a pile cycle to the
+    // bound and inject up to 1e3 J in a step, tests/sim/test_pile.c); an open row that closes
+    // leaves K_gap for K(φ1) either way
+    if (mdl_row_stiffness_over_step(m, r, i, phi1, ws->Krow[i], ws->settings.gap_stiffness,
+                                    &ws->Krow[i]))
+      changed = 1, info->stiffness_updates++;
   }
   info->rows_joined += *joined;
   return changed || *joined;

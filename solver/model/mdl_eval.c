@@ -52,6 +52,18 @@ double mdl_eval_row_dot(const mdl_rows *r, int i, const double *x) {
   return s;
 }
 
+int mdl_row_stiffness_over_step(const mdl_model *m, const mdl_rows *r, int i, double phi1,
+                                double K_used, double gap_stiffness, double *K_new) {
+  double K1;
+  if ((r->phi[i] > 0 && phi1 >= 0) || !m->row_stiffness ||
+      m->row_stiffness(r, i, phi1, &K1, m->ctx) || !(K1 >= 0) || !isfinite(K1))
+    return 0;
+  const int leaves_gap = r->phi[i] > 0 && K_used == gap_stiffness;
+  if (!(K1 > 2 * K_used || (leaves_gap && K1 < 0.5 * K_used))) return 0;
+  *K_new = K1;
+  return 1;
+}
+
 // checks the model's rows: finite data, K, B, μ ≥ 0, columns in range
 static mdl_eval_status rows_check(const mdl_eval *ws) {
   const mdl_rows *r = ws->rows;

@@ -167,6 +167,13 @@ static int row_check(const mdl_rows *rows, int i, int nv, sc_error *err) {
 int theta_contact_problem_build(theta_contact_problem *p, const mdl_rows *rows, double h,
                                 const theta_contact_settings *s, const double *L, double *scratch,
                                 sc_error *err) {
+  return theta_contact_problem_build_with(p, rows, NULL, NULL, h, s, L, scratch, err);
+}
+
+int theta_contact_problem_build_with(theta_contact_problem *p, const mdl_rows *rows,
+                                     const double *K, const unsigned char *take, double h,
+                                     const theta_contact_settings *s, const double *L,
+                                     double *scratch, sc_error *err) {
   theta_contact_problem_clear(p);
   const int n = rows->n;
   for (int i = 0; i < n; i++)
@@ -186,8 +193,11 @@ int theta_contact_problem_build(theta_contact_problem *p, const mdl_rows *rows, 
   const double near_rigid = s->beta * s->beta / (4 * THETA_PI * THETA_PI);
   for (int i = 0; i < n; i++) {
     const mdl_row_kind kind = rows->kind[i];
-    if (kind == MDL_ROW_TANGENT) continue;
-    const double kb = rows->K[i] * h + rows->B[i];
+    if (kind == MDL_ROW_TANGENT || (take && !take[i])) continue;
+    const double Ki = K ? K[i] : rows->K[i];
+    if (!(Ki >= 0) || !isfinite(Ki))
+      return sc_error_set(err, SC_ERR_INPUT, "row %d: stiffness over the step K = %g", i, Ki);
+    const double kb = Ki * h + rows->B[i];
     if (!(kb > 0)) continue;  // K = B = 0: the row exerts no force
     const int c = p->nc, r0 = p->nrows;
     if (c >= p->cap_rows)
@@ -217,7 +227,7 @@ int theta_contact_problem_build(theta_contact_problem *p, const mdl_rows *rows, 
     const double w = delassus_frobenius(p, r0, dim, L, scratch) / 3;
     for (int t = 0; t < nt; t++) p->R[r0 + t] = s->sigma * w, p->vhat[r0 + t] = 0;
     p->R[r0 + nt] = fmax(near_rigid * w, 1.0 / (h * kb));
-    p->vhat[r0 + nt] = -rows->phi[i] * rows->K[i] / kb;
+    p->vhat[r0 + nt] = -rows->phi[i] * Ki / kb;
     for (int t = 0; t < dim; t++)
       if (!(p->R[r0 + t] > 0) || !isfinite(p->R[r0 + t]))
         return sc_error_set(err, SC_ERR_INPUT,

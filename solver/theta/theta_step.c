@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mdl/mdl_eval.h"
 #include "theta/theta.h"
 #include "theta_internal.h"
 
@@ -35,6 +36,8 @@ struct theta_workspace {
   double *q0, *qth, *qdot;                                   // [nq]
   double *scratch;                                           // [4·nv]
   double *gamma, *gamma_row;                                 // [cap] per problem row, per model row
+  double *Kuse;                                              // [cap] speculative: K over the step
+  unsigned char *take;                                       // [cap] speculative: rows in the step
   theta_contact_problem *prob;
   theta_newton *newton;
   theta_dual *dual;  // NULL when built without qcp
@@ -96,7 +99,11 @@ theta_settings theta_settings_default(void) {
                           .free_max_iter = 50,
                           .free_atol = 1e-14,
                           .free_rtol = 1e-12,
-                          .contact = theta_contact_settings_default()};
+                          .contact = theta_contact_settings_default(),
+                          .speculative = 0,
+                          .margin = 1e-4,
+                          .gap_stiffness = 1e8,
+                          .max_resolves = 8};
 }
 
 void theta_settings_set_scheme(theta_settings *settings, theta_scheme scheme) {
@@ -117,6 +124,13 @@ int theta_settings_validate(const theta_settings *s, sc_error *err) {
     return sc_error_set(err, SC_ERR_INPUT,
                         "free_atol = %g, free_rtol = %g: both >= 0 and not both 0", s->free_atol,
                         s->free_rtol);
+  if (!(s->margin >= 0) || !isfinite(s->margin))
+    return sc_error_set(err, SC_ERR_INPUT, "margin = %g, must be finite and >= 0", s->margin);
+  if (!(s->gap_stiffness > 0) || !isfinite(s->gap_stiffness))
+    return sc_error_set(err, SC_ERR_INPUT, "gap_stiffness = %g, must be finite and > 0",
+                        s->gap_stiffness);
+  if (s->max_resolves < 0)
+    return sc_error_set(err, SC_ERR_INPUT, "max_resolves = %d, must be >= 0", s->max_resolves);
   if (!(c->beta > 0) || !isfinite(c->beta))
     return sc_error_set(err, SC_ERR_INPUT, "contact.beta = %g, must be > 0", c->beta);
   if (!(c->sigma > 0) || !isfinite(c->sigma))
@@ -145,11 +159,12 @@ int theta_settings_validate(const theta_settings *s, sc_error *err) {
 void theta_workspace_free(theta_workspace *ws) {
   if (!ws) return;
   mdl_rows_free(ws->rows);
-  double *arrays[] = {ws->blocks,  ws->M,     ws->K,        ws->D,   ws->A,   ws->L,
-                      ws->f,       ws->res,   ws->vst,      ws->vth, ws->vvq, ws->vnew,
-                      ws->v0,      ws->tmp,   ws->dx,       ws->q0,  ws->qth, ws->qdot,
-                      ws->scratch, ws->gamma, ws->gamma_row};
+  double *arrays[] = {ws->blocks,  ws->M,     ws->K,         ws->D,   ws->A,   ws->L,
+                      ws->f,       ws->res,   ws->vst,       ws->vth, ws->vvq, ws->vnew,
+                      ws->v0,      ws->tmp,   ws->dx,        ws->q0,  ws->qth, ws->qdot,
+                      ws->scratch, ws->gamma, ws->gamma_row, ws->Kuse};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  free(ws->take);
   theta_contact_problem_free(ws->prob);
   theta_newton_free(ws->newton);
   theta_dual_free(ws->dual);
@@ -180,11 +195,14 @@ theta_workspace *theta_workspace_create(const mdl_model *model, const theta_sett
   ws->scratch = calloc(4 * nv, sizeof(double));
   ws->gamma = calloc(cap, sizeof(double));
   ws->gamma_row = calloc(cap, sizeof(double));
+  ws->Kuse = calloc(cap, sizeof(double));
+  ws->take = calloc(cap, 1);
   ws->prob = theta_contact_problem_create(ws->nv, model->max_rows, model->max_nnz);
   ws->newton = theta_newton_create(ws->nv, model->max_rows);
   if (theta_dual_available()) ws->dual = theta_dual_create(ws->nv, model->max_rows, model->max_nnz);
   int ok = ws->rows && ws->blocks && ws->q0 && ws->qth && ws->qdot && ws->scratch && ws->gamma &&
-           ws->gamma_row && ws->prob && ws->newton && (ws->dual || !theta_dual_available());
+           ws->gamma_row && ws->Kuse && ws->take && ws->prob && ws->newton &&
+           (ws->dual || !theta_dual_available());
   for (size_t i = 0; i < 5; i++) ok = ok && *sq[i];
   for (size_t i = 0; i < 9; i++) ok = ok && *vec[i];
   if (!ok) {
@@ -327,7 +345,9 @@ static theta_status contact_stage(theta_workspace *ws, double h) {
   memcpy(p->A, ws->A, (size_t)nv * (size_t)nv * sizeof(double));
   memcpy(p->M, ws->M, (size_t)nv * (size_t)nv * sizeof(double));
   memcpy(p->vstar, ws->vst, (size_t)nv * sizeof(double));
-  if (theta_contact_problem_build(p, ws->rows, h, &ws->settings.contact, ws->L, ws->scratch, NULL))
+  const int spec = ws->settings.speculative;
+  if (theta_contact_problem_build_with(p, ws->rows, spec ? ws->Kuse : NULL, spec ? ws->take : NULL,
+                                       h, &ws->settings.contact, ws->L, ws->scratch, NULL))
     return THETA_BAD_ROW;
   memcpy(ws->vnew, ws->vst, (size_t)nv * sizeof(double));
   const theta_contact_settings *cs = &ws->settings.contact;
@@ -362,6 +382,64 @@ static theta_status position_update(theta_workspace *ws, double t, double h, dou
   return mdl_finite(q1, nq) ? THETA_OK : THETA_NONFINITE;
 }
 
+static int row_pushes(const mdl_rows *r, int i) {
+  return r->kind[i] == MDL_ROW_UNILATERAL || r->kind[i] == MDL_ROW_NORMAL;
+}
+
+// speculative: the open rows whose gap could close within the step, φ0 − δt Σ_j |G_ij v*_j| ≤
+// margin, join with K = gap_stiffness (paper B's law on φ0 + δt v_n pushes only if the gap would
+// close); closed rows keep their K(φ0)
+static void speculative_predict(theta_workspace *ws, double h) {
+  const mdl_rows *r = ws->rows;
+  for (int i = 0; i < r->n; i++) {
+    ws->Kuse[i] = r->K[i];
+    ws->take[i] = 1;
+    if (!row_pushes(r, i) || r->phi[i] <= 0) continue;
+    ws->Kuse[i] = ws->settings.gap_stiffness;
+    double reach = 0;
+    for (int k = r->start[i]; k < r->start[i + 1]; k++)
+      reach += fabs(r->val[k] * ws->vst[r->col[k]]);
+    ws->take[i] = r->phi[i] - h * reach <= ws->settings.margin;
+  }
+  // a tangent row goes with its normal row (the problem takes it through the normal)
+}
+
+// speculative: after a solve, rows left out that end penetrating (φ0 + δt G v < 0) join; a row
+// that ends closed takes its stiffness at the end-of-step gap, K(φ1), when that exceeds the one
+// used by more than 2× (raised only: lowering made the coupled passes of a pile cycle in paper
+// A's step, mbs_step.c), and an open row that closes leaves gap_stiffness for K(φ1) either way.
+// 1 if anything changed (the stage is solved again), 0 if the step stands.
+static int speculative_update(theta_workspace *ws, double h) {
+  const mdl_model *m = ws->model;
+  const mdl_rows *r = ws->rows;
+  int changed = 0;
+  for (int i = 0; i < r->n; i++) {
+    if (!row_pushes(r, i)) continue;
+    const double phi1 = r->phi[i] + h * mdl_eval_row_dot(r, i, ws->vnew);
+    if (!ws->take[i]) {
+      if (phi1 < 0) ws->take[i] = 1, changed = 1, ws->info.rows_joined++;
+      continue;
+    }
+    if (mdl_row_stiffness_over_step(m, r, i, phi1, ws->Kuse[i], ws->settings.gap_stiffness,
+                                    &ws->Kuse[i]))
+      changed = 1, ws->info.stiffness_updates++;
+  }
+  return changed;
+}
+
+// stage 2, with the speculative passes when on
+static theta_status contact_passes(theta_workspace *ws, double h) {
+  if (!ws->settings.speculative) return contact_stage(ws, h);
+  speculative_predict(ws, h);
+  for (int pass = 0;; pass++) {
+    theta_status st = contact_stage(ws, h);
+    if (theta_status_severity(st) < 0 || pass == ws->settings.max_resolves ||
+        !speculative_update(ws, h))
+      return st;
+    ws->info.resolves++;
+  }
+}
+
 theta_status theta_step(theta_workspace *ws, double t, double h, const double *q0, const double *v0,
                         double *q1, double *v1) {
   const mdl_model *m = ws->model;
@@ -380,7 +458,7 @@ theta_status theta_step(theta_workspace *ws, double t, double h, const double *q
                                        &info->callback_code);
   info->rows = ws->rows->n;
   if (st == THETA_OK) st = free_motion(ws, t, h);
-  if (st == THETA_OK) st = contact_stage(ws, h);
+  if (st == THETA_OK) st = contact_passes(ws, h);
   if (st == THETA_OK || st == THETA_CONTACT_MAX_ITERATIONS) {
     theta_status ps = position_update(ws, t, h, q1);
     if (ps != THETA_OK) st = ps;

@@ -45,6 +45,7 @@ typedef struct pile_result {
   double t_settle, vmax, roll_max, energy_rise, energy_scale, worst_ratio, zmin, wall_in;
   int bad_steps, failed_steps, rolling;
   double us_per_step;
+  double end_max, end_median;  // translational speed of all spheres at the end [m/s]
 } pile_result;
 
 // the largest speed of the spheres not at rest nor rolling freely (pile_unsettled_speed); with
@@ -80,6 +81,24 @@ static double pair_ratio(const pile *s, const double *q) {
       worst = fmax(worst, d / ds);
     }
   return worst;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+// largest and median translational speed of all spheres (free rollers included)
+static void end_speeds(int n, const double *v, double *vmax, double *vmed) {
+  double *sp = malloc((size_t)n * sizeof *sp);
+  assert_non_null(sp);
+  for (int i = 0; i < n; i++) {
+    const double *vi = v + 6 * i;
+    sp[i] = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+  }
+  qsort(sp, (size_t)n, sizeof *sp, cmp_double);
+  *vmax = sp[n - 1], *vmed = n % 2 ? sp[n / 2] : 0.5 * (sp[n / 2 - 1] + sp[n / 2]);
+  free(sp);
 }
 
 static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
@@ -125,6 +144,7 @@ static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
       res.t_settle = (double)k * h;
   }
   res.us_per_step /= (double)lround(T / h);
+  end_speeds(n, v, &res.end_max, &res.end_median);
   if (getenv("PILE_TRACE")) unsettled_speed(s, q, v, &res.rolling, &res.roll_max, 1);
   res.zmin = INFINITY, res.wall_in = -INFINITY;
   for (int i = 0; i < n; i++) {
@@ -143,9 +163,11 @@ static void print_result(int n, const char *form, const pile_result *r) {
       "pile N=%d (%s): settled at %.2f s (speed %.2e m/s; %d spheres rolling freely on the "
       "ground, up to %.2e m/s), energy rise %.2e J (scale %.2e), lowest centre %.4f m, deepest "
       "centre beyond a wall %.4f m, worst pair overlap / static Hertz %.3f, non-ok steps %d "
-      "(%d not inaccurate), %.0f us/step\n",
+      "(%d not inaccurate), %.0f us/step; at the end, sphere speed max %.2e m/s, median %.2e "
+      "m/s\n",
       n, form, r->t_settle, r->vmax, r->rolling, r->roll_max, r->energy_rise, r->energy_scale,
-      r->zmin, r->wall_in, r->worst_ratio, r->bad_steps, r->failed_steps, r->us_per_step);
+      r->zmin, r->wall_in, r->worst_ratio, r->bad_steps, r->failed_steps, r->us_per_step,
+      r->end_max, r->end_median);
 }
 
 static void test_pile_200(void **state) {

@@ -48,12 +48,13 @@ static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
   X(STR, start, start, "warm", "cold|warm|feasible",                                              \
     "paperA-*: first conic solve of a step (cold, warm, paper A's feasible point)")               \
   X(STR, activation, activation, "overlap", "overlap|speculative",                                \
-    "paperA-*: when a contact row joins a step: overlap (paper A §5.2) or speculative "          \
-    "(SPEC §1.5)")                                                                                \
+    "paperA-*, theta-*, ode-*: when a contact joins a step: overlap (paper A §5.2) or "          \
+    "speculative (SPEC §1.5)")                                                                    \
   X(REAL, zeta, zeta, 0, XP_NONNEGATIVE, "1/s",                                                   \
     "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)")                           \
   X(INT, fp_max_iter, fp_max_iter, long, 50, XP_POSITIVE,                                         \
-    "paperA-coulomb: most relaxed solves (fixed point) or Newton iterations per step")            \
+    "paperA-coulomb: most relaxed solves per step (fixed point); Newton: 4x this per "            \
+    "Alart-Curnier scale, 4 scales")                                                              \
   X(STR, coulomb_solver, coulomb_solver, "newton", "newton|fixed-point",                          \
     "paperA-coulomb: exact Coulomb by semismooth Newton (SPEC §1.6) or the fixed point (§1.3)")   \
   X(INT, max_pivots, max_pivots, long, 100, XP_POSITIVE,                                          \

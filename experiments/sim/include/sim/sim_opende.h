@@ -23,11 +23,16 @@ typedef struct sim_opende sim_opende;
 // 1 if this build has ODE.
 int sim_opende_available(void);
 // ODE's world for the scene of `model` at state (q, v) (mdl_rigid.h layout), time step h [s];
-// quick = 0 steps with dWorldStep, quick > 0 with dWorldQuickStep at that many sweeps per step.
+// quick = 0 steps with dWorldStep, quick > 0 with dWorldQuickStep at that many sweeps per step;
+// speculative = 1 takes a contact that closes during the step (SPEC §1.5): a gap that could close
+// within the step is a joint whose normal motion lets it close (ODE clamps negative depth), and
+// the step is taken again, at most 8 times, while a contact left out ends overlapping or a
+// contact's stiffness at its end-of-step overlap exceeds 2× the one used (0: contacts from the
+// start's overlaps, k at the start: one that closes in the step falls through it).
 // NULL with err set if the model has no scene or no Hertz modulus, ODE is not built
 // (SC_ERR_INPUT), or out of memory (SC_ERR_MEMORY).
 sim_opende *sim_opende_create(const mdl_model *model, const double *q, const double *v, double h,
-                              int quick, sc_error *err);
+                              int quick, int speculative, sc_error *err);
 // One step: contacts found from the geometry at the step's start (every overlap d > 0), one
 // contact joint each with its ERP and CFM, the world stepped; then the state into (q, v).
 void sim_opende_step(sim_opende *od, double *q, double *v);

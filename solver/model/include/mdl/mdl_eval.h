@@ -86,5 +86,14 @@ mdl_eval_status mdl_eval_activate(mdl_eval *ev, const int *extra);
 void mdl_eval_mass_solve(const mdl_eval *ev, double *x);
 // G_i x for row i of r (x nv entries).
 double mdl_eval_row_dot(const mdl_rows *r, int i, const double *x);
+// Stiffness over the step (SPEC §1.5 item 3) of unilateral or normal row i of r (the rows last
+// reported by the model), taken in a step with stiffness K_used, whose end-of-step value is
+// phi1: the model's K(phi1) (row_stiffness) when it exceeds K_used by more than 2× (raised only:
+// lowering made the coupled passes of a pile cycle), or, for a row open at the step's start
+// (φ0 > 0) taken at gap_stiffness that closes, K(phi1) whatever its size (the contact's own law).
+// 1 and *K_new when the row should be solved again with it; 0 when K_used stands (a row open at
+// both ends, no or a failing callback, a non-finite or negative K).
+int mdl_row_stiffness_over_step(const mdl_model *m, const mdl_rows *r, int i, double phi1,
+                                double K_used, double gap_stiffness, double *K_new);
 
 #endif  // MDL_MDL_EVAL_H

@@ -58,9 +58,21 @@ typedef struct theta_settings {
   double free_atol;  // stage-1 stop: ‖D m‖ ≤ atol + rtol·max(‖D M v‖, δt‖D k‖) (1e-14)
   double free_rtol;                // (default 1e-12); D = diag(M)^{-1/2}
   theta_contact_settings contact;  // stage-2 settings (β, σ, Newton tolerances)
+  // Contacts over the step (SPEC §1.5 applied to paper B's law on the end-of-step gap φ0 + δt v_n):
+  // 0 (default) takes the rows as reported at the step's start with their stiffness K(φ0) — a
+  // contact that closes during the step has K = 0 there and falls through; 1 takes an open row
+  // (φ0 > 0) only when φ0 − δt Σ_j |G_ij v*_j| ≤ margin (its gap could close within the step),
+  // first with K = gap_stiffness, then solves again while a row left out ends penetrating or a
+  // row that ends closed has a stiffness K(φ1) at its end-of-step gap φ1 = φ0 + δt G v (the
+  // model's row_stiffness) more than 2× the one used (an open row that closes takes K(φ1)).
+  int speculative;
+  double margin;         // speculative: in φ's units (default 1e-4 m, paper A's)
+  double gap_stiffness;  // speculative: K of an open row on its first solve [N/m] (default 1e8)
+  int max_resolves;      // speculative: most re-solves of the contact stage per step (default 8)
 } theta_settings;
 
-// Default settings: the midpoint rule, theta_contact_settings_default() for the contact stage.
+// Default settings: the midpoint rule, theta_contact_settings_default() for the contact stage,
+// rows as reported (speculative = 0; margin 1e-4, gap stiffness 1e8, 8 re-solves when on).
 theta_settings theta_settings_default(void);
 // Sets settings->theta and theta_vq to the named scheme's values.
 void theta_settings_set_scheme(theta_settings *settings, theta_scheme scheme);
@@ -71,7 +83,10 @@ typedef struct theta_info {
   int rows;                    // rows reported by the model
   int free_iterations;         // stage-1 Newton iterations (1 for θ = 0: one mass-matrix solve)
   double free_residual;        // final ‖D m(v*)‖ [kg^½·m/s]
-  theta_contact_info contact;  // stage-2 statistics
+  theta_contact_info contact;  // stage-2 statistics (its last solve)
+  int resolves;                // speculative: contact-stage solves after the first
+  int rows_joined;             // speculative: rows that joined because they ended penetrating
+  int stiffness_updates;       // speculative: row stiffnesses re-taken at the end-of-step gap
   double energy;         // model energy at (t1, q1, v1) if the model provides it, else NAN [J]
   int callback_code;     // the offending callback's return value (0 if none)
   const char *callback;  // name of the offending callback (NULL if none)

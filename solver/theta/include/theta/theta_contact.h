@@ -100,6 +100,13 @@ int theta_contact_problem_add(theta_contact_problem *p, theta_contact_kind kind,
 int theta_contact_problem_build(theta_contact_problem *p, const mdl_rows *rows, double h,
                                 const theta_contact_settings *s, const double *L, double *scratch,
                                 sc_error *err);
+// As theta_contact_problem_build with each row's stiffness taken from K (rows->n entries; NULL:
+// rows->K) and only the rows whose take[i] is non-zero (NULL: every row; a tangent row follows
+// its normal row).
+int theta_contact_problem_build_with(theta_contact_problem *p, const mdl_rows *rows,
+                                     const double *K, const unsigned char *take, double h,
+                                     const theta_contact_settings *s, const double *L,
+                                     double *scratch, sc_error *err);
 
 // Projects y (dim = 1, 2 or 3 entries: tangents then normal) onto the friction cone
 // {‖γ_t‖ ≤ μ γ_n} in the norm ‖·‖_R (R: dim positive entries), in closed form (paper B §IV):

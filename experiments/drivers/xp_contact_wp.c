@@ -1,0 +1,851 @@
+// SPDX-License-Identifier: MIT
+// Work–precision on contact scenes (SPEC §9; not a paper figure): every applicable method swept
+// over its accuracy knob — the step h of the fixed-step methods (paper A's step, the θ-family,
+// ODE, MuJoCo), the tolerance of the error-controlled ones (CVODE BDF and BDF1, RK45 with
+// atol = atol_ratio·tol, Simbody's accuracy) — on dynamic scenes where contacts open, close and
+// slide, each run's error against a reference plotted against its CPU time.
+//
+// Scenes (all through the one simulate loop, sim.h):
+//   hertz        one Hertz sphere (the stack with N = 1, B = 0) dropped from gap_impact onto the
+//                ground: error = max of the relative errors of its largest overlap and its
+//                contact time against Hertz impact theory with gravity (energy: ½v0² + gδ =
+//                (2/5)(k/m)δ^{5/2}, k = E*√r; contact time 2∫₀^δ dd/√(v0² + 2gd − (4/5)(k/m)
+//                d^{5/2}) by quadrature); the peak is the vertex of the parabola through the
+//                largest sampled overlap and its neighbours, contact times by linear
+//                interpolation of the sampled gap, for every method alike;
+//   stack<N>     the dropped column over its landing, T_stack;
+//   pile<N>      the pile over its first T_pile (before chaos amplifies rounding);
+//   incline_mu=… the box sliding on the 15° ramp, distance at T_incline against the rigid
+//                closed form ½g(sin θ − μ cos θ)T² (0 when μ ≥ tan θ).
+// Stack and pile: error = RMS over bodies and sample times (every `sample` s) of the centre
+// position error against the reference; frictionless (μ = 0) so that every method integrates one
+// model (paper A's memoryless Coulomb uses B_t = 1e6/h, which moves with h); the incline keeps
+// its friction with B_t fixed at Bt_incline for the same reason.
+// References, two independent ways, their difference stored as the floor (a target below it is
+// not decidable, SPEC §8): stack and pile — CVODE BDF and RK45 at ref_tol (RK45 out of budget:
+// CVODE BDF at 10·ref_tol, stated in floor_kind); hertz and incline — the closed form, and CVODE
+// BDF at ref_tol on the penalty ODE, whose error is the floor.
+// Matched accuracy (xp_matched_select): per scene and target, each method's cheapest run that
+// reaches the target and stays there for every tighter setting; the cheapest method over all,
+// paper A's best, and the speed-up of paper A's step against MuJoCo, ODE and Simbody (the other
+// method's CPU time ÷ paper A's: > 1, paper A faster).
+// A method's ladder stops after a run that costs more than run_budget CPU seconds.
+//
+// Cases: <scene>_reference                       floor, floor_kind, exact values
+//        <scene>_<method>_<knob>                 error, cpu_time, wall_time, steps; status
+//        <scene>_<method>_none                   status not-applicable / not-built, and why
+//        <scene>_matched_L<k>                    target, cheapest, speed-ups
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/sim.h"
+#include "xp/xp.h"
+#include "xp/xp_claim.h"
+#include "xp/xp_file.h"
+#include "xp/xp_matched.h"
+
+typedef enum cw_kind { CW_IMPACT, CW_TRAJECTORY, CW_DISTANCE } cw_kind;
+
+enum { CW_MAX_SCENES = 12, CW_MAX_SETTINGS = 8, CW_LEVELS = 3, CW_MAX_METHODS = 32 };
+
+typedef struct cw_scene {
+  char label[48];
+  const char *scenario;
+  char settings[CW_MAX_SETTINGS][64];
+  int ns;
+  double T, sample;  // window [s]; sample interval of the error measure and output interval
+  cw_kind kind;
+  const double *hs;  // the fixed-step ladder
+  size_t nh;
+  double targets[CW_LEVELS];
+  double exact;                 // incline: closed-form distance [m]
+  double dmax_exact, tc_exact;  // hertz: impact theory with gravity
+  char what[200];
+} cw_scene;
+
+// ---- the scenes ---------------------------------------------------------------------------
+
+// Hertz impact with gravity: largest overlap from ½v0² + gδ = c δ^{5/2} (c = (2/5)k/m) by
+// Newton, contact time 2∫₀^δ dd/√P(d), P = v0² + 2gd − 2c d^{5/2}, with d = δ(1 − s²) (smooth
+// integrand) by composite Simpson
+static void cw_impact_theory(double k, double m, double g, double gap, double *dmax, double *tc) {
+  const double v2 = 2 * g * gap, c = 0.4 * k / m;
+  double d = pow(0.5 * v2 / c, 0.4);
+  for (int it = 0; it < 100; it++) {
+    const double f = c * pow(d, 2.5) - g * d - 0.5 * v2, df = 2.5 * c * pow(d, 1.5) - g;
+    const double step = f / df;
+    d -= step;
+    if (fabs(step) <= 1e-16 * d) break;
+  }
+  *dmax = d;
+  const int n = 4000;  // even
+  double sum = 0;
+  for (int i = 0; i <= n; i++) {
+    const double s = (double)i / n, x = d * (1 - s * s);
+    const double P = v2 + 2 * g * x - 2 * c * pow(x, 2.5);
+    double f;
+    if (i == 0) {  // the limit s → 0: P ≈ −P'(δ) δ s²
+      const double dP = 2 * g - 5 * c * pow(d, 1.5);
+      f = 2 * d / sqrt(-dP * d);
+    } else {
+      f = 2 * d * s / sqrt(P);
+    }
+    sum += f * (i == 0 || i == n ? 1 : i % 2 ? 4 : 2);
+  }
+  *tc = 2 * sum / (3.0 * n);
+}
+
+static void scene_set(cw_scene *s, const char *kv) {
+  if (s->ns < CW_MAX_SETTINGS) snprintf(s->settings[s->ns++], sizeof s->settings[0], "%s", kv);
+}
+
+// the scenes of this run from the parameters; their count
+static size_t cw_scenes_make(const xp_params *prm, cw_scene *sc) {
+  size_t n = 0;
+  const double *hi, *hs, *ns, *mus;
+  const size_t nhi = xp_params_list(prm, "h_impact", &hi), nh = xp_params_list(prm, "h", &hs);
+  const size_t nn = xp_params_list(prm, "stack_n", &ns), nmu = xp_params_list(prm, "mu", &mus);
+  const double *ti, *tt, *td;
+  xp_params_list(prm, "targets_impact", &ti);
+  xp_params_list(prm, "targets_position", &tt);
+  xp_params_list(prm, "targets_distance", &td);
+  char kv[64];
+  // the Hertz drop
+  cw_scene *s = &sc[n++];
+  *s = (cw_scene){.scenario = "stack", .kind = CW_IMPACT, .hs = hi, .nh = nhi};
+  snprintf(s->label, sizeof s->label, "hertz");
+  const double gap = xp_params_real(prm, "gap_impact"), E = 1e11, r = 0.1, g = 9.81;
+  scene_set(s, "n=1"), scene_set(s, "B=0"), scene_set(s, "mu=0");
+  snprintf(kv, sizeof kv, "gap=%.17g", gap);
+  scene_set(s, kv);
+  cw_impact_theory(E * sqrt(r), 1, g, gap, &s->dmax_exact, &s->tc_exact);
+  // the fall, then room for a soft contact's rebound (MuJoCo's default time constant is 20 ms)
+  s->T = sqrt(2 * gap / g) + fmax(3 * s->tc_exact, xp_params_real(prm, "rebound_impact"));
+  s->sample = xp_params_real(prm, "sample_impact");
+  memcpy(s->targets, ti, sizeof s->targets);
+  snprintf(s->what, sizeof s->what,
+           "one Hertz sphere (E* = 1e11 Pa, r = 0.1 m, 1 kg, B = 0) dropped from %g m; error: "
+           "largest overlap and contact time against impact theory (relative)",
+           gap);
+  // dropped stacks
+  for (size_t i = 0; i < nn && n < CW_MAX_SCENES; i++) {
+    s = &sc[n++];
+    *s = (cw_scene){.scenario = "stack", .kind = CW_TRAJECTORY, .hs = hs, .nh = nh};
+    snprintf(s->label, sizeof s->label, "stack%d", (int)ns[i]);
+    snprintf(kv, sizeof kv, "n=%d", (int)ns[i]);
+    scene_set(s, kv), scene_set(s, "mu=0");
+    s->T = xp_params_real(prm, "T_stack"), s->sample = xp_params_real(prm, "sample");
+    memcpy(s->targets, tt, sizeof s->targets);
+    snprintf(s->what, sizeof s->what,
+             "dropped column of %d Hertz spheres (E = 1e11 Pa, B = 1, mu = 0) over %g s; error: "
+             "RMS centre position error [m]",
+             (int)ns[i], s->T);
+  }
+  // the pile
+  s = &sc[n++];
+  *s = (cw_scene){.scenario = "pile", .kind = CW_TRAJECTORY, .hs = hs, .nh = nh};
+  const long pn = xp_params_int(prm, "pile_n");
+  snprintf(s->label, sizeof s->label, "pile%ld", pn);
+  snprintf(kv, sizeof kv, "n=%ld", pn);
+  scene_set(s, kv), scene_set(s, "mu=0");
+  s->T = xp_params_real(prm, "T_pile"), s->sample = xp_params_real(prm, "sample");
+  memcpy(s->targets, tt, sizeof s->targets);
+  snprintf(s->what, sizeof s->what,
+           "pile of %ld Hertz spheres between walls (mu = 0) over its first %g s; error: RMS "
+           "centre position error [m]",
+           pn, s->T);
+  // the incline, each μ
+  const double th = 15 * M_PI / 180, Ti = xp_params_real(prm, "T_incline");
+  for (size_t i = 0; i < nmu && n < CW_MAX_SCENES; i++) {
+    s = &sc[n++];
+    *s = (cw_scene){.scenario = "incline", .kind = CW_DISTANCE, .hs = hs, .nh = nh};
+    snprintf(s->label, sizeof s->label, "incline_mu=%g", mus[i]);
+    snprintf(kv, sizeof kv, "mu=%.17g", mus[i]);
+    scene_set(s, kv);
+    snprintf(kv, sizeof kv, "Bt=%.17g", xp_params_real(prm, "Bt_incline"));
+    scene_set(s, kv);
+    s->T = Ti, s->sample = xp_params_real(prm, "sample");
+    const double a = g * (sin(th) - mus[i] * cos(th));
+    s->exact = a > 0 ? 0.5 * a * Ti * Ti : 0;
+    memcpy(s->targets, td, sizeof s->targets);
+    snprintf(s->what, sizeof s->what,
+             "box on four Hertz feet on the 15° ramp, mu = %g, B_t = %g N s/m, %g s; error: "
+             "distance against the rigid closed form [m]",
+             mus[i], xp_params_real(prm, "Bt_incline"), Ti);
+  }
+  return n;
+}
+
+// ---- one run: the loop with a probe sampling what the error measure needs ------------------
+
+typedef struct cw_trace {
+  const cw_scene *s;
+  int nb;
+  size_t nsamp, filled;
+  double *x;           // nsamp × nb × 3 centre positions at the sample times
+  double *cur, *prev;  // nb × 3
+  double t_prev;
+  double x0, xT;  // incline: the box's x at the start and at T
+  // impact: overlap of sphere 0 with the ground
+  double r, d1, d2, t1;  // the last two samples (d1 latest), t1 its time
+  double t_in, t_out, dmax;
+  int phase, finite;
+  double cpu0, cpu_cap;  // a run stops as did-not-finish past cpu_cap CPU seconds
+} cw_trace;
+
+static void cw_trace_free(cw_trace *tr) {
+  free(tr->x), free(tr->cur);
+  tr->x = tr->cur = tr->prev = NULL;
+}
+
+static int cw_trace_init(cw_trace *tr, const cw_scene *s, int nb, double r) {
+  *tr = (cw_trace){.s = s, .nb = nb, .r = r, .d1 = NAN, .d2 = NAN, .finite = 1};
+  tr->nsamp = s->kind == CW_TRAJECTORY ? (size_t)llround(s->T / s->sample) + 1 : 0;
+  tr->x = malloc((tr->nsamp * (size_t)nb * 3 + 1) * sizeof *tr->x);
+  tr->cur = malloc((size_t)nb * 6 * sizeof *tr->cur);
+  if (!tr->x || !tr->cur) return cw_trace_free(tr), -1;
+  tr->prev = tr->cur + 3 * nb;
+  return 0;
+}
+
+// the impact: first touch and release by linear interpolation of the gap, the peak as the
+// parabola's vertex through the largest sample and its neighbours (equal spacing)
+static void cw_impact(cw_trace *tr, double t, double d) {
+  if (tr->phase == 0 && d > 0 && tr->d1 == tr->d1) {
+    tr->t_in = tr->t1 + (-tr->d1 / (d - tr->d1)) * (t - tr->t1);
+    tr->phase = 1;
+  } else if (tr->phase == 1 && d <= 0) {
+    tr->t_out = tr->t1 + (tr->d1 / (tr->d1 - d)) * (t - tr->t1);
+    tr->phase = 2;
+  }
+  if (tr->phase == 1 || (tr->phase == 2 && tr->t_out > tr->t1)) {
+    if (tr->d1 > 0 && tr->d1 >= tr->d2 && tr->d1 > d) {  // d1 a local maximum
+      const double den = 2 * tr->d1 - tr->d2 - d;
+      double peak = tr->d1;
+      if (den > 0 && tr->d2 == tr->d2) {
+        const double sv = (d - tr->d2) / (2 * den);
+        if (fabs(sv) <= 1) peak = tr->d1 + (d - tr->d2) * (d - tr->d2) / (8 * den);
+      }
+      tr->dmax = fmax(tr->dmax, peak);
+    }
+  }
+  tr->d2 = tr->d1, tr->d1 = d, tr->t1 = t;
+}
+
+static void cw_sample(void *ctx, size_t k, double t, const double *q, const double *v,
+                      const sim_step_report *rep) {
+  (void)v, (void)rep;
+  cw_trace *tr = ctx;
+  const int nb = tr->nb;
+  for (int b = 0; b < nb; b++)
+    for (int i = 0; i < 3; i++) {
+      tr->cur[3 * b + i] = q[7 * b + i];
+      if (!isfinite(q[7 * b + i])) tr->finite = 0;
+    }
+  if (k == 0) tr->x0 = q[0];
+  tr->xT = q[0];
+  if (tr->s->kind == CW_IMPACT) cw_impact(tr, t, tr->r - q[2]);
+  if (tr->s->kind == CW_TRAJECTORY) {
+    const double dt = tr->s->sample;
+    while (tr->filled < tr->nsamp && (double)tr->filled * dt <= t + 1e-9 * dt) {
+      double *x = tr->x + tr->filled * (size_t)nb * 3;
+      if (k == 0 || t <= tr->t_prev) {
+        memcpy(x, tr->cur, (size_t)nb * 3 * sizeof *x);
+      } else {  // linear between the step ends around the sample time (exact on the grid)
+        const double a =
+            fmin(1, fmax(0, ((double)tr->filled * dt - tr->t_prev) / (t - tr->t_prev)));
+        for (int i = 0; i < 3 * nb; i++) x[i] = tr->prev[i] + a * (tr->cur[i] - tr->prev[i]);
+      }
+      tr->filled++;
+    }
+  }
+  memcpy(tr->prev, tr->cur, (size_t)nb * 3 * sizeof *tr->cur);
+  tr->t_prev = t;
+}
+
+static double cw_cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const char *cw_stop(void *ctx) {
+  const cw_trace *tr = ctx;
+  return cw_cpu_now() - tr->cpu0 > tr->cpu_cap ? "did-not-finish" : NULL;
+}
+
+typedef struct cw_result {
+  int ok;
+  char status[32], message[200];
+  double cpu, wall;
+  size_t steps;
+} cw_result;
+
+// runs m on a fresh instance of the scene into tr (initialised here; the caller frees it)
+static int cw_run(const cw_scene *s, const sim_method *m, const sim_method_options *opt,
+                  double cpu_cap, cw_trace *tr, cw_result *res, xp_error *err) {
+  const char *set[CW_MAX_SETTINGS];
+  for (int i = 0; i < s->ns; i++) set[i] = s->settings[i];
+  const sim_scenario *sc;
+  sim_instance inst = {0};
+  int rc = sim_instance_make(s->scenario, set, (size_t)s->ns, opt->h, &sc, &inst, err);
+  if (rc != XP_OK) return rc;
+  if (cw_trace_init(tr, s, inst.model->nq / 7, 0.1)) {
+    sc->free(&inst);
+    return xp_fail(err, XP_ERR_RUN, "out of memory");
+  }
+  tr->cpu0 = cw_cpu_now(), tr->cpu_cap = cpu_cap;
+  sim_probe probe = {.ctx = tr, .sample = cw_sample, .stop = cw_stop};
+  sim_outcome oc;
+  rc = sim_simulate(m, opt, &inst, s->T, 2, &probe, NULL, &oc, err);
+  sc->free(&inst);
+  if (rc != XP_OK) return rc;
+  *res = (cw_result){.ok = !oc.failed && !oc.stopped && tr->finite,
+                     .cpu = oc.cpu_time,
+                     .wall = oc.wall_time,
+                     .steps = oc.steps_taken};
+  snprintf(res->status, sizeof res->status, "%s",
+           !tr->finite && !oc.failed ? "blown-up"
+           : oc.status               ? oc.status
+                                     : "failed");
+  snprintf(res->message, sizeof res->message, "%s", oc.message);
+  return XP_OK;
+}
+
+// the error of a run against the reference trace (trajectory) or the exact values
+static double cw_error(const cw_scene *s, const cw_trace *tr, const cw_trace *ref) {
+  if (!tr->finite) return NAN;
+  if (s->kind == CW_IMPACT) {
+    if (tr->phase != 2) return NAN;
+    return fmax(fabs(tr->dmax - s->dmax_exact) / s->dmax_exact,
+                fabs(tr->t_out - tr->t_in - s->tc_exact) / s->tc_exact);
+  }
+  if (s->kind == CW_DISTANCE) return fabs(tr->xT - tr->x0 - s->exact);
+  if (!ref || tr->filled < tr->nsamp || ref->filled < ref->nsamp || tr->nsamp < 2) return NAN;
+  double sum = 0;
+  const size_t n = (tr->nsamp - 1) * (size_t)tr->nb;
+  for (size_t j = 3 * (size_t)tr->nb; j < tr->nsamp * (size_t)tr->nb * 3; j += 3) {
+    const double dx = tr->x[j] - ref->x[j], dy = tr->x[j + 1] - ref->x[j + 1],
+                 dz = tr->x[j + 2] - ref->x[j + 2];
+    sum += dx * dx + dy * dy + dz * dz;
+  }
+  return sqrt(sum / (double)n);
+}
+
+// ---- the study ------------------------------------------------------------------------------
+
+typedef struct cw_config {
+  const double *tols;
+  size_t ntol;
+  double ref_tol, ref_tol_bdf, ref_budget, run_budget, atol_ratio;
+  sim_method_options base;
+} cw_config;
+
+static int cw_adaptive(const sim_method *m) {
+  return m->family == SIM_FAMILY_ODE || strcmp(m->name, "simbody") == 0;
+}
+
+static int cw_end(xp_results *out, xp_case *c, xp_error *err) {
+  if (!c || xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
+  return XP_OK;
+}
+
+static xp_case *cw_case(xp_results *out, const cw_scene *s, const char *method, const char *tail) {
+  char name[160];
+  snprintf(name, sizeof name, "%.40s_%.60s%s%.50s", s->label, method, tail[0] ? "_" : "", tail);
+  xp_case *c = xp_case_begin(out, name);
+  if (!c) return NULL;
+  xp_case_param_string(c, "scene", s->label);
+  xp_case_param_string(c, "method", method);
+  return c;
+}
+
+// the reference of a scene: *ref receives the trace the errors are measured against (trajectory
+// scenes: RK45 at ref_tol, the cheaper of the two there; else CVODE BDF at ref_tol), *floor its
+// floor: the trajectory's difference to CVODE BDF at ref_tol_bdf (RK45 out of budget: CVODE BDF
+// at ref_tol against 10·ref_tol), or the closed form's difference to CVODE BDF
+static int cw_reference(const cw_scene *s, const cw_config *cf, xp_results *out, cw_trace *ref,
+                        double *floor, xp_error *err) {
+  const sim_method *bdf = sim_method_find("cvode-bdf"), *rk = sim_method_find("rk45");
+  const int traj = s->kind == CW_TRAJECTORY;
+  sim_method_options o = cf->base;
+  o.h = s->sample, o.rtol = cf->ref_tol, o.atol = cf->ref_tol * cf->atol_ratio;
+  o.wall_budget = cf->ref_budget;
+  cw_result a, b = {0};
+  int rc = cw_run(s, traj ? rk : bdf, &o, cf->ref_budget, ref, &a, err);
+  if (rc != XP_OK) return rc;
+  const char *kind =
+      traj ? "rk45 at ref_tol vs cvode-bdf at ref_tol_bdf" : "closed form vs cvode-bdf at ref_tol";
+  if (traj && !a.ok) {
+    cw_trace_free(ref);
+    kind = "cvode-bdf at ref_tol vs 10 ref_tol (rk45 out of budget)";
+    rc = cw_run(s, bdf, &o, cf->ref_budget, ref, &a, err);
+    if (rc != XP_OK) return rc;
+    o.rtol *= 10, o.atol *= 10;
+  } else if (traj) {
+    o.rtol = cf->ref_tol_bdf, o.atol = cf->ref_tol_bdf * cf->atol_ratio;
+  }
+  *floor = NAN;
+  if (a.ok && !traj) {
+    *floor = cw_error(s, ref, NULL);
+  } else if (a.ok) {
+    cw_trace other = {0};
+    rc = cw_run(s, bdf, &o, cf->ref_budget, &other, &b, err);
+    if (rc == XP_OK && b.ok) *floor = cw_error(s, &other, ref);
+    cw_trace_free(&other);
+    if (rc != XP_OK) return rc;
+  }
+  xp_case *c = cw_case(out, s, "reference", "");
+  if (!c) return cw_end(out, c, err);
+  xp_case_param_string(c, "floor_kind", kind);
+  xp_case_param_real(c, "ref_tol", cf->ref_tol, "");
+  xp_case_param_real(c, "T", s->T, "s");
+  xp_case_stat_real(c, "floor", *floor, "");
+  xp_case_stat_real(c, "cpu_time", a.cpu + b.cpu, "s");
+  for (int k = 0; k < CW_LEVELS; k++) {
+    char key[16];
+    snprintf(key, sizeof key, "target_%d", k + 1);
+    xp_case_stat_real(c, key, s->targets[k], "");
+  }
+  if (s->kind == CW_IMPACT) {
+    xp_case_stat_real(c, "overlap_max_theory", s->dmax_exact, "m");
+    xp_case_stat_real(c, "contact_time_theory", s->tc_exact, "s");
+  }
+  if (s->kind == CW_DISTANCE) xp_case_stat_real(c, "distance_exact", s->exact, "m");
+  xp_case_status(c, a.ok && *floor == *floor ? "ok" : "no-reference",
+                 a.ok ? NULL : "the reference did not reach T within ref_budget");
+  return cw_end(out, c, err);
+}
+
+// one method's ladder on a scene: its cases, and the points of the matched-accuracy rule
+static int cw_ladder(const cw_scene *s, const sim_method *m, const cw_config *cf,
+                     const cw_trace *ref, xp_results *out, xp_matched_point *pts, size_t *npts,
+                     xp_error *err) {
+  const int adaptive = cw_adaptive(m);
+  const size_t n = adaptive ? cf->ntol : s->nh;
+  *npts = 0;
+  for (size_t i = 0; i < n; i++) {
+    const double knob = adaptive ? cf->tols[i] : s->hs[i];
+    sim_method_options o = cf->base;
+    o.h = adaptive ? s->sample : knob;
+    if (adaptive) o.rtol = knob, o.atol = knob * cf->atol_ratio, o.wall_budget = 4 * cf->run_budget;
+    cw_trace tr = {0};
+    cw_result res;
+    int rc = cw_run(s, m, &o, 8 * cf->run_budget, &tr, &res, err);
+    if (rc != XP_OK) return cw_trace_free(&tr), rc;
+    const double e = res.ok ? cw_error(s, &tr, ref) : NAN;
+    cw_trace_free(&tr);
+    char tail[32];
+    snprintf(tail, sizeof tail, "%s=%g", adaptive ? "tol" : "h", knob);
+    xp_case *c = cw_case(out, s, m->name, tail);
+    if (!c) return cw_end(out, c, err);
+    xp_case_param_string(c, "knob_kind", adaptive ? "tol" : "h");
+    xp_case_param_real(c, "knob", knob, adaptive ? "" : "s");
+    xp_case_stat_real(c, "error", e, "");
+    xp_case_stat_real(c, "cpu_time", res.cpu, "s");
+    xp_case_stat_real(c, "wall_time", res.wall, "s");
+    xp_case_stat_real(c, "steps", (double)res.steps, "");
+    const int measured = res.ok && e == e;
+    xp_case_status(c,
+                   measured ? "ok"
+                   : res.ok ? "no-measure"
+                            : res.status,
+                   measured ? NULL
+                   : res.ok ? "the run gave no measure (no rebound within T)"
+                            : res.message);
+    if ((rc = cw_end(out, c, err)) != XP_OK) return rc;
+    pts[(*npts)++] = (xp_matched_point){.knob = knob, .error = e, .cost = res.cpu};
+    // the next rung's predicted cost (fixed step: this one's × the step ratio; a tolerance: × 3)
+    const double next = i + 1 < n ? (adaptive ? 3 : knob / s->hs[i + 1]) * res.cpu : 0;
+    if (next > cf->run_budget) break;
+  }
+  return XP_OK;
+}
+
+// the peers the study names in its speed-ups, by family of engine
+static const char *const cw_engines[3][2] = {
+    {"mujoco", "mujoco-stiff"}, {"ode-step", "ode-quickstep"}, {"simbody", NULL}};
+static const char *const cw_engine_names[3] = {"mujoco", "ode", "simbody"};
+static const char *const cw_optional[] = {"mujoco", "mujoco-stiff", "ode-step", "ode-quickstep",
+                                          "simbody"};
+
+typedef struct cw_method_points {
+  const sim_method *m;
+  xp_matched_point pts[XP_MAX_LIST];
+  size_t n;
+} cw_method_points;
+
+// the cheapest matched CPU time among the methods whose name is in names (NULL-ended, or prefix
+// "paperA-" when names is NULL); INFINITY when none reaches, NAN when undecidable
+static double cw_best(const cw_method_points *mp, size_t nm, const char *const *names, size_t nn,
+                      double target, double floor, const char **which) {
+  double best = INFINITY;
+  *which = "";
+  for (size_t j = 0; j < nm; j++) {
+    int in = names == NULL ? strncmp(mp[j].m->name, "paperA-", 7) == 0 : 0;
+    for (size_t k = 0; names && k < nn; k++) in |= names[k] && strcmp(names[k], mp[j].m->name) == 0;
+    if (!in) continue;
+    const int i = xp_matched_select(mp[j].pts, mp[j].n, target, floor);
+    if (i == XP_MATCHED_UNDECIDABLE) return NAN;
+    if (i >= 0 && mp[j].pts[i].cost < best) best = mp[j].pts[i].cost, *which = mp[j].m->name;
+  }
+  return best;
+}
+
+static int cw_matched(const cw_scene *s, const cw_method_points *mp, size_t nm, double floor,
+                      xp_results *out, xp_error *err) {
+  for (int k = 0; k < CW_LEVELS; k++) {
+    const double target = s->targets[k];
+    const char *all_names[CW_MAX_METHODS], *cheapest, *pa;
+    for (size_t j = 0; j < nm; j++) all_names[j] = mp[j].m->name;
+    const double best = cw_best(mp, nm, all_names, nm, target, floor, &cheapest);
+    const double pa_cpu = cw_best(mp, nm, NULL, 0, target, floor, &pa);
+    char tail[16];
+    snprintf(tail, sizeof tail, "L%d", k + 1);
+    xp_case *c = cw_case(out, s, "matched", tail);
+    if (!c) return cw_end(out, c, err);
+    xp_case_param_real(c, "target", target, "");
+    xp_case_param_real(c, "level", k + 1, "");
+    xp_case_param_string(c, "cheapest", best == best && isfinite(best) ? cheapest : "none");
+    xp_case_param_string(c, "paper_a_method", pa_cpu == pa_cpu && isfinite(pa_cpu) ? pa : "none");
+    xp_case_stat_real(c, "cheapest_cpu", isfinite(best) ? best : NAN, "s");
+    xp_case_stat_real(c, "paper_a_cpu", isfinite(pa_cpu) ? pa_cpu : NAN, "s");
+    // paper A's advantage: the cheapest other method's time ÷ paper A's (> 1: paper A cheapest)
+    double other = INFINITY;
+    const char *ow;
+    for (size_t j = 0; j < nm; j++) {
+      if (strncmp(mp[j].m->name, "paperA-", 7) == 0) continue;
+      const char *one[1] = {mp[j].m->name};
+      const double t = cw_best(mp, nm, one, 1, target, floor, &ow);
+      if (t == t) other = fmin(other, t);
+    }
+    const double adv = best != best        ? NAN  // undecidable
+                       : !isfinite(pa_cpu) ? (isfinite(other) ? 0 : NAN)
+                       : !isfinite(other)  ? INFINITY
+                                           : other / pa_cpu;
+    xp_case_stat_real(c, "paper_a_advantage", adv, "");
+    for (int e = 0; e < 3; e++) {
+      const char *w;
+      const double t = cw_best(mp, nm, cw_engines[e], 2, target, floor, &w);
+      int present = 0;  // the engine runs on this scene in this build
+      for (size_t j = 0; j < nm; j++)
+        for (int k2 = 0; k2 < 2; k2++)
+          present |= cw_engines[e][k2] && strcmp(cw_engines[e][k2], mp[j].m->name) == 0;
+      char key[32];
+      snprintf(key, sizeof key, "speedup_%s", cw_engine_names[e]);
+      xp_case_stat_real(c, key, present && t == t && isfinite(pa_cpu) ? t / pa_cpu : NAN, "");
+      snprintf(key, sizeof key, "best_%s", cw_engine_names[e]);
+      xp_case_param_string(c, key, !present ? "not-run" : t == t && isfinite(t) ? w : "none");
+    }
+    xp_case_status(c,
+                   best != best     ? "not-decidable"
+                   : isfinite(best) ? "ok"
+                                    : "none-reached",
+                   NULL);
+    int rc = cw_end(out, c, err);
+    if (rc != XP_OK) return rc;
+  }
+  return XP_OK;
+}
+
+// a method that does not run on a scene: its case and reason
+static int cw_reason(xp_results *out, const cw_scene *s, const char *method, const char *status,
+                     const char *why, xp_error *err) {
+  xp_case *c = cw_case(out, s, method, "none");
+  if (!c) return cw_end(out, c, err);
+  xp_case_status(c, status, why);
+  return cw_end(out, c, err);
+}
+
+static int cw_scene_run(const cw_scene *s, const sim_method *const *ms, size_t nm,
+                        const cw_config *cf, xp_results *out, xp_error *err) {
+  const sim_scenario *sc = sim_scenario_find(s->scenario);
+  if (!sc) return xp_fail(err, XP_ERR_RUN, "scenario %s is not built in", s->scenario);
+  cw_trace ref = {0};
+  double floor;
+  int rc = cw_reference(s, cf, out, &ref, &floor, err);
+  static cw_method_points mp[CW_MAX_METHODS];
+  size_t n = 0;
+  for (size_t j = 0; rc == XP_OK && j < nm; j++) {
+    if (!(sc->methods & ms[j]->family)) {
+      rc = cw_reason(out, s, ms[j]->name, "not-applicable",
+                     ms[j]->family == SIM_FAMILY_RIGID ? SIM_IDA_NOT_APPLICABLE
+                                                       : "the scenario does not declare it",
+                     err);
+      continue;
+    }
+    mp[n].m = ms[j];
+    rc = cw_ladder(s, ms[j], cf, s->kind == CW_TRAJECTORY ? &ref : NULL, out, mp[n].pts, &mp[n].n,
+                   err);
+    n++;
+  }
+  for (size_t j = 0; rc == XP_OK && j < sizeof cw_optional / sizeof *cw_optional; j++)
+    if (!sim_method_find(cw_optional[j]))
+      rc = cw_reason(out, s, cw_optional[j], "not-built",
+                     "this build did not find the engine (install it and reconfigure)", err);
+  cw_trace_free(&ref);
+  if (rc == XP_OK) rc = cw_matched(s, mp, n, floor, out, err);
+  return rc;
+}
+
+static int cw_run_all(const xp_params *prm, xp_results *out, xp_progress *progress, xp_error *err) {
+  cw_config cf = {.ref_tol = xp_params_real(prm, "ref_tol"),
+                  .ref_tol_bdf = xp_params_real(prm, "ref_tol_bdf"),
+                  .ref_budget = xp_params_real(prm, "ref_budget"),
+                  .run_budget = xp_params_real(prm, "run_budget"),
+                  .atol_ratio = xp_params_real(prm, "atol_ratio"),
+                  .base = sim_method_options_default()};
+  sim_method_options_read(prm, &cf.base);
+  cf.ntol = xp_params_list(prm, "tol", &cf.tols);
+  const sim_method *ms[CW_MAX_METHODS];
+  size_t nm = 0;
+  if (sim_methods_parse(xp_params_string(prm, "method"), SIM_FAMILY_ALL | SIM_FAMILY_PEER, NULL, ms,
+                        CW_MAX_METHODS, &nm, err))
+    return XP_ERR_USAGE;
+  static cw_scene scenes[CW_MAX_SCENES];
+  const size_t ns = cw_scenes_make(prm, scenes);
+  for (size_t i = 0; i < ns; i++) {
+    int rc = cw_scene_run(&scenes[i], ms, nm, &cf, out, err);
+    if (rc != XP_OK) return rc;
+    xp_progress_update(progress, (double)(i + 1) / (double)ns);
+  }
+  return XP_OK;
+}
+
+// ---- the report ---------------------------------------------------------------------------
+
+// the claim tested, judged from this study's results file: per scene, the smallest advantage of
+// paper A's step over its levels (the cheapest other method's matched time ÷ paper A's)
+#define CW_CLAIM_MEAS(label, prefix)                                                          \
+  {                                                                                           \
+    label, XP_MEAS_MIN, "contact_wp", prefix, "paper_a_advantage", NULL, NULL, NULL, NAN, "", \
+        NULL, 0                                                                               \
+  }
+static const xp_meas cw_claim_meas[] = {
+    CW_CLAIM_MEAS("Hertz drop", "hertz_matched_"),
+    CW_CLAIM_MEAS("dropped stack N = 10", "stack10_matched_"),
+    CW_CLAIM_MEAS("pile N = 30", "pile30_matched_"),
+    CW_CLAIM_MEAS("incline mu = 0", "incline_mu=0_matched_"),
+    CW_CLAIM_MEAS("incline mu = 0.125", "incline_mu=0.125_matched_"),
+    CW_CLAIM_MEAS("incline mu = 0.25", "incline_mu=0.25_matched_"),
+    CW_CLAIM_MEAS("incline mu = 0.375", "incline_mu=0.375_matched_"),
+};
+static const xp_claim cw_claims[] = {
+    {.where = "contact scenes (SPEC §9)",
+     .words = "paper A's step is the cheapest way to a given accuracy on contact scenes",
+     .rule = {.kind = XP_RULE_RATIO, .a = 1, .b = 0.5, .upper = 0},
+     .meas = cw_claim_meas,
+     .n_meas = sizeof cw_claim_meas / sizeof cw_claim_meas[0],
+     .note = "per scene, the smallest over its three accuracy levels of the cheapest other "
+             "method's matched CPU time divided by paper A's best (any formulation); 0 where "
+             "paper A does not reach a level another method reaches"}};
+
+static void cw_cell_speedup(FILE *md, double v, const char *best) {
+  if (strcmp(best, "not-run") == 0)
+    fprintf(md, " no runs (not built, or not applicable) |");
+  else if (v != v)
+    fprintf(md, " — |");
+  else if (isinf(v))
+    fprintf(md, " it does not reach |");
+  else if (v == 0)
+    fprintf(md, " paper A does not reach |");
+  else
+    fprintf(md, " %.3g |", v);
+}
+
+// every method on a scene: its runs and smallest error, or its reason (one pass over the cases)
+static void cw_report_curves(FILE *md, const xp_file *f, const char *scene) {
+  enum { CAP = CW_MAX_METHODS * 2 };
+  struct {
+    char name[48], why[200];
+    int runs, measured;
+    double emin;
+  } m[CAP];
+  size_t nm = 0;
+  const size_t len = strlen(scene);
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    if (strncmp(c, scene, len) != 0 || c[len] != '_') continue;
+    char name[48] = "", status[48] = "";
+    xp_file_case_text(f, c, "params", "method", name, sizeof name);
+    if (!name[0] || strcmp(name, "reference") == 0 || strcmp(name, "matched") == 0) continue;
+    size_t j = 0;
+    while (j < nm && strcmp(m[j].name, name) != 0) j++;
+    if (j == nm) {
+      if (nm == CAP) continue;
+      snprintf(m[nm].name, sizeof m[nm].name, "%s", name);
+      m[nm].why[0] = 0, m[nm].runs = m[nm].measured = 0, m[nm].emin = INFINITY;
+      nm++;
+    }
+    xp_file_case_status(f, c, status, sizeof status);
+    if (strcmp(status, "not-applicable") == 0 || strcmp(status, "not-built") == 0) {
+      char msg[150] = "";
+      xp_file_case_text(f, c, "", "message", msg, sizeof msg);
+      snprintf(m[j].why, sizeof m[j].why, "%s%s%s", status, msg[0] ? ": " : "", msg);
+      continue;
+    }
+    double e = NAN;
+    m[j].runs++;
+    if (xp_file_case_stat(f, c, "error", &e) == 0 && e == e)
+      m[j].measured++, m[j].emin = fmin(m[j].emin, e);
+  }
+  fprintf(md, "\nCurves: ");
+  for (size_t j = 0; j < nm; j++) {
+    if (m[j].why[0])
+      fprintf(md, "%s%s — %s", j ? "; " : "", m[j].name, m[j].why);
+    else
+      fprintf(md, "%s%s — %d runs, %d measured%s", j ? "; " : "", m[j].name, m[j].runs,
+              m[j].measured,
+              m[j].measured ? "" : " (every run failed or blew up: drawn at the axis floor)");
+    if (m[j].measured) fprintf(md, ", smallest error %.2g", m[j].emin);
+  }
+  fprintf(md, ".\n\n");
+}
+
+// per scene: the reference, the three levels and every method's curve or reason
+static void cw_report_scene(FILE *md, const xp_file *f, const char *scene) {
+  char name[200], kind[120] = "", status[48];
+  double floor = NAN, T = NAN;
+  snprintf(name, sizeof name, "%s_reference", scene);
+  xp_file_case_stat(f, name, "floor", &floor);
+  xp_file_case_param(f, name, "T", &T);
+  xp_file_case_text(f, name, "params", "floor_kind", kind, sizeof kind);
+  fprintf(md, "**%s** (T = %g s; reference floor %.3g, %s)\n\n", scene, T, floor, kind);
+  fprintf(md,
+          "| target | cheapest method (CPU s) | paper A's best (CPU s) | speed-up vs MuJoCo | vs "
+          "ODE | vs Simbody |\n|---|---|---|---|---|---|\n");
+  for (int k = 1; k <= CW_LEVELS; k++) {
+    snprintf(name, sizeof name, "%s_matched_L%d", scene, k);
+    double target = NAN, cc = NAN, pc = NAN, sp[3] = {NAN, NAN, NAN};
+    char bests[3][48] = {"", "", ""};
+    char cheapest[48] = "—", pa[48] = "—";
+    if (xp_file_case_param(f, name, "target", &target)) continue;
+    xp_file_case_status(f, name, status, sizeof status);
+    xp_file_case_text(f, name, "params", "cheapest", cheapest, sizeof cheapest);
+    xp_file_case_text(f, name, "params", "paper_a_method", pa, sizeof pa);
+    xp_file_case_stat(f, name, "cheapest_cpu", &cc);
+    xp_file_case_stat(f, name, "paper_a_cpu", &pc);
+    for (int e = 0; e < 3; e++) {
+      char key[32];
+      snprintf(key, sizeof key, "speedup_%s", cw_engine_names[e]);
+      xp_file_case_stat(f, name, key, &sp[e]);
+      snprintf(key, sizeof key, "best_%s", cw_engine_names[e]);
+      snprintf(bests[e], sizeof bests[e], "none");
+      xp_file_case_text(f, name, "params", key, bests[e], sizeof bests[e]);
+      if (strcmp(bests[e], "none") == 0 && pc == pc) sp[e] = INFINITY;
+    }
+    if (strcmp(status, "not-decidable") == 0) {
+      fprintf(md, "| %.3g | not decidable (below the floor) | | | | |\n", target);
+      continue;
+    }
+    fprintf(md, "| %.3g | %s (%.3g) | %s (%.3g) |", target, cheapest, cc, pa, pc);
+    for (int e = 0; e < 3; e++) cw_cell_speedup(md, pc == pc ? sp[e] : 0, bests[e]);
+    fprintf(md, "\n");
+  }
+  cw_report_curves(md, f, scene);
+}
+
+static int cw_report(const char *path, FILE *md, xp_error *err) {
+  xp_file *f = xp_file_open(path, err);
+  if (!f) return XP_ERR_RUN;
+  fprintf(md,
+          "Work–precision on contact scenes: every applicable method swept over its accuracy "
+          "knob (step h, or tolerance), error against a reference computed two independent "
+          "ways (their difference is the floor), cost in CPU seconds. Per scene and target, the "
+          "cheapest method by the matched-accuracy rule, paper A's best run, and the speed-up "
+          "of paper A's step against each engine at that target. %s; \"it does not reach\": "
+          "the engine does not reach the target at any of its settings.\n\n",
+          XP_SPEEDUP_HEADER);
+  fprintf(md,
+          "What each method integrates: paper A's step, the θ-family and the ODE integrators the "
+          "same penalty ODE with Hertz rows (the θ-family at paper B's β = 1, whose near-rigid "
+          "bound softens a stiff contact to a period of about 1/β steps, so its overlaps and "
+          "contact times are not Hertz's); ODE a linear spring–damper per contact from the Hertz "
+          "secant stiffness over the step; MuJoCo its soft constraint (solref/solimp), its "
+          "stiffest setting following h; Simbody Hunt–Crossley contact. On the dropped stack and "
+          "the pile the reference's collisions are nearly elastic (B = 1): an implicit step "
+          "longer than a contact's duration makes them inelastic, so a fixed-step method's error "
+          "stays at the size of a bounce until h resolves the impact.\n\n");
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *c = xp_file_case_name(f, i);
+    const size_t n = strlen(c), suffix = strlen("_reference");
+    if (n <= suffix || strcmp(c + n - suffix, "_reference") != 0) continue;
+    char scene[64];
+    snprintf(scene, sizeof scene, "%.*s", (int)(n - suffix), c);
+    cw_report_scene(md, f, scene);
+  }
+  xp_file_close(f);
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  xp_claims_table(md, cw_claims, sizeof cw_claims / sizeof cw_claims[0], dirname(dir));
+  fprintf(md, "\n");
+  return XP_OK;
+}
+
+static const xp_param_def cw_params[] = {
+    {"method", XP_STRING, "applicable", XP_ANY, "", NULL,
+     "methods (stabcon list --methods), or applicable: every method of the build"},
+    {"h", XP_REAL_LIST, "1e-2,5e-3,2e-3,1e-3,5e-4,2e-4,1e-4,5e-5,2e-5,1e-5,5e-6,2e-6,1e-6",
+     XP_POSITIVE, "s", NULL,
+     "step sizes of the fixed-step methods (stack, pile, incline), cheap to expensive"},
+    {"h_impact", XP_REAL_LIST, "1e-5,5e-6,2e-6,1e-6,5e-7", XP_POSITIVE, "s", NULL,
+     "step sizes of the fixed-step methods on the Hertz drop"},
+    {"tol", XP_REAL_LIST, "1e-3,1e-4,1e-5,1e-6,1e-7,1e-8", XP_POSITIVE, "", NULL,
+     "tolerances (rtol; atol = atol_ratio rtol) of the error-controlled methods"},
+    {"atol_ratio", XP_REAL, "1e-3", XP_POSITIVE, "m", NULL,
+     "absolute tolerance per unit of relative tolerance (positions of um overlaps)"},
+    {"ref_tol", XP_REAL, "1e-10", XP_POSITIVE, "", NULL,
+     "tolerance of the references (RK45 on stack and pile, CVODE BDF on the others)"},
+    {"ref_tol_bdf", XP_REAL, "1e-8", XP_POSITIVE, "", NULL,
+     "tolerance of the second reference on stack and pile (CVODE BDF)"},
+    {"rebound_impact", XP_REAL, "0.05", XP_POSITIVE, "s", NULL,
+     "Hertz drop: time after the touch the window leaves for the rebound"},
+    {"ref_budget", XP_REAL, "120", XP_POSITIVE, "s", NULL, "wall budget of a reference run"},
+    {"run_budget", XP_REAL, "0.5", XP_POSITIVE, "s", NULL,
+     "a method's ladder stops before a run predicted to cost more CPU seconds than this (its "
+     "last run's cost times the step ratio; a tolerance: times 3)"},
+    {"stack_n", XP_REAL_LIST, "10", XP_POSITIVE, "", NULL, "dropped stacks: sphere counts"},
+    {"pile_n", XP_INT, "30", XP_POSITIVE, "", NULL, "pile: sphere count"},
+    {"mu", XP_REAL_LIST, "0,0.125,0.25,0.375", XP_NONNEGATIVE, "", NULL,
+     "incline: friction coefficients (paper A §6.4)"},
+    {"gap_impact", XP_REAL, "1e-3", XP_POSITIVE, "m", NULL, "Hertz drop: initial gap"},
+    {"sample_impact", XP_REAL, "1e-6", XP_POSITIVE, "s", NULL,
+     "Hertz drop: output interval of the error-controlled methods"},
+    {"sample", XP_REAL, "0.01", XP_POSITIVE, "s", NULL,
+     "sample interval of the position error (and output interval) on the other scenes"},
+    {"T_stack", XP_REAL, "0.3", XP_POSITIVE, "s", NULL, "dropped stack: window (its landing)"},
+    {"T_pile", XP_REAL, "0.1", XP_POSITIVE, "s", NULL,
+     "pile: window (0.1 s: its first layer lands; --full 0.3 s)"},
+    {"T_incline", XP_REAL, "0.5", XP_POSITIVE, "s", NULL, "incline: window"},
+    {"Bt_incline", XP_REAL, "1e6", XP_POSITIVE, "N*s/m", NULL,
+     "incline: tangential damping, fixed for every h"},
+    {"targets_impact", XP_REAL_LIST, "1e-1,1e-2,1e-3", XP_POSITIVE, "", NULL,
+     "Hertz drop: the three accuracy levels (relative error)"},
+    {"targets_position", XP_REAL_LIST, "1e-3,1e-4,1e-5", XP_POSITIVE, "m", NULL,
+     "stack, pile: the three accuracy levels (RMS position error)"},
+    {"targets_distance", XP_REAL_LIST, "1e-3,1e-4,1e-5", XP_POSITIVE, "m", NULL,
+     "incline: the three accuracy levels (distance error)"},
+    SIM_OPTION_DEFS};
+
+// speculative activation for every method that has it (the dropped column needs it, SPEC §1.5)
+static const char *const cw_defaults[] = {"activation=speculative", NULL};
+static const char *const cw_full[] = {"stack_n=10,100", "T_pile=0.3", "run_budget=5", NULL};
+
+const xp_experiment xp_experiment_contact_wp = {
+    .name = "contact_wp",
+    .paper_ref = "work-precision on contact scenes, every method and peer (SPEC §9)",
+    .summary = "contact scenes at matched accuracy: error vs CPU time per method and scene",
+    .params = cw_params,
+    .n_params = sizeof cw_params / sizeof cw_params[0],
+    .run = cw_run_all,
+    .plot_script = "contact_wp.gp",
+    .error_stat = "error",
+    .report = cw_report,
+    .full_size = cw_full,
+    .in_reproduce = 1,
+    .defaults = cw_defaults,
+};

@@ -706,6 +706,28 @@ static int restart_cold(qcp_workspace *ws, qcp_status why) {
   return start_cold_rho(ws, 1.0, RESTART_WIDEN);
 }
 
+// A first run from a start less all-active than ρ = ENDGAME_RHO (CVXOPT's ρ = 1, as bench maros
+// sets it) whose best iterate converged to rounding level (relative measures ≤ ENDGAME_MERIT)
+// and still could not be finished (the polish found no passing point: QFFFFF80, QFORPLAN) failed
+// in the endgame, not on the path; the widened ρ = 1 point would retrace that path. It restarts
+// instead from the ρ = ENDGAME_RHO point with the configured static regularisation (the first
+// run may have relaxed it) and the polish tries renewed. Returns 0, or −1 if that KKT solve was
+// not finite.
+#define ENDGAME_RHO 1e4
+#define ENDGAME_MERIT 1e-12
+
+static int restart_endgame(qcp_workspace *ws, int *polish_tries, int *polish_next) {
+  ws->info.factorizations++;
+  if (ws->set.verbose)
+    fprintf(stderr, "qcp: restart from the rho = %.0e cold start (converged, not finished)\n",
+            ENDGAME_RHO);
+  qcp_kkt_set_delta(&ws->kkt, ws->set.static_reg);
+  ws->relax_off = 0;
+  ws->relax_from = 0.0;
+  *polish_tries = *polish_next = 0;
+  return start_cold_rho(ws, ENDGAME_RHO, 1.0);
+}
+
 // z = μ s⁻¹ (so s∘z = μe) with μ fitting the dual residual Px + c + Aᵀy + μ Gᵀs⁻¹ best
 static void centre_dual(qcp_workspace *ws) {
   int n = ws->prob.n, m = ws->K.m;
@@ -1434,7 +1456,10 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took
     // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
     if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
-        !restarted && it + 1 < set->max_iter && !restart_cold(ws, final)) {
+        !restarted && it + 1 < set->max_iter &&
+        !(best <= ENDGAME_MERIT && set->cold_rho < ENDGAME_RHO
+              ? restart_endgame(ws, &polish_tries, &polish_next)
+              : restart_cold(ws, final))) {
       restarted = 1;
       stall = crawl = 0;
       if (best_it >= 0) keep_first_run(ws);

@@ -39,8 +39,10 @@ int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allo
     qcp_release(al, len);
     return AMD_OUT_OF_MEMORY;
   }
-  int *work = qcp_calloc(al, 7 * (size_t)n, sizeof *work);
-  int *iw = qcp_calloc(al, (size_t)iwlen, sizeof *iw);
+  // written before read (pe, the lists up to pfree) or amd_2's own workspace, which it
+  // initialises: not zeroed (amd_order takes them from malloc too)
+  int *work = qcp_alloc_uninit(al, 7 * (size_t)n, sizeof *work);
+  int *iw = qcp_alloc_uninit(al, (size_t)iwlen, sizeof *iw);
   if (!work || !iw) {
     qcp_release(al, iw), qcp_release(al, work), qcp_release(al, len);
     return AMD_OUT_OF_MEMORY;

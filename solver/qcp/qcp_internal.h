@@ -176,8 +176,14 @@ typedef struct qcp_kkt {
   double *tail_S, *tail_work;             // its Schur complement, the dense kernels' scratch
   int *tail_iwork;
   long nnzK, nnzL;
-  double delta;     // static regularisation used in Kx
-  double rhs_norm;  // ‖rhs‖∞ of the last qcp_kkt_solve
+  double delta;         // static regularisation used in Kx
+  double rhs_norm;      // ‖rhs‖∞ of the last qcp_kkt_solve
+  int solves, refines;  // counts since the caller last zeroed them
+  // refinement may stop once the residual of the x rows is below lim_d and that of the y and z
+  // rows below lim_p (0: only the relative tolerance of the solve counts)
+  double lim_d, lim_p;
+  int met_limits;       // 1 if the last solve's refinement stopped there
+  double res_d, res_p;  // the last refinement residual's ‖·‖∞ on the x rows and on the others
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.
@@ -218,8 +224,9 @@ typedef struct qcp_scaling {
   double *work;         // n + p + m scratch
 } qcp_scaling;
 
-// Computes the scaling of src (passes from sc->passes) and writes the scaled values into dst,
-// which shares src's sizes and patterns and owns its value arrays.
+// Computes the scaling of src (passes from sc->passes) and, when it is applied (sc->applied),
+// writes the scaled values into dst, which shares src's sizes and patterns and owns its value
+// arrays; otherwise dst is not written and the problem to iterate on is src itself.
 void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones *K,
                        qcp_problem *dst);
 // Scaled iterate → original variables, in place.
@@ -256,7 +263,8 @@ struct qcp_workspace {
   qcp_allocator al;
   qcp_problem prob;  // the EQUILIBRATED problem the iteration works on (values below)
   int *Pp, *Pi, *Ap, *Ai, *Gp, *Gi, *q;
-  double *Pv, *Av, *Gv, *c, *b, *h;
+  double *Pv, *Av, *Gv, *c, *b, *h;        // the values iterated on: sPv … or oPv … (not owned)
+  double *sPv, *sAv, *sGv, *sc, *sb, *sh;  // the equilibrated values, used when scl.applied
   qcp_problem oprob;  // the caller's problem (same patterns, original values below)
   double *oPv, *oAv, *oGv, *oc, *ob, *oh;
   qcp_scaling scl;
@@ -278,6 +286,7 @@ struct qcp_workspace {
   // turn when the best of the whole solve cannot be
   double *fx, *fsv, *fy, *fz;
   int first_run_kept;
+  int early_polished;    // 1: the iteration ended on a polished point (early_polish)
   sc_dd *ddn, *ddm;      // n and max(p, m) double-double scratch (termination check)
   qcp_lastbit lastbit;   // scratch of the last-bit selection (set->polish only)
   double kkt_worst;      // largest relative KKT refinement residual of the current iteration

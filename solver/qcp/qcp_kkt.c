@@ -192,7 +192,8 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   ALLOC(kkt->sol, N);
   ALLOC(kkt->res, N);
   ALLOC(kkt->cor, N);
-  ALLOC(kkt->resld, N);
+  // written in full before each read (kkt_residual)
+  if (!(kkt->resld = qcp_alloc_uninit(al, (size_t)N, sizeof *kkt->resld))) goto oom;
   kkt->tail_k0 = qcp_ldl_dense_tail(N, kkt->Lnz);
   if (N - kkt->tail_k0 < QCP_DENSE_TAIL_MIN) {
     kkt->tail_k0 = N;
@@ -277,9 +278,27 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
                         kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta, kkt->iwork, kkt->fwork);
 }
 
+// ‖res‖∞, and its x rows' and other rows' parts in kkt->res_d, kkt->res_p (one pass; a NaN makes
+// all three NaN)
+static double residual_norms(qcp_kkt *kkt, const double *res) {
+  double rd = 0.0, rp = 0.0;
+  int nan = 0;
+  for (int i = 0; i < kkt->N; i++) {
+    double a = fabs(res[i]);
+    nan |= a != a;
+    if (kkt->sign[i] > 0)
+      rd = a > rd ? a : rd;
+    else
+      rp = a > rp ? a : rp;
+  }
+  kkt->res_d = nan ? NAN : rd;
+  kkt->res_p = nan ? NAN : rp;
+  return nan ? NAN : (rd > rp ? rd : rp);
+}
+
 // res = rhs − (K − δS) x in permuted order, S the sign diagonal; returns ‖res‖∞. With acc (N
 // long doubles) every sum is accumulated in long double and rounded once into res.
-static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *x, double *res,
+static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
                            long double *acc) {
   int N = kkt->N;
   if (acc) {
@@ -294,7 +313,7 @@ static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *
       acc[j] -= sum;
     }
     for (int i = 0; i < N; i++) res[i] = (double)acc[i];
-    return qcp_vec_norm_inf(res, N);
+    return residual_norms(kkt, res);
   }
   for (int i = 0; i < N; i++) res[i] = rhs[i] + kkt->delta * kkt->sign[i] * x[i];
   for (int j = 0; j < N; j++) {
@@ -307,16 +326,26 @@ static double kkt_residual(const qcp_kkt *kkt, const double *rhs, const double *
     }
     res[j] -= sum;
   }
-  return qcp_vec_norm_inf(res, N);
+  return residual_norms(kkt, res);
 }
 
-// iterative refinement of x (permuted order) against b from its residual r, ‖r‖∞ = nr
+// 1 if the last residual meets the caller's block limits (lim_d on the x rows, lim_p on the others)
+static int within_limits(const qcp_kkt *kkt) {
+  return (kkt->lim_d > 0.0 || kkt->lim_p > 0.0) && kkt->res_d <= kkt->lim_d &&
+         kkt->res_p <= kkt->lim_p;
+}
+
+// iterative refinement of x (permuted order) against b from its residual r, ‖r‖∞ = nr;
+// kkt->met_limits says whether it ended within the caller's block limits
 static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int max_refine,
                      double lim, long double *acc) {
   int N = kkt->N;
   double *r = kkt->res, *dxv = kkt->cor;
+  kkt->met_limits = 0;
   for (int it = 0; it < max_refine && nr > lim; it++) {
+    if ((kkt->met_limits = within_limits(kkt))) break;
     memcpy(dxv, r, (size_t)N * sizeof *dxv);
+    kkt->refines++;
     qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, dxv);
     for (int i = 0; i < N; i++) x[i] += dxv[i];
     double nr_new = kkt_residual(kkt, b, x, r, acc);
@@ -336,6 +365,7 @@ static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_re
   double *b = kkt->rhs, *x = kkt->sol;
   for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
   memcpy(x, b, (size_t)N * sizeof *x);
+  kkt->solves++;
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
   kkt->rhs_norm = qcp_vec_norm_inf(b, N);
   double nr = kkt_residual(kkt, b, x, kkt->res, acc);

@@ -29,7 +29,7 @@
 static double norm_spread(const double *v, int n) {
   double lo = INFINITY, hi = 0.0;
   for (int i = 0; i < n; i++)
-    if (v[i] > 0.0) lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+    if (v[i] > 0.0) lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
   return hi > 0.0 ? hi / lo : 1.0;
 }
 
@@ -58,23 +58,28 @@ static void kkt_norms(const qcp_problem *pr, const double *Pv, const double *Av,
   memset(cn, 0, (size_t)n * sizeof *cn);
   memset(rp, 0, (size_t)p * sizeof *rp);
   memset(rm, 0, (size_t)m * sizeof *rm);
+  // plain comparisons: fmax is a libm call here, three per entry (the data are finite)
   for (int j = 0; j < n; j++) {
+    double cj = cn[j];
     for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
       double a = fabs(Pv[k]);
       int i = pr->P.rowind[k];
-      cn[j] = fmax(cn[j], a);
-      cn[i] = fmax(cn[i], a);  // the lower triangle's entry (i, j) lies in column i
+      cj = a > cj ? a : cj;
+      if (i != j) cn[i] = a > cn[i] ? a : cn[i];  // the lower triangle's (i, j) is in column i
     }
     for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++) {
       double a = fabs(Av[k]);
-      cn[j] = fmax(cn[j], a);
-      rp[pr->A.rowind[k]] = fmax(rp[pr->A.rowind[k]], a);
+      int i = pr->A.rowind[k];
+      cj = a > cj ? a : cj;
+      rp[i] = a > rp[i] ? a : rp[i];
     }
     for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++) {
       double a = fabs(Gv[k]);
-      cn[j] = fmax(cn[j], a);
-      rm[pr->G.rowind[k]] = fmax(rm[pr->G.rowind[k]], a);
+      int i = pr->G.rowind[k];
+      cj = a > cj ? a : cj;
+      rm[i] = a > rm[i] ? a : rm[i];
     }
+    cn[j] = cj;
   }
 }
 
@@ -125,17 +130,20 @@ void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones 
   double *Pv = (double *)dst->P.values, *Av = (double *)dst->A.values;
   double *Gv = (double *)dst->G.values;
   double *c = (double *)dst->c, *b = (double *)dst->b, *h = (double *)dst->h;
-  memcpy(Pv, src->P.values, (size_t)src->P.colptr[n] * sizeof *Pv);
-  if (p > 0) memcpy(Av, src->A.values, (size_t)src->A.colptr[n] * sizeof *Av);
-  memcpy(Gv, src->G.values, (size_t)src->G.colptr[n] * sizeof *Gv);
   for (int j = 0; j < n; j++) sc->D[j] = 1.0;
   for (int i = 0; i < p; i++) sc->Ey[i] = 1.0;
   for (int i = 0; i < m; i++) sc->Ez[i] = 1.0;
   double *cn = sc->work, *rp = sc->work + n, *rm = sc->work + n + p;
-  int pass = 0;
-  for (; pass < sc->passes; pass++) {
-    kkt_norms(src, Pv, Av, Gv, cn, rp, rm);
-    if (pass == 0 && norm_spread(sc->work, n + p + m) <= SCALE_SPREAD) break;
+  // well-scaled data is left as it is, and dst untouched: the problem is src itself
+  kkt_norms(src, src->P.values, src->A.values, src->G.values, cn, rp, rm);
+  sc->applied = sc->passes > 0 && norm_spread(sc->work, n + p + m) > SCALE_SPREAD;
+  sc->cost = 1.0;
+  if (!sc->applied) return;
+  memcpy(Pv, src->P.values, (size_t)src->P.colptr[n] * sizeof *Pv);
+  if (p > 0) memcpy(Av, src->A.values, (size_t)src->A.colptr[n] * sizeof *Av);
+  memcpy(Gv, src->G.values, (size_t)src->G.colptr[n] * sizeof *Gv);
+  for (int pass = 0; pass < sc->passes; pass++) {
+    if (pass > 0) kkt_norms(src, Pv, Av, Gv, cn, rp, rm);
     cone_blocks(K, rm);
     for (int j = 0; j < n; j++) cn[j] = clip_inv_sqrt(cn[j]), sc->D[j] *= cn[j];
     for (int i = 0; i < p; i++) rp[i] = clip_inv_sqrt(rp[i]), sc->Ey[i] *= rp[i];
@@ -143,8 +151,7 @@ void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones 
     scale_matrices(src, cn, rp, rm, Pv, Av, Gv);
   }
   for (int j = 0; j < n; j++) c[j] = sc->D[j] * src->c[j];
-  sc->applied = pass > 0;
-  sc->cost = pass > 0 ? cost_scale(src, Pv, c, cn) : 1.0;
+  sc->cost = cost_scale(src, Pv, c, cn);
   for (int k = 0; k < src->P.colptr[n]; k++) Pv[k] *= sc->cost;
   for (int j = 0; j < n; j++) c[j] *= sc->cost;
   for (int i = 0; i < p; i++) b[i] = sc->Ey[i] * src->b[i];

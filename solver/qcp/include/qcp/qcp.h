@@ -101,7 +101,8 @@ typedef struct qcp_settings {
   double dyn_reg_eps;    // pivot threshold of the dynamic regularisation, > 0 (default 1e-13)
   double dyn_reg_delta;  // value a too-small pivot is replaced by (signed), > 0 (default 1e-7)
   int refine_iter;       // max iterative-refinement steps per solve, 0..50 (default 10)
-  double refine_tol;  // stop refinement at ‖r‖∞ <= refine_tol·(1+‖rhs‖∞), > 0 (default 1e-13)
+  double refine_tol;  // stop refinement at ‖r‖∞ <= refine_tol·(1+‖rhs‖∞), > 0 (default 1e-13);
+                      // an iteration's Newton solves stop earlier, at 1 % of its residuals
   double cold_rho;   // cold start: weight ρ of the cone rows, x = argmin ½xᵀPx + cᵀx +
                      // ‖Gx − h‖²/(2ρ) s.t. Ax = b, > 0 (default 1e4: near the all-active
                      // solution, best for contact problems; 1 is CVXOPT's choice)
@@ -170,6 +171,8 @@ typedef struct qcp_info {
   double setup_time, solve_time;  // seconds (wall clock)
   long nnz_kkt, nnz_l;            // entries of the KKT upper triangle and of L (strict lower)
   int factorizations;             // numeric LDLᵀ factorisations in the last solve
+  int kkt_solves;                 // KKT solves (each a forward/backward substitution)
+  int refine_steps;               // iterative-refinement steps over those solves
   int dyn_reg_count;              // pivots replaced by dynamic regularisation in the last solve
   int polished;                   // 1 if the returned point is the accepted polish (s∘z = 0)
   int lastbit;                    // 1 if it is a polished point after the last-bit selection

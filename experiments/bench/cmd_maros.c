@@ -54,7 +54,8 @@ static const char *const kind_help[] = {KIND_LIST(KIND_HELP)};
 typedef struct maros_options {
   double tol, time_limit;
   int max_iter, verbose;
-  int lastbit;  // qcp_settings.lastbit (opt-in)
+  int lastbit;      // qcp_settings.lastbit (opt-in)
+  double cold_rho;  // qcp_settings.cold_rho (the library's default unless --cold-rho)
 } maros_options;
 
 typedef struct maros_row {
@@ -106,10 +107,7 @@ static qcp_settings bench_settings(const maros_options *o) {
   set.verbose = o->verbose;
   set.lastbit = o->lastbit;
   set.strict_gap = 1;  // two-sided rows become orthant pairs: bound the two-sided gap
-  // CVXOPT's cold start: the default ρ = 1e4 puts x near the all-active solution, which carries
-  // the loads of a contact problem but leaves these problems' starts badly centred (CVXQP1_S: μ
-  // 0.05 against a primal residual 0.48, 12 short steps before the fast ones)
-  set.cold_rho = 1.0;
+  set.cold_rho = o->cold_rho;
   return set;
 }
 
@@ -212,14 +210,15 @@ static int parse_int(const char *s, int lo, int hi, int *v) {
   return 0;
 }
 
-// one shared option (--tol, --max-iter, --time-limit, --verbose); 1 taken, 0 not ours, -1 bad
+// one shared option (--tol, --max-iter, --time-limit, --cold-rho, --verbose); 1 taken, 0 not
+// ours, -1 bad
 static int parse_common(int argc, char **argv, int *i, maros_options *o, const char *cmd) {
   const char *a = argv[*i];
   if (!strcmp(a, "--verbose")) return o->verbose = 1, 1;
   if (!strcmp(a, "--lastbit")) return o->lastbit = 1, 1;
   int is_tol = !strcmp(a, "--tol"), is_it = !strcmp(a, "--max-iter");
-  int is_time = !strcmp(a, "--time-limit");
-  if (!is_tol && !is_it && !is_time) return 0;
+  int is_time = !strcmp(a, "--time-limit"), is_rho = !strcmp(a, "--cold-rho");
+  if (!is_tol && !is_it && !is_time && !is_rho) return 0;
   if (++*i >= argc) return fprintf(stderr, "%s: %s needs a value\n", cmd, a), -1;
   const char *v = argv[*i];
   if (is_tol && (parse_real(v, 1e-300, &o->tol) || o->tol > 1e-1))
@@ -228,6 +227,8 @@ static int parse_common(int argc, char **argv, int *i, maros_options *o, const c
     return fprintf(stderr, "%s: --max-iter '%s' must be an integer in 1..1000\n", cmd, v), -1;
   if (is_time && parse_real(v, 0.0, &o->time_limit))
     return fprintf(stderr, "%s: --time-limit '%s' must be a number >= 0 (s)\n", cmd, v), -1;
+  if (is_rho && (parse_real(v, 1e-300, &o->cold_rho) || o->cold_rho > 1e300))
+    return fprintf(stderr, "%s: --cold-rho '%s' must be a finite number > 0\n", cmd, v), -1;
   return 1;
 }
 
@@ -236,10 +237,10 @@ static int parse_common(int argc, char **argv, int *i, maros_options *o, const c
 
 static const char solve_mat_help[] =
     "usage: stabcon qcp solve NAME.mat [--tol T] [--max-iter N] [--time-limit S] [--lastbit]\n"
-    "                                 [--verbose]\n"
+    "                                 [--cold-rho R] [--verbose]\n"
     "\n"
     "Solves one Maros-Meszaros problem (MATLAB file: min 1/2 x'Px + q'x + r, l <= Ax <= u) from\n"
-    "a cold start (rho = 1) with eps_abs = T and the relative tolerance off, and scores the\n"
+    "a cold start with eps_abs = T and the relative tolerance off, and scores the\n"
     "point as the benchmark does (absolute primal/dual residual and duality gap from the\n"
     "original data), summed exactly (double-double) and in float64 as the field's published\n"
     "tables sum them.\n"
@@ -250,10 +251,13 @@ static const char solve_mat_help[] =
     "  --lastbit        when the solve ends inaccurate, move the best polished point's\n"
     "                   components one at a time against its exact residuals (off by default;\n"
     "                   moves of up to ~1e-9 absolute, not one-ulp)\n"
+    "  --cold-rho R     weight of the cone rows in the cold start (default 1e4, the library's:\n"
+    "                   x near the all-active solution, chosen for contact loads; CVXOPT uses 1,\n"
+    "                   which centres general QPs better: fewer iterations, other pass sets)\n"
     "  --verbose        one line per iteration on stderr\n";
 
 int cli_cmd_qcp_solve_mat(int argc, char **argv) {
-  maros_options o = {1e-9, 0.0, 200, 0, 0};
+  maros_options o = {1e-9, 0.0, 200, 0, 0, qcp_settings_default().cold_rho};
   const char *path = NULL;
   for (int i = 0; i < argc; i++) {
     int r = parse_common(argc, argv, &i, &o, "qcp solve");
@@ -299,10 +303,10 @@ int cli_cmd_qcp_solve_mat(int argc, char **argv) {
 static const char bench_help[] =
     "usage: stabcon bench maros [--tol T] [--only A,B,...] [--max-iter N] [--time-limit S]\n"
     "                           [--dir DIR] [--output FILE.h5] [--plot DIR] [--lastbit]\n"
-    "                           [--verbose]\n"
+    "                           [--cold-rho R] [--verbose]\n"
     "\n"
-    "Solves every NAME.mat of the Maros-Meszaros set with qcp (cold start with rho = 1,\n"
-    "eps_abs = T, relative tolerance off) and scores each as qpbenchmark does: success =\n"
+    "Solves every NAME.mat of the Maros-Meszaros set with qcp (cold start, eps_abs = T,\n"
+    "relative tolerance off) and scores each as qpbenchmark does: success =\n"
     "status solved AND absolute primal residual, dual residual and duality gap <= T,\n"
     "recomputed from the original data\n"
     "twice: summed in float64 as the field's tables sum (the headline count) and summed exactly\n"
@@ -324,6 +328,9 @@ static const char bench_help[] =
     "  --lastbit        when the solve ends inaccurate, move the best polished point's\n"
     "                   components one at a time against its exact residuals (off by default;\n"
     "                   moves of up to ~1e-9 absolute, not one-ulp)\n"
+    "  --cold-rho R     weight of the cone rows in the cold start (default 1e4, the library's:\n"
+    "                   x near the all-active solution, chosen for contact loads; CVXOPT uses 1,\n"
+    "                   which centres general QPs better: fewer iterations, other pass sets)\n"
     "  --verbose        one line per iteration on stderr\n";
 
 static int cmp_str(const void *a, const void *b) {
@@ -379,12 +386,14 @@ static int rounding_decides(const maros_row *r, double tol) {
   return u->draws > 0 && (u->pres_move >= tol || u->dres_move >= tol || u->gap_move >= tol);
 }
 
-static void write_case(xp_results *res, const maros_row *r, double tol) {
+static void write_case(xp_results *res, const maros_row *r, const maros_options *o) {
+  const double tol = o->tol;
   xp_case *c = xp_case_begin(res, r->name);
   if (!c) return;
   xp_case_param_real(c, "n", r->n, "");
   xp_case_param_real(c, "m", r->m, "");
   xp_case_param_real(c, "tol", tol, "");
+  xp_case_param_real(c, "cold_rho", o->cold_rho, "");
   xp_case_param_string(c, "qcp_status", qcp_status_string(r->status));
   xp_case_param_string(c, "failure_kind", kind_names[r->kind]);
   xp_case_stat_real(c, "iterations", r->iterations, "");
@@ -494,8 +503,8 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
     only_exact += rows[i].kind == KIND_OK && !rows[i].pass_f64;
     only_f64 += rows[i].kind != KIND_OK && rows[i].pass_f64;
   }
-  printf("\n## qcp on Maros-Meszaros, tol %.0e (%d iterations, cold start%s)\n\n", o->tol,
-         o->max_iter, o->lastbit ? ", --lastbit" : "");
+  printf("\n## qcp on Maros-Meszaros, tol %.0e (%d iterations, cold start rho = %g%s)\n\n", o->tol,
+         o->max_iter, o->cold_rho, o->lastbit ? ", --lastbit" : "");
   printf(
       "solved and passing the check summed in float64 (as the field's tables): **%d / %d (%.0f "
       "%%)**; with exact sums: **%d / %d (%.0f %%)**\n\n"
@@ -566,7 +575,7 @@ typedef struct bench_args {
 
 static int parse_bench(int argc, char **argv, bench_args *b) {
   memset(b, 0, sizeof *b);
-  b->o = (maros_options){1e-9, 1000.0, 200, 0, 0};
+  b->o = (maros_options){1e-9, 1000.0, 200, 0, 0, qcp_settings_default().cold_rho};
   for (int i = 1; i < argc; i++) {
     int r = parse_common(argc, argv, &i, &b->o, "bench maros");
     if (r < 0) return XP_ERR_USAGE;
@@ -661,7 +670,7 @@ int cli_cmd_bench_maros(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/%s", b.dir, names[i]);
     run_problem("bench maros", path, &b.o, &rows[i]);
     print_row(&rows[i]);
-    write_case(res, &rows[i], b.o.tol);
+    write_case(res, &rows[i], &b.o);
     free(names[i]);
   }
   free(names);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# No function over 80 lines without a reason in a comment (issue 12, STYLE.md "functions mostly
+# No function over 80 lines without a reason in a comment (STYLE.md "functions mostly
 # short"): over every tracked C file, a definition starts at a column-0 line with '(' and ends at
 # the next column-0 '}'; one longer than 80 lines passes only if the comment block right above it
 # says why ("long on purpose", "about N lines", "hence the length"). Lists every long function

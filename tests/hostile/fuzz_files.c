@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Seeded mutation fuzzer over results files and qcp problem files (issue 17, defect 13).
+// Seeded mutation fuzzer over results files and qcp problem files.
 //
 //   fuzz_files STABCON [--seconds N] [--seed S]
 //

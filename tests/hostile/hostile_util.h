@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Helpers of the hostile-input tests (issue 17): snapshots proving a file was neither created,
+// Helpers of the hostile-input tests: snapshots proving a file was neither created,
 // replaced nor truncated; runs of stabcon with stdout sent elsewhere; small HDF5 edits that turn a
 // valid results or problem file into a malicious one.
 #ifndef HOSTILE_UTIL_H

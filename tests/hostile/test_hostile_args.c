@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Hostile arguments (issue 17, defects 3, 5, 7, 9, 10, 11): outputs that are inputs, devices,
+// Hostile arguments: outputs that are inputs, devices,
 // symlinks or directories; step counts and model sizes beyond what can run; list and argument
 // gaps; a full standard output. Each is refused with its exit code and message, before any
 // computation, and no file is created, replaced or truncated.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Hostile files (issue 17, defects 1, 2, 4, 13): results and problem files built to overflow a
+// Hostile files: results and problem files built to overflow a
 // reader, to run commands through gnuplot, to make the reader allocate what they merely declare,
 // or to lead it through links. Each must be refused with exit 2 and a message naming the object
 // (or, for stabcon plot, drawn without running anything), leaving every file as it was.

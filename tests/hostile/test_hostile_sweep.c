@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Hostile sweep parts and full disks (issue 17, defects 6, 8, 10, 12): parts of another sweep, of
+// Hostile sweep parts and full disks: parts of another sweep, of
 // another grid point, single-run files and dangling links are set aside and recomputed; a merge
 // without room exits 1 and keeps every part; a full disk leaves no empty or temporary file. The
 // full-disk cases need a tmpfs (root): without one they are skipped and say so.

@@ -95,7 +95,7 @@ static uint64_t run_hash(void) {
   return h;
 }
 
-// frictional contact (issue 5): the box on the ramp with all four feet active, every formulation
+// frictional contact: the box on the ramp with all four feet active, every formulation
 // and start; after the first step (qcp's pattern set up) no step allocates
 static void test_no_allocation_contact(void **state) {
   (void)state;
@@ -124,7 +124,7 @@ static void test_no_allocation_contact(void **state) {
     }
 }
 
-// a landing column (issue 16): contacts join as the spheres land (overlap rule: a row joins
+// a landing column: contacts join as the spheres land (overlap rule: a row joins
 // when it overlaps and leaves when it opens, so bounces change the pattern on many steps;
 // speculative: open rows join early and stay). Each new pattern is set up in the workspace's
 // arena, sized at creation for the model's capacities (it would grow only for a pattern larger

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Frictional contact in the general step (issue 5, SPEC §1.2–1.3): a particle on a 15° incline
+// Frictional contact in the general step (SPEC §1.2–1.3): a particle on a 15° incline
 // against closed forms. The model works in the ramp frame (plane z = 0, gravity tilted by θ), so
 // the contact normal is z and the tangents are x (down the slope) and y; a 2-D variant drops y.
 //

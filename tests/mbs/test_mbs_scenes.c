@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The 3-D contact scenarios of issue 5 against independent references: the box on the 15° ramp
+// The 3-D contact scenarios against independent references: the box on the 15° ramp
 // (paper A §6.4) — frictionless motion in closed form, stiction, the discrete exact distance of
 // a rigid box sliding flat, the friction law per foot — the sphere stack's statics (paper A
 // §6.5), and a step with bilateral, unilateral and contact rows together against statics.
@@ -178,7 +178,7 @@ static void test_stack_statics(void **state) {
   }
 }
 
-// A column that no longer holds (issue 14 item 3): sphere 1 knocked onto the ground beside
+// A column that no longer holds: sphere 1 knocked onto the ground beside
 // sphere 0, sphere 3 fallen onto sphere 1. Besides the N column contacts (always reported) the
 // model reports sphere 1–ground and the pair 1–3, each as a normal row and two tangents with its
 // Hertz stiffness (r_eff = r for the ground, r/2 for a pair); spheres far apart report nothing.

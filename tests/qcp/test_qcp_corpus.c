@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Regression corpus of hard contact problems (issue 15), each solved from a cold start with the
+// Regression corpus of hard contact problems, each solved from a cold start with the
 // default settings and checked independently (qcp_check on the original data):
 //  * relaxed: small ill-conditioned relaxed contact QPs of SPEC §1.3 in the lifted form
 //      min ½λᵀCλ + ½wᵀMw − ĉᵀλ  s.t.  M w − Jᵀλ = 0,  λ ≥ 0,

@@ -92,7 +92,7 @@ static void run_instance(qcp_gen *g0, qcp_gen *g1, counter *cnt) {
   assert_int_equal(cnt->allocs, allocs_after_setup);
   printf("| %-22s | %5d | %5d | %5d | %8.2f | %8.2f | %8.2f | %8ld |\n", g0->name, it[0], it[1],
          it[2], ms[0], ms[1], ms[2], info->nnz_l);
-  // the iteration targets of issue 3 (≤ 20 cold, ≤ 12 feasible/warm) as regression bounds
+  // the iteration targets (≤ 20 cold, ≤ 12 feasible/warm) as regression bounds
   assert_true(it[0] <= 20);
   assert_true(it[1] <= 12);
   assert_true(it[2] <= 12);

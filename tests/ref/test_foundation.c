@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Cube on an elastic foundation (paper A §5.5, issue 6): the reference integrators agree on the
+// Cube on an elastic foundation (paper A §5.5): the reference integrators agree on the
 // penalty ODE; the constraint solver converges to it with order 1; its default step is the
 // complementarity λ ⊥ r row by row (the paper objective departs when elements separate); no
 // horizontal drift without friction; lift-off on the far side at 50 N; budgets are statuses.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Dissipation laws on the single dropped sphere (issue 14 item 4), paper A's step (relaxed), h
+# Dissipation laws on the single dropped sphere, paper A's step (relaxed), h
 # small. References are closed forms, not our code: with no damping the step's own dissipation
 # 1 − e₀ must vanish at order ≈ 1 as h → 0 (fitted over h = 4e-6, 2e-6, 1e-6); with damping, the
 # loss beyond that floor, (1 − e) − (1 − e₀), must approach the small-damping restitution of each

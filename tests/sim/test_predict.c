@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Active-set prediction of paper A's conic step (issue 16; mbs_settings.predict). A predicted
+// Active-set prediction of paper A's conic step (mbs_settings.predict). A predicted
 // step solves one linear KKT system with the last step's active set and is accepted only when
 // every condition of the conic problem holds; the problem being strictly convex, the accepted
 // point is its unique optimum. So the check is against the interior-point solve itself, run

@@ -53,7 +53,7 @@ static int make_dangling(const char *path) { return symlink("nowhere/at/all", pa
 static int make_fifo(const char *path) { return mkfifo(path, 0644); }
 static int make_dir(const char *path) { return mkdir(path, 0755); }
 
-// defect 3: an output that is the input, under its own or its temporary name
+// An output that is the input, under its own or its temporary name
 static void test_output_is_input(void **state) {
   (void)state;
   assert_int_equal(
@@ -148,7 +148,7 @@ static void test_output_not_a_file(void **state) {
   assert_true(hostile_absent("res/smd_explicit.h5"));
 }
 
-// defect 5: step counts beyond the documented cap, refused before stepping
+// Step counts beyond the documented cap, refused before stepping
 static void test_step_budget(void **state) {
   (void)state;
   expect(2, (const char *[]){"run", "smd", "--set", "h=1e-12", "-o", "s.h5", NULL}, "steps",
@@ -164,7 +164,7 @@ static void test_step_budget(void **state) {
   assert_true(hostile_absent("s.h5") && hostile_absent("s.h5.partial"));
 }
 
-// defect 11: a model size the foundation cannot index
+// A model size the foundation cannot index
 static void test_model_size(void **state) {
   (void)state;
   expect(2, (const char *[]){"run", "foundation", "--set", "n=23171", "-o", "f.h5", NULL},
@@ -176,7 +176,7 @@ static void test_model_size(void **state) {
   assert_true(hostile_absent("f.h5") && hostile_absent("f.h5.partial"));
 }
 
-// defect 9: list items, extra arguments, empty selections
+// List items, extra arguments, empty selections
 static void test_validation_gaps(void **state) {
   (void)state;
   expect(2, (const char *[]){"run", "smd_explicit", "--set", "h=1e-5,,2e-5", "-o", "v.h5", NULL},
@@ -204,7 +204,7 @@ static void test_validation_gaps(void **state) {
   assert_true(hostile_absent("rres") && hostile_absent("rfigs"));
 }
 
-// defect 10: output lost on a full standard output is a failure
+// Output lost on a full standard output is a failure
 static void test_full_stdout(void **state) {
   (void)state;
   assert_int_equal(

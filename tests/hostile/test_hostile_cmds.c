@@ -51,7 +51,7 @@ static void make_results(const char *name) {
       test_run((const char *[]){"run", "smd_explicit", "--set", "T=0.001", "-o", name, NULL}), 0);
 }
 
-// defect 5: a figure directory named like a pipe is a directory, never a command
+// A figure directory named like a pipe is a directory, never a command
 static void test_gnuplot_names(void **state) {
   (void)state;
   make_results("a.h5");
@@ -73,7 +73,7 @@ static void test_gnuplot_names(void **state) {
   assert_true(hostile_absent("pwned1") && hostile_absent("pwned2") && hostile_absent("pwned3"));
 }
 
-// defects 6 and 7: bench maros never writes onto a problem, and refuses two files of one case
+// Bench maros never writes onto a problem, and refuses two files of one case
 static void test_bench_outputs(void **state) {
   (void)state;
   char hs21[600];
@@ -112,7 +112,7 @@ static void assert_compare_finds(const char *a, const char *b, const char *what)
   assert_true(hostile_says(what, NULL));
 }
 
-// defect 9: differences beyond the 512th entry, the 63rd byte of a status, the 1023rd of a value
+// Differences beyond the 512th entry, the 63rd byte of a status, the 1023rd of a value
 // and in the message are found
 static void test_compare_everything(void **state) {
   (void)state;
@@ -174,7 +174,7 @@ static void test_compare_everything(void **state) {
   assert_compare_finds("c.h5", "c_msg.h5", "message");
 }
 
-// defect 10: export --case writes every series (here 200 of one length)
+// Export --case writes every series (here 200 of one length)
 static void test_export_all_series(void **state) {
   (void)state;
   make_results("e.h5");
@@ -256,7 +256,7 @@ static int solution_has_x(const char *name, long n) {
   return ok && nonzero;
 }
 
-// defect 11: a solution that cannot be written is an error and leaves no file; one that is
+// A solution that cannot be written is an error and leaves no file; one that is
 // written holds the solution (a limit every 64 bytes up to the file's size)
 static void test_solution_write_error(void **state) {
   (void)state;
@@ -304,7 +304,7 @@ static void test_solution_write_error(void **state) {
   hostile_tmpfs_umount("tm");
 }
 
-// defect 4: a merge that fails at any point keeps the old output and the parts; --resume ends it
+// A merge that fails at any point keeps the old output and the parts; --resume ends it
 static void test_merge_write_error(void **state) {
   (void)state;
   const char *sweep[] = {"sweep", "smd", "--set", "h=1e-3,2e-3,3e-3", "--set", "T=0.01", "-o",
@@ -325,7 +325,7 @@ static void test_merge_write_error(void **state) {
   assert_true(hostile_absent("sw.h5.parts"));
 }
 
-// defect 12: counts are whole numbers in range, refused with the value and the range
+// Counts are whole numbers in range, refused with the value and the range
 static void test_count_parameters(void **state) {
   (void)state;
   const char *bad[][2] = {{"stack", "n=4294967297"},
@@ -342,7 +342,7 @@ static void test_count_parameters(void **state) {
   }
 }
 
-// ---- defect 3: files that crash libhdf5 itself
+// ---- Files that crash libhdf5 itself
 
 // reads one object's attributes and, if it is a small dataset, its values: what a reader does
 static herr_t walk_object(hid_t loc, const char *name, const H5O_info_t *info, void *data) {
@@ -462,7 +462,7 @@ static void test_corrupt_hdf5(void **state) {
   assert_int_equal(found, 3);  // the premise: such files exist (libhdf5 1.10 has these crashes)
 }
 
-// defect 15: messages say which command and what is wrong
+// Messages say which command and what is wrong
 static void test_clear_errors(void **state) {
   (void)state;
   make_results("g.h5");
@@ -490,7 +490,7 @@ static void test_clear_errors(void **state) {
   assert_int_equal(rc, 0);
 }
 
-// defect 16: a second interrupt stops a sweep at once; the finished point is kept and --resume
+// A second interrupt stops a sweep at once; the finished point is kept and --resume
 // completes the sweep
 static void test_second_interrupt(void **state) {
   (void)state;

@@ -47,7 +47,7 @@ static void assert_refused_by_readers(const char *name, const char *what) {
   assert_true(hostile_absent("refused_figs"));
 }
 
-// defect 1: attributes of any shape where one value is expected
+// Attributes of any shape where one value is expected
 static void test_attribute_shapes(void **state) {
   (void)state;
   make_results("a.h5");
@@ -89,7 +89,7 @@ static void test_attribute_shapes(void **state) {
 // a file named `name` in test_dir exists
 static int exists(const char *name) { return hostile_state(name).exists; }
 
-// defect 2: strings from the file reach gnuplot as data only
+// Strings from the file reach gnuplot as data only
 static void test_plot_runs_no_command(void **state) {
   (void)state;
   // a sweep whose units and description carry gnuplot and shell commands
@@ -151,7 +151,7 @@ static void test_plot_runs_no_command(void **state) {
   assert_true(hostile_absent("PWNED_CASE") && hostile_absent("figs3/PWNED_CASE"));
 }
 
-// defect 2: no gnuplot script starts a shell
+// No gnuplot script starts a shell
 static void test_scripts_have_no_system(void **state) {
   (void)state;
   DIR *d = opendir(plots_dir);
@@ -178,7 +178,7 @@ static void test_scripts_have_no_system(void **state) {
   assert_true(scripts >= 10);
 }
 
-// defect 4: a results series declared 2e9 entries, stored in a few bytes
+// A results series declared 2e9 entries, stored in a few bytes
 static void test_results_declared_size(void **state) {
   (void)state;
   make_results("big.h5");
@@ -220,7 +220,7 @@ static void assert_problem_refused(const char *name, const char *message) {
   assert_true(time(NULL) - t0 < 30);
 }
 
-// defect 4: problem files declaring sizes they do not store, and a cone too large to order
+// Problem files declaring sizes they do not store, and a cone too large to order
 static void test_problem_declared_sizes(void **state) {
   (void)state;
   // G/colptr ending at 2e9, G/rowind declared 2e9 entries, never written
@@ -256,7 +256,7 @@ static void test_problem_declared_sizes(void **state) {
   assert_problem_refused("p.h5", "q[0] = 30000 outside 1..2000");
 }
 
-// defect 13: links and types the readers do not expect are refused before they are followed
+// Links and types the readers do not expect are refused before they are followed
 static void test_unexpected_structure(void **state) {
   (void)state;
   make_results("other.h5");

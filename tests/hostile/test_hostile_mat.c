@@ -142,7 +142,7 @@ static void test_valid_file_solves(void **state) {
   assert_true(hostile_says("result      pass", NULL));
 }
 
-// defect 1: the sparse structure is checked before any entry is used
+// The sparse structure is checked before any entry is used
 static void test_sparse_structure(void **state) {
   (void)state;
   qp p = qp_valid();
@@ -176,7 +176,7 @@ static void test_sparse_structure(void **state) {
   assert_mat_refused("asym.mat", "P is not symmetric", NULL);
 }
 
-// defect 2: a vector must store what it declares
+// A vector must store what it declares
 static void test_vector_short(void **state) {
   (void)state;
   qp p = qp_valid();
@@ -185,7 +185,7 @@ static void test_vector_short(void **state) {
   assert_mat_refused("q.mat", "variable q declares 2x1 = 2 entries but stores 1", NULL);
 }
 
-// defect 8: NaN bounds and infinities that mean no bound at all
+// NaN bounds and infinities that mean no bound at all
 static void test_bounds(void **state) {
   (void)state;
   qp p = qp_valid();
@@ -206,7 +206,7 @@ static void test_bounds(void **state) {
   assert_mat_refused("qnan.mat", "q[1] = nan is not finite", NULL);
 }
 
-// defect 13: declared sizes are tied to the bytes present (plain and compressed)
+// Declared sizes are tied to the bytes present (plain and compressed)
 static void test_declared_sizes(void **state) {
   (void)state;
   qp p = qp_valid();
@@ -228,7 +228,7 @@ static void test_declared_sizes(void **state) {
                      NULL);
 }
 
-// defect 14: nested cells are refused before anything recurses into them
+// Nested cells are refused before anything recurses into them
 static void test_nested_cells(void **state) {
   (void)state;
   enum { DEPTH = 30000 };
@@ -260,7 +260,7 @@ static void test_nested_cells(void **state) {
   assert_mat_refused("cells.mat", "variable n is a cell array", NULL);
 }
 
-// defect 15: an empty file and a directory say what they are
+// An empty file and a directory say what they are
 static void test_not_a_file(void **state) {
   (void)state;
   char path[600];

@@ -73,7 +73,7 @@ static void reference(char *description, size_t len) {
                    0);
 }
 
-// defect 8: foreign parts are named, set aside (renamed) and recomputed
+// Foreign parts are named, set aside (renamed) and recomputed
 static void test_resume_foreign_parts(void **state) {
   (void)state;
   char description[4096];
@@ -105,7 +105,7 @@ static void test_resume_foreign_parts(void **state) {
   assert_int_equal(compare("ref.h5", "c.h5"), 0);
 }
 
-// defect 12: a dangling link among the parts is named as such
+// A dangling link among the parts is named as such
 static void test_dangling_part(void **state) {
   (void)state;
   char dir[600], link[600];
@@ -124,7 +124,7 @@ static void test_dangling_part(void **state) {
   assert_int_equal(compare("ref.h5", "d.h5"), 0);
 }
 
-// defect 6: a merge without room exits 1 and keeps the parts; once there is room, --resume
+// A merge without room exits 1 and keeps the parts; once there is room, --resume
 // completes the same file
 static void test_merge_full_disk(void **state) {
   (void)state;
@@ -159,7 +159,7 @@ static void test_merge_full_disk(void **state) {
   hostile_tmpfs_umount("full");
 }
 
-// defect 10: a full disk leaves no empty results file, no temporary sweep description
+// A full disk leaves no empty results file, no temporary sweep description
 static void test_full_disk_leaves_nothing(void **state) {
   (void)state;
   if (hostile_tmpfs_mount("zero", 256) != 0) skip();

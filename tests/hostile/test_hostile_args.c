@@ -88,7 +88,7 @@ static void test_output_is_input(void **state) {
   assert_true(hostile_absent("q.h5"));
 }
 
-// defect 7 (and 9): outputs that are not regular files, or no file name at all
+// Outputs that are not regular files, or no file name at all
 static void test_output_not_a_file(void **state) {
   (void)state;
   write_text("victim.txt", "precious\n");

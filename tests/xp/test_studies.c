@@ -276,6 +276,32 @@ static void test_claims_tiny(void **state) {
 }
 
 // bad input is refused with the value named
+// contact_wp's rolling cylinder and solref cases in f (see test_contact_wp_tiny)
+static void contact_wp_rolling_check(const xp_file *f, int mujoco) {
+  char status[64];
+  // the rolling cylinder: the closed form's CVODE floor lies below every paper A error
+  const double floor_r = stat_of(f, "rolling_reference", "floor");
+  printf("rolling: floor %.2g\n", floor_r);
+  for (int i = 0; i < 3; i++) {
+    char c[80];
+    snprintf(c, sizeof c, "rolling_paperA-relaxed_h=%g", 4e-3 / (1 << i));
+    const double e = stat_of(f, c, "error");
+    printf("%s: e_q %.3g\n", c, e);
+    assert_true(e > 10 * floor_r);
+  }
+  // the engines rebuild no planar cylinder: a stated reason, not a curve
+  xp_file_case_status(f, "rolling_mujoco_none", status, sizeof status);
+  assert_string_equal(status, mujoco ? "not-applicable" : "not-built");
+  if (mujoco) {  // solref's time constant as MuJoCo's knob; 2e-6 is below its 2h floor
+    xp_file_case_status(f, "hertz_damped_mujoco-solref_solref=0.02", status, sizeof status);
+    printf("mujoco-solref at 0.02 s: %s\n", status);
+    assert_true(strcmp(status, "ok") == 0 || strcmp(status, "no-measure") == 0);
+    assert_int_not_equal(
+        xp_file_case_status(f, "hertz_damped_mujoco-solref_solref=2e-06", status, sizeof status),
+        0);
+  }
+}
+
 // contact_wp on its two cheapest scenes: the damped Hertz drop against its two-way reference
 // (dissipative: the rebound is slower than the impact; paper A's step converges to it at first
 // order, fitted over the ladder) and the rolling cylinder against rigid rolling (the closed
@@ -336,27 +362,7 @@ static void test_contact_wp_tiny(void **state) {
   const double order = (3 * sxy - sx * sy) / (3 * sxx - sx * sx);
   printf("paper A on the damped drop: fitted order %.3f\n", order);
   assert_true(order > 0.8 && order < 1.2);
-  // the rolling cylinder: the closed form's CVODE floor lies below every paper A error
-  const double floor_r = stat_of(f, "rolling_reference", "floor");
-  printf("rolling: floor %.2g\n", floor_r);
-  for (int i = 0; i < 3; i++) {
-    char c[80];
-    snprintf(c, sizeof c, "rolling_paperA-relaxed_h=%g", 4e-3 / (1 << i));
-    const double e = stat_of(f, c, "error");
-    printf("%s: e_q %.3g\n", c, e);
-    assert_true(e > 10 * floor_r);
-  }
-  // the engines rebuild no planar cylinder: a stated reason, not a curve
-  xp_file_case_status(f, "rolling_mujoco_none", status, sizeof status);
-  assert_string_equal(status, mujoco ? "not-applicable" : "not-built");
-  if (mujoco) {  // solref's time constant as MuJoCo's knob; 2e-6 is below its 2h floor
-    xp_file_case_status(f, "hertz_damped_mujoco-solref_solref=0.02", status, sizeof status);
-    printf("mujoco-solref at 0.02 s: %s\n", status);
-    assert_true(strcmp(status, "ok") == 0 || strcmp(status, "no-measure") == 0);
-    assert_int_not_equal(
-        xp_file_case_status(f, "hertz_damped_mujoco-solref_solref=2e-06", status, sizeof status),
-        0);
-  }
+  contact_wp_rolling_check(f, mujoco);
   xp_file_close(f);
   char *md = report_of("contact_wp", path);
   assert_non_null(strstr(md, "**hertz_damped**"));

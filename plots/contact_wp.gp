@@ -17,9 +17,9 @@ nsc = words(scenes)
 cols = 3
 rows = int(ceil((nsc + 1) / 3.0))
 # the peers and the methods common.gp has no style for
-extra_methods = 'mujoco-stiff ode-step ode-quickstep simbody'
-extra_colours = '#636363 #e6550d #fdae6b #31a354'
-extra_points = '12 14 15 5'
+extra_methods = 'mujoco-stiff mujoco-solref ode-step ode-quickstep simbody'
+extra_colours = '#636363 #9e9ac8 #e6550d #fdae6b #31a354'
+extra_points = '12 13 14 15 5'
 xindex(m) = sum [k = 1:words(extra_methods)] (word(extra_methods, k) eq m ? k : 0)
 mcol(m) = (mindex(m) > 0) ? mcolour(m) : (xindex(m) > 0 ? word(extra_colours, xindex(m)) : '#999999')
 mpt(m) = (mindex(m) > 0) ? mpoint(m) : (xindex(m) > 0 ? int(word(extra_points, xindex(m))) : 1)
@@ -51,7 +51,11 @@ do for [fmt in "png svg"] {
     set xrange [cmin / 2 : cmax * 2]
     set yrange [ybot / 2 : 10 ** ceil(log10(2 * emax))]
     set xlabel 'CPU time [s]'
-    set ylabel (strstrt(sc, 'hertz') ? 'relative error (overlap, contact time)' : (strstrt(sc, 'incline') ? 'distance error [m]' : 'RMS position error [m]'))
+    set ylabel (strstrt(sc, 'hertz_damped') ? 'relative error (overlap, rebound speed)' : \
+                strstrt(sc, 'hertz') ? 'relative error (overlap, contact time)' : \
+                strstrt(sc, 'settled') ? 'relative error (mean height, energy dissipated)' : \
+                strstrt(sc, 'incline') ? 'distance error [m]' : \
+                strstrt(sc, 'rolling') ? 'e_q, RMS error of x [m]' : 'RMS position error [m]') noenhanced
     set title sc noenhanced
     unset key
     plot for [i = 1:nm] summary using (okrun(sc, method(i)) ? column("cpu_time") : NaN):(column("error")) \

@@ -169,7 +169,10 @@ sim_mujoco *sim_mujoco_create_soft(const mdl_model *model, const double *q, cons
            "condim 3, solref %g %g, solimp %g %g %g (%s)",
            mj_versionString(), o->iterations, o->tolerance, o->timestep, mj->m->geom_solref[0],
            mj->m->geom_solref[1], mj->m->geom_solimp[0], mj->m->geom_solimp[1],
-           mj->m->geom_solimp[2], solref ? "stiffest: time constant at its 2h floor" : "defaults");
+           mj->m->geom_solimp[2],
+           !solref                            ? "defaults"
+           : solref[0] <= 2 * h * (1 + 1e-12) ? "stiffest: time constant at its 2h floor"
+                                              : "time constant set");
   return mj;
 }
 
@@ -198,8 +201,12 @@ static void *mujoco_create(const sim_method *type, const mdl_model *model,
   sc_error why = {.code = 0};
   // mujoco-stiff: solref's time constant at MuJoCo's floor 2h (critical damping), solimp near 1
   const double solref[2] = {2 * opt->h, 1}, solimp[3] = {SIM_MUJOCO_STIFF_SOLIMP};
+  // mujoco with its time constant set (a study's knob): critically damped, default solimp
+  const double tuned[2] = {opt->mujoco_timeconst, 1}, solimp_default[3] = {0.9, 0.95, 0.001};
   sim_mujoco *mj = type->variant
                        ? sim_mujoco_create_soft(model, q0, v0, opt->h, solref, solimp, &why)
+                   : opt->mujoco_timeconst > 0
+                       ? sim_mujoco_create_soft(model, q0, v0, opt->h, tuned, solimp_default, &why)
                        : sim_mujoco_create(model, q0, v0, opt->h, &why);
   if (!mj) xp_fail(err, XP_ERR_USAGE, "%s: %s", type->name, why.message);
   return mj;

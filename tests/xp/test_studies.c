@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli_test_util.h"
+#include "sim/sim.h"
 #include "xp/xp.h"
 #include "xp/xp_file.h"
 
@@ -275,6 +276,104 @@ static void test_claims_tiny(void **state) {
 }
 
 // bad input is refused with the value named
+// contact_wp's rolling cylinder and solref cases in f (see test_contact_wp_tiny)
+static void contact_wp_rolling_check(const xp_file *f, int mujoco) {
+  char status[64];
+  // the rolling cylinder: the closed form's CVODE floor lies below every paper A error
+  const double floor_r = stat_of(f, "rolling_reference", "floor");
+  printf("rolling: floor %.2g\n", floor_r);
+  for (int i = 0; i < 3; i++) {
+    char c[80];
+    snprintf(c, sizeof c, "rolling_paperA-relaxed_h=%g", 4e-3 / (1 << i));
+    const double e = stat_of(f, c, "error");
+    printf("%s: e_q %.3g\n", c, e);
+    assert_true(e > 10 * floor_r);
+  }
+  // the engines rebuild no planar cylinder: a stated reason, not a curve
+  xp_file_case_status(f, "rolling_mujoco_none", status, sizeof status);
+  assert_string_equal(status, mujoco ? "not-applicable" : "not-built");
+  if (mujoco) {  // solref's time constant as MuJoCo's knob; 2e-6 is below its 2h floor
+    xp_file_case_status(f, "hertz_damped_mujoco-solref_solref=0.02", status, sizeof status);
+    printf("mujoco-solref at 0.02 s: %s\n", status);
+    assert_true(strcmp(status, "ok") == 0 || strcmp(status, "no-measure") == 0);
+    assert_int_not_equal(
+        xp_file_case_status(f, "hertz_damped_mujoco-solref_solref=2e-06", status, sizeof status),
+        0);
+  }
+}
+
+// contact_wp on its two cheapest scenes: the damped Hertz drop against its two-way reference
+// (dissipative: the rebound is slower than the impact; paper A's step converges to it at first
+// order, fitted over the ladder) and the rolling cylinder against rigid rolling (the closed
+// form; its CVODE floor below every error it judges), the MuJoCo solref ladder where MuJoCo is
+// built, and a bad scene name.
+static void test_contact_wp_tiny(void **state) {
+  (void)state;
+  const int mujoco = sim_method_find("mujoco") != NULL;
+  const char *args[] = {
+      "run",
+      "contact_wp",
+      "--set",
+      "scenes=hertz_damped,rolling",
+      "--set",
+      mujoco ? "method=paperA-relaxed,cvode-bdf,mujoco" : "method=paperA-relaxed,cvode-bdf",
+      "--set",
+      "h_impact=4e-6,2e-6,1e-6",
+      "--set",
+      "h_rolling=4e-3,2e-3,1e-3",
+      "--set",
+      "tol=1e-4,1e-6",
+      "--set",
+      "solref=2e-2,1e-2,2e-6",
+      "--set",
+      "h_solref_impact=1e-5",
+      "--set",
+      "run_budget=20",
+      "-o",
+      "cw.h5",
+      NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300], status[64];
+  test_path(path, sizeof path, "cw.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  xp_file_case_status(f, "hertz_damped_reference", status, sizeof status);
+  assert_string_equal(status, "ok");
+  const double v0 = sqrt(2 * 9.81 * 1e-3);
+  const double w = stat_of(f, "hertz_damped_reference", "rebound_speed_ref");
+  const double floor_d = stat_of(f, "hertz_damped_reference", "floor");
+  printf("damped drop: rebound %.6g of impact %.6g m/s, floor %.2g\n", w, v0, floor_d);
+  assert_true(w > 0 && w < v0);
+  assert_true(floor_d < 1e-4);
+  // paper A's error against h: first order, fitted by least squares in log–log
+  const double hs[] = {4e-6, 2e-6, 1e-6};
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int i = 0; i < 3; i++) {
+    char c[80];
+    snprintf(c, sizeof c, "hertz_damped_paperA-relaxed_h=%g", hs[i]);
+    const double e = stat_of(f, c, "error"), x = log(hs[i]), y = log(e);
+    printf("%s: error %.3g\n", c, e);
+    assert_true(e > floor_d);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  const double order = (3 * sxy - sx * sy) / (3 * sxx - sx * sx);
+  printf("paper A on the damped drop: fitted order %.3f\n", order);
+  assert_true(order > 0.8 && order < 1.2);
+  contact_wp_rolling_check(f, mujoco);
+  xp_file_close(f);
+  char *md = report_of("contact_wp", path);
+  assert_non_null(strstr(md, "**hertz_damped**"));
+  assert_non_null(strstr(md, "rebound speed"));
+  assert_non_null(strstr(md, "**rolling**"));
+  free(md);
+  assert_int_equal(
+      test_run((const char *[]){"run", "contact_wp", "--set", "scenes=hertz,cube", NULL}), 2);
+  assert_non_null(strstr(test_output, "cube"));
+}
+
 static void test_bad_input(void **state) {
   (void)state;
   assert_int_equal(test_run((const char *[]){"run", "stiffness", "--set", "scenarios=cube", NULL}),
@@ -305,13 +404,10 @@ int main(int argc, char **argv) {
   }
   xp_library_init();
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_foundation_step_policy),
-      cmocka_unit_test(test_step_policy_degraded),
-      cmocka_unit_test(test_pendulum_probe_stop),
-      cmocka_unit_test(test_stiffness_tiny),
-      cmocka_unit_test(test_scaling_tiny),
-      cmocka_unit_test(test_claims_tiny),
-      cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_foundation_step_policy), cmocka_unit_test(test_step_policy_degraded),
+      cmocka_unit_test(test_pendulum_probe_stop),    cmocka_unit_test(test_stiffness_tiny),
+      cmocka_unit_test(test_scaling_tiny),           cmocka_unit_test(test_claims_tiny),
+      cmocka_unit_test(test_contact_wp_tiny),        cmocka_unit_test(test_bad_input),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -79,6 +79,8 @@ typedef struct sim_method_options {
   const char *solver;         // paper A: unilateral-row solver auto|dense|qcp; NULL: auto
   const double *gdot_target;  // paper A: weight of hĠv0 in the velocity target (eq. 50);
                               // NULL: the paper's 1 (the pendulum study also runs 0)
+  double mujoco_timeconst;    // mujoco: solref's time constant [s], its accuracy knob beside h
+                              // (critically damped, default solimp); 0: MuJoCo's defaults
   size_t frames;    // the loop's, for any method: most per-body frames written to the case when
                     // the model describes its scene (the `bodies` group); 0: none
   unsigned cookie;  // SIM_OPTIONS_COOKIE, set by sim_method_options_default only

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The studies of issue 13 at tiny sizes through the CLI: `stiffness` (paper and matched accuracy
+// The studies at tiny sizes through the CLI: `stiffness` (paper and matched accuracy
 // protocols, the reference floor measured first), `scaling` (repeated runs, min ≤ median) and
 // `claims` (the verdict measurements), their figures, and their REPORT sections. The full-size
 // studies run in `reproduce`.
@@ -99,7 +99,7 @@ static policy_outcome run_policy_case(const char **args, const char *file, const
 // own objective at E = 1e11, 50 N used to end some conic solves at the inaccurate tolerance; such
 // a step is solved again from the feasible start, else taken and counted as degraded — the run
 // reaches T (a8d88e7 stopped the run at the second step with status `inaccurate` and no error).
-// Since the solver's stall restart and regularisation relaxation (issue 15) these steps solve
+// Since the solver's stall restart and regularisation relaxation these steps solve
 // outright, cold or warm; test_step_policy_degraded forces the degraded path.
 static void test_foundation_step_policy(void **state) {
   (void)state;

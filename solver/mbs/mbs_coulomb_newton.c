@@ -548,11 +548,17 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
 // The best iterate (lowest residual) is returned when none converges.
 static const double cn_ladder[] = {10, 3, 30, 1};
 
+static mbs_cn_start_fn cn_start_fn;
+static void *cn_start_ctx;
+
+void mbs_cn_start_hook(mbs_cn_start_fn fn, void *ctx) { cn_start_fn = fn, cn_start_ctx = ctx; }
+
 mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
                         int *iterations, double *residual) {
   enum { NSCALES = sizeof cn_ladder / sizeof *cn_ladder };
   const int n = p->ns + p->nv, per = 4 * ws->settings.fp_max_iter;
   const double tol = ws->settings.fp_tol;
+  if (cn_start_fn) cn_start_fn(cn_start_ctx, p->ns, p->nv, x);
   memcpy(cn->xs, x, sizeof(double) * (size_t)n);
   cn_islands(ws, cn, p);
   double best = INFINITY;

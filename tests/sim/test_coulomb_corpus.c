@@ -10,7 +10,11 @@
 // ≤ 1e-9 of the step's largest force); the fixed point's outcome is reported beside it
 // (iterations and time per step), not asserted, unless --newton-only (the pile of 200: the slow
 // suite's coulomb_corpus_200). (The dropped stack of N ≤ 50 and the incline give the fixed point
-// no failing step, measured: they have no entry here.)
+// no failing step, measured: they have no entry here.) The Newton method is run from several
+// starts per state (below): its convergence must not depend on which relaxed solution it is
+// handed. tests/sim/data/coulomb_starts_pile_qcp.txt holds the relaxed starts of a conic solver
+// whose iterative refinement stops at 1 % of the iterate's residuals (as accurate as the
+// harness's, different in the last digits that matter), written by --dump-starts.
 // cmocka.h needs these three first
 // clang-format off
 #include <setjmp.h>
@@ -167,6 +171,48 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
   return 0;
 }
 
+// run FILE K T: from the K-th state of a corpus file, the pile's steps to time T in one (warm)
+// workspace, each step's status, Newton iterations and residual; 1 if any step was not ok
+static int run_from(const char *path, int kth, double T) {
+  FILE *f = fopen(path, "r");
+  if (!f) return fprintf(stderr, "cannot open %s\n", path), 2;
+  static char line[1 << 20];
+  int k = -1, n = 0;
+  while (k < kth && fgets(line, sizeof line, f))
+    if (line[0] != '#') k++;
+  fclose(f);
+  char *p = line, *end;
+  if (k != kth || (n = (int)strtol(p, &end, 10)) <= 0)
+    return fprintf(stderr, "%s: no state %d\n", path, kth), 2;
+  p = end;
+  double t = strtod(p, &end);
+  p = end;
+  pile *s = malloc(sizeof *s);
+  pile_params pp = pile_params_default();
+  pp.s.n = n;
+  if (!s || pile_init(s, &pp)) return 1;
+  const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
+  double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
+  for (size_t j = 0; j < nq + nv; j++, p = end) q[j] = strtod(p, &end);
+  mbs_workspace *ws = pile_workspace(s, MBS_COULOMB_NEWTON);
+  int bad = 0;
+  for (; t < T - 1e-9; t += 0.01) {
+    memcpy(q0, q, (nq + nv) * sizeof *q);
+    const double c0 = xp_now();
+    const mbs_status st = mbs_step(ws, t, 0.01, q0, v0, q, v);
+    const mbs_info *in = mbs_step_info(ws);
+    printf("t %.2f %s newton %d res %.2e resolves %d contacts %d us %.0f\n", t, mbs_status_name(st),
+           in->newton_iterations, in->coulomb_residual, in->resolves, in->contacts,
+           1e6 * (xp_now() - c0));
+    fflush(stdout);
+    bad += st != MBS_OK;
+    if (mbs_status_severity(st) < 0) break;
+  }
+  mbs_workspace_free(ws);
+  free(q), pile_free(s), free(s);
+  return bad > 0;
+}
+
 static void test_corpus(void **state) {
   (void)state;
   FILE *f = fopen(corpus_path, "r");
@@ -253,6 +299,7 @@ int main(int argc, char **argv) {
         argc == 7 && !strcmp(argv[6], "newton") ? MBS_COULOMB_NEWTON : MBS_COULOMB_FIXED_POINT;
     return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5], cs);
   }
+  if (argc == 5 && !strcmp(argv[1], "run")) return run_from(argv[2], atoi(argv[3]), atof(argv[4]));
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--newton-only"))
       newton_only = 1;

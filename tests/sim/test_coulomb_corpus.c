@@ -312,6 +312,9 @@ int main(int argc, char **argv) {
     else
       corpus_path = argv[a];
   }
+  FILE *sf = starts_path ? fopen(starts_path, "r") : NULL;
+  if (starts_path && !sf) return fprintf(stderr, "cannot open the starts %s\n", starts_path), 2;
+  if (sf) fclose(sf);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_corpus)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,12 +122,19 @@ static step_out step_once(pile *s, mbs_coulomb_solver cs, double t, const double
   return o;
 }
 
-// dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
-static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs) {
+// a pile of n spheres at the scenario's defaults (NULL when it cannot be made)
+static pile *pile_of(int n) {
   pile *s = malloc(sizeof *s);
   pile_params pp = pile_params_default();
   pp.s.n = n;
-  if (!s || pile_init(s, &pp)) return 1;
+  if (s && pile_init(s, &pp)) free(s), s = NULL;
+  return s;
+}
+
+// dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
+static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs) {
+  pile *s = pile_of(n);
+  if (!s) return 1;
   const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
   double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
   pile_initial_state(s, q, v);
@@ -187,10 +194,8 @@ static int run_from(const char *path, int kth, double T) {
   p = end;
   double t = strtod(p, &end);
   p = end;
-  pile *s = malloc(sizeof *s);
-  pile_params pp = pile_params_default();
-  pp.s.n = n;
-  if (!s || pile_init(s, &pp)) return 1;
+  pile *s = pile_of(n);
+  if (!s) return 1;
   const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
   double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
   for (size_t j = 0; j < nq + nv; j++, p = end) q[j] = strtod(p, &end);
@@ -230,10 +235,8 @@ static void test_corpus(void **state) {
     p = end;
     const double t = strtod(p, &end);
     p = end;
-    pile *s = malloc(sizeof *s);
-    pile_params pp = pile_params_default();
-    pp.s.n = n;
-    assert_int_equal(pile_init(s, &pp), 0);
+    pile *s = pile_of(n);
+    assert_non_null(s);
     const size_t nx = 13 * (size_t)n;
     double *x0 = malloc(2 * nx * sizeof *x0), *x1 = x0 + nx;
     for (size_t j = 0; j < nx; j++, p = end) {

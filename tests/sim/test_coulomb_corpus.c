@@ -39,8 +39,8 @@ static int newton_only;  // --newton-only: the fixed point is not run beside (la
 // The Newton method's starts (the relaxed solution it is handed, mbs_cn_start_hook) per run of a
 // state: as the step computes them, replayed from a file of starts another conic solver gave
 // (--starts FILE, written by --dump-starts FILE; a solve with no recorded start of its size keeps
-// its own), or perturbed (--perturb SEED: every λ and w scaled by 1 + 0.3u, u uniform in
-// [−1, 1]). Convergence must not depend on which.
+// its own), or perturbed (--perturb SEED: the step's first start, every λ and w scaled by
+// 1 + 0.3u, u uniform in [−1, 1]). Convergence must not depend on which.
 enum { START_OWN, START_FILE, START_PERTURBED, START_KINDS };
 static const char *start_name[] = {"own start", "recorded start", "perturbed start"};
 static const char *starts_path, *dump_path;
@@ -86,7 +86,7 @@ static void start_hook(void *ctx, int ns, int nv, double *x) {
     fflush(c->f);
   }
   if (c->kind == START_FILE) c->replayed += start_read(c->state, c->call, ns, nv, x);
-  if (c->kind == START_PERTURBED)
+  if (c->kind == START_PERTURBED && c->call == 0)  // the step's first start (later ones follow)
     for (int i = 0; i < ns + nv; i++) x[i] *= 1 + 0.3 * start_uniform(&c->rng);
   c->call++;
 }

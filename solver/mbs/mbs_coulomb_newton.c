@@ -596,18 +596,19 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
 // (tests/sim/data: N = 30, 50 and 200): the scale that converges differs from step to step — at
 // N = 200 the stalls sit on contacts between stick and slip whose slip r_t ρ_t is small against
 // λ_t, which a larger r resolves, while other steps need the smaller — so the ladder starts at 10×
-// the Delassus diagonal's inverse and goes to 3×, 30×, 1×. Its third rung repeats 10× with the
-// compliance continuation (cn_homotopy) between the plain iteration and the proximal loop: where
-// the first two stall, it reaches the solution independently of the start (measured on the
+// the Delassus diagonal's inverse and goes to 3×, 30×, 1×. Before the last it repeats 10× with
+// the compliance continuation (cn_homotopy) between the plain iteration and the proximal loop:
+// where the scales stall, it reaches the solution independently of the start (measured on the
 // corpus of N = 30 and 50 from the step's own relaxed start, another conic solver's and randomly
-// perturbed ones: at most 557 Newton iterations per step, against up to 3216 and not converged
-// with the scales alone). Not earlier: as the second rung it cost the pile of 50 about 8% more
-// CPU per step (steps the 3× rung solves at once), as the first it slowed steps the plain
-// iteration and the proximal loop solve (one: 1605 iterations against 90). Each rung has
-// 4·fp_max_iter Newton iterations (the proximal loop's linear phase may need 100–200 on the
+// perturbed ones: all converged, at most 757 Newton iterations per step, against up to 3216 and
+// not converged with the scales alone). Not earlier: it only adds where the scales fail (as the
+// second rung it cost the pile of 50 about 8% more CPU per step, on steps the 3× rung solves at
+// once, and the pile of 200's hardest steps 200–800 iterations more; as the first it slowed steps
+// the plain iteration and the proximal loop solve: one by 1605 iterations against 90). Each rung
+// has 4·fp_max_iter Newton iterations (the proximal loop's linear phase may need 100–200 on the
 // hardest landing steps). The best iterate (lowest residual) is returned when none converges.
-static const double cn_ladder[] = {10, 3, 10, 30, 1};
-static const int cn_ladder_homotopy[] = {0, 0, 1, 0, 0};
+static const double cn_ladder[] = {10, 3, 30, 10, 1};
+static const int cn_ladder_homotopy[] = {0, 0, 0, 1, 0};
 
 static mbs_cn_start_fn cn_start_fn;
 static void *cn_start_ctx;

@@ -636,8 +636,8 @@ mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, 
     *iterations += per - budget;
     // the continuation's unconverged end is not a candidate: it lies on another path (softer
     // problems), and a step's fallback (the fixed point from the best iterate's shifts) measured
-    // worse from it (pile of 200, t = 2.21, a perturbed start: not converged, 1871 iterations
-    // without it as the best)
+    // worse from it (pile of 200, t = 2.21, a perturbed start: not converged in 6020 iterations
+    // with it as the best, converged in 2271 without)
     if (rc != 0 || (res < best && !cn_ladder_homotopy[k])) {
       best = res;
       memcpy(cn->xb, x, sizeof(double) * (size_t)n);

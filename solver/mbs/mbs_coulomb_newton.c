@@ -606,8 +606,7 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
 // once, and the pile of 200's hardest steps 200–800 iterations more; as the first it slowed steps
 // the plain iteration and the proximal loop solve: one by 1605 iterations against 90). Each rung
 // has 4·fp_max_iter Newton iterations (the proximal loop's linear phase may need 100–200 on the
-// hardest landing steps). The best iterate of the scales' rungs (lowest residual) is returned
-// when none converges.
+// hardest landing steps). The best iterate (lowest residual) is returned when none converges.
 static const double cn_ladder[] = {10, 3, 30, 10, 1};
 static const int cn_ladder_homotopy[] = {0, 0, 0, 1, 0};
 
@@ -634,11 +633,7 @@ mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, 
     double res = INFINITY;
     rc = cn_attempt(ws, cn, p, x, tol, cn_ladder_homotopy[k], &budget, &res);
     *iterations += per - budget;
-    // the continuation's unconverged end is not a candidate: it lies on another path (softer
-    // problems), and a step's fallback (the fixed point from the best iterate's shifts) measured
-    // worse from it (pile of 200, t = 2.21, a perturbed start: not converged in 6020 iterations
-    // with it as the best, converged in 2271 without)
-    if (rc != 0 || (res < best && !cn_ladder_homotopy[k])) {
+    if (rc != 0 || res < best) {
       best = res;
       memcpy(cn->xb, x, sizeof(double) * (size_t)n);
     }

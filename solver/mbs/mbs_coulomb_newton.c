@@ -48,8 +48,8 @@ struct mbs_cn {
   int cap_n, cap_J;
   int *Jp, *Ji, *Jp0, *Ji0, n0, nz0;  // Newton matrix (CSC) and the pattern analysed
   double *Jx;
-  double *F, *Ft, *d, *xt, *xs, *xb, *xk, *rho, *rr,
-      *gv;              // residuals, direction, trial point, scratch
+  double *F, *Ft, *d, *xt, *xs, *xb, *rho, *rr, *gv;  // residuals, direction, trial point, scratch
+  double *xk;           // the continuation's last stage solution (cn_homotopy)
   double *Aloc, *Bloc;  // per compact row: its row of the group's A, B (3)
   int *mark;
   int stamp;

@@ -10,7 +10,11 @@
 // ≤ 1e-9 of the step's largest force); the fixed point's outcome is reported beside it
 // (iterations and time per step), not asserted, unless --newton-only (the pile of 200: the slow
 // suite's coulomb_corpus_200). (The dropped stack of N ≤ 50 and the incline give the fixed point
-// no failing step, measured: they have no entry here.)
+// no failing step, measured: they have no entry here.) The Newton method is run from several
+// starts per state (below): its convergence must not depend on which relaxed solution it is
+// handed. tests/sim/data/coulomb_starts_pile_qcp.txt holds the relaxed starts of a conic solver
+// whose iterative refinement stops at 1 % of the iterate's residuals (as accurate as the
+// harness's, different in the last digits that matter), written by --dump-starts.
 // cmocka.h needs these three first
 // clang-format off
 #include <setjmp.h>
@@ -25,11 +29,67 @@
 #include <string.h>
 
 #include "mbs/mbs.h"
+#include "mbs_internal.h"
 #include "scenarios/pile.h"
 #include "xp/xp.h"
 
 static const char *corpus_path = "tests/sim/data/coulomb_corpus_pile.txt";
 static int newton_only;  // --newton-only: the fixed point is not run beside (large piles)
+
+// The Newton method's starts (the relaxed solution it is handed, mbs_cn_start_hook) per run of a
+// state: as the step computes them, replayed from a file of starts another conic solver gave
+// (--starts FILE, written by --dump-starts FILE; a solve with no recorded start of its size keeps
+// its own), or perturbed (--perturb SEED: the step's first start, every λ and w scaled by
+// 1 + 0.3u, u uniform in [−1, 1]). Convergence must not depend on which.
+enum { START_OWN, START_FILE, START_PERTURBED, START_KINDS };
+static const char *start_name[] = {"own start", "recorded start", "perturbed start"};
+static const char *starts_path, *dump_path;
+static unsigned long perturb_seed;
+static int want_perturb;
+
+typedef struct start_ctx {
+  int kind, state, call;  // the start's kind, the corpus line's state index, the solve's index
+  FILE *f;                // --dump-starts: where starts go
+  unsigned long rng;
+  int replayed;  // starts taken from the file
+} start_ctx;
+
+// the recorded start of (state, call) with ns + nv entries into x; 1 if found
+static int start_read(int state, int call, int ns, int nv, double *x) {
+  FILE *f = fopen(starts_path, "r");
+  if (!f) fail_msg("cannot open the starts %s", starts_path);
+  int found = 0, a, b, m, k;
+  while (!found && fscanf(f, "%d %d %d %d", &a, &b, &m, &k) == 4) {
+    const int take = a == state && b == call && m == ns && k == nv;
+    for (int i = 0; i < m + k; i++) {
+      double v;
+      if (fscanf(f, "%lf", &v) != 1) fail_msg("starts %s: short record", starts_path);
+      if (take) x[i] = v;
+    }
+    found = take;
+  }
+  fclose(f);
+  return found;
+}
+
+static double start_uniform(unsigned long *r) {  // u in [−1, 1] (a 64-bit LCG's top bits)
+  *r = *r * 6364136223846793005UL + 1442695040888963407UL;
+  return (double)(*r >> 11) / (double)(1UL << 52) - 1;
+}
+
+static void start_hook(void *ctx, int ns, int nv, double *x) {
+  start_ctx *c = ctx;
+  if (c->f) {
+    fprintf(c->f, "%d %d %d %d", c->state, c->call, ns, nv);
+    for (int i = 0; i < ns + nv; i++) fprintf(c->f, " %.17g", x[i]);
+    fprintf(c->f, "\n");
+    fflush(c->f);
+  }
+  if (c->kind == START_FILE) c->replayed += start_read(c->state, c->call, ns, nv, x);
+  if (c->kind == START_PERTURBED && c->call == 0)  // the step's first start (later ones follow)
+    for (int i = 0; i < ns + nv; i++) x[i] *= 1 + 0.3 * start_uniform(&c->rng);
+  c->call++;
+}
 
 typedef struct step_out {
   mbs_status st;
@@ -62,12 +122,19 @@ static step_out step_once(pile *s, mbs_coulomb_solver cs, double t, const double
   return o;
 }
 
-// dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
-static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs) {
+// a pile of n spheres at the scenario's defaults (NULL when it cannot be made)
+static pile *pile_of(int n) {
   pile *s = malloc(sizeof *s);
   pile_params pp = pile_params_default();
   pp.s.n = n;
-  if (!s || pile_init(s, &pp)) return 1;
+  if (s && pile_init(s, &pp)) free(s), s = NULL;
+  return s;
+}
+
+// dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
+static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs) {
+  pile *s = pile_of(n);
+  if (!s) return 1;
   const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
   double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
   pile_initial_state(s, q, v);
@@ -111,13 +178,55 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
   return 0;
 }
 
+// run FILE K T: from the K-th state of a corpus file, the pile's steps to time T in one (warm)
+// workspace, each step's status, Newton iterations and residual; 1 if any step was not ok
+static int run_from(const char *path, int kth, double T) {
+  FILE *f = fopen(path, "r");
+  if (!f) return fprintf(stderr, "cannot open %s\n", path), 2;
+  static char line[1 << 20];
+  int k = -1, n = 0;
+  while (k < kth && fgets(line, sizeof line, f))
+    if (line[0] != '#') k++;
+  fclose(f);
+  char *p = line, *end;
+  if (k != kth || (n = (int)strtol(p, &end, 10)) <= 0)
+    return fprintf(stderr, "%s: no state %d\n", path, kth), 2;
+  p = end;
+  double t = strtod(p, &end);
+  p = end;
+  pile *s = pile_of(n);
+  if (!s) return 1;
+  const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
+  double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
+  for (size_t j = 0; j < nq + nv; j++, p = end) q[j] = strtod(p, &end);
+  mbs_workspace *ws = pile_workspace(s, MBS_COULOMB_NEWTON);
+  int bad = 0;
+  for (; t < T - 1e-9; t += 0.01) {
+    memcpy(q0, q, (nq + nv) * sizeof *q);
+    const double c0 = xp_now();
+    const mbs_status st = mbs_step(ws, t, 0.01, q0, v0, q, v);
+    const mbs_info *in = mbs_step_info(ws);
+    printf("t %.2f %s newton %d res %.2e resolves %d contacts %d us %.0f\n", t, mbs_status_name(st),
+           in->newton_iterations, in->coulomb_residual, in->resolves, in->contacts,
+           1e6 * (xp_now() - c0));
+    fflush(stdout);
+    bad += st != MBS_OK;
+    if (mbs_status_severity(st) < 0) break;
+  }
+  mbs_workspace_free(ws);
+  free(q), pile_free(s), free(s);
+  return bad > 0;
+}
+
 static void test_corpus(void **state) {
   (void)state;
   FILE *f = fopen(corpus_path, "r");
   if (!f) fail_msg("cannot open the corpus %s", corpus_path);
   char line[1 << 16];
-  int cases = 0, fp_failed = 0;
-  double us_newton = 0, us_fp = 0, it_newton = 0, solves_fp = 0;
+  int cases = 0, fp_failed = 0, failures = 0, runs[START_KINDS] = {0}, it_max[START_KINDS] = {0};
+  double us_newton[START_KINDS] = {0}, us_fp = 0, it_newton[START_KINDS] = {0}, solves_fp = 0;
+  FILE *dump = dump_path ? fopen(dump_path, "w") : NULL;
+  if (dump_path && !dump) fail_msg("cannot write the starts %s", dump_path);
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
     char *p = line, *end;
@@ -126,10 +235,8 @@ static void test_corpus(void **state) {
     p = end;
     const double t = strtod(p, &end);
     p = end;
-    pile *s = malloc(sizeof *s);
-    pile_params pp = pile_params_default();
-    pp.s.n = n;
-    assert_int_equal(pile_init(s, &pp), 0);
+    pile *s = pile_of(n);
+    assert_non_null(s);
     const size_t nx = 13 * (size_t)n;
     double *x0 = malloc(2 * nx * sizeof *x0), *x1 = x0 + nx;
     for (size_t j = 0; j < nx; j++, p = end) {
@@ -138,33 +245,52 @@ static void test_corpus(void **state) {
     }
     const double *q0 = x0, *v0 = x0 + 7 * (size_t)n;
     double *q1 = x1, *v1 = x1 + 7 * (size_t)n;
-    const step_out nw = step_once(s, MBS_COULOMB_NEWTON, t, q0, v0, q1, v1);
-    const step_out fp = newton_only ? (step_out){.st = MBS_OK}
-                                    : step_once(s, MBS_COULOMB_FIXED_POINT, t, q0, v0, q1, v1);
-    printf("N=%d t=%.2f: newton %s, %d iterations, residual %.2e, cone excess %.1e N, %.0f us", n,
-           t, mbs_status_name(nw.st), nw.newton_it, nw.residual, nw.cone, nw.us);
-    if (newton_only)
+    for (int kind = 0; kind < START_KINDS; kind++) {
+      if ((kind == START_FILE && !starts_path) || (kind == START_PERTURBED && !want_perturb))
+        continue;
+      start_ctx sc = {.kind = kind, .state = cases, .rng = perturb_seed + 977UL * (unsigned)cases};
+      if (kind == START_OWN && dump_path) sc.f = dump;
+      mbs_cn_start_hook(start_hook, &sc);
+      const step_out nw = step_once(s, MBS_COULOMB_NEWTON, t, q0, v0, q1, v1);
+      mbs_cn_start_hook(NULL, NULL);
+      printf("N=%d t=%.2f %s: newton %s, %d iterations, residual %.2e, cone excess %.1e N, %.0f us",
+             n, t, start_name[kind], mbs_status_name(nw.st), nw.newton_it, nw.residual, nw.cone,
+             nw.us);
+      if (kind == START_FILE) printf(" (%d of %d starts replayed)", sc.replayed, sc.call);
       printf("\n");
-    else
-      printf(" | fixed point %s, %d solves, %.0f us\n", mbs_status_name(fp.st), fp.solves, fp.us);
-    if (nw.st != MBS_OK) fail_msg("t = %.2f: newton ended %s", t, mbs_status_name(nw.st));
-    if (!(nw.residual <= 1e-10)) fail_msg("t = %.2f: Coulomb residual %.3e", t, nw.residual);
-    // the residual bounds the cone's excess ((1 + μ)√2 times it, relative to the force scale)
-    if (!(nw.cone <= 1e-9 * nw.lmax))
-      fail_msg("t = %.2f: cone excess %.3e N (largest force %.3e N)", t, nw.cone, nw.lmax);
-    cases++, fp_failed += fp.st != MBS_OK;
-    us_newton += nw.us, us_fp += fp.us, it_newton += nw.newton_it, solves_fp += fp.solves;
+      // every state and start is run; the failures are counted and fail the test at the end
+      // (the residual bounds the cone's excess: (1 + μ)√2 times it, relative to the force scale)
+      const int bad = nw.st != MBS_OK || !(nw.residual <= 1e-10) || !(nw.cone <= 1e-9 * nw.lmax);
+      if (bad)
+        printf(
+            "NOT OK: t = %.2f, %s: newton %s, residual %.3e, cone excess %.3e N (largest force "
+            "%.3e N)\n",
+            t, start_name[kind], mbs_status_name(nw.st), nw.residual, nw.cone, nw.lmax);
+      failures += bad;
+      runs[kind]++, us_newton[kind] += nw.us, it_newton[kind] += nw.newton_it;
+      it_max[kind] = it_max[kind] > nw.newton_it ? it_max[kind] : nw.newton_it;
+    }
+    if (!newton_only) {
+      const step_out fp = step_once(s, MBS_COULOMB_FIXED_POINT, t, q0, v0, q1, v1);
+      printf("N=%d t=%.2f: fixed point %s, %d solves, %.0f us\n", n, t, mbs_status_name(fp.st),
+             fp.solves, fp.us);
+      fp_failed += fp.st != MBS_OK, us_fp += fp.us, solves_fp += fp.solves;
+    }
+    cases++;
     free(x0), pile_free(s), free(s);
   }
   fclose(f);
+  if (dump) fclose(dump);
   assert_true(cases > 0);
-  printf("%d steps: newton %.1f iterations, %.0f us per step", cases, it_newton / cases,
-         us_newton / cases);
-  if (newton_only)
-    printf("\n");
-  else
-    printf("; fixed point %.1f solves, %.0f us per step, %d not ok\n", solves_fp / cases,
-           us_fp / cases, fp_failed);
+  for (int kind = 0; kind < START_KINDS; kind++)
+    if (runs[kind])
+      printf("%d steps, %s: newton %.1f iterations per step (max %d), %.0f us per step\n",
+             runs[kind], start_name[kind], it_newton[kind] / runs[kind], it_max[kind],
+             us_newton[kind] / runs[kind]);
+  if (!newton_only)
+    printf("%d steps: fixed point %.1f solves, %.0f us per step, %d not ok\n", cases,
+           solves_fp / cases, us_fp / cases, fp_failed);
+  if (failures) fail_msg("%d Newton solves not ok", failures);
 }
 
 int main(int argc, char **argv) {
@@ -176,12 +302,22 @@ int main(int argc, char **argv) {
         argc == 7 && !strcmp(argv[6], "newton") ? MBS_COULOMB_NEWTON : MBS_COULOMB_FIXED_POINT;
     return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5], cs);
   }
+  if (argc == 5 && !strcmp(argv[1], "run")) return run_from(argv[2], atoi(argv[3]), atof(argv[4]));
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--newton-only"))
       newton_only = 1;
+    else if (!strcmp(argv[a], "--starts") && a + 1 < argc)
+      starts_path = argv[++a];
+    else if (!strcmp(argv[a], "--dump-starts") && a + 1 < argc)
+      dump_path = argv[++a];
+    else if (!strcmp(argv[a], "--perturb") && a + 1 < argc)
+      want_perturb = 1, perturb_seed = strtoul(argv[++a], NULL, 10);
     else
       corpus_path = argv[a];
   }
+  FILE *sf = starts_path ? fopen(starts_path, "r") : NULL;
+  if (starts_path && !sf) return fprintf(stderr, "cannot open the starts %s\n", starts_path), 2;
+  if (sf) fclose(sf);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_corpus)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

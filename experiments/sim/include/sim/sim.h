@@ -54,7 +54,7 @@ static inline int sim_report_plain_ok(sim_step_report *rep, int iterations) {
     "paperA-paper: objective weight zeta; 0 means 1/h (paper A §6.1)")                           \
   X(INT, fp_max_iter, fp_max_iter, long, 50, XP_POSITIVE,                                         \
     "paperA-coulomb: most relaxed solves per step (fixed point); Newton: 4x this per "            \
-    "Alart-Curnier scale, 4 scales")                                                              \
+    "rung of its ladder of Alart-Curnier scales, 5 rungs")                                        \
   X(STR, coulomb_solver, coulomb_solver, "newton", "newton|fixed-point",                          \
     "paperA-coulomb: exact Coulomb by semismooth Newton (SPEC §1.6) or the fixed point (§1.3)")   \
   X(INT, max_pivots, max_pivots, long, 100, XP_POSITIVE,                                          \

@@ -118,7 +118,7 @@ typedef struct mbs_settings {
   double tol;       // relative tolerance of the active-set solvers' sign tests (default 1e-12)
   mbs_coulomb_solver coulomb_solver;  // coulomb: Newton (default) or the fixed point
   int fp_max_iter;  // coulomb: most relaxed solves per step in the De Saxcé fixed point; Newton:
-                    // 4·fp_max_iter iterations for each of its two scales (50)
+                    // 4·fp_max_iter iterations for each of its five rungs (50)
   double fp_tol;  // coulomb: stop when max |Δs| ≤ fp_tol · max(max s, μ‖ĉ0‖∞ of the contact
                   // rows) over the shifts s = μ‖ρ_t‖ (fixed point), or when the Newton residual
                   // ‖F‖∞ relative to the step's force scale is ≤ fp_tol (1e-10)

@@ -910,7 +910,7 @@ static int cw_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
 #define CW_CLAIM_MEAS(label, prefix)                                                          \
   {                                                                                           \
     label, XP_MEAS_MIN, "contact_wp", prefix, "paper_a_advantage", NULL, NULL, NULL, NAN, "", \
-        NULL, 0                                                                               \
+        NULL, 0, 1                                                                            \
   }
 static const xp_meas cw_claim_meas[] = {
     CW_CLAIM_MEAS("Hertz drop", "hertz_matched_"),
@@ -932,7 +932,8 @@ static const xp_claim cw_claims[] = {
      .n_meas = sizeof cw_claim_meas / sizeof cw_claim_meas[0],
      .note = "per scene, the smallest over its three accuracy levels of the cheapest other "
              "method's matched CPU time divided by paper A's best (any formulation); 0 where "
-             "paper A does not reach a level another method reaches"}};
+             "paper A does not reach a level another method reaches; a scene where no method "
+             "reaches any level is undecidable and left out"}};
 
 static void cw_cell_speedup(FILE *md, double v, const char *best) {
   if (strcmp(best, "not-run") == 0)

@@ -154,8 +154,13 @@ static void rule_test(const xp_rule *r, double m, double p, int *holds, int *nea
 
 xp_verdict xp_rule_decide(const xp_rule *r, const xp_meas *meas, const double *values, size_t n) {
   if (n == 0) return XP_VERDICT_NOT_RUN;
-  for (size_t i = 0; i < n; i++)
-    if (values[i] != values[i]) return XP_VERDICT_NOT_RUN;
+  size_t decided = 0;
+  for (size_t i = 0; i < n; i++) {
+    const int skip = r->kind != XP_RULE_MONOTONE && meas && meas[i].undecided_ok;
+    if (values[i] != values[i] && !skip) return XP_VERDICT_NOT_RUN;
+    decided += values[i] == values[i];
+  }
+  if (decided == 0) return XP_VERDICT_NOT_RUN;
   int all = 1, some = 0, all_near = 1;
   if (r->kind == XP_RULE_MONOTONE) {
     for (size_t i = 1; i < n; i++) all &= (values[i] - values[i - 1]) * r->upper > 0;
@@ -163,6 +168,7 @@ xp_verdict xp_rule_decide(const xp_rule *r, const xp_meas *meas, const double *v
     all &= n > 1;
   } else {
     for (size_t i = 0; i < n; i++) {
+      if (values[i] != values[i]) continue;  // undecided (checked above)
       int holds = 0, near = 0;
       rule_test(r, values[i], meas[i].paper, &holds, &near);
       all &= holds, some |= holds, all_near &= near || holds;
@@ -213,7 +219,7 @@ static void meas_text(xp_claim_files *fs, const xp_meas *m, int ok_flag, char *b
   const double v = xp_meas_value(fs, m);
   char val[48];
   if (v != v)
-    snprintf(val, sizeof val, "absent");
+    snprintf(val, sizeof val, "%s", m->undecided_ok ? "undecidable" : "absent");
   else if (ok_flag || m->op == XP_MEAS_OK)
     snprintf(val, sizeof val, "%s", v == 1 ? "ok" : "not ok");
   else

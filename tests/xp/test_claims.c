@@ -165,6 +165,23 @@ static void test_not_run(void **state) {
   assert_int_equal(verdict_of(&c), XP_VERDICT_REPRODUCED);
 }
 
+// an item the study could not decide (undecided_ok) is left out of the rule and named
+// "undecidable"; the others decide; all undecided is "not run"
+static void test_undecided(void **state) {
+  (void)state;
+  xp_meas m[3];
+  memcpy(m, three, sizeof m);
+  for (int i = 0; i < 3; i++) m[i].undecided_ok = 1;
+  const xp_claim c = {"ratio", "m ≥ 2", {.kind = XP_RULE_RATIO, .a = 2, .b = 1}, m, 3, NULL,
+                      0,       NULL};
+  write_file((double[]){3, NAN, 4}, NULL, 3);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_REPRODUCED);
+  write_file((double[]){3, NAN, 0.5}, NULL, 3);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_DIFFERENT);
+  write_file((double[]){NAN, NAN, NAN}, NULL, 3);
+  assert_int_equal(verdict_of(&c), XP_VERDICT_NOT_RUN);
+}
+
 // the one matched-accuracy rule: the cheapest run at or below the target that stays there for
 // every tighter setting; a loose setting that lands near the reference by chance does not count
 static void test_matched(void **state) {
@@ -265,10 +282,11 @@ int main(int argc, char **argv) {
   }
   readme_source = argv[1];
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_ratio),        cmocka_unit_test(test_relative),
-      cmocka_unit_test(test_interval),     cmocka_unit_test(test_all_ok),
-      cmocka_unit_test(test_monotone),     cmocka_unit_test(test_not_run),
-      cmocka_unit_test(test_readme_block), cmocka_unit_test(test_matched),
+      cmocka_unit_test(test_ratio),     cmocka_unit_test(test_relative),
+      cmocka_unit_test(test_interval),  cmocka_unit_test(test_all_ok),
+      cmocka_unit_test(test_monotone),  cmocka_unit_test(test_not_run),
+      cmocka_unit_test(test_undecided), cmocka_unit_test(test_readme_block),
+      cmocka_unit_test(test_matched),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -59,7 +59,10 @@ typedef struct xp_meas {
   double paper;  // the paper's number for it (NaN: none)
   const char *unit;
   double (*formula)(void);
-  double scale;  // the value read is multiplied by this (0: 1), e.g. 1/T for a speed
+  double scale;      // the value read is multiplied by this (0: 1), e.g. 1/T for a speed
+  int undecided_ok;  // 1: absent means the study could not decide this item (e.g. no method
+                     // reached any accuracy level): the rule judges the others, the evidence
+                     // says "undecidable"; 0: absent means not run
 } xp_meas;
 
 typedef struct xp_claim {

@@ -1033,7 +1033,8 @@ static void cw_report_scene(FILE *md, const xp_file *f, const char *scene) {
       if (strcmp(bests[e], "none") == 0 && pc == pc) sp[e] = INFINITY;
     }
     if (strcmp(status, "not-decidable") == 0) {
-      fprintf(md, "| %.3g | not decidable (below the floor) | | | | |\n", target);
+      fprintf(md, "| %.3g | %s | | | | |\n", target,
+              xp_matched_outcome_name(XP_MATCHED_UNDECIDABLE));
       continue;
     }
     fprintf(md, "| %.3g | %s (%.3g) | %s (%.3g) |", target, cheapest, cc, pa, pc);

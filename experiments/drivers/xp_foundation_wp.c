@@ -166,7 +166,8 @@ static void wp_table(const xp_file *f, FILE *md, double floor_abs) {
         xp_table_cell(&t, "%.3g (%s %g)", w[m], m ? "tol" : "h", knob);
       else
         xp_table_cell(&t, "%s",
-                      wp_levels[l] < floor_abs ? "not decidable (< floor)" : "not reached");
+                      xp_matched_outcome_name(wp_levels[l] < floor_abs ? XP_MATCHED_UNDECIDABLE
+                                                                       : XP_MATCHED_NONE));
     }
     if (all && resolved) memcpy(common, w, sizeof common), common_level = wp_levels[l];
   }

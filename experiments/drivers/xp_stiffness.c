@@ -340,8 +340,7 @@ static int st_matched_write(const st_slice *s, double E, const sim_method *m, co
   const int rungs = l->rungs;
   const char *why = l->why;
   const int pick = xp_matched_select(l->pts, (size_t)rungs, cf->target, floor_abs);
-  if (pick == XP_MATCHED_UNDECIDABLE)
-    why = "not decidable: the target is below the reference floor";
+  if (pick == XP_MATCHED_UNDECIDABLE) why = xp_matched_outcome_name(pick);
   const double knob = pick >= 0 ? l->pts[pick].knob : NAN;
   xp_case *c = st_case_begin(out, s, E, m->name, "matched");
   if (!c) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));

@@ -299,7 +299,8 @@ void xp_claims_table(FILE *out, const xp_claim *claims, size_t n, const char *di
     }
   fprintf(out,
           ". Each verdict is computed by the rule in its row from the measured values; a "
-          "missing measurement makes it \"not run\".\n\n");
+          "missing measurement makes it \"%s\".\n\n",
+          xp_verdict_name(XP_VERDICT_NOT_RUN));
   fprintf(out, "| claim | verdict | measured |\n|---|---|---|\n");
   for (size_t i = 0; i < n; i++) {
     fprintf(out, "| %s: %s | **%s** | ", claims[i].where, claims[i].words,

@@ -17,3 +17,9 @@ int xp_matched_select(const xp_matched_point *p, size_t n, double target, double
   }
   return best;
 }
+
+const char *xp_matched_outcome_name(int selected) {
+  if (selected == XP_MATCHED_UNDECIDABLE) return "not decidable (below the floor)";
+  if (selected == XP_MATCHED_NONE) return "not reached";
+  return NULL;
+}

@@ -193,6 +193,11 @@ static void test_matched(void **state) {
   assert_int_equal(xp_matched_select(p, 4, 1e-9, 1e-10), XP_MATCHED_NONE);
   // below the reference floor: not decidable
   assert_int_equal(xp_matched_select(p, 4, 1e-9, 1e-8), XP_MATCHED_UNDECIDABLE);
+  // every study names these two outcomes alike; a chosen run has no outcome words
+  assert_string_equal(xp_matched_outcome_name(XP_MATCHED_UNDECIDABLE),
+                      "not decidable (below the floor)");
+  assert_string_equal(xp_matched_outcome_name(XP_MATCHED_NONE), "not reached");
+  assert_null(xp_matched_outcome_name(2));
   // a tighter run without an error (failed) does not meet the target
   p[3].error = NAN;
   assert_int_equal(xp_matched_select(p, 4, 1e-6, NAN), XP_MATCHED_NONE);

@@ -23,6 +23,9 @@ enum {
 // Index of the chosen point of p[0..n) (the runs of one method), XP_MATCHED_NONE or
 // XP_MATCHED_UNDECIDABLE (target < floor; floor NaN: unknown, never undecidable).
 int xp_matched_select(const xp_matched_point *p, size_t n, double target, double floor);
+// The words for an outcome without a chosen run (XP_MATCHED_NONE: "not reached",
+// XP_MATCHED_UNDECIDABLE: "not decidable (below the floor)"); NULL for a chosen index.
+const char *xp_matched_outcome_name(int selected);
 
 // The speed-up convention of every table: the other method's time ÷ the constraint solver's
 // (> 1: the constraint solver is faster).

@@ -205,7 +205,9 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
   if (first) {
     predict_values(q);
     double dmax = 0;
-    for (int j = 0; j < N; j++) dmax = max_of(dmax, fabs(q->Kx0[q->kdiag[j]]));
+    for (int j = q->nlam; j < N; j++) dmax = max_of(dmax, fabs(q->Kx0[q->kdiag[j]]));
+    q->kdmax_w = dmax;  // the w and y columns' part (a re-solve of this build changes λ only)
+    for (int j = 0; j < q->nlam; j++) dmax = max_of(dmax, fabs(q->Kx0[q->kdiag[j]]));
     // bodies first: no static regularisation — in that order every pivot has its sign (a body's
     // w block M_b > 0, then its y block −M_b, then the λ rows C + G M⁻¹ Gᵀ > 0 or 1 if open), so
     // K0 itself is factored; a pivot that still fails the sign test becomes ±kdyn. AMD's order
@@ -229,8 +231,7 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
   }
   // the open flags of the factored matrix (predict_kept's reference)
   memcpy(q->open_f, q->open, sizeof(int) * (size_t)q->nlam);
-  memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
-  qcp_qd_solve(q->qd, q->ksol);
+  qcp_qd_solve_rhs(q->qd, q->krhs, q->ksol);
 }
 
 // the first solve of a pass that re-solves the rows of a pass whose build the factor holds
@@ -241,13 +242,10 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
 // K. Returns 0 when that does not apply (another build factored, or the scale of the
 // regularisation moved): the full first factor then.
 static int predict_kept(struct mbs_qcp *q) {
-  const int ns = q->nlam, n = q->nn, N = n + q->np;
+  const int ns = q->nlam, n = q->nn;
   if (q->kbuild != q->build_id) return 0;
-  double dmax = 0;
-  for (int j = 0; j < N; j++) {
-    const double d = j >= ns ? q->Kx0[q->kdiag[j]] : q->open[j] ? 1 : q->Px[q->Pp[j]];
-    dmax = max_of(dmax, fabs(d));
-  }
+  double dmax = q->kdmax_w;
+  for (int j = 0; j < ns; j++) dmax = max_of(dmax, fabs(q->open[j] ? 1 : q->Px[q->Pp[j]]));
   if ((dmax > 0 ? dmax : 1) != q->kscale) return 0;
   q->nchanged = 0;
   for (int s = 0; s < ns; s++) {
@@ -259,8 +257,7 @@ static int predict_kept(struct mbs_qcp *q) {
   for (int i = 0; i < q->np; i++) q->krhs[n + i] = q->b[i];
   qcp_qd_refactor(q->qd, q->Kx, q->nchanged, q->changed, q->keps, q->kdyn);
   memcpy(q->open_f, q->open, sizeof(int) * (size_t)ns);
-  memcpy(q->ksol, q->krhs, sizeof(double) * (size_t)N);
-  qcp_qd_solve(q->qd, q->ksol);
+  qcp_qd_solve_rhs(q->qd, q->krhs, q->ksol);
   return 1;
 }
 

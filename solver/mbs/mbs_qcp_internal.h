@@ -52,6 +52,7 @@ struct mbs_qcp {
   int *open_f;                // the open flags of the matrix the factor holds (λ rows)
   long build_id, kbuild;      // builds made; the build whose values the factor holds (−1: none)
   double kscale;              // the regularisation's scale of the factor (largest |diagonal|)
+  double kdmax_w;             // its largest |diagonal| over the w and y columns
   double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
   int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
   double *Kx, *Kx0, *krhs, *ksol, *kres;

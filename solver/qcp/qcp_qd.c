@@ -34,6 +34,7 @@ struct qcp_qd {
   signed char *kzero, *lzero, *cdirty;
   double *kd;
   int stamp;  // the refactor's marks (iwork's first n): above any row index qcp_ldl leaves there
+  int rot;    // the order is a rotation, perm[k] = (k + rot) mod n (−1: not): solves copy blocks
 };
 
 void qcp_qd_free(qcp_qd *f) {
@@ -134,6 +135,9 @@ qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *si
     return NULL;
   }
   for (int i = 0; i < n; i++) f->pinv[f->perm[i]] = i;
+  f->rot = f->perm[0];
+  for (int k = 0; k < n && f->rot >= 0; k++)
+    if (f->perm[k] != (k + f->rot) % n) f->rot = -1;
   for (int i = 0; i < n; i++) f->sign[f->pinv[i]] = sign[i] < 0 ? -1 : 1;
   permute_pattern(f, Ap, Ai);
   variable_entries(f, Ap, Ai);
@@ -323,8 +327,18 @@ int qcp_qd_factor_update(qcp_qd *f, const double *Ax, double eps, double delta) 
   return refactor_rows(f, k0);
 }
 
-void qcp_qd_solve(qcp_qd *f, double *x) {
-  for (int i = 0; i < f->n; i++) f->b[i] = x[f->perm[i]];
-  qcp_ldl_solve_ends(f->n, f->Lp, f->Lend, f->Li, f->Lx, f->Dinv, f->b);
-  for (int i = 0; i < f->n; i++) x[f->perm[i]] = f->b[i];
+void qcp_qd_solve_rhs(qcp_qd *f, const double *b, double *x) {
+  const int n = f->n, r = f->rot;
+  const size_t head = sizeof(double) * (size_t)(n - r), tail = sizeof(double) * (size_t)r;
+  if (r >= 0)  // the caller's last variables first (the prediction's order: bodies, then rows)
+    memcpy(f->b, b + r, head), memcpy(f->b + n - r, b, tail);
+  else
+    for (int i = 0; i < n; i++) f->b[i] = b[f->perm[i]];
+  qcp_ldl_solve_ends(n, f->Lp, f->Lend, f->Li, f->Lx, f->Dinv, f->b);
+  if (r >= 0)
+    memcpy(x + r, f->b, head), memcpy(x, f->b + n - r, tail);
+  else
+    for (int i = 0; i < n; i++) x[f->perm[i]] = f->b[i];
 }
+
+void qcp_qd_solve(qcp_qd *f, double *x) { qcp_qd_solve_rhs(f, x, x); }

@@ -47,6 +47,9 @@ int qcp_qd_factor_update(qcp_qd *f, const double *Ax, double eps, double delta);
 // Solves with the last factor: x holds b on entry and the solution on return.
 void qcp_qd_solve(qcp_qd *f, double *x);
 
+// The same with b kept: x = K⁻¹ b (x may be b).
+void qcp_qd_solve_rhs(qcp_qd *f, const double *b, double *x);
+
 void qcp_qd_free(qcp_qd *f);
 
 #endif

@@ -263,13 +263,14 @@ static int predict_kept(struct mbs_qcp *q) {
 
 // iterative refinement of q->ksol against K0 itself removes δ's perturbation (one pass takes the
 // residual from ~δ to round-off, ~1e-14 relative); stops at round-off or when a pass gains less
-// than 10×; returns ‖K0 x − rhs‖∞ / (1 + ‖rhs‖∞)
-static double predict_refine(struct mbs_qcp *q) {
+// than 10×; returns ‖K0 x − rhs‖∞ / (1 + ‖rhs‖∞), *moved = 0 if x was left as it was
+static double predict_refine(struct mbs_qcp *q, int *moved) {
   const int N = q->nn + q->np;
   double bmax = 0;
   for (int j = 0; j < N; j++) bmax = max_of(bmax, fabs(q->krhs[j]));
   // first pass without a product: K_δ x = rhs, so rhs − K0 x = (K_δ − K0) x, the regularised
   // diagonals times x (up to the solve's rounding, which the checked passes below remove)
+  *moved = q->kdelta > 0;
   if (q->kdelta > 0) {
     for (int j = 0; j < N; j++)
       q->kres[j] = (q->Kx[q->kdiag[j]] - q->Kx0[q->kdiag[j]]) * q->ksol[j];
@@ -290,6 +291,7 @@ static double predict_refine(struct mbs_qcp *q) {
     if (res <= 1e-13 * (1 + bmax)) break;
     qcp_qd_solve(q->qd, q->kres);
     for (int j = 0; j < N; j++) q->ksol[j] += q->kres[j];
+    *moved = 1;
   }
   return res / (1 + bmax);
 }
@@ -388,8 +390,10 @@ int mbs_predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *
     if (flips) {
       if (++solves > PREDICT_MAX_SOLVES) return 0;
       if (!(solves == 1 && ws->rows_kept && predict_kept(q))) predict_factor_solve(q, solves == 1);
-    } else if (!(predict_refine(q) <= 1e-10)) {
-      return 0;
+    } else {
+      int moved;
+      if (!(predict_refine(q, &moved) <= 1e-10)) return 0;
+      if (!moved) break;  // the point just checked stands: no second check
     }
     const int refined = !flips;
     if ((flips = predict_update(ws, ns, sidx, chat0)) < 0) return 0;

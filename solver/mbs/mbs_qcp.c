@@ -146,17 +146,19 @@ static void transpose_rows(mbs_workspace *ws, int ns, const int *sidx) {
   }
   q->Tp[0] = 0;
   for (int j = 0; j < nv; j++) q->Tp[j + 1] = q->Tp[j] + q->cnt[j], q->cnt[j] = q->Tp[j];
+  int merged = 0;
   for (int s = 0; s < ns; s++) {
     int i = ws->act[sidx[s]];
     for (int k = r->start[i]; k < r->start[i + 1]; k++) {
       int j = r->col[k], at = q->cnt[j];
       if (at > q->Tp[j] && q->Ti[at - 1] == s) {  // same row, same column: merge
-        q->Tx[at - 1] += r->val[k];
+        q->Tx[at - 1] += r->val[k], merged = 1;
         continue;
       }
       q->Ti[at] = s, q->Tx[at] = r->val[k], q->cnt[j]++;
     }
   }
+  if (!merged) return;  // every column full: nothing to compact
   // columns may have shrunk by merging: compact
   int w = 0;
   for (int j = 0; j < nv; j++) {
@@ -174,14 +176,12 @@ static int lambda_column(const mdl_rows *r, int i, int *idx, double *val, double
   for (int k = r->start[i]; k < r->start[i + 1]; k++) {
     int c = r->col[k], pos = n;
     double v = scale * r->val[k];
-    int dup = -1;
-    for (int a = 0; a < n; a++)
-      if (idx[a] == c) dup = a;
-    if (dup >= 0) {
-      val[dup] += v;
+    while (pos > 0 && idx[pos - 1] > c) pos--;
+    if (pos > 0 && idx[pos - 1] == c) {  // a duplicate (the list is sorted): merge
+      val[pos - 1] += v;
       continue;
     }
-    while (pos > 0 && idx[pos - 1] > c) idx[pos] = idx[pos - 1], val[pos] = val[pos - 1], pos--;
+    for (int a = n; a > pos; a--) idx[a] = idx[a - 1], val[a] = val[a - 1];
     idx[pos] = c, val[pos] = v, n++;
   }
   return n;

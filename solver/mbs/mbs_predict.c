@@ -170,7 +170,8 @@ void mbs_predict_record(mbs_workspace *ws, int ns, const int *sidx) {
 // K's values for the predicted set: open rows' λ columns become the identity (λ = 0)
 static void predict_values(struct mbs_qcp *q) {
   const int n = q->nn, p = q->np, N = n + p;
-  for (int e = 0; e < q->Kp[N]; e++) q->Kx0[e] = 0;
+  // every slot is a diagonal, an entry of P or one of A: zero the diagonals, then scatter P, A
+  for (int j = 0; j < N; j++) q->Kx0[q->kdiag[j]] = 0;
   for (int k = 0; k < q->nP; k++) q->Kx0[q->pmap[k]] = q->Px[k];
   for (int k = 0; k < q->nA; k++) q->Kx0[q->amap[k]] = q->Ax[k];
   for (int s = 0; s < n; s++) {

@@ -340,8 +340,10 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
     if (role != ROLE_UNI && role != ROLE_NORMAL) continue;
     const double mu = role == ROLE_NORMAL ? r->mu[ws->act[sidx[s]]] : 0;
     double v[3] = {0, 0, 0};  // λ (closed) or ρ (open) of the row and its tangents
-    const int rows[3] = {s, role == ROLE_NORMAL ? q->tan1[s] : -1,
-                         role == ROLE_NORMAL && q->ntan[s] > 1 ? q->tan2[s] : -1};
+    // (coulomb's open rows test ρ_n alone: their tangents' ρ is not formed)
+    const int tangents = role == ROLE_NORMAL && !(coulomb && q->open[s]);
+    const int rows[3] = {s, tangents ? q->tan1[s] : -1,
+                         tangents && q->ntan[s] > 1 ? q->tan2[s] : -1};
     for (int k = 0; k < 3; k++) {
       int t = rows[k];
       if (t < 0) continue;

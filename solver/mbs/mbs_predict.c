@@ -102,6 +102,7 @@ int mbs_predict_setup(struct mbs_qcp *q) {
     sc_error err = {0};
     q->qd = qcp_qd_create(N, q->Kp, q->Ki, sign, crowded ? NULL : order, &al, &err);
     q->bodies_first = !crowded;
+    if (!crowded) q->Kx = q->Kx0;  // factored unregularised (predict_factor_solve): K_δ = K0
     ok = q->qd != NULL;
   }
   if (!ok) return mbs_predict_release(q), -1;
@@ -217,9 +218,11 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
     q->kdelta = q->bodies_first ? 0 : 1e-10 * scale;
     q->kdyn = 1e-10 * scale;
     q->keps = 1e-14 * scale;
-    memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
-    for (int j = 0; j < N; j++)
-      if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? q->kdelta : -q->kdelta;
+    if (q->Kx != q->Kx0) {  // K_δ beside K0 (AMD's order)
+      memcpy(q->Kx, q->Kx0, sizeof(double) * (size_t)nnz);
+      for (int j = 0; j < N; j++)
+        if (j >= n || q->Kx[q->kdiag[j]] == 0) q->Kx[q->kdiag[j]] = j < n ? q->kdelta : -q->kdelta;
+    }
     // the factor's rows before the first that differs from the last factored matrix stand: a
     // pass of the same pattern keeps the bodies' rows when their mass matrix is constant
     // (spheres), and the λ rows below the first whose stiffness changed (a second pass of a

@@ -33,8 +33,18 @@ static void *pattern_alloc(struct mbs_qcp *q, size_t size, size_t count) {
   return p;
 }
 
+// an entry of the mass block (P's or A's columns of w) off its diagonal and zero at the pattern's
+// setup: left out of K (mass blocks come dense, bs × bs, and a rigid body's is diagonal in its
+// frame — 6 of 36 entries — so they made most of K and, through fill, of its factor: the column
+// of 1000 spheres, K 102 000 → 57 000 entries, L 114 000 → 54 000). A build where one is no
+// longer zero stops the prediction for the pattern (predict_values)
+static int mass_zero(const struct mbs_qcp *q, int col, int diag, int row, double v) {
+  return col >= q->nlam && row != diag && v == 0;
+}
+
 // K's pattern (upper triangle, CSC, size n + p): column j < n holds P's column j (its diagonal
-// added if P has none), column n + i row i of A and the diagonal; then the symbolic factor
+// added if P has none), column n + i row i of A and the diagonal (the mass blocks' zeros left
+// out: mass_zero); then the symbolic factor
 int mbs_predict_setup(struct mbs_qcp *q) {
   mbs_predict_release(q);
   const int n = q->nn, p = q->np, N = n + p, nP = q->nP, nA = q->nA;
@@ -63,7 +73,8 @@ int mbs_predict_setup(struct mbs_qcp *q) {
       q->Kp[j] = e;
       q->kdiag[j] = -1;
       for (int k = q->Pp[j]; k < q->Pp[j + 1]; k++) {
-        q->pmap[k] = e;
+        q->pmap[k] = mass_zero(q, j, j, q->Pi[k], q->Px[k]) ? -1 : e;
+        if (q->pmap[k] < 0) continue;
         if (q->Pi[k] == j) q->kdiag[j] = e;
         q->Ki[e++] = q->Pi[k];
       }
@@ -71,16 +82,21 @@ int mbs_predict_setup(struct mbs_qcp *q) {
     }
     // A by rows: column n + i of K holds row i of A, then its diagonal; rowcnt becomes the next
     // free slot of each such column
-    for (int k = 0; k < nA; k++) rowcnt[q->Ai[k] + 1]++;
+    for (int j = 0; j < n; j++)  // (w_j's own row of A is mass row j − nlam)
+      for (int k = q->Ap[j]; k < q->Ap[j + 1]; k++)
+        if ((q->amap[k] = mass_zero(q, j, j - q->nlam, q->Ai[k], q->Ax[k]) ? -1 : 0) == 0)
+          rowcnt[q->Ai[k] + 1]++;
     for (int i = 0; i < p; i++) rowcnt[i + 1] += rowcnt[i];
+    const int kept = rowcnt[p];
     for (int i = 0; i < p; i++) q->Kp[n + i] = rowcnt[i] = e + rowcnt[i] + i;
     for (int j = 0; j < n; j++)
       for (int k = q->Ap[j]; k < q->Ap[j + 1]; k++) {
+        if (q->amap[k] < 0) continue;
         int at = rowcnt[q->Ai[k]]++;
         q->amap[k] = at, q->Ki[at] = j;
       }
     for (int i = 0; i < p; i++) q->kdiag[n + i] = rowcnt[i], q->Ki[rowcnt[i]] = n + i;
-    q->Kp[N] = e + nA + p;
+    q->Kp[N] = e + kept + p;
     for (int j = 0; j < N; j++) sign[j] = j < n ? 1 : -1;
     // elimination order: w and y first (block-diagonal M: fill only within a body), the λ rows
     // last, by row — a correction that flips λ rows then refactors only the rows from the first
@@ -168,13 +184,26 @@ void mbs_predict_record(mbs_workspace *ws, int ns, const int *sidx) {
   memcpy(q->w_last, q->wx + ns, sizeof(double) * (size_t)ws->nv);
 }
 
-// K's values for the predicted set: open rows' λ columns become the identity (λ = 0)
-static void predict_values(struct mbs_qcp *q) {
+// K's values for the predicted set: open rows' λ columns become the identity (λ = 0); −1 if an
+// entry left out of K's pattern is no longer zero (mass_zero)
+static int predict_values(struct mbs_qcp *q) {
   const int n = q->nn, p = q->np, N = n + p;
   // every slot is a diagonal, an entry of P or one of A: zero the diagonals, then scatter P, A
   for (int j = 0; j < N; j++) q->Kx0[q->kdiag[j]] = 0;
-  for (int k = 0; k < q->nP; k++) q->Kx0[q->pmap[k]] = q->Px[k];
-  for (int k = 0; k < q->nA; k++) q->Kx0[q->amap[k]] = q->Ax[k];
+  int lost = 0;
+  for (int k = 0; k < q->nP; k++) {
+    if (q->pmap[k] >= 0)
+      q->Kx0[q->pmap[k]] = q->Px[k];
+    else
+      lost |= q->Px[k] != 0;
+  }
+  for (int k = 0; k < q->nA; k++) {
+    if (q->amap[k] >= 0)
+      q->Kx0[q->amap[k]] = q->Ax[k];
+    else
+      lost |= q->Ax[k] != 0;
+  }
+  if (lost) return -1;
   for (int s = 0; s < n; s++) {
     if (!q->open[s]) continue;
     q->Kx0[q->kdiag[s]] = 1;
@@ -182,6 +211,7 @@ static void predict_values(struct mbs_qcp *q) {
   }
   for (int j = 0; j < n; j++) q->krhs[j] = q->open[j] ? 0 : -q->c[j];
   for (int i = 0; i < p; i++) q->krhs[n + i] = q->b[i];
+  return 0;
 }
 
 // K0's column s and the rhs after row s opened or closed (as predict_values would set them),
@@ -202,10 +232,10 @@ static void predict_column(struct mbs_qcp *q, int s) {
 // off K0's solution by O(δ) (predict_refine removes that). The first factor of a step builds K0
 // and sets δ from its largest diagonal; a correction changes the flipped rows' columns only and
 // refactors from the first of them on (the λ rows are eliminated last: predict_setup).
-static void predict_factor_solve(struct mbs_qcp *q, int first) {
+static int predict_factor_solve(struct mbs_qcp *q, int first) {
   const int n = q->nn, N = n + q->np, nnz = q->Kp[N];
   if (first) {
-    predict_values(q);
+    if (predict_values(q)) return -1;
     double dmax = 0;
     for (int j = q->nlam; j < N; j++) dmax = max_of(dmax, fabs(q->Kx0[q->kdiag[j]]));
     q->kdmax_w = dmax;  // the w and y columns' part (a re-solve of this build changes λ only)
@@ -236,6 +266,7 @@ static void predict_factor_solve(struct mbs_qcp *q, int first) {
   // the open flags of the factored matrix (predict_kept's reference)
   memcpy(q->open_f, q->open, sizeof(int) * (size_t)q->nlam);
   qcp_qd_solve_rhs(q->qd, q->krhs, q->ksol);
+  return 0;
 }
 
 // the first solve of a pass that re-solves the rows of a pass whose build the factor holds
@@ -395,7 +426,9 @@ int mbs_predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *
   for (;;) {
     if (flips) {
       if (++solves > PREDICT_MAX_SOLVES) return 0;
-      if (!(solves == 1 && ws->rows_kept && predict_kept(q))) predict_factor_solve(q, solves == 1);
+      if (!(solves == 1 && ws->rows_kept && predict_kept(q)) &&
+          predict_factor_solve(q, solves == 1))
+        return q->kn = 0, 0;  // K's pattern no longer holds the values: no prediction with it
     } else {
       int moved;
       if (!(predict_refine(q, &moved) <= 1e-10)) return 0;

@@ -11,7 +11,11 @@
 //   * the foundation (paper A §6.3; 400 elements, E = 1e7 and 1e11, 50 N, bias off as its study
 //     runs it): the cube rocks, rim elements join and leave every step, so the prediction's
 //     active-set corrections are what is checked; against the interior point within its own
-//     floor (its change from tolerance 1e-11 to 1e-12, measured in the same run).
+//     floor (its change from tolerance 1e-11 to 1e-12, measured in the same run);
+//   * the resting stack, N = 10, whose mass blocks (diagonal: the prediction's system leaves their
+//     zeros out) take an off-diagonal entry halfway: the same agreement over the whole run (a
+//     system still without that entry would be solved exactly, checked against itself, and
+//     accepted — off by the coupling).
 // cmocka.h needs these three first
 // clang-format off
 #include <setjmp.h>
@@ -29,18 +33,35 @@
 #include "scenarios/stack.h"
 
 typedef struct run_result {
-  long predicted, steps;
-  double dq_max, dv_max;  // largest state difference from the interior-point run
+  long predicted, steps, predicted_late;  // late: from the mass's change on
+  double dq_max, dv_max;                  // largest state difference from the interior-point run
 } run_result;
 
+// the stack's mass with, from time fill_t on, M[0][2] = M[2][0] = 0.01 m in every body's 6×6
+// block (still positive definite)
+static int (*fill_base)(double t, const double *q, double *M, void *ctx);
+static double fill_t = INFINITY;
+static int fill_bodies;
+static int fill_mass(double t, const double *q, double *M, void *ctx) {
+  const int rc = fill_base(t, q, M, ctx);
+  for (int b = 0; !rc && t >= fill_t && b < fill_bodies; b++)
+    M[36 * b + 2] = M[36 * b + 12] = 0.01 * M[36 * b];
+  return rc;
+}
+
 // runs the stack from `dropped`/resting for `steps` steps twice in lockstep — predict = 1 and
-// predict = 0 — each from its own state, and records the largest difference of the states
-static run_result run_pair(int n, mbs_formulation form, mbs_activation act, int dropped,
-                           int steps) {
+// predict = 0 — each from its own state, and records the largest difference of the states; from
+// step fill_step on (< 0: never) the mass blocks carry fill_mass's off-diagonal entry
+static run_result run_pair(int n, mbs_formulation form, mbs_activation act, int dropped, int steps,
+                           int fill_step) {
   stack_params p = stack_params_default();
   p.n = n;
   stack s;
   assert_int_equal(stack_init(&s, &p), 0);
+  if (fill_step >= 0) {
+    fill_base = s.model.mass, s.model.mass = fill_mass;
+    fill_t = (fill_step - 0.5) * 0.01, fill_bodies = n;
+  }
   mbs_settings set[2] = {mbs_settings_default(), mbs_settings_default()};
   mbs_workspace *ws[2];
   double *q[2], *v[2];
@@ -63,6 +84,7 @@ static run_result run_pair(int n, mbs_formulation form, mbs_activation act, int 
       assert_true(st == MBS_OK);
     }
     r.predicted += mbs_step_info(ws[0])->predicted > 0, r.steps++;
+    r.predicted_late += fill_step >= 0 && i >= fill_step && mbs_step_info(ws[0])->predicted > 0;
     assert_int_equal(mbs_step_info(ws[1])->predicted, 0);
     for (int j = 0; j < 7 * n; j++) r.dq_max = fmax(r.dq_max, fabs(q[0][j] - q[1][j]));
     for (int j = 0; j < 6 * n; j++) r.dv_max = fmax(r.dv_max, fabs(v[0][j] - v[1][j]));
@@ -84,17 +106,25 @@ static void check(const char *what, run_result r, double overlap_scale, long min
 
 static void test_resting(void **state) {
   (void)state;
-  check("resting N = 20 coulomb", run_pair(20, MBS_COULOMB, MBS_ACTIVATION_OVERLAP, 0, 60), 2.1e-6,
-        50);
-  check("resting N = 20 relaxed", run_pair(20, MBS_RELAXED, MBS_ACTIVATION_OVERLAP, 0, 60), 2.1e-6,
-        50);
+  check("resting N = 20 coulomb", run_pair(20, MBS_COULOMB, MBS_ACTIVATION_OVERLAP, 0, 60, -1),
+        2.1e-6, 50);
+  check("resting N = 20 relaxed", run_pair(20, MBS_RELAXED, MBS_ACTIVATION_OVERLAP, 0, 60, -1),
+        2.1e-6, 50);
 }
 
 static void test_landing(void **state) {
   (void)state;
   // the column lands within ~0.1 s and settles: contacts join, then the set is kept
   check("dropped N = 10 coulomb speculative",
-        run_pair(10, MBS_COULOMB, MBS_ACTIVATION_SPECULATIVE, 1, 100), 2.1e-6, 20);
+        run_pair(10, MBS_COULOMB, MBS_ACTIVATION_SPECULATIVE, 1, 100, -1), 2.1e-6, 20);
+}
+
+static void test_mass_fill(void **state) {
+  (void)state;
+  const run_result r = run_pair(10, MBS_COULOMB, MBS_ACTIVATION_OVERLAP, 0, 40, 20);
+  fill_t = INFINITY;
+  printf("mass blocks fill in at step 20: %ld steps predicted after\n", r.predicted_late);
+  check("resting N = 10 coulomb, mass filling in", r, 2.1e-6, 15);
 }
 
 // the foundation three times in lockstep: predict 1, and the interior point alone at qcp's
@@ -163,6 +193,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_resting),
       cmocka_unit_test(test_landing),
+      cmocka_unit_test(test_mass_fill),
       cmocka_unit_test(test_foundation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,7 @@ struct mbs_workspace {
                         // their stiffnesses changed: a speculative re-solve without joins)
   int *extra;           // cap: speculative rows flagged to join (mdl_eval_activate), per row
   double *Krow;         // cap: stiffness each row uses in this step (speculative), per row
+  double *gvfree;       // cap: G_a v_free of the active rows (a pass of the same rows reuses it)
 };
 
 // qcp path (mbs_qcp.c): allocate its buffers (0 ok, −1 out of memory), free them, and solve the

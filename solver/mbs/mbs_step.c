@@ -246,7 +246,7 @@ void mbs_workspace_free(mbs_workspace *ws) {
   free(ws->lambda), free(ws->resid), free(ws->D), free(ws->chat);
   free(ws->free_row), free(ws->sidx), free(ws->A), free(ws->lam_act), free(ws->rhat);
   free(ws->lam_s), free(ws->chat0), free(ws->gE), free(ws->wvec), free(ws->ctt);
-  free(ws->extra), free(ws->Krow);
+  free(ws->extra), free(ws->Krow), free(ws->gvfree);
   mbs_qcp_free(ws);
   mbs_lcp_ws_free(&ws->lcp);
   free(ws);
@@ -278,8 +278,8 @@ mbs_workspace *mbs_workspace_create(const mdl_model *model, const mbs_settings *
   workspace_views(ws);
   size_t nv = (size_t)ws->nv, nq = (size_t)ws->nq, cap = (size_t)(ws->cap > 0 ? ws->cap : 1);
   size_t dcap = (size_t)(ws->dcap > 0 ? ws->dcap : 1);
-  double **capv[] = {&ws->lambda, &ws->resid, &ws->D,     &ws->chat, &ws->lam_act,
-                     &ws->rhat,   &ws->lam_s, &ws->chat0, &ws->ctt,  &ws->Krow};
+  double **capv[] = {&ws->lambda, &ws->resid, &ws->D,   &ws->chat, &ws->lam_act, &ws->rhat,
+                     &ws->lam_s,  &ws->chat0, &ws->ctt, &ws->Krow, &ws->gvfree};
   double **nvv[] = {&ws->vfree, &ws->vnew, &ws->tmp, &ws->gE, &ws->wvec};
   int ok = 1;
   for (size_t k = 0; k < sizeof capv / sizeof capv[0]; k++)
@@ -439,6 +439,8 @@ static int step_rows(mbs_workspace *ws, double h) {
   const double *K = ws->settings.activation == MBS_ACTIVATION_SPECULATIVE ? ws->Krow : r->K;
   for (int a = 0; a < na; a++) {
     int i = ws->act[a];
+    // G v_free of the row: this step's rows again (a speculative re-solve) have it already
+    if (!ws->rows_kept) ws->gvfree[a] = mdl_eval_row_dot(r, i, ws->vfree);
     ws->D[a] = h * (h * K[i] + r->B[i]);
     ws->lam_act[a] = 0;
     if (ws->D[a] == 0) {
@@ -451,8 +453,8 @@ static int step_rows(mbs_workspace *ws, double h) {
     if (ws->D[a] == 0) continue;
     int i = ws->act[a];
     double Kd = K[i] > 0 ? 1.0 / (h * (h + r->B[i] / K[i])) : 0.0;  // K/D without overflow
-    ws->chat0[ns] = -Kd * r->phi[i] - mdl_eval_row_dot(r, i, ws->vfree) / h -
-                    ws->settings.gdot_target * r->gdot_v[i] - ws->p[a] / ws->D[a];
+    ws->chat0[ns] = -Kd * r->phi[i] - ws->gvfree[a] / h - ws->settings.gdot_target * r->gdot_v[i] -
+                    ws->p[a] / ws->D[a];
     ws->sidx[ns] = a;
     ws->free_row[ns] = r->kind[i] == MDL_ROW_BILATERAL;
     ns++;

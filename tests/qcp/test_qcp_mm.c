@@ -262,6 +262,24 @@ static void test_endgame_restart(void **state) {
   qcp_mm_free(&mm);
 }
 
+// QPILOTNO (2172 variables, 3147 rows) at an absolute 1e-9 from the ρ = 1 start: the first run is
+// primal feasible to 5.6e-10 relative by iteration 20, but refinement then leaves 5e-5 on the
+// primal rows and the gap is never closed; the restart from the widened ρ = 1 point crawled to the
+// 200-iteration limit (max_iterations, failing score). Restarted from the ρ = 1e4 point instead
+// (the first run was feasible: its failure is in the endgame), it is solved with a passing
+// independent score.
+static void test_feasible_run_restart(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("QPILOTNO", &mm);
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_full(&mm, 0, &sc, &info), QCP_SOLVED);
+  assert_true(info.iterations > 74 && info.iterations < 200);  // restarted, then finished
+  assert_true(sc.pres <= 1e-9 && sc.dres <= 1e-9 && sc.gap <= 1e-9);
+  qcp_mm_free(&mm);
+}
+
 // The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the
 // exact score does not: one row x1 + x2 with x = (1e16, 1) and u = 1e16 is violated by exactly 1,
 // but 1e16 + 1 rounds to 1e16 in double (ties to even); and a column whose Aᵀy terms
@@ -328,6 +346,7 @@ int main(void) {
       cmocka_unit_test(test_lastbit_finishes),
       cmocka_unit_test(test_polish_during_iteration),
       cmocka_unit_test(test_endgame_restart),
+      cmocka_unit_test(test_feasible_run_restart),
       cmocka_unit_test(test_score_f64_rounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -706,26 +706,34 @@ static int restart_cold(qcp_workspace *ws, qcp_status why) {
   return start_cold_rho(ws, 1.0, RESTART_WIDEN);
 }
 
-// A first run from a start less all-active than ρ = ENDGAME_RHO (CVXOPT's ρ = 1, as bench maros
-// sets it) whose best iterate converged to rounding level (relative measures ≤ ENDGAME_MERIT)
-// and still could not be finished (the polish found no passing point: QFFFFF80, QFORPLAN) failed
-// in the endgame, not on the path; the widened ρ = 1 point would retrace that path. It restarts
-// instead from the ρ = ENDGAME_RHO point with the configured static regularisation (the first
-// run may have relaxed it) and the polish tries renewed. Returns 0, or −1 if that KKT solve was
-// not finite.
-#define ENDGAME_RHO 1e4
+// A first run from a start less all-active than ρ = ACTIVE_RHO (CVXOPT's ρ = 1, as bench maros
+// may set it) that failed in the endgame, not on the path, restarts from the ρ = ACTIVE_RHO
+// point rather than the widened ρ = 1 one, which would retrace that path: with the configured
+// static regularisation (the first run may have relaxed it) and the polish tries renewed. The
+// endgame: its best iterate converged to rounding level (relative measures ≤ ENDGAME_MERIT) and
+// could not be finished (the polish found no passing point: QFFFFF80, QFORPLAN), or some iterate
+// was feasible to ENDGAME_FEAS relative and the gap could not be closed from there (QPILOTNO:
+// from iteration 20 refinement leaves 5e-5 on the primal rows, the primal residual stays at
+// 5.6e-10 relative, μ falls to 1e-63 and the widened restart crawls to the iteration limit; from
+// the ρ = 1e4 point it is solved). A run that crawls from a badly centred start (LISWET, YAO,
+// POWELL20: max(pres, dres) ≥ 1e-7 when it restarts, after 14–21 iterations) keeps the widened
+// restart; from the ρ = 1e4 point they took 27–143 % more iterations. Returns 0, or −1 if
+// that KKT solve was not finite.
+#define ACTIVE_RHO 1e4
 #define ENDGAME_MERIT 1e-12
+#define ENDGAME_FEAS 1e-9
 
-static int restart_endgame(qcp_workspace *ws, int *polish_tries, int *polish_next) {
+static int restart_all_active(qcp_workspace *ws, qcp_status why, int *polish_tries,
+                              int *polish_next) {
   ws->info.factorizations++;
   if (ws->set.verbose)
-    fprintf(stderr, "qcp: restart from the rho = %.0e cold start (converged, not finished)\n",
-            ENDGAME_RHO);
+    fprintf(stderr, "qcp: restart from the rho = %.0e cold start (%s)\n", ACTIVE_RHO,
+            why == QCP_UNSOLVED ? "short steps" : qcp_status_string(why));
   qcp_kkt_set_delta(&ws->kkt, ws->set.static_reg);
   ws->relax_off = 0;
   ws->relax_from = 0.0;
   *polish_tries = *polish_next = 0;
-  return start_cold_rho(ws, ENDGAME_RHO, 1.0);
+  return start_cold_rho(ws, ACTIVE_RHO, 1.0);
 }
 
 // z = μ s⁻¹ (so s∘z = μe) with μ fitting the dual residual Px + c + Aᵀy + μ Gᵀs⁻¹ best
@@ -1406,6 +1414,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   double best = INFINITY, run_best = INFINITY;     // over the solve; since the last (re)start
   double prev_res = INFINITY, prev_mu = INFINITY;  // the previous iterate's max(pres, dres), μ
   double crawl_res = INFINITY;  // max(pres, dres) when the current run of short steps began
+  double feas_best = INFINITY;  // the first run's smallest max(pres, dres)
   int best_it = -1, run_best_it = -1, stall = 0, crawl = 0, it = 0;
   int polish_tries = 0, polish_next = 0;  // early_polish
   int restarted = start != QCP_START_COLD;
@@ -1426,6 +1435,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       // stall: on LISWET8-12 the gap grows for ~60 iterations (μ from 1e-7 to 1e-2) while the
       // primal residual falls by ~0.3 % per step, and then the steps lengthen and converge
       double res = fmax(st.pres, st.dres);
+      if (!restarted && res < feas_best) feas_best = res;
       if (res < prev_res && st.mu > prev_mu && gap_open(&st, set)) run_best_it = it;
       prev_res = res, prev_mu = st.mu;
       if (set->verbose)
@@ -1457,8 +1467,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
     if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
         !restarted && it + 1 < set->max_iter &&
-        !(best <= ENDGAME_MERIT && set->cold_rho < ENDGAME_RHO
-              ? restart_endgame(ws, &polish_tries, &polish_next)
+        !(set->cold_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
+              ? restart_all_active(ws, final, &polish_tries, &polish_next)
               : restart_cold(ws, final))) {
       restarted = 1;
       stall = crawl = 0;

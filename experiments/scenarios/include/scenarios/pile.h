@@ -35,7 +35,12 @@ int pile_tangent_parse(const char *name, pile_tangent *out);
     "stick stiffness K_t; 0 means Mindlin's 2(1-nu)/(2-nu) (nu = 0.3) times the Hertz secant "  \
     "stiffness F/d of one sphere's weight on the ground")                                       \
   X(REAL, bts, bts, 0, XP_NONNEGATIVE, "N*s/m",                                                 \
-    "stick damping B_t (default none: the implicit step damps the spring)")
+    "stick damping B_t (default none: the implicit step damps the spring)")                     \
+  X(REAL, mur, mur, 0, XP_NONNEGATIVE, "",                                                      \
+    "rolling resistance (tangent=stick): a rolling and a twisting spring K_r per loaded "       \
+    "contact, each torque capped by mur r_eff F_n (F_n its Hertz force; 0: none)")              \
+  X(REAL, kr, kr, 0, XP_NONNEGATIVE, "N*m/rad",                                                 \
+    "rolling/twisting stiffness K_r; 0 means K_t r_eff^2 (the stick spring at the lever r_eff)")
 
 // the declarations, for a parameter table (xp_param_def[])
 #define PILE_PARAM_DEFS PILE_PARAM_LIST(XP_PARAM_DEF)
@@ -70,6 +75,10 @@ typedef struct pile {
 // a constant, so the spring's potential ½K_t‖δ‖² depends on its anchor alone and paper A's
 // implicit step cannot raise it. 0 when it cannot be derived (m g = 0).
 double pile_stick_stiffness(const pile_params *p);
+
+// K_r [N·m/rad] of the rolling and twisting springs of a contact of effective radius reff: kr if
+// given, else K_t reff² (the stick spring acting at the lever reff).
+double pile_rolling_stiffness(const pile_params *p, double reff);
 
 // Fills s from p: contacts are the ground (z = 0), the four walls and every sphere pair, each
 // reported while closer than reach. Returns 0, or −1 on bad sizes or out of memory.

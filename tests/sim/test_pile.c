@@ -138,7 +138,10 @@ static void trace_cap(const mbs_workspace *ws, const double *v) {
   const double *lam = mbs_step_lambda(ws);
   int loaded = 0, cap = 0, cap_still = 0, near = 0;
   for (int i = 0; i + 2 < r->n; i++) {
-    if (r->kind[i] != MDL_ROW_NORMAL || !(lam[i] > 0) || !(r->mu[i] > 0)) continue;
+    // a normal row without a Jacobian is the load row of a rolling or twisting cone
+    if (r->kind[i] != MDL_ROW_NORMAL || !(lam[i] > 0) || !(r->mu[i] > 0) ||
+        r->start[i + 1] == r->start[i])
+      continue;
     const double ratio = hypot(lam[i + 1], lam[i + 2]) / (r->mu[i] * lam[i]);
     const double slip = hypot(mdl_eval_row_dot(r, i + 1, v), mdl_eval_row_dot(r, i + 2, v));
     loaded++;

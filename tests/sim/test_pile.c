@@ -20,8 +20,9 @@
 //    pivot without slip (nothing resists rolling or pivoting): N = 200, relaxed, 10 s (measured
 //    2026-11-27): one sphere wedged between two loaded contacts spinning about the axis through
 //    them, 4.2e-5 m/s at 10 s (a pair rolling together on the ground at 8.2e-4 m/s until 9 s),
-//    66 inaccurate steps; `test_sim_pile 200 10 relaxed stick` with PILE_TRACE prints the fastest
-//    such sphere and its contacts every 0.5 s.
+//    66 inaccurate steps (`test_sim_pile 200 10 relaxed stick 0`); with PILE_TRACE it prints the
+//    fastest such sphere and its contacts every 0.5 s. Rolling and twisting resistance (the
+//    scenario's default μ_r = 0.02) removes those modes: tests/sim/test_pile_rest.c.
 //  * the Coulomb formulation (De Saxcé fixed point) does not converge on the landing pile (N = 50:
 //    110 of 300 steps at its iteration limit, energy rising by 4.1 J in a step, 153 ms/step): the
 //    pile uses the relaxed formulation, whose steps dissipate (measured: no rise at N = 50, 200).
@@ -30,7 +31,8 @@
 // status fails the test.
 //   test_sim_pile [N [T [relaxed|coulomb [stick|B_t [mu_r]]]]]  runs one case and prints its
 //   numbers (default: the stick spring; a number: paper A's viscous rows with that B_t, 0 = 1e6/h;
-//   mu_r: the stick spring's rolling resistance; t_coulomb: exact Coulomb from that time on)
+//   mu_r: the stick law's rolling resistance, default the scenario's; t_coulomb: exact Coulomb
+//   from that time on)
 // Slow suite (about 75–100 s in a release build).
 // cmocka.h needs these three first
 // clang-format off
@@ -181,7 +183,7 @@ static pile_result run_pile(int n, double T, mbs_formulation form, double bt, do
   pp.s.n = n;
   pp.tangent = bt >= 0 ? PILE_TANGENT_VISCOUS : PILE_TANGENT_STICK;
   if (bt > 0) pp.s.bt = bt;
-  pp.mur = mur;
+  if (mur >= 0) pp.mur = mur;  // else the scenario's default
   assert_int_equal(pile_init(s, &pp), 0);
   double *q = malloc(13 * (size_t)n * sizeof *q), *v = q + 7 * (size_t)n;
   pile_initial_state(s, q, v);

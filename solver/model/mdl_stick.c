@@ -23,8 +23,8 @@ struct mdl_stick {
                              // θ_n [rad] (rolling and twisting angle anchors)
   unsigned long long *ckey;  // per contact of the rows call
   int *crow;                 // its normal row
-  int *croll;                // its first rolling row (three: t1, t2, n̂), −1: none
-  double *creach;            // its cap lever μ_r r_eff [m] and rolling stiffness K_r [N·m/rad]
+  int *croll;                // its first rolling row (the five of mdl_stick.h), −1: none
+  double *ckr;               // its rolling/twisting stiffness K_r [N·m/rad]
   double *cbase;             // 9 per contact: n̂, t̂1, t̂2
   double *cdelta;            // SLOT per contact: its anchors in the current contact frame
 };
@@ -45,10 +45,10 @@ mdl_stick *mdl_stick_create(int max_contacts, double kt, double bt) {
   st->ckey = calloc((size_t)max_contacts, sizeof *st->ckey);
   st->crow = calloc((size_t)max_contacts, sizeof *st->crow);
   st->croll = calloc((size_t)max_contacts, sizeof *st->croll);
-  st->creach = calloc((size_t)max_contacts, sizeof *st->creach);
+  st->ckr = calloc((size_t)max_contacts, sizeof *st->ckr);
   st->cbase = calloc(9 * (size_t)max_contacts, sizeof *st->cbase);
   st->cdelta = calloc(SLOT * (size_t)max_contacts, sizeof *st->cdelta);
-  if (!st->hkey || !st->hval || !st->ckey || !st->crow || !st->croll || !st->creach || !st->cbase ||
+  if (!st->hkey || !st->hval || !st->ckey || !st->crow || !st->croll || !st->ckr || !st->cbase ||
       !st->cdelta) {
     mdl_stick_free(st);
     return NULL;
@@ -59,7 +59,7 @@ mdl_stick *mdl_stick_create(int max_contacts, double kt, double bt) {
 void mdl_stick_free(mdl_stick *st) {
   if (!st) return;
   free(st->hkey), free(st->hval), free(st->ckey), free(st->crow), free(st->cbase);
-  free(st->croll), free(st->creach), free(st->cdelta);
+  free(st->croll), free(st->ckr), free(st->cdelta);
   free(st);
 }
 
@@ -101,7 +101,7 @@ static double dot3(const double *a, const double *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-// v projected on the plane normal to n, its length kept (0 if it is along n)
+// a projected on the plane normal to n into d, its length kept (0 if a is along n)
 static void project_keep(const double *a, const double n[3], double *d) {
   const double an = dot3(a, n), len = sqrt(dot3(a, a));
   for (int k = 0; k < 3; k++) d[k] = a[k] - an * n[k];
@@ -136,7 +136,7 @@ int mdl_stick_loaded(const mdl_stick *st, unsigned long long key) {
 
 int mdl_stick_contact_rolling(mdl_stick *st, int c, int roll_row, double kr, double theta[3]) {
   if (c < 0 || c >= st->nc || !(st->mur > 0) || !(kr > 0)) return -1;
-  st->croll[c] = roll_row, st->creach[c] = kr;
+  st->croll[c] = roll_row, st->ckr[c] = kr;
   const double *base = st->cbase + 9 * c, *d = st->cdelta + SLOT * c;
   theta[0] = dot3(d + 3, base + 3), theta[1] = dot3(d + 3, base + 6), theta[2] = d[6];
   return 0;
@@ -153,7 +153,7 @@ static int roll_update(const mdl_stick *st, int c, double h, const double *v1, c
       rows->kind[i + 2] != MDL_ROW_TANGENT || rows->kind[i + 3] != MDL_ROW_NORMAL ||
       rows->kind[i + 4] != MDL_ROW_TANGENT)
     return -1;
-  const double *base = st->cbase + 9 * c, *d0 = st->cdelta + SLOT * c, kr = st->creach[c];
+  const double *base = st->cbase + 9 * c, *d0 = st->cdelta + SLOT * c, kr = st->ckr[c];
   const double roll_cap = fmax(0, lambda[i]) / kr, twist_cap = fmax(0, lambda[i + 3]) / kr;
   const double w1 = h * mdl_eval_row_dot(rows, i + 1, v1),
                w2 = h * mdl_eval_row_dot(rows, i + 2, v1);

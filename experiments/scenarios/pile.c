@@ -69,7 +69,9 @@ static int add_load_row(mdl_rows *rows, int id, double torque) {
   return i < 0 ? -1 : mdl_rows_set_contact(rows, i, id, 1);
 }
 
-// the rolling and twisting cones of contact c (mdl_stick.h): ids max_contacts + 2c, + 2c + 1
+// the rolling and twisting cones of contact c (mdl_stick.h), ids max_contacts + 2c, + 2c + 1: both
+// capped by μ_r r_eff F_n, F_n the Hertz force at the step's start (one coefficient for rolling
+// and twisting)
 static int rolling_rows(pile *s, mdl_rows *rows, int c, int a, int b, const double *q,
                         const double *nrm, double d, double reff) {
   double t1[3], t2[3], th[3], phi, K, gs;
@@ -78,7 +80,8 @@ static int rolling_rows(pile *s, mdl_rows *rows, int c, int a, int b, const doub
   const double kr = pile_rolling_stiffness(&s->p, reff);
   const double torque = mdl_stick_rolling(s->stick) * reff * (-K * phi);
   const int roll = s->max_contacts + 2 * c, twist = roll + 1;
-  if (!(torque > 0) || mdl_stick_contact_rolling(s->stick, c, rows->n, kr, th)) return -1;
+  if (!(torque > 0)) return 0;  // no load, no resistance
+  if (mdl_stick_contact_rolling(s->stick, c, rows->n, kr, th)) return -1;
   if (add_load_row(rows, roll, torque) || add_roll_row(rows, roll, a, b, q, t1, th[0], kr) ||
       add_roll_row(rows, roll, a, b, q, t2, th[1], kr) || add_load_row(rows, twist, torque) ||
       add_roll_row(rows, twist, a, b, q, nrm, th[2], kr))

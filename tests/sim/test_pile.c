@@ -138,20 +138,27 @@ static void trace_fastest(const pile *s, const mbs_workspace *ws, double t, cons
 static void trace_cap(const mbs_workspace *ws, const double *v) {
   const mdl_rows *r = mbs_step_rows(ws);
   const double *lam = mbs_step_lambda(ws);
-  int loaded = 0, cap = 0, cap_still = 0, near = 0;
-  for (int i = 0; i + 2 < r->n; i++) {
-    // a normal row without a Jacobian is the load row of a rolling or twisting cone
-    if (r->kind[i] != MDL_ROW_NORMAL || !(lam[i] > 0) || !(r->mu[i] > 0) ||
-        r->start[i + 1] == r->start[i])
+  int loaded = 0, cap = 0, cap_still = 0, near = 0, cones = 0, cones_cap = 0;
+  for (int i = 0; i + 1 < r->n; i++) {
+    if (r->kind[i] != MDL_ROW_NORMAL || !(lam[i] > 0) || !(r->mu[i] > 0)) continue;
+    if (r->start[i + 1] == r->start[i]) {  // the load row of a rolling (2) or twisting (1) cone
+      const int nt = i + 2 < r->n && r->kind[i + 2] == MDL_ROW_TANGENT ? 2 : 1;
+      const double t = nt == 2 ? hypot(lam[i + 1], lam[i + 2]) : fabs(lam[i + 1]);
+      cones++, cones_cap += t >= (1 - 1e-6) * r->mu[i] * lam[i];
       continue;
+    }
+    if (i + 2 >= r->n) continue;
     const double ratio = hypot(lam[i + 1], lam[i + 2]) / (r->mu[i] * lam[i]);
     const double slip = hypot(mdl_eval_row_dot(r, i + 1, v), mdl_eval_row_dot(r, i + 2, v));
     loaded++;
     near += ratio >= 0.99 && ratio < 1 - 1e-9;
     if (ratio >= 1 - 1e-9) cap++, cap_still += slip < 1e-9;
   }
-  printf("    loaded contacts %d: at the cap %d (without slip %d), within 1%% of it %d\n", loaded,
-         cap, cap_still, near);
+  const mbs_info *in = mbs_step_info(ws);
+  printf(
+      "    loaded contacts %d: at the cap %d (without slip %d), within 1%% of it %d; rolling and "
+      "twisting cones %d, at their cap %d; step: %d iterations, %d predicted solves\n",
+      loaded, cap, cap_still, near, cones, cones_cap, in->iterations, in->predicted);
 }
 
 static int cmp_double(const void *a, const void *b) {

@@ -292,7 +292,7 @@ int main(int argc, char **argv) {
     const int stick = argc <= 4 || !strcmp(argv[4], "stick");
     pile_result r = run_pile(atoi(argv[1]), argc > 2 ? atof(argv[2]) : 3,
                              coulomb ? MBS_COULOMB : MBS_RELAXED, stick ? -1 : atof(argv[4]),
-                             argc > 5 ? atof(argv[5]) : 0, argc > 6 ? atof(argv[6]) : INFINITY);
+                             argc > 5 ? atof(argv[5]) : -1, argc > 6 ? atof(argv[6]) : INFINITY);
     print_result(atoi(argv[1]),
                  coulomb ? (stick ? "coulomb, stick" : "coulomb, viscous")
                          : (stick ? "relaxed, stick" : "relaxed, viscous"),

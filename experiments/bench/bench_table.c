@@ -288,14 +288,13 @@ static int resolve(const bench_entry *e, const bench_args *a, bench_setup *b, xp
   return XP_OK;
 }
 
-// largest overlap −φ of the unilateral and normal rows at (t, q, v) [m]; NaN if not evaluated
+// largest overlap −φ of the gap rows (mdl_rows_is_gap) at (t, q, v) [m]; NaN if not evaluated
 static double largest_overlap(const mdl_model *m, mdl_rows *rows, double t, const double *q,
                               const double *v) {
   if (m->rows(t, q, v, rows, m->ctx)) return NAN;
   double pen = 0;
   for (int r = 0; r < rows->n; r++)
-    if (rows->kind[r] == MDL_ROW_UNILATERAL || rows->kind[r] == MDL_ROW_NORMAL)
-      pen = fmax(pen, -rows->phi[r]);
+    if (mdl_rows_is_gap(rows, r)) pen = fmax(pen, -rows->phi[r]);
   return pen;
 }
 

@@ -41,8 +41,61 @@ double pile_stick_stiffness(const pile_params *p) {
   return 2 * (1 - nu) / (2 - nu) * w / d;
 }
 
+double pile_rolling_stiffness(const pile_params *p, double reff) {
+  return p->kr > 0 ? p->kr : pile_stick_stiffness(p) * reff * reff;
+}
+
+// a rolling/twisting tangent row of contact `id` along world direction e: ω_b·e − ω_a·e (ω in
+// the body frames of v), a spring kr with its anchor theta
+static int add_roll_row(mdl_rows *rows, int id, int a, int b, const double *q, const double e[3],
+                        double theta, double kr) {
+  int col[6], n = 0;
+  double val[6];
+  const int body[2] = {b, a};
+  for (int k = 0; k < 2 && body[k] >= 0; k++) {
+    double R[9];
+    mdl_rigid_rotation(q + 7 * body[k] + 3, R);
+    for (int j = 0; j < 3; j++, n++)
+      col[n] = 6 * body[k] + 3 + j,
+      val[n] = (k ? -1 : 1) * (R[j] * e[0] + R[3 + j] * e[1] + R[6 + j] * e[2]);
+  }
+  const int i = mdl_rows_add(rows, MDL_ROW_TANGENT, theta, 0, kr, 0, n, col, val);
+  return i < 0 ? -1 : mdl_rows_set_contact(rows, i, id, 1);
+}
+
+// the load row of the cone `id`: no Jacobian, K = K_L, φ = −torque/K_L, so its λ is the torque
+// cap. Its compliance 1/(h²K_L) is what keeps it there in the relaxed formulation, whose cone
+// lifts a sliding cone's normal λ by ‖ρ_t‖/C (SPEC §1.3): measured on one rolling sphere, the
+// cap's error is ∝ K_L (1.0 at K_L = 1, 4.9e-3 at 1e-2, 4.9e-5 at 1e-4); exact Coulomb has none
+static int add_load_row(mdl_rows *rows, int id, double torque) {
+  const double kl = 1e-4;  // K_L
+  const int i = mdl_rows_add(rows, MDL_ROW_NORMAL, -torque / kl, 0, kl, 0, 0, NULL, NULL);
+  return i < 0 ? -1 : mdl_rows_set_contact(rows, i, id, 1);
+}
+
+// the rolling and twisting cones of contact c (mdl_stick.h), ids max_contacts + 2c, + 2c + 1: both
+// capped by μ_r r_eff F_n, F_n the Hertz force at the step's start (one coefficient for rolling
+// and twisting)
+static int rolling_rows(pile *s, mdl_rows *rows, int c, int a, int b, const double *q,
+                        const double *nrm, double d, double reff) {
+  double t1[3], t2[3], th[3], phi, K, gs;
+  stack_contact_tangents(nrm, t1, t2);
+  hertz_row(s->p.s.hertz, s->p.s.E, reff, d, &phi, &K, &gs);
+  const double kr = pile_rolling_stiffness(&s->p, reff);
+  const double torque = mdl_stick_rolling(s->stick) * reff * (-K * phi);
+  const int roll = s->max_contacts + 2 * c, twist = roll + 1;
+  if (!(torque > 0)) return 0;  // no load, no resistance
+  if (mdl_stick_contact_rolling(s->stick, c, rows->n, kr, th)) return -1;
+  if (add_load_row(rows, roll, torque) || add_roll_row(rows, roll, a, b, q, t1, th[0], kr) ||
+      add_roll_row(rows, roll, a, b, q, t2, th[1], kr) || add_load_row(rows, twist, torque) ||
+      add_roll_row(rows, twist, a, b, q, nrm, th[2], kr))
+    return -1;
+  return 0;
+}
+
 // contact c's rows between a (−1: plane `plane`) and sphere b: the stick law with its anchor
-// when the memory is on, else paper A's tangent rows
+// when the memory is on, else paper A's tangent rows; with rolling resistance, a contact that
+// overlaps and ended the last step loaded also gets its rolling and twisting cones
 static int contact_rows(pile *s, mdl_rows *rows, int c, int a, int plane, int b, const double *q,
                         const double *nrm, double d, double reff) {
   if (!s->stick || !mdl_stick_on(s->stick))
@@ -55,7 +108,9 @@ static int contact_rows(pile *s, mdl_rows *rows, int c, int a, int plane, int b,
   stack_contact_tangents(nrm, t1, t2);
   stack_tangent_law law = {.K = mdl_stick_stiffness(s->stick), .B = mdl_stick_damping(s->stick)};
   if (mdl_stick_contact(s->stick, c, key, rows->n, nrm, t1, t2, law.phi)) return -1;
-  return stack_contact_rows_law(rows, c, a, b, q, nrm, d, reff, &s->p.s, &law);
+  if (stack_contact_rows_law(rows, c, a, b, q, nrm, d, reff, &s->p.s, &law)) return -1;
+  if (!(mdl_stick_rolling(s->stick) > 0) || !(d > 0) || !mdl_stick_loaded(s->stick, key)) return 0;
+  return rolling_rows(s, rows, c, a, b, q, nrm, d, reff);
 }
 
 // insertion sort of the sphere order by x (nearly sorted between calls)
@@ -120,6 +175,7 @@ static int pl_rows(double t, const double *q, const double *v, mdl_rows *rows, v
 static int pl_row_stiffness(const mdl_rows *rows, int i, double phi, double *K, void *ctx) {
   const pile *s = ctx;
   const int c = rows->contact[i];
+  if (c >= s->max_contacts && c < 3 * s->max_contacts) return *K = rows->K[i], 0;  // load rows
   if (c < 0 || c >= s->max_contacts) return -1;
   *K = hertz_stiffness(s->p.s.hertz, s->p.s.E, s->reff[c], phi);
   return 0;
@@ -167,15 +223,17 @@ int pile_init(pile *s, const pile_params *p) {
   if (!s->order || !s->reff) return pile_free(s), -1;
   for (int i = 0; i < n; i++) s->order[i] = i;
   s->model = s->column.model;
-  s->model.max_rows = 3 * s->max_contacts;
-  s->model.max_nnz = 36 * s->max_contacts;
+  // 3 rows per contact (36 Jacobian entries), 5 more (18 entries) with rolling resistance
+  const int roll = p->tangent == PILE_TANGENT_STICK && p->s.mu > 0 && p->mur > 0;
+  s->model.max_rows = (roll ? 8 : 3) * s->max_contacts;
+  s->model.max_nnz = (roll ? 54 : 36) * s->max_contacts;
   s->model.mass = pl_mass, s->model.velocity_map = pl_velocity, s->model.forces = pl_forces;
   s->model.rows = pl_rows, s->model.position_update = pl_position_update;
   s->model.row_stiffness = pl_row_stiffness;
   s->model.ctx = s;
   if (p->tangent == PILE_TANGENT_STICK && p->s.mu > 0) {
     s->stick = mdl_stick_create(s->max_contacts, pile_stick_stiffness(p), p->bts);
-    if (!s->stick) return pile_free(s), -1;
+    if (!s->stick || mdl_stick_set_rolling(s->stick, p->mur)) return pile_free(s), -1;
     s->model.memory = pl_memory;
   }
   return 0;
@@ -350,6 +408,7 @@ static void settle_finish(void *ctx, sim_emit_fn emit, void *emit_ctx) {
   // the tangential law the run used: 1 stick springs (carried by the method), 0 paper A's rows
   emit(emit_ctx, "tangent_stick", s->stick && mdl_stick_on(s->stick), "");
   if (s->stick) emit(emit_ctx, "stick_kt", mdl_stick_stiffness(s->stick), "N/m");
+  if (s->stick) emit(emit_ctx, "rolling_mur", mdl_stick_rolling(s->stick), "");
 }
 
 static void settle_free(void *ctx) {
@@ -374,7 +433,7 @@ static int pile_probe(const sim_instance *inst, sim_probe *probe) {
 
 static const xp_param_def pile_param_defs[] = {
     {"n", XP_INT, "20", XP_POSITIVE, "", NULL, "number of spheres N"},
-    PILE_PARAM_DEFS       // half, reach, seed, tangent, kt, bts
+    PILE_PARAM_DEFS       // half, reach, seed, tangent, kt, bts, mur, kr
         STACK_PARAM_DEFS  // r, m, gap, E, B, Bt, mu, g, hertz, dissipation, alpha, tau_d
 };
 

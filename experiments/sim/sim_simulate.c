@@ -76,7 +76,7 @@ static int buffers_alloc(sim_buffers *b, const mdl_model *m, size_t samples) {
 }
 
 // energy (the instance's total energy, else the model's), largest bilateral |φ| and largest
-// overlap −φ of unilateral/normal rows at a state
+// overlap −φ of the gap rows (mdl_rows_is_gap) at a state
 static void measure_state(const sim_instance *inst, mdl_rows *rows, double t, const double *q,
                           const double *v, double *energy, double *deviation, double *pen) {
   const mdl_model *m = inst->model;
@@ -92,18 +92,16 @@ static void measure_state(const sim_instance *inst, mdl_rows *rows, double t, co
   }
   for (int r = 0; r < rows->n; r++) {
     if (rows->kind[r] == MDL_ROW_BILATERAL) *deviation = fmax(*deviation, fabs(rows->phi[r]));
-    if (rows->kind[r] == MDL_ROW_UNILATERAL || rows->kind[r] == MDL_ROW_NORMAL)
-      *pen = fmax(*pen, -rows->phi[r]);
+    if (mdl_rows_is_gap(rows, r)) *pen = fmax(*pen, -rows->phi[r]);
   }
 }
 
-// total force of the unilateral and normal rows [N] (NaN when the method reports none)
+// total force of the gap rows [N] (NaN when the method reports none)
 static double contact_load(const sim_step_report *rep) {
   if (!rep->rows || !rep->force) return NAN;
   double load = 0;
   for (int r = 0; r < rep->rows->n; r++)
-    if (rep->rows->kind[r] == MDL_ROW_NORMAL || rep->rows->kind[r] == MDL_ROW_UNILATERAL)
-      load += rep->force[r];
+    if (mdl_rows_is_gap(rep->rows, r)) load += rep->force[r];
   return load;
 }
 

@@ -53,6 +53,11 @@ int mdl_rows_set_contact(mdl_rows *rows, int i, int contact, double mu) {
   return 0;
 }
 
+int mdl_rows_is_gap(const mdl_rows *rows, int i) {
+  return (rows->kind[i] == MDL_ROW_UNILATERAL || rows->kind[i] == MDL_ROW_NORMAL) &&
+         rows->start[i + 1] > rows->start[i];
+}
+
 mdl_rows *mdl_rows_create(int capacity, int nnz_capacity) {
   if (capacity < 0 || nnz_capacity < 0) return NULL;
   mdl_rows *r = calloc(1, sizeof *r);

@@ -20,16 +20,19 @@
 //    pivot without slip (nothing resists rolling or pivoting): N = 200, relaxed, 10 s (measured
 //    2026-11-27): one sphere wedged between two loaded contacts spinning about the axis through
 //    them, 4.2e-5 m/s at 10 s (a pair rolling together on the ground at 8.2e-4 m/s until 9 s),
-//    66 inaccurate steps; `test_sim_pile 200 10 relaxed stick` with PILE_TRACE prints the fastest
-//    such sphere and its contacts every 0.5 s.
+//    66 inaccurate steps (`test_sim_pile 200 10 relaxed stick 0`); with PILE_TRACE it prints the
+//    fastest such sphere and its contacts every 0.5 s. Rolling and twisting resistance (the
+//    scenario's default μ_r = 0.02) removes those modes: tests/sim/test_pile_rest.c.
 //  * the Coulomb formulation (De Saxcé fixed point) does not converge on the landing pile (N = 50:
 //    110 of 300 steps at its iteration limit, energy rising by 4.1 J in a step, 153 ms/step): the
 //    pile uses the relaxed formulation, whose steps dissipate (measured: no rise at N = 50, 200).
 // Steps that end `inaccurate` (17, then 54, of 600 at N = 200) are the conic solve at its round-off
 // floor: dumped and re-solved, they reach 1e-11…2.5e-11 against the step's 1e-11; any other non-ok
 // status fails the test.
-//   test_sim_pile [N [T [relaxed|coulomb [stick|B_t]]]]  runs one case and prints its numbers
-//   (default: the stick spring; a number: paper A's viscous rows with that B_t, 0 = 1e6/h)
+//   test_sim_pile [N [T [relaxed|coulomb [stick|B_t [mu_r]]]]]  runs one case and prints its
+//   numbers (default: the stick spring; a number: paper A's viscous rows with that B_t, 0 = 1e6/h;
+//   mu_r: the stick law's rolling resistance, default the scenario's; t_coulomb: exact Coulomb
+//   from that time on)
 // Slow suite (about 75–100 s in a release build).
 // cmocka.h needs these three first
 // clang-format off
@@ -45,6 +48,7 @@
 #include <string.h>
 
 #include "mbs/mbs.h"
+#include "mdl/mdl_eval.h"
 #include "mdl/mdl_rigid.h"
 #include "scenarios/pile.h"
 #include "xp/xp.h"
@@ -118,10 +122,43 @@ static void trace_fastest(const pile *s, const mbs_workspace *ws, double t, cons
     for (int k = r->start[i]; k < r->start[i + 1]; k++) mine |= r->col[k] / 6 == worst;
     if (!mine || !(lam[i] > 0)) continue;
     const double lt = hypot(lam[i + 1], lam[i + 2]);
+    // the contact's slip speed at the step's end, beside the creep |λ_t|/B_t viscous rows allow
+    const double slip = hypot(mdl_eval_row_dot(r, i + 1, v), mdl_eval_row_dot(r, i + 2, v));
     printf(
-        "    contact %d: lambda_n %.3e, |lambda_t|/(mu lambda_n) %.6f, phi %.3e, phi_t %.2e %.2e\n",
-        r->contact[i], lam[i], lt / (r->mu[i] * lam[i]), r->phi[i], r->phi[i + 1], r->phi[i + 2]);
+        "    contact %d: lambda_n %.3e, |lambda_t|/(mu lambda_n) %.6f, phi %.3e, phi_t %.2e %.2e, "
+        "slip %.3e m/s, |lambda_t|/B_t %.3e m/s\n",
+        r->contact[i], lam[i], lt / (r->mu[i] * lam[i]), r->phi[i], r->phi[i + 1], r->phi[i + 2],
+        slip, lt / r->B[i + 1]);
   }
+}
+
+// PILE_TRACE: contacts of the last step at the friction cap (|λ_t| ≥ (1 − 1e-9) μλ_n) and how
+// many of them end the step without slip (< 1e-9 m/s): both sides of the cone's complementarity
+// zero at once, a degenerate point for an interior-point solve
+static void trace_cap(const mbs_workspace *ws, const double *v) {
+  const mdl_rows *r = mbs_step_rows(ws);
+  const double *lam = mbs_step_lambda(ws);
+  int loaded = 0, cap = 0, cap_still = 0, near = 0, cones = 0, cones_cap = 0;
+  for (int i = 0; i + 1 < r->n; i++) {
+    if (r->kind[i] != MDL_ROW_NORMAL || !(lam[i] > 0) || !(r->mu[i] > 0)) continue;
+    if (r->start[i + 1] == r->start[i]) {  // the load row of a rolling (2) or twisting (1) cone
+      const int nt = i + 2 < r->n && r->kind[i + 2] == MDL_ROW_TANGENT ? 2 : 1;
+      const double t = nt == 2 ? hypot(lam[i + 1], lam[i + 2]) : fabs(lam[i + 1]);
+      cones++, cones_cap += t >= (1 - 1e-6) * r->mu[i] * lam[i];
+      continue;
+    }
+    if (i + 2 >= r->n) continue;
+    const double ratio = hypot(lam[i + 1], lam[i + 2]) / (r->mu[i] * lam[i]);
+    const double slip = hypot(mdl_eval_row_dot(r, i + 1, v), mdl_eval_row_dot(r, i + 2, v));
+    loaded++;
+    near += ratio >= 0.99 && ratio < 1 - 1e-9;
+    if (ratio >= 1 - 1e-9) cap++, cap_still += slip < 1e-9;
+  }
+  const mbs_info *in = mbs_step_info(ws);
+  printf(
+      "    loaded contacts %d: at the cap %d (without slip %d), within 1%% of it %d; rolling and "
+      "twisting cones %d, at their cap %d; step: %d iterations, %d predicted solves\n",
+      loaded, cap, cap_still, near, cones, cones_cap, in->iterations, in->predicted);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -145,12 +182,15 @@ static void end_speeds(int n, const double *v, double *vmax, double *vmed) {
 // bt < 0: the stick spring (tangent=stick, its anchors carried here as paper A's stepper in the
 // simulate loop carries them); bt ≥ 0: paper A's viscous rows (the scenario's default) with
 // B_t = bt (0: the default 1e6/h)
-static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
+// t_switch < T: the formulation turns to exact Coulomb from that time on (a late window)
+static pile_result run_pile(int n, double T, mbs_formulation form, double bt, double mur,
+                            double t_switch) {
   pile *s = malloc(sizeof *s);
   pile_params pp = pile_params_default();
   pp.s.n = n;
   pp.tangent = bt >= 0 ? PILE_TANGENT_VISCOUS : PILE_TANGENT_STICK;
   if (bt > 0) pp.s.bt = bt;
+  if (mur >= 0) pp.mur = mur;  // else the scenario's default
   assert_int_equal(pile_init(s, &pp), 0);
   double *q = malloc(13 * (size_t)n * sizeof *q), *v = q + 7 * (size_t)n;
   pile_initial_state(s, q, v);
@@ -167,9 +207,14 @@ static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
   res.energy_scale = 0;
   for (int i = 0; i < n; i++) res.energy_scale += pp.s.m * pp.s.g * q[7 * i + 2];
   for (long k = 1; k <= lround(T / h); k++) {
-    const double t0 = xp_now();
+    if (k == lround(t_switch / h) + 1) {
+      set.formulation = MBS_COULOMB;
+      assert_int_equal(mbs_workspace_set_settings(ws, &set, NULL), 0);
+      printf("t %.2f: exact Coulomb from here on\n", t_switch);
+    }
+    const double t0 = xp_thread_cpu_now();
     mbs_status st = mbs_step(ws, (double)(k - 1) * h, h, q, v, q, v);
-    res.us_per_step += 1e6 * (xp_now() - t0);
+    res.us_per_step += 1e6 * (xp_thread_cpu_now() - t0);
     if (mbs_status_severity(st) < 0) fail_msg("pile step %ld: %s", k, mbs_status_name(st));
     if (m->memory && m->memory(h, q, v, mbs_step_rows(ws), mbs_step_lambda(ws), m->ctx))
       fail_msg("pile step %ld: the stick anchors do not match the step's rows", k);
@@ -183,11 +228,15 @@ static pile_result run_pile(int n, double T, mbs_formulation form, double bt) {
           "lmin %.3e res %.3e\n",
           k, mbs_status_name(st), e1 - e0, in->rows, in->rows_active, in->rows_open, in->resolves,
           in->rows_joined, in->penetrating, in->iterations, in->lambda_min, in->residual);
+      trace_cap(ws, v);
     }
     res.energy_rise = fmax(res.energy_rise, e1 - e0);
     e0 = e1;
     res.vmax = unsettled_speed(s, q, v, &res.rolling, &res.roll_max, 0);
-    if (getenv("PILE_TRACE") && k % 50 == 0) trace_fastest(s, ws, (double)k * h, q, v);
+    if (getenv("PILE_TRACE") && k % 50 == 0) {
+      trace_fastest(s, ws, (double)k * h, q, v);
+      trace_cap(ws, v);
+    }
     if (res.vmax >= 1e-6)
       res.t_settle = NAN;
     else if (isnan(res.t_settle))
@@ -213,7 +262,8 @@ static void print_result(int n, const char *form, const pile_result *r) {
       "pile N=%d (%s): settled at %.2f s (speed %.2e m/s; %d spheres rolling freely on the "
       "ground, up to %.2e m/s), energy rise %.2e J (scale %.2e), lowest centre %.4f m, deepest "
       "centre beyond a wall %.4f m, worst pair overlap / static Hertz %.3f, non-ok steps %d "
-      "(%d not inaccurate), %.0f us/step; at the end, sphere speed max %.2e m/s, median %.2e "
+      "(%d not inaccurate), %.0f us/step (thread CPU); at the end, sphere speed max %.2e m/s, "
+      "median %.2e "
       "m/s\n",
       n, form, r->t_settle, r->vmax, r->rolling, r->roll_max, r->energy_rise, r->energy_scale,
       r->zmin, r->wall_in, r->worst_ratio, r->bad_steps, r->failed_steps, r->us_per_step,
@@ -222,7 +272,7 @@ static void print_result(int n, const char *form, const pile_result *r) {
 
 static void test_pile_200(void **state) {
   (void)state;
-  pile_result r = run_pile(200, 6, MBS_RELAXED, 1e12);
+  pile_result r = run_pile(200, 6, MBS_RELAXED, 1e12, 0, INFINITY);
   print_result(200, "relaxed, viscous, B_t = 1e12", &r);
   if (!(r.energy_rise <= 1e-13 * r.energy_scale))
     fail_msg("energy rose by %.3e J over a step (round-off %.3e J)", r.energy_rise,
@@ -236,11 +286,13 @@ static void test_pile_200(void **state) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1) {  // test_sim_pile N [T [relaxed|coulomb [stick|B_t]]]
+  if (argc > 1) {  // test_sim_pile N [T [relaxed|coulomb [stick|B_t [mur [t_coulomb]]]]]
+    setvbuf(stdout, NULL, _IOLBF, 0);  // the trace line by line
     const int coulomb = argc > 3 && !strcmp(argv[3], "coulomb");
     const int stick = argc <= 4 || !strcmp(argv[4], "stick");
     pile_result r = run_pile(atoi(argv[1]), argc > 2 ? atof(argv[2]) : 3,
-                             coulomb ? MBS_COULOMB : MBS_RELAXED, stick ? -1 : atof(argv[4]));
+                             coulomb ? MBS_COULOMB : MBS_RELAXED, stick ? -1 : atof(argv[4]),
+                             argc > 5 ? atof(argv[5]) : -1, argc > 6 ? atof(argv[6]) : INFINITY);
     print_result(atoi(argv[1]),
                  coulomb ? (stick ? "coulomb, stick" : "coulomb, viscous")
                          : (stick ? "relaxed, stick" : "relaxed, viscous"),

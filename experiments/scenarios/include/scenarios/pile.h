@@ -26,7 +26,7 @@ int pile_tangent_parse(const char *name, pile_tangent *out);
   X(REAL, reach, reach, 0.05, XP_NONNEGATIVE, "m",                                              \
     "contacts reported while closer than this (default)")                                       \
   X(INT, seed, seed, unsigned, 1, XP_POSITIVE, "seed of the horizontal offsets")                \
-  X(ENUM, tangent, tangent, pile_tangent, PILE_TANGENT_VISCOUS, "viscous", "viscous|stick",     \
+  X(ENUM, tangent, tangent, pile_tangent, PILE_TANGENT_STICK, "stick", "viscous|stick",         \
     "tangential contact law: viscous = paper A's rows, damping Bt, K_t = 0 (they creep under "  \
     "load at |lambda_t|/Bt); stick = a spring K_t (kt) anchored where sticking starts, its "    \
     "force capped by mu lambda_n, the anchor sliding when the cap is reached (Cundall-Strack; " \
@@ -35,7 +35,12 @@ int pile_tangent_parse(const char *name, pile_tangent *out);
     "stick stiffness K_t; 0 means Mindlin's 2(1-nu)/(2-nu) (nu = 0.3) times the Hertz secant "  \
     "stiffness F/d of one sphere's weight on the ground")                                       \
   X(REAL, bts, bts, 0, XP_NONNEGATIVE, "N*s/m",                                                 \
-    "stick damping B_t (default none: the implicit step damps the spring)")
+    "stick damping B_t (default none: the implicit step damps the spring)")                     \
+  X(REAL, mur, mur, 0.02, XP_NONNEGATIVE, "",                                                   \
+    "rolling resistance (tangent=stick): a rolling and a twisting spring K_r per loaded "       \
+    "contact, each torque capped by mur r_eff F_n (F_n its Hertz force; 0: none)")              \
+  X(REAL, kr, kr, 0, XP_NONNEGATIVE, "N*m/rad",                                                 \
+    "rolling/twisting stiffness K_r; 0 means K_t r_eff^2 (the stick spring at the lever r_eff)")
 
 // the declarations, for a parameter table (xp_param_def[])
 #define PILE_PARAM_DEFS PILE_PARAM_LIST(XP_PARAM_DEF)
@@ -43,7 +48,8 @@ int pile_tangent_parse(const char *name, pile_tangent *out);
 // Parameters: the sphere and contact data of the stack (stack_params: r, m, gap, E, B, B_t, μ, g,
 // hertz, dissipation; n spheres) and the box: walls at x, y = ±half [m] (0.5); rows for every
 // pair and plane closer than reach [m] (0.05), so a speculative row can join (SPEC §1.5); seed of
-// the horizontal offsets (1); the tangential law (stick, K_t from Mindlin's ratio, no damper).
+// the horizontal offsets (1); the tangential law (stick, K_t from Mindlin's ratio, no damper) with
+// rolling and twisting resistance μ_r = 0.02 (K_r = K_t r_eff²).
 typedef struct pile_params {
   stack_params s;  // spheres and contacts; s.gap is the gap between layers
   PILE_PARAM_LIST(XP_PARAM_FIELD)
@@ -70,6 +76,10 @@ typedef struct pile {
 // a constant, so the spring's potential ½K_t‖δ‖² depends on its anchor alone and paper A's
 // implicit step cannot raise it. 0 when it cannot be derived (m g = 0).
 double pile_stick_stiffness(const pile_params *p);
+
+// K_r [N·m/rad] of the rolling and twisting springs of a contact of effective radius reff: kr if
+// given, else K_t reff² (the stick spring acting at the lever reff).
+double pile_rolling_stiffness(const pile_params *p, double reff);
 
 // Fills s from p: contacts are the ground (z = 0), the four walls and every sphere pair, each
 // reported while closer than reach. Returns 0, or −1 on bad sizes or out of memory.

@@ -58,6 +58,10 @@ int mdl_rows_add(mdl_rows *rows, mdl_row_kind kind, double phi, double gdot_v, d
 // coefficient mu ≥ 0 on the normal row; returns 0, or −1 if i is out of range.
 int mdl_rows_set_contact(mdl_rows *rows, int i, int contact, double mu);
 
+// 1 if row i is a gap: a unilateral or normal row with Jacobian entries (a normal row without
+// any is a cone's load variable, e.g. a rolling resistance cap, whose φ is no overlap), else 0.
+int mdl_rows_is_gap(const mdl_rows *rows, int i);
+
 // Allocates a row set with the given capacities (heap, owned by the caller); NULL on failure.
 mdl_rows *mdl_rows_create(int capacity, int nnz_capacity);
 // Frees a row set from mdl_rows_create; NULL is a no-op.

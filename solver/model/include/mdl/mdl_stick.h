@@ -12,6 +12,18 @@
 // the cap, so the stored spring force never exceeds the cone (slip) and, with B_t = 0, equals
 // the tangent force the step applied (the cone's optimality makes it parallel to δ1).
 //
+// Rolling and twisting resistance (optional, coefficient μ_r > 0; the elastic–plastic spring of
+// DEM rolling resistance, Iwashita & Oda 1998, Ai et al. 2011 model C without its dashpot): per
+// loaded contact two more friction cones on the relative angular velocity ω_b − ω_a, the caller's
+// five rows after the contact's three:
+//   L_r (normal, no Jacobian, target torque T = μ_r r_eff F_n), R1, R2 (tangent, along t̂1, t̂2),
+//   L_w (normal, no Jacobian, target T),                        W (tangent, along n̂),
+// with μ = 1 on L_r, L_w, so the solve keeps ‖τ_roll‖ ≤ λ_Lr and |τ_twist| ≤ λ_Lw ≈ T inside the
+// step (a row without a Jacobian is a pure force variable: its λ is its target). R1, R2, W are
+// springs K_r with the angle anchor θ as φ: the step's torque is the implicit-Euler spring torque
+// −K_r θ0 − hK_r G v1 within the cone. After a taken step θ1 = θ0 + h G v1, its rolling part
+// capped at ‖K_r θ_t‖ ≤ λ_Lr and its twist at |K_r θ_n| ≤ λ_Lw (return mapping).
+//
 // The anchors are kept per contact pair (a 64-bit key of the caller's choosing), as 3-D world
 // vectors; a contact reported again is given its anchor rotated into its current tangent plane
 // (length kept), a contact that opens (λ_n = 0) or is no longer reported loses it. Storage: an
@@ -50,7 +62,18 @@ int mdl_stick_contact(mdl_stick *st, int c, unsigned long long key, int normal_r
 // the recorded contacts.
 int mdl_stick_update(mdl_stick *st, double h, const double *v1, const mdl_rows *rows,
                      const double *lambda);
-// Potential ½K_t Σ‖δ‖² [J] of the stored anchors (part of the total energy).
+// Rolling resistance coefficient μ_r ≥ 0 (0, the default: no rolling or twisting rows); 0, or −1
+// if not finite and ≥ 0.
+int mdl_stick_set_rolling(mdl_stick *st, double mur);
+double mdl_stick_rolling(const mdl_stick *st);
+// 1 if the pair `key` ended the last taken step loaded (λ_n > 0): its anchors are stored.
+int mdl_stick_loaded(const mdl_stick *st, unsigned long long key);
+// After mdl_stick_contact(c): contact c also has the five rolling/twisting rows above starting at
+// roll_row (R1, R2 along its t1, t2, W along n̂), stiffness kr [N·m/rad]; writes theta[0..2],
+// the stored angle anchor's components along t1, t2, n̂ [rad]. Returns 0, or −1 if c was not
+// recorded, μ_r = 0 or kr is not positive.
+int mdl_stick_contact_rolling(mdl_stick *st, int c, int roll_row, double kr, double theta[3]);
+// Potential ½K_t Σ‖δ‖² + ½K_r Σ‖θ‖² [J] of the stored anchors (part of the total energy).
 double mdl_stick_energy(const mdl_stick *st);
 // Stored anchors (contacts that stick or slip with λ_n > 0).
 int mdl_stick_count(const mdl_stick *st);

@@ -37,8 +37,9 @@ int pile_tangent_parse(const char *name, pile_tangent *out);
   X(REAL, bts, bts, 0, XP_NONNEGATIVE, "N*s/m",                                                 \
     "stick damping B_t (default none: the implicit step damps the spring)")                     \
   X(REAL, mur, mur, 0.02, XP_NONNEGATIVE, "",                                                   \
-    "rolling resistance (tangent=stick): a rolling and a twisting spring K_r per loaded "       \
-    "contact, each torque capped by mur r_eff F_n (F_n its Hertz force; 0: none)")              \
+    "rolling resistance coefficient (default; the papers do not give it; tangent=stick): "      \
+    "a rolling and a twisting spring K_r per loaded contact, each torque capped by "            \
+    "mur r_eff F_n (F_n its Hertz force; 0: none)")                                             \
   X(REAL, kr, kr, 0, XP_NONNEGATIVE, "N*m/rad",                                                 \
     "rolling/twisting stiffness K_r; 0 means K_t r_eff^2 (the stick spring at the lever r_eff)")
 

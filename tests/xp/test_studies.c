@@ -73,15 +73,26 @@ typedef struct policy_outcome {
   double steps, retried, degraded, error;  // error_abs (NaN where the study has none)
 } policy_outcome;
 
-static policy_outcome run_policy_case(const char **args, const char *file, const char *c) {
-  int rc = test_run(args);
-  printf("%.400s\n", test_output);
-  assert_int_equal(rc, 0);
+// the results file `file` of the test directory, open
+static xp_file *open_results(const char *file) {
   char path[300];
   test_path(path, sizeof path, file);
   xp_error err;
   xp_file *f = xp_file_open(path, &err);
   assert_non_null(f);
+  return f;
+}
+
+// a run with args that must succeed, and its results file `file`, open
+static xp_file *run_and_open(const char **args, const char *file) {
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  return open_results(file);
+}
+
+static policy_outcome run_policy_case(const char **args, const char *file, const char *c) {
+  xp_file *f = run_and_open(args, file);
   policy_outcome o;
   assert_int_equal(xp_file_case_status(f, c, o.status, sizeof o.status), 0);
   o.steps = stat_of(f, c, "steps"), o.degraded = stat_of(f, c, "steps_degraded");
@@ -136,11 +147,7 @@ static void test_step_policy_degraded(void **state) {
   assert_true(o.degraded >= 1 && o.retried >= o.degraded);
   assert_string_equal(o.status, "degraded");
   // the unconverged steps show in the largest residual of the exact Coulomb conditions
-  char path[300];
-  test_path(path, sizeof path, "deg.h5");
-  xp_error err;
-  xp_file *f = xp_file_open(path, &err);
-  assert_non_null(f);
+  xp_file *f = open_results("deg.h5");
   const double res = stat_of(f, "method=paperA-coulomb", "coulomb_residual_max");
   printf("coulomb_residual_max %.3g\n", res);
   assert_true(res > 1e-6);
@@ -156,14 +163,7 @@ static void test_coulomb_residual_stat(void **state) {
   const char *args[] = {"run",   "incline_methods", "--set", "method=paperA-coulomb,paperA-relaxed",
                         "--set", "mu=0.25",         "--set", "T=0.3",
                         "-o",    "cres.h5",         NULL};
-  int rc = test_run(args);
-  printf("%.400s\n", test_output);
-  assert_int_equal(rc, 0);
-  char path[300];
-  test_path(path, sizeof path, "cres.h5");
-  xp_error err;
-  xp_file *f = xp_file_open(path, &err);
-  assert_non_null(f);
+  xp_file *f = run_and_open(args, "cres.h5");
   const double res = stat_of(f, "method=paperA-coulomb", "coulomb_residual_max");
   printf("coulomb_residual_max %.3g, retried %g\n", res,
          stat_of(f, "method=paperA-coulomb", "steps_retried"));

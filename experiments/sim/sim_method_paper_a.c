@@ -119,6 +119,7 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
   rep->predicted = info->predicted > 0;
   rep->residual = info->residual;
   rep->cone_residual = info->cone_residual;
+  if (s->settings.formulation == MBS_COULOMB) rep->coulomb_residual = info->coulomb_residual;
   rep->rows = mbs_step_rows(s->ws);
   rep->force = mbs_step_lambda(s->ws);
   rep->outcome = mbs_status_severity(st);

@@ -107,6 +107,7 @@ static double contact_load(const sim_step_report *rep) {
 
 typedef struct step_totals {
   double iter_sum, iter_max, wall_max, energy_rise_max, energy_method_rise_max;
+  double coulomb_residual_max;  // NAN until a step reports one
 } step_totals;
 
 static void record_sample(sim_buffers *b, const sim_instance *inst, const sim_method *method,
@@ -152,6 +153,9 @@ static void write_case(xp_case *c, const sim_buffers *b, size_t samples, const s
   xp_case_stat_real(c, "penetration_max", pen, "m");
   xp_case_stat_real(c, "energy_final", b->series[S_ENERGY][samples - 1], "J");
   xp_case_stat_real(c, "energy_rise_max", tot->energy_rise_max, "J");
+  // exact Coulomb friction: the largest residual of its conditions over the steps (SPEC §1.6)
+  if (isfinite(tot->coulomb_residual_max))
+    xp_case_stat_real(c, "coulomb_residual_max", tot->coulomb_residual_max, "");
   if (own_energy) {
     xp_case_stat_real(c, "energy_method_final", b->series[S_ENERGY_METHOD][samples - 1], "J");
     xp_case_stat_real(c, "energy_method_rise_max", tot->energy_method_rise_max, "J");
@@ -178,7 +182,7 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
   for (size_t i = 0; i < n; i++) {
     const double t = (double)i * h, t_next = (double)(i + 1) * h;
     memset(&rep, 0, sizeof rep);
-    rep.residual = rep.cone_residual = NAN;
+    rep.residual = rep.cone_residual = rep.coulomb_residual = NAN;
     const double w0 = xp_now();
     const int oc = method->step(state, t, t_next, b->q, b->v, &rep);
     const double wall = xp_now() - w0;
@@ -198,6 +202,7 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
     tot->iter_sum += rep.iterations;
     tot->iter_max = fmax(tot->iter_max, rep.iterations);
     tot->wall_max = fmax(tot->wall_max, wall);
+    tot->coulomb_residual_max = fmax(tot->coulomb_residual_max, rep.coulomb_residual);  // NAN-aware
     if (probe && probe->sample) probe->sample(probe->ctx, i + 1, t_next, b->q, b->v, &rep);
     const char *stop = probe && probe->stop && i + 1 < n ? probe->stop(probe->ctx) : NULL;
     if (stop) {
@@ -258,7 +263,7 @@ int sim_simulate(const sim_method *method, const sim_method_options *opt, const 
   record_sample(&b, inst, method, state, 0, 0.0, NULL, NAN, NAN);
   if (probe && probe->sample) probe->sample(probe->ctx, 0, 0.0, b.q, b.v, NULL);
   sim_frames_record(b.frames, 0, 0.0, b.q, b.v, NULL, 0);
-  step_totals tot = {0};
+  step_totals tot = {.coulomb_residual_max = NAN};
   run_steps(method, state, inst, h, n, stride, &b, probe, out, &tot);
   if (!out->failed && !out->stopped) out->status = out->steps_degraded ? "degraded" : "ok";
   if (probe && probe->method_stat && method->stats)

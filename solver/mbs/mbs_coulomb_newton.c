@@ -312,11 +312,13 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
 }
 #endif
 
-// the step's force scale max(‖λ‖∞, max r|ĉ0|, ‖g_E‖∞) (1 if all vanish)
+// the step's force scale max(‖λ‖∞, max |ĉ0_s|/(C + W)_ss, ‖g_E‖∞) (1 if all vanish): the unit
+// scales' r|ĉ0|, whatever the scales' factor k, so that every rung and the measure of
+// mbs_cn_residual test against the same force
 static double cn_scale(const mbs_cn *cn, const mbs_cn_problem *p, const double *x) {
   double scale = 0;
   for (int s = 0; s < p->ns; s++)
-    scale = fmax(scale, fmax(fabs(x[s]), cn->rr[s] * fabs(p->chat0[s])));
+    scale = fmax(scale, fmax(fabs(x[s]), cn->rr[s] / cn->k * fabs(p->chat0[s])));
   for (int j = 0; j < p->nv; j++) scale = fmax(scale, fabs(p->b[j]));
   return scale > 0 ? scale : 1;
 }
@@ -642,6 +644,17 @@ mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, 
   *residual = best;
   if (!isfinite(*residual)) return MBS_NONFINITE;
   return rc > 0 ? MBS_OK : rc < 0 ? MBS_SOLVER_FAILED : MBS_MAX_ITERATIONS;
+}
+
+double mbs_cn_residual(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p,
+                       const double *lam, const double *w) {
+  const int ns = p->ns, nv = p->nv;
+  memcpy(cn->xt, lam, sizeof(double) * (size_t)ns);
+  memcpy(cn->xt + ns, w, sizeof(double) * (size_t)nv);
+  cn_scales(ws, cn, p, 1);
+  cn->nu = 0;
+  cn_eval(ws, cn, p, cn->xt, cn->Ft);
+  return cn_residual(cn, p, cn->xt, cn->Ft);
 }
 
 mbs_status mbs_cn_quick(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,

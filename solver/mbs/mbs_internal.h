@@ -96,5 +96,10 @@ void mbs_cn_start_hook(mbs_cn_start_fn fn, void *ctx);
 // warm point (the last solve's forces); returns as mbs_cn_solve
 mbs_status mbs_cn_quick(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
                         int max_it, int *iterations, double *residual);
+// The exact Coulomb conditions' residual at (λ_S, w) with the unit scales r_s = 1/(C + W)_ss,
+// ‖F‖∞ relative to the force scale: one measure for every step whichever solver (or prediction)
+// gave the forces and whichever scale it converged with (SPEC §1.6)
+double mbs_cn_residual(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p,
+                       const double *lam, const double *w);
 
 #endif  // MBS_INTERNAL_H

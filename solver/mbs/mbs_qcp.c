@@ -768,7 +768,7 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   }
   ws->info.contacts = ncone;
   ws->qcp_used = 1;
-  ws->info.coulomb_residual = 0;  // the last solve's (SPEC §1.6; 0 when predicted or relaxed)
+  ws->info.coulomb_residual = 0;  // the last solve's (SPEC §1.6; 0 when relaxed or frictionless)
   if (mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
     ws->info.predicted++;
     ws->info.fp_iterations = 1;
@@ -778,6 +778,11 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
     st = interior_point_solve(ws, ns, sidx, chat0, ncone, lam_s, w);
   }
   if (st != MBS_SOLVER_FAILED) mbs_predict_record(ws, ns, sidx);
+  // the residual of the forces taken, measured alike for a prediction, the fixed point and Newton
+  if (ws->settings.formulation == MBS_COULOMB && ncone > 0 && st != MBS_SOLVER_FAILED) {
+    const mbs_cn_problem p = newton_problem(ws, ns, sidx, chat0);
+    ws->info.coulomb_residual = mbs_cn_residual(ws, q->cn, &p, lam_s, w);
+  }
   return st;
 }
 

@@ -73,15 +73,26 @@ typedef struct policy_outcome {
   double steps, retried, degraded, error;  // error_abs (NaN where the study has none)
 } policy_outcome;
 
-static policy_outcome run_policy_case(const char **args, const char *file, const char *c) {
-  int rc = test_run(args);
-  printf("%.400s\n", test_output);
-  assert_int_equal(rc, 0);
+// the results file `file` of the test directory, open
+static xp_file *open_results(const char *file) {
   char path[300];
   test_path(path, sizeof path, file);
   xp_error err;
   xp_file *f = xp_file_open(path, &err);
   assert_non_null(f);
+  return f;
+}
+
+// a run with args that must succeed, and its results file `file`, open
+static xp_file *run_and_open(const char **args, const char *file) {
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  return open_results(file);
+}
+
+static policy_outcome run_policy_case(const char **args, const char *file, const char *c) {
+  xp_file *f = run_and_open(args, file);
   policy_outcome o;
   assert_int_equal(xp_file_case_status(f, c, o.status, sizeof o.status), 0);
   o.steps = stat_of(f, c, "steps"), o.degraded = stat_of(f, c, "steps_degraded");
@@ -135,6 +146,33 @@ static void test_step_policy_degraded(void **state) {
   assert_true(o.steps == 5);
   assert_true(o.degraded >= 1 && o.retried >= o.degraded);
   assert_string_equal(o.status, "degraded");
+  // the unconverged steps show in the largest residual of the exact Coulomb conditions
+  xp_file *f = open_results("deg.h5");
+  const double res = stat_of(f, "method=paperA-coulomb", "coulomb_residual_max");
+  printf("coulomb_residual_max %.3g\n", res);
+  assert_true(res > 1e-6);
+  xp_file_close(f);
+}
+
+// Every coulomb run records the largest residual of the exact Coulomb conditions over its steps
+// (SPEC §1.6), measured on the forces each step took: on the sliding incline (μ = 0.25) Newton's
+// steps meet 1e-10 relative to the step's force scale, and a sliding contact's residual is not
+// identically zero; relaxed runs have no such statistic
+static void test_coulomb_residual_stat(void **state) {
+  (void)state;
+  const char *args[] = {"run",   "incline_methods", "--set", "method=paperA-coulomb,paperA-relaxed",
+                        "--set", "mu=0.25",         "--set", "T=0.3",
+                        "-o",    "cres.h5",         NULL};
+  xp_file *f = run_and_open(args, "cres.h5");
+  const double res = stat_of(f, "method=paperA-coulomb", "coulomb_residual_max");
+  printf("coulomb_residual_max %.3g, retried %g\n", res,
+         stat_of(f, "method=paperA-coulomb", "steps_retried"));
+  assert_true(res <= 1e-10);
+  assert_true(stat_of(f, "method=paperA-coulomb", "steps_retried") == 0);
+  double v = 0;
+  assert_int_not_equal(xp_file_case_stat(f, "method=paperA-relaxed", "coulomb_residual_max", &v),
+                       0);
+  xp_file_close(f);
 }
 
 // every method under both protocols at two stiffnesses; the matched run meets its target, the
@@ -404,10 +442,15 @@ int main(int argc, char **argv) {
   }
   xp_library_init();
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_foundation_step_policy), cmocka_unit_test(test_step_policy_degraded),
-      cmocka_unit_test(test_pendulum_probe_stop),    cmocka_unit_test(test_stiffness_tiny),
-      cmocka_unit_test(test_scaling_tiny),           cmocka_unit_test(test_claims_tiny),
-      cmocka_unit_test(test_contact_wp_tiny),        cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_foundation_step_policy),
+      cmocka_unit_test(test_step_policy_degraded),
+      cmocka_unit_test(test_coulomb_residual_stat),
+      cmocka_unit_test(test_pendulum_probe_stop),
+      cmocka_unit_test(test_stiffness_tiny),
+      cmocka_unit_test(test_scaling_tiny),
+      cmocka_unit_test(test_claims_tiny),
+      cmocka_unit_test(test_contact_wp_tiny),
+      cmocka_unit_test(test_bad_input),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -38,9 +38,10 @@ typedef struct sim_step_report {
   int predicted;         // 1 if the step's solve was accepted from the active-set prediction
   double residual;       // the step's own residual measure (paper A: scaled row residual), or NAN
   double cone_residual;  // largest friction-cone excess max(0, ‖λ_t‖ − μλ_n) [N], or NAN
-  const mdl_rows *rows;  // rows evaluated at the step's start (NULL: the method has none)
-  const double *force;   // row forces λ [N], one per row of `rows` (NULL: not available)
-  char message[160];     // what went wrong, naming the value ("" when ok)
+  double coulomb_residual;  // exact Coulomb conditions' relative residual (SPEC §1.6), or NAN
+  const mdl_rows *rows;     // rows evaluated at the step's start (NULL: the method has none)
+  const double *force;      // row forces λ [N], one per row of `rows` (NULL: not available)
+  char message[160];        // what went wrong, naming the value ("" when ok)
 } sim_step_report;
 
 // ---- scenarios ------------------------------------------------------------------------------

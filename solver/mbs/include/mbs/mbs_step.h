@@ -163,7 +163,8 @@ typedef struct mbs_info {
   double fp_change;  // coulomb: last change max|Δs| / max(max s, μ‖ĉ0‖∞) of the shifts
   int newton_iterations;    // coulomb, Newton: iterations of the step (summed over its solves)
   double coulomb_residual;  // coulomb: the exact Coulomb conditions' residual ‖F‖∞ of the last
-                            // solve relative to its force scale (SPEC §1.6; 0 when predicted)
+                            // solve's forces relative to its force scale, measured whichever
+                            // solver or prediction gave them (SPEC §1.6; 0 without contacts)
   double cone_residual;   // max over contacts of max(0, ‖λ_t‖ − μλ_n) [N]
   int rows_open;          // speculative: active unilateral/normal rows with φ0 > 0 (last solve)
   int resolves;           // speculative: re-solves of the step (0 = the first solve stood)

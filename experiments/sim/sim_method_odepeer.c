@@ -254,6 +254,9 @@ sim_opende *sim_opende_create(const mdl_model *model, const double *q, const dou
   sim_opende *od = calloc(1, sizeof *od);
   if (!od) return sc_error_set(err, SC_ERR_MEMORY, "ode: out of memory"), NULL;
   dInitODE2(0);
+  // quickstep reorders its constraints at random from one process-wide seed: reset it per run
+  // so that a run's result does not depend on the ODE runs before it in the same process
+  dRandSetSeed(0);
   dSetMessageHandler(od_message);
   od->messages0 = od_message_count;
   od->sc = *sc, od->h = h, od->quick = quick, od->speculative = speculative;

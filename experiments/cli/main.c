@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // stabcon — command-line front end: list, run, reproduce, plot, info, export (and solver tools).
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,9 +402,23 @@ static int cmd_reproduce(int argc, char **argv) {
   if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) ||
       (gallery_dir && xp_mkdir_p(gallery_dir)))
     return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
+  // two runs into one folder would replace each other's files half-written: the second stops
+  // here (the lock goes with the process, so a killed run leaves none behind)
+  char lock_path[1100];
+  snprintf(lock_path, sizeof lock_path, "%s/.reproduce.lock", results_dir);
+  const int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  if (lock_fd < 0 || fcntl(lock_fd, F_SETLK, &whole) != 0) {
+    fprintf(stderr, "stabcon reproduce: %s '%s' (%s)\n",
+            lock_fd < 0 ? "cannot open the lock file" : "another reproduce is writing into",
+            lock_fd < 0 ? lock_path : results_dir,
+            lock_fd < 0 ? strerror(errno) : "it holds .reproduce.lock there");
+    if (lock_fd >= 0) close(lock_fd);
+    return XP_ERR_RUN;
+  }
   int md_fd = xp_partial_create(report_tmp);
   FILE *md = md_fd >= 0 ? fdopen(md_fd, "w") : NULL;
-  if (!md) return usage_error("reproduce", "cannot write '%s'", report_tmp);
+  if (!md) return close(lock_fd), usage_error("reproduce", "cannot write '%s'", report_tmp);
   xp_report_begin(md, full);
   int failures = 0;
   double t0 = xp_now();
@@ -421,6 +436,7 @@ static int cmd_reproduce(int argc, char **argv) {
   if (gallery && cli_readme_refresh("README.md", results_dir) != XP_OK) failures++;
   fprintf(stderr, "reproduce: %s in %.1f s; results and REPORT.md in %s/, figures in %s/\n",
           failures ? "FAILED" : "done", xp_now() - t0, results_dir, figures_dir);
+  close(lock_fd);
   return failures ? XP_ERR_RUN : XP_OK;
 }
 

@@ -518,6 +518,31 @@ static void test_second_interrupt(void **state) {
   assert_true(kept.exists);
 }
 
+// two reproduce runs into one results folder: the second stops before writing anything (it
+// would replace the first one's files half-written), and the folder is free again afterwards
+static void test_reproduce_twice(void **state) {
+  (void)state;
+  const char *args[] = {"reproduce", "--only",    "smd_explicit", "--results",
+                        "rl",        "--figures", "rl_fig",       NULL};
+  char dir[600], lock[700];
+  test_path(dir, sizeof dir, "rl");
+  assert_int_equal(mkdir(dir, 0755), 0);
+  snprintf(lock, sizeof lock, "%s/.reproduce.lock", dir);
+  int fd = open(lock, O_RDWR | O_CREAT, 0644);  // this process stands for the first run
+  assert_true(fd >= 0);
+  struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  assert_int_equal(fcntl(fd, F_SETLK, &whole), 0);
+  int rc = hostile_run_stdout(args, NULL);
+  printf("  second reproduce -> exit %d: %s", rc, test_output);
+  assert_int_equal(rc, 1);
+  assert_true(hostile_says("another reproduce is writing into", "rl", NULL));
+  assert_true(hostile_absent("rl/smd_explicit.h5"));
+  assert_true(hostile_absent("rl/REPORT.md.partial"));
+  close(fd);  // the first run ends
+  assert_int_equal(hostile_run_stdout(args, NULL), 0);
+  assert_true(hostile_state("rl/smd_explicit.h5").exists);
+}
+
 static int setup(void **state) {
   (void)state;
   return test_dir_create("hostile-cmds");
@@ -541,6 +566,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_solution_write_error), cmocka_unit_test(test_merge_write_error),
       cmocka_unit_test(test_count_parameters),     cmocka_unit_test(test_corrupt_hdf5),
       cmocka_unit_test(test_clear_errors),         cmocka_unit_test(test_second_interrupt),
+      cmocka_unit_test(test_reproduce_twice),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -349,6 +349,23 @@ static int reproduce_one(const xp_experiment *x, const reproduce_dirs *d, int fu
   return XP_OK;
 }
 
+// two runs into one folder would replace each other's files half-written: the second stops
+// here (a POSIX lock on <results>/.reproduce.lock, gone with the process, so a killed run leaves
+// none behind); the descriptor that holds it, or -1 (said)
+static int reproduce_lock(const char *results_dir) {
+  char lock_path[1100];
+  snprintf(lock_path, sizeof lock_path, "%s/.reproduce.lock", results_dir);
+  const int fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  if (fd >= 0 && fcntl(fd, F_SETLK, &whole) == 0) return fd;
+  fprintf(stderr, "stabcon reproduce: %s '%s' (%s)\n",
+          fd < 0 ? "cannot open the lock file" : "another reproduce is writing into",
+          fd < 0 ? lock_path : results_dir,
+          fd < 0 ? strerror(errno) : "it holds .reproduce.lock there");
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
 static int cmd_reproduce(int argc, char **argv) {
   const char *results_dir = "results", *figures_dir = "plots/out", *gallery_dir = "plots/gallery";
   const char *only = NULL;
@@ -402,20 +419,8 @@ static int cmd_reproduce(int argc, char **argv) {
   if (xp_mkdir_p(results_dir) || xp_mkdir_p(figures_dir) ||
       (gallery_dir && xp_mkdir_p(gallery_dir)))
     return usage_error("reproduce", "cannot create output directories: %s", strerror(errno));
-  // two runs into one folder would replace each other's files half-written: the second stops
-  // here (the lock goes with the process, so a killed run leaves none behind)
-  char lock_path[1100];
-  snprintf(lock_path, sizeof lock_path, "%s/.reproduce.lock", results_dir);
-  const int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-  struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-  if (lock_fd < 0 || fcntl(lock_fd, F_SETLK, &whole) != 0) {
-    fprintf(stderr, "stabcon reproduce: %s '%s' (%s)\n",
-            lock_fd < 0 ? "cannot open the lock file" : "another reproduce is writing into",
-            lock_fd < 0 ? lock_path : results_dir,
-            lock_fd < 0 ? strerror(errno) : "it holds .reproduce.lock there");
-    if (lock_fd >= 0) close(lock_fd);
-    return XP_ERR_RUN;
-  }
+  const int lock_fd = reproduce_lock(results_dir);
+  if (lock_fd < 0) return XP_ERR_RUN;
   int md_fd = xp_partial_create(report_tmp);
   FILE *md = md_fd >= 0 ? fdopen(md_fd, "w") : NULL;
   if (!md) return close(lock_fd), usage_error("reproduce", "cannot write '%s'", report_tmp);

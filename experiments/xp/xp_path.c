@@ -5,12 +5,15 @@
 // whatever <output> names (a symlink, a device node's directory entry) and H5Fcreate or fopen
 // follow a symlinked partial name, so both names are checked with lstat() before anything runs,
 // and the partial file is created with O_EXCL | O_NOFOLLOW.
+// flock(2): the lock HDF5 holds on a file it writes, so a live writer's partial is told apart
+#define _DEFAULT_SOURCE
 #include "xp/xp_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,10 +94,22 @@ int xp_output_check(const char *what, const char *output, const char *const *inp
   return rc;
 }
 
-int xp_partial_create(const char *partial) {
+int xp_partial_remove_stale(const char *partial) {
   struct stat st;
-  if (lstat(partial, &st) == 0 && S_ISREG(st.st_mode)) unlink(partial);  // a stale partial file
-  return open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (lstat(partial, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  const int fd = open(partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  const int busy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  if (fd >= 0) close(fd);
+  if (busy) return errno = EBUSY, -1;
+  unlink(partial);
+  return 0;
+}
+
+int xp_partial_create(const char *partial) {
+  if (xp_partial_remove_stale(partial)) return -1;
+  const int fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd >= 0) flock(fd, LOCK_EX | LOCK_NB);  // held until the writer closes it (new file: free)
+  return fd;
 }
 
 int xp_gnuplot_path(char *buf, size_t len, const char *path, xp_error *err) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "xp/xp.h"
+#include "xp/xp_path.h"
 #include "xp_internal.h"
 
 struct xp_case {
@@ -66,7 +67,7 @@ static int write_params(hid_t file, const xp_params *p) {
 // full disk) is not left behind empty
 static hid_t partial_create(const char *partial) {
   struct stat st;
-  if (lstat(partial, &st) == 0 && S_ISREG(st.st_mode)) unlink(partial);
+  if (xp_partial_remove_stale(partial)) return -1;  // another run is writing it
   errno = 0;
   hid_t file = H5Fcreate(partial, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
   int saved = errno;
@@ -93,9 +94,12 @@ xp_results *xp_results_create(const char *path, const xp_experiment *x, const xp
   snprintf(r->partial, sizeof r->partial, "%s.partial", path);
   r->file = partial_create(r->partial);
   if (r->file < 0) {
-    int full = errno == ENOSPC || errno == EDQUOT;
-    xp_fail(err, full ? XP_ERR_RUN : XP_ERR_USAGE, "cannot create results file '%s': %s",
-            r->partial, full ? strerror(errno) : "is the directory writable?");
+    const int full = errno == ENOSPC || errno == EDQUOT, busy = errno == EBUSY;
+    xp_fail(err, full || busy ? XP_ERR_RUN : XP_ERR_USAGE, "cannot create results file '%s': %s",
+            r->partial,
+            busy   ? "another stabcon is writing it"
+            : full ? strerror(errno)
+                   : "is the directory writable?");
     free(r);
     return NULL;
   }

@@ -543,6 +543,29 @@ static void test_reproduce_twice(void **state) {
   assert_true(hostile_state("rl/smd_explicit.h5").exists);
 }
 
+// a second run writing the same results file while the first still writes it: refused (its
+// partial file is another live writer's, not a stale one to remove), the first run unharmed
+static void test_same_output_twice(void **state) {
+  (void)state;
+  const char *slow[] = {"run", "smd", "--set", "T=600", "--set", "h=1e-6", "-o", "tw.h5", NULL};
+  const char *quick[] = {"run", "smd", "--set", "T=0.01", "-o", "tw.h5", NULL};
+  char log[600];
+  test_path(log, sizeof log, "tw.log");
+  pid_t pid = test_spawn(slow, log);
+  sleep(2);  // the first run's partial file exists and is being written
+  file_state first = hostile_state("tw.h5.partial");
+  assert_true(first.exists);
+  int rc = hostile_run_stdout(quick, NULL);
+  printf("  second run -> exit %d: %s", rc, test_output);
+  assert_int_equal(rc, 1);
+  assert_true(hostile_says("tw.h5.partial", "another stabcon is writing it", NULL));
+  file_state still = hostile_state("tw.h5.partial");
+  assert_true(still.exists && still.ino == first.ino);  // not removed, not replaced
+  assert_true(hostile_absent("tw.h5"));
+  kill(pid, SIGINT);
+  test_wait(pid, log);
+}
+
 static int setup(void **state) {
   (void)state;
   return test_dir_create("hostile-cmds");
@@ -566,7 +589,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_solution_write_error), cmocka_unit_test(test_merge_write_error),
       cmocka_unit_test(test_count_parameters),     cmocka_unit_test(test_corrupt_hdf5),
       cmocka_unit_test(test_clear_errors),         cmocka_unit_test(test_second_interrupt),
-      cmocka_unit_test(test_reproduce_twice),
+      cmocka_unit_test(test_reproduce_twice),      cmocka_unit_test(test_same_output_twice),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

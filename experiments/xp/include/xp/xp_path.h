@@ -17,9 +17,16 @@
 int xp_output_check(const char *what, const char *output, const char *const *inputs,
                     size_t n_inputs, xp_error *err);
 
+// Removes a stale regular partial file: one no live process is writing. A writer holds an
+// exclusive flock on its partial file (HDF5 does on the files it writes, xp_partial_create on its
+// own), so a partial that is locked belongs to another run and is left alone: -1 with errno
+// EBUSY; 0 when the name is free (removed or absent, or not a regular file: the caller's checks).
+int xp_partial_remove_stale(const char *partial);
+
 // Creates "<output>.partial" for writing without following a symlink (O_CREAT | O_EXCL |
-// O_NOFOLLOW after removing a stale regular partial file); returns the descriptor or -1 with
-// errno set. The caller closes it and renames or unlinks the partial file.
+// O_NOFOLLOW after xp_partial_remove_stale) and locks it for as long as it is open; returns the
+// descriptor or -1 with errno set (EBUSY: another process is writing it). The caller closes it
+// and renames or unlinks the partial file.
 int xp_partial_create(const char *partial);
 
 // A path as it must reach gnuplot, whether as an argument or inside a script: gnuplot reads a

@@ -769,8 +769,9 @@ mbs_status mbs_qcp_solve(mbs_workspace *ws, int ns, const int *sidx, const doubl
   ws->info.contacts = ncone;
   ws->qcp_used = 1;
   ws->info.coulomb_residual = 0;  // the last solve's (SPEC §1.6; 0 when relaxed or frictionless)
-  if (mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w)) {
-    ws->info.predicted++;
+  const int predicted = mbs_predict_solve(ws, ns, sidx, chat0, lam_s, w);
+  if (predicted) {
+    ws->info.predicted++, ws->info.predicted_sliding += predicted == 2;
     ws->info.fp_iterations = 1;
     q->have_shift = 0;  // the next fixed point (if any) starts from s = 0
     st = MBS_OK;

@@ -55,6 +55,18 @@ struct mbs_qcp {
   double kdmax_w;             // its largest |diagonal| over the w and y columns
   double kdelta, kdyn, keps;  // this step's regularisation (fixed across its corrections)
   int bodies_first;           // the factor's order: bodies, then λ rows (else AMD)
+  // sliding contacts (relaxed): per compact normal row, slide = 1 while the contact is predicted
+  // on its cone's boundary: λ = (a, μ a t̂ + b t̂⊥) about the unit direction t̂ (its tangents'
+  // basis; t̂⊥ its normal in the tangent plane), a = λ_n in the member column `carrier`, the
+  // across force b (Newton's direction correction) in `bslot` (two tangents) with the across
+  // stiffness k (∞: b held at 0). tdir holds (t̂_1, t̂_2, μ, k) per row. carrier (−1: never
+  // predicted sliding) and bslot hold the others' G patterns: slide_map[k], bmap[k] give their A
+  // entry in the row of A entry k. slide_f: the flags of the matrix the factor holds
+  int *slide, *slide_f, *carrier, *slide_map, *bslot, *bmap;
+  double *tdir;
+  // a prediction with sliding contacts that failed costs its solves: after one, the next
+  // slide_skip predictions treat sliding as unpredictable (doubling with slide_fails in a row)
+  int slide_skip, slide_fails, slid;  // slid: a contact slid in this prediction
   double *Kx, *Kx0, *krhs, *ksol, *kres;
   // the last solve's λ by model row (the active set of the next prediction, whatever the pattern)
   double *lam_row;
@@ -84,7 +96,8 @@ int mbs_predict_setup(struct mbs_qcp *q);
 void mbs_predict_release(struct mbs_qcp *q);
 // Records the solve's λ (q->wx) by model row: the next step's predicted active set.
 void mbs_predict_record(mbs_workspace *ws, int ns, const int *sidx);
-// The step's solve by prediction: 1 and (λ_S, w) if accepted, 0 if not tried or rejected.
+// The step's solve by prediction: (λ_S, w) and 1 if accepted (2 if a contact slides in it), 0 if
+// not tried or rejected.
 int mbs_predict_solve(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
                       double *lam_s, double *w);
 

@@ -173,11 +173,12 @@ typedef struct mbs_info {
   int penetrating;        // speculative: rows left out that still end penetrating (bound reached)
   int predicted;  // conic solves of the step accepted from the active-set prediction (one linear
                   // KKT solve with the last step's active set, checked, no interior point)
-  int pattern_setups;    // conic solves of the step that set up a new pattern (ordering, symbolic
-                         // analysis: the active rows changed); from the workspace's arena, which
-                         // calls malloc only when a pattern outgrows every earlier one
-  int callback_code;     // the offending callback's return value (0 if none)
-  const char *callback;  // name of the offending callback (NULL if none)
+  int predicted_sliding;  // of which with a contact sliding on its cone's boundary (relaxed)
+  int pattern_setups;     // conic solves of the step that set up a new pattern (ordering, symbolic
+                          // analysis: the active rows changed); from the workspace's arena, which
+                          // calls malloc only when a pattern outgrows every earlier one
+  int callback_code;      // the offending callback's return value (0 if none)
+  const char *callback;   // name of the offending callback (NULL if none)
 } mbs_info;
 
 // Opaque step workspace: every array a step needs is allocated by mbs_workspace_create.

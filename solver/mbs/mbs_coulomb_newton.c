@@ -294,6 +294,23 @@ static int cn_schur_same(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_probl
   return rc ? -1 : same;
 }
 
+// a CSR list built in two passes over its (row, value) pairs: counts (pass 0), then entries
+static void csr_begin(int pass, int *ptr, int n) {
+  for (int r = 0; r <= n && !pass; r++) ptr[r] = 0;
+}
+static void csr_put(int pass, int *ptr, int *idx, int r, int v) {
+  if (pass)
+    idx[ptr[r]++] = v;
+  else
+    ptr[r + 1]++;
+}
+static void csr_end(int pass, int *ptr, int n) {
+  if (!pass)
+    for (int r = 0; r < n; r++) ptr[r + 1] += ptr[r];
+  else
+    for (int r = n; r >= 0; r--) ptr[r] = r ? ptr[r - 1] : 0;
+}
+
 // CSR lists of the reduced system's structure: per row its mass blocks through G (rb), per
 // block the rows whose G_S column enters it (br); 0 or −1 out of memory
 static int cn_schur_lists(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p) {
@@ -302,46 +319,25 @@ static int cn_schur_lists(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_prob
       cn_grow_int(&cn->brp, &cn->cap_brp, nb + 1) || cn_grow_int(&cn->bri, &cn->cap_bri, nA) ||
       cn_grow_int(&cn->bmark, &cn->cap_bmark, nb > ns ? nb : ns))
     return -1;
-  int *rbp = cn->rbp, *brp = cn->brp, *mk = cn->bmark;
+  int *mk = cn->bmark;
   for (int pass = 0; pass < 2; pass++) {  // counts, then entries
-    for (int s = 0; s <= ns; s++) rbp[s] = pass ? rbp[s] : 0;
+    csr_begin(pass, cn->rbp, ns);
     for (int s = 0; s < ns; s++) mk[s] = -1;
     for (int b = 0; b < nb; b++)
       for (int j = ws->blk_v0[b]; j < ws->blk_v0[b] + ws->blk_size[b]; j++)
-        for (int t = p->Tp[j]; t < p->Tp[j + 1]; t++) {
-          const int c = p->Ti[t];
-          if (mk[c] == b) continue;
-          mk[c] = b;
-          if (pass)
-            cn->rbi[rbp[c]++] = b;
-          else
-            rbp[c + 1]++;
-        }
-    if (!pass)
-      for (int s = 0; s < ns; s++) rbp[s + 1] += rbp[s];
-    else
-      for (int s = ns; s > 0; s--) rbp[s] = rbp[s - 1];
-    if (pass) rbp[0] = 0;
+        for (int t = p->Tp[j]; t < p->Tp[j + 1]; t++)
+          if (mk[p->Ti[t]] != b) mk[p->Ti[t]] = b, csr_put(pass, cn->rbp, cn->rbi, p->Ti[t], b);
+    csr_end(pass, cn->rbp, ns);
   }
   for (int pass = 0; pass < 2; pass++) {
-    for (int b = 0; b <= nb; b++) brp[b] = pass ? brp[b] : 0;
+    csr_begin(pass, cn->brp, nb);
     for (int b = 0; b < nb; b++) mk[b] = -1;
     for (int t = 0; t < ns; t++)
       for (int k = p->Ap[t]; k < p->Ap[t + 1]; k++) {
-        if (p->Ai[k] >= nv) continue;
-        const int b = ws->col_block[p->Ai[k]];
-        if (mk[b] == t) continue;
-        mk[b] = t;
-        if (pass)
-          cn->bri[brp[b]++] = t;
-        else
-          brp[b + 1]++;
+        const int b = p->Ai[k] < nv ? ws->col_block[p->Ai[k]] : -1;
+        if (b >= 0 && mk[b] != t) mk[b] = t, csr_put(pass, cn->brp, cn->bri, b, t);
       }
-    if (!pass)
-      for (int b = 0; b < nb; b++) brp[b + 1] += brp[b];
-    else
-      for (int b = nb; b > 0; b--) brp[b] = brp[b - 1];
-    if (pass) brp[0] = 0;
+    csr_end(pass, cn->brp, nb);
   }
   return 0;
 }

@@ -75,6 +75,8 @@ struct mbs_cn {
   int cap_Sp, cap_S, cap_Sx, cap_Wx, cap_rbp, cap_rbi, cap_brp, cap_bri, cap_bmark, cap_colpos,
       cap_gl, cap_glr, cap_gr;
   int have_sig, cap_sig;  // the inputs W was formed from (cn_schur_same)
+  // the pattern of J whose AMD factor filled in (solved through S while it holds)
+  int can_reduce, jblown, nb0, nzb0, *Jpb, *Jib, cap_pb, cap_ib;
   unsigned char *sig;
 #ifdef MBS_HAVE_KLU
   klu_common common;
@@ -136,7 +138,7 @@ void mbs_cn_free(mbs_cn *cn) {
   free(cn->As), free(cn->Bs), free(cn->Cs), free(cn->yv), free(cn->rz), free(cn->Sp), free(cn->Si),
       free(cn->Sx), free(cn->Wx);
   free(cn->rbp), free(cn->rbi), free(cn->brp), free(cn->bri), free(cn->bmark), free(cn->colpos);
-  free(cn->gl), free(cn->glr), free(cn->gr), free(cn->sig);
+  free(cn->gl), free(cn->glr), free(cn->gr), free(cn->sig), free(cn->Jpb), free(cn->Jib);
   free(cn);
 }
 
@@ -485,40 +487,50 @@ static void cn_assemble_full(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_p
   cn->Jp[ns + nv] = nz;
 }
 
-// the Newton system of the current A, B: reduced (S, with w eliminated through M's blocks) when
-// M is block diagonal and S is not denser than J, else the full J. Reduced, the matrix suits the
-// LU's pivoting: a sticking row of J has the tiny diagonal r/D beside its G entries, so the
-// factor pivots off the diagonal and AMD's order fills in (cn_factor), while S's sticking row
-// r(C + W)_s· has the diagonal r(C + W)_ss = k and AMD's order stands; and it is ns × ns.
-// Measured on the pile of 200 (the corpus state t = 1.52, 212 iterations): L + U 2.2e5 → 9.6e4
-// entries, 5.0e6 flops per factor instead of 1.5e7, one fresh factor (pivoting) instead of 10,
-// the same iterations. W = G M⁻¹ G_Sᵀ is formed once per problem (cn_schur_same)
-static void cn_assemble(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p) {
-  cn->prob = *p, cn->pws = ws, cn->reduced = 0, cn->oom = 0;
-  int want = ws->model->nblocks > 0 && p->ns > 0;  // (nblocks = 0: M one dense block)
-  if (want) {
-    const int same = cn_schur_same(ws, cn, p);
-    if (same < 0) {
-      cn->oom = 1;
-      return;
-    }
-    if (!same) {
-      cn->nblk = ws->model->nblocks;
-      const long nzJ = 9L * p->ns + 2L * p->Ap[p->ns] + 2L * p->Tp[p->nv];
-      const int rc = cn_schur_lists(ws, cn, p) ? -1 : cn_schur_pattern(cn, p, nzJ);
-      if (rc < 0 || (rc == 0 && cn_schur_delassus(ws, cn, p))) {
-        cn->oom = 1, cn->have_sig = 0;
-        return;
-      }
-      cn->schur_ok = rc == 0;
-    }
-    cn->reduced = cn->schur_ok;
+// S on the current A, B as the system to factor (cn->reduced) when M is block diagonal and S is
+// not denser than J (cn_schur_pattern); W = G M⁻¹ G_Sᵀ is formed once per problem
+// (cn_schur_same). 0, or −1 out of memory
+static int cn_use_reduced(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p) {
+  const int same = cn_schur_same(ws, cn, p);
+  if (same < 0) return cn->oom = 1, -1;
+  if (!same) {
+    cn->nblk = ws->model->nblocks;
+    const long nzJ = 9L * p->ns + 2L * p->Ap[p->ns] + 2L * p->Tp[p->nv];
+    const int rc = cn_schur_lists(ws, cn, p) ? -1 : cn_schur_pattern(cn, p, nzJ);
+    if (rc < 0 || (rc == 0 && cn_schur_delassus(ws, cn, p)))
+      return cn->oom = 1, cn->have_sig = 0, -1;
+    cn->schur_ok = rc == 0;
   }
-  if (cn->reduced)
-    cn_schur_assemble(ws, cn, p), cn->Mn = p->ns, cn->Mp = cn->Sp, cn->Mi = cn->Si, cn->Mx = cn->Sx;
-  else
-    cn_assemble_full(ws, cn, p), cn->Mn = p->ns + p->nv, cn->Mp = cn->Jp, cn->Mi = cn->Ji,
-                                 cn->Mx = cn->Jx;
+  if (!cn->schur_ok) return 0;
+  cn_schur_assemble(ws, cn, p);
+  cn->reduced = 1, cn->Mn = p->ns, cn->Mp = cn->Sp, cn->Mi = cn->Si, cn->Mx = cn->Sx;
+  return 0;
+}
+
+// 1 if J's pattern is the one whose AMD factor filled in (cn->jblown, cn_factor_solve)
+static int cn_blown(const mbs_cn *cn, int n) {
+  const int nz = cn->Jp[n];
+  return cn->jblown && cn->nb0 == n && cn->nzb0 == nz &&
+         !memcmp(cn->Jp, cn->Jpb, sizeof(int) * (size_t)(n + 1)) &&
+         !memcmp(cn->Ji, cn->Jib, sizeof(int) * (size_t)nz);
+}
+
+// the Newton system of the current A, B: the full J, or the reduced S (w eliminated through M's
+// blocks, S = A + B (C + W)) for a pattern of J whose factor pivoted off the diagonal. A sticking
+// row of J has the tiny diagonal r/D beside its G entries, so the factor may pivot off the
+// diagonal and AMD's order fill in (cn_factor), while S's sticking row r(C + W)_s· has the
+// diagonal r(C + W)_ss = k and AMD's order stands. Measured on the pile of 200 (the corpus state
+// t = 1.52, 212 iterations): L + U 2.2e5 → 9.6e4 entries, 5.0e6 flops per factor instead of
+// 1.5e7, one fresh factor (pivoting) instead of 10, the same iterations. Where J's factor does
+// not fill in, J is no dearer than S (the pile of 50 over 3 s: L + U 2.6e4 against 2.8e4), so
+// J stays the first choice
+static void cn_assemble(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p) {
+  const int n = p->ns + p->nv;
+  cn->prob = *p, cn->pws = ws, cn->reduced = 0, cn->oom = 0;
+  cn->can_reduce = ws->model->nblocks > 0 && p->ns > 0;  // (nblocks = 0: M one dense block)
+  cn_assemble_full(ws, cn, p);
+  cn->Mn = n, cn->Mp = cn->Jp, cn->Mi = cn->Ji, cn->Mx = cn->Jx;
+  if (cn->can_reduce && cn_blown(cn, n)) cn_use_reduced(ws, cn, p);
 }
 
 #ifdef MBS_HAVE_KLU
@@ -534,8 +546,9 @@ static int cn_analyze(mbs_cn *cn) {
 // entries, so the factor may pivot off the diagonal, and AMD's symmetric order then fills in far
 // beyond its estimate (measured on a pile of 200: L + U 4.7e5 entries against 1.2e5 estimated,
 // 2.3e5 with COLAMD, 4–5× less CPU per Newton step; on a column AMD's order stands and is
-// cheaper): when the fill exceeds twice AMD's estimate the pattern is analysed again with COLAMD
-static int cn_factor(mbs_cn *cn) {
+// cheaper): when the fill exceeds twice AMD's estimate the pattern is analysed again with COLAMD,
+// or 1 is returned when the reduced system may be taken instead (may_reduce)
+static int cn_factor(mbs_cn *cn, int may_reduce) {
   for (;;) {
     cn->num = klu_factor(cn->Mp, cn->Mi, cn->Mx, cn->sym, &cn->common);
     if (!cn->num || cn->common.status != KLU_OK) {
@@ -544,6 +557,7 @@ static int cn_factor(mbs_cn *cn) {
     }
     const double fill = (double)cn->num->lnz + (double)cn->num->unz;
     if (cn->common.ordering != 0 || !(fill > 2 * (cn->sym->lnz + cn->sym->unz))) return 0;
+    if (may_reduce) return klu_free_numeric(&cn->num, &cn->common), 1;
     cn->common.ordering = 1;
     if (cn_analyze(cn)) return -1;
   }
@@ -615,6 +629,26 @@ static int cn_schur_solve(mbs_cn *cn, double *d) {
   return 0;
 }
 
+static int cn_factor_solve(mbs_cn *cn, int n, double *d);
+
+// J's AMD factor filled in: its pattern is remembered and solved through S from now on (or, S
+// denser than J, analysed again with COLAMD); then as cn_factor_solve
+static int cn_factor_reduce(mbs_cn *cn, int n, double *d) {
+  const int nz = cn->Jp[n];
+  if (cn_use_reduced(cn->pws, cn, &cn->prob)) return -1;
+  if (cn->reduced) {
+    if (cn_grow_int(&cn->Jpb, &cn->cap_pb, n + 1) || cn_grow_int(&cn->Jib, &cn->cap_ib, nz))
+      return -1;
+    memcpy(cn->Jpb, cn->Jp, sizeof(int) * (size_t)(n + 1));
+    memcpy(cn->Jib, cn->Ji, sizeof(int) * (size_t)nz);
+    cn->jblown = 1, cn->nb0 = n, cn->nzb0 = nz;
+    return cn_factor_solve(cn, n, d);
+  }
+  cn->common.ordering = 1;
+  if (cn_analyze(cn) || cn_factor(cn, 0)) return -1;
+  return klu_solve(cn->sym, cn->num, n, 1, d, &cn->common) ? 0 : -1;
+}
+
 // d ← J⁻¹ d (the full x = (λ_S, w)); 0 on success. The symbolic analysis stands while the
 // pattern does; the numeric factor is refactored in place (no allocation) unless that fails or
 // is badly conditioned
@@ -640,7 +674,9 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
             !(cn->common.rcond > 1e-12);
     if (fresh) klu_free_numeric(&cn->num, &cn->common);
   }
-  if (fresh && cn_factor(cn)) return -1;
+  const int rc = fresh ? cn_factor(cn, !cn->reduced && cn->can_reduce) : 0;
+  if (rc == 1) return cn_factor_reduce(cn, n, d);
+  if (rc < 0) return -1;
   int ok;
   if (cn->reduced)
     ok = !cn_schur_solve(cn, d);

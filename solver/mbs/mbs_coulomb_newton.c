@@ -487,6 +487,10 @@ static void cn_assemble_full(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_p
   cn->Jp[ns + nv] = nz;
 }
 
+static int cn_reduced_always;  // tests only (mbs_cn_reduced_hook)
+
+void mbs_cn_reduced_hook(int always) { cn_reduced_always = always; }
+
 // S on the current A, B as the system to factor (cn->reduced) when M is block diagonal and S is
 // not denser than J (cn_schur_pattern); W = G M⁻¹ G_Sᵀ is formed once per problem
 // (cn_schur_same). 0, or −1 out of memory
@@ -530,7 +534,7 @@ static void cn_assemble(const mbs_workspace *ws, mbs_cn *cn, const mbs_cn_proble
   cn->can_reduce = ws->model->nblocks > 0 && p->ns > 0;  // (nblocks = 0: M one dense block)
   cn_assemble_full(ws, cn, p);
   cn->Mn = n, cn->Mp = cn->Jp, cn->Mi = cn->Ji, cn->Mx = cn->Jx;
-  if (cn->can_reduce && cn_blown(cn, n)) cn_use_reduced(ws, cn, p);
+  if (cn->can_reduce && (cn_reduced_always || cn_blown(cn, n))) cn_use_reduced(ws, cn, p);
 }
 
 #ifdef MBS_HAVE_KLU

@@ -28,10 +28,10 @@
 // The Newton matrix J = [A + B C, B G; −G_Sᵀ, M] is sparse (a contact's rows couple only its own
 // λ and its bodies' w) but not symmetric (sliding friction is not associated), so the harness's
 // symmetric quasidefinite LDLᵀ (qcp_qd) does not apply: it is solved by KLU (sparse LU with
-// BTF: the independent contact groups of a pile become separate blocks), with w eliminated
-// through M's blocks — the reduced matrix S = A + B (C + G M⁻¹ G_Sᵀ) on the rows alone
-// (cn_assemble); the symbolic analysis is kept while the pattern holds and the numeric factor is
-// refactored in place.
+// BTF: the independent contact groups of a pile become separate blocks) — or, for a pattern whose
+// factor pivots off the diagonal, with w eliminated through M's blocks: the reduced matrix
+// S = A + B (C + G M⁻¹ G_Sᵀ) on the rows alone (cn_assemble); the symbolic analysis is kept
+// while the pattern holds and the numeric factor is refactored in place.
 // Globalisation: Armijo backtracking on θ = ½‖F‖² (θ' = −‖F‖² along the Newton direction), per
 // island of independent contacts (cn_newton), and when the plain iteration stalls a compliance
 // continuation (cn_homotopy) then a proximal-point outer loop (cn_attempt), over a ladder of

@@ -92,6 +92,10 @@ mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, 
 // for tests that compare starts (tests/sim/test_coulomb_corpus.c), never set by the product.
 typedef void (*mbs_cn_start_fn)(void *ctx, int ns, int nv, double *x);
 void mbs_cn_start_hook(mbs_cn_start_fn fn, void *ctx);
+// Tests only (tests/sim/test_coulomb_reduced.c): always = 1 solves every Newton system whose M
+// is block diagonal through the reduced matrix S, not only the patterns whose J factor filled in
+// (0: the product's choice). Process-wide; never set by the product.
+void mbs_cn_reduced_hook(int always);
 // Newton alone (no proximal loop, one scale) from x, at most max_it iterations: a quick try from a
 // warm point (the last solve's forces); returns as mbs_cn_solve
 mbs_status mbs_cn_quick(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,

@@ -56,6 +56,19 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
                    double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
                    double eps, double delta, int *iwork, double *fwork);
 
+// The reach of each row k < k1 of L (the columns j its up-looking solve updates) in the order
+// qcp_ldl_factor takes them: row k's in Rj[Rp[k] … Rp[k+1]−1] (Rp: k1 + 1 ints). The pattern is
+// fixed, so this is done once; with Rp = Rj = NULL only the total is counted. iwork 2·k1 ints.
+// Returns the total (nnz of rows < k1 of L).
+long qcp_ldl_reach_order(int k1, const int *Ap, const int *Ai, const int *etree, int *iwork,
+                         int *Rp, int *Rj);
+// qcp_ldl_factor with the rows' reaches from qcp_ldl_reach_order(n, …): the same result bit for
+// bit, without climbing the elimination tree in every factorisation.
+int qcp_ldl_factor_ordered(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
+                           int *Li, double *Lx, double *D, double *Dinv, const int *Rp,
+                           const int *Rj, const signed char *sign, double eps, double delta,
+                           int *iwork, double *fwork);
+
 // First column of L's dense trailing block (columns j ≥ k0 with n−1−j entries each: a chain of
 // the elimination tree ending at its root); n when column n−2 is not dense.
 int qcp_ldl_dense_tail(int n, const int *Lnz);
@@ -68,7 +81,8 @@ int qcp_ldl_dense_tail(int n, const int *Lnz);
 int qcp_ldl_factor_tail(int k0, int n, const int *Ap, const int *Ai, const double *Ax,
                         const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
                         const int *etree, const signed char *sign, double eps, double delta,
-                        int *iwork, double *fwork, double *S, int *tiwork, double *tfwork);
+                        int *iwork, double *fwork, double *S, int *tiwork, double *tfwork,
+                        const int *Rp, const int *Rj);
 size_t qcp_ldl_tail_iwork(int n, int nt);
 size_t qcp_ldl_tail_fwork(int n, int nt);
 
@@ -168,6 +182,7 @@ typedef struct qcp_kkt {
   int nW;
   signed char *sign;           // N (permuted order): +1 x block, −1 y and z blocks
   int *etree, *Lnz, *Lp, *Li;  // symbolic factor
+  int *Rp, *Rj;                // rows' reaches in factor order (qcp_ldl_reach_order; NULL: tail)
   double *Lx, *D, *Dinv;
   int *iwork;
   double *fwork, *rhs, *sol, *res, *cor;  // N each (permuted order)

@@ -30,11 +30,11 @@
   } while (0)
 
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
-  void *ptrs[] = {kkt->perm,   kkt->pinv,      kkt->Kp,         kkt->Ki,   kkt->Kx,   kkt->mapP,
-                  kkt->mapA,   kkt->mapG,      kkt->mapW,       kkt->mapD, kkt->sign, kkt->etree,
-                  kkt->Lnz,    kkt->Lp,        kkt->Li,         kkt->Lx,   kkt->D,    kkt->Dinv,
-                  kkt->iwork,  kkt->fwork,     kkt->rhs,        kkt->sol,  kkt->res,  kkt->cor,
-                  kkt->tail_S, kkt->tail_work, kkt->tail_iwork, kkt->resld};
+  void *ptrs[] = {kkt->perm,   kkt->pinv,      kkt->Kp,         kkt->Ki,    kkt->Kx,   kkt->mapP,
+                  kkt->mapA,   kkt->mapG,      kkt->mapW,       kkt->mapD,  kkt->sign, kkt->etree,
+                  kkt->Lnz,    kkt->Lp,        kkt->Li,         kkt->Lx,    kkt->D,    kkt->Dinv,
+                  kkt->iwork,  kkt->fwork,     kkt->rhs,        kkt->sol,   kkt->res,  kkt->cor,
+                  kkt->tail_S, kkt->tail_work, kkt->tail_iwork, kkt->resld, kkt->Rp,   kkt->Rj};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(al, ptrs[i]);
   memset(kkt, 0, sizeof *kkt);
 }
@@ -203,6 +203,13 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
     ALLOC(kkt->tail_work, qcp_ldl_tail_fwork(N, nt));
     ALLOC(kkt->tail_iwork, qcp_ldl_tail_iwork(N, nt));
   }
+  {  // the reaches of the rows the scalar factor computes (above a dense tail), once
+    const int k1 = kkt->tail_k0;
+    ALLOC(kkt->Rp, k1 + 1);
+    ALLOC(kkt->Rj,
+          1 + qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, NULL, NULL));
+    qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, kkt->Rp, kkt->Rj);
+  }
   kkt->nnzK = nnzK;
   kkt->nnzL = nnzL;
   rc = QCP_OK;
@@ -272,10 +279,11 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
   if (kkt->tail_k0 < kkt->N)
     return qcp_ldl_factor_tail(kkt->tail_k0, kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li,
                                kkt->Lx, kkt->D, kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta,
-                               kkt->iwork, kkt->fwork, kkt->tail_S, kkt->tail_iwork,
-                               kkt->tail_work);
-  return qcp_ldl_factor(kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li, kkt->Lx, kkt->D,
-                        kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta, kkt->iwork, kkt->fwork);
+                               kkt->iwork, kkt->fwork, kkt->tail_S, kkt->tail_iwork, kkt->tail_work,
+                               kkt->Rp, kkt->Rj);
+  return qcp_ldl_factor_ordered(kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li, kkt->Lx,
+                                kkt->D, kkt->Dinv, kkt->Rp, kkt->Rj, kkt->sign, eps, dyn_delta,
+                                kkt->iwork, kkt->fwork);
 }
 
 // ‖res‖∞, and its x rows' and other rows' parts in kkt->res_d, kkt->res_p (one pass; a NaN makes

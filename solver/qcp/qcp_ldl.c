@@ -160,6 +160,84 @@ static int factor_rows(int k0, int k1, int n, const int *Ap, const int *Ai, cons
   return nreg;
 }
 
+long qcp_ldl_reach_order(int k1, const int *Ap, const int *Ai, const int *etree, int *iwork,
+                         int *Rp, int *Rj) {
+  int *marker = iwork, *stack = iwork + k1;
+  long t = 0;
+  for (int i = 0; i < k1; i++) marker[i] = -1;
+  for (int k = 0; k < k1; k++) {
+    int top = 0;
+    marker[k] = k;
+    // the same reach, in the same order, as factor_rows computes it
+    for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+      int i = Ai[p];
+      if (i == k) continue;
+      int start = top;
+      while (marker[i] != k) {
+        marker[i] = k;
+        stack[top++] = i;
+        i = etree[i];
+      }
+      for (int a = start, b = top - 1; a < b; a++, b--) {
+        int tmp = stack[a];
+        stack[a] = stack[b];
+        stack[b] = tmp;
+      }
+    }
+    if (Rp) Rp[k] = (int)t;
+    for (int q = top - 1; q >= 0; q--, t++)
+      if (Rj) Rj[t] = stack[q];
+  }
+  if (Rp) Rp[k1] = (int)t;
+  return t;
+}
+
+// rows 0 … k1−1 of L and D as factor_rows computes them (the same operations in the same order:
+// the same bits), each row's reach read from (Rp, Rj) instead of climbing the elimination tree
+static int factor_rows_ordered(int k1, int n, const int *Ap, const int *Ai, const double *Ax,
+                               const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
+                               const int *Rp, const int *Rj, const signed char *sign, double eps,
+                               double delta, int *next, double *y) {
+  int nreg = 0;
+  for (int i = 0; i < n; i++) y[i] = 0.0;
+  for (int k = 0; k < k1; k++) {
+    double dk = 0.0;
+    for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+      if (Ai[p] == k)
+        dk += Ax[p];
+      else
+        y[Ai[p]] = Ax[p];
+    }
+    for (int t = Rp[k]; t < Rp[k + 1]; t++) {
+      int j = Rj[t];
+      double yj = y[j];
+      y[j] = 0.0;
+      if (yj != 0.0)
+        for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
+      double lkj = yj * Dinv[j];
+      Li[next[j]] = k;
+      Lx[next[j]] = lkj;
+      next[j]++;
+      dk -= yj * lkj;
+    }
+    if (!isfinite(dk)) return -1;
+    dk = qcp_ldl_pivot(dk, sign[k], eps, delta, &nreg);
+    D[k] = dk;
+    Dinv[k] = 1.0 / dk;
+  }
+  return nreg;
+}
+
+int qcp_ldl_factor_ordered(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp,
+                           int *Li, double *Lx, double *D, double *Dinv, const int *Rp,
+                           const int *Rj, const signed char *sign, double eps, double delta,
+                           int *iwork, double *fwork) {
+  int *next = iwork + n;
+  for (int i = 0; i < n; i++) next[i] = Lp[i];
+  return factor_rows_ordered(n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, Rp, Rj, sign, eps, delta, next,
+                             fwork);
+}
+
 int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const int *Lp, int *Li,
                    double *Lx, double *D, double *Dinv, const int *etree, const signed char *sign,
                    double eps, double delta, int *iwork, double *fwork) {
@@ -313,11 +391,14 @@ static void schur_update(int k0, int n, const int *Lp, const int *Li, const doub
 int qcp_ldl_factor_tail(int k0, int n, const int *Ap, const int *Ai, const double *Ax,
                         const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
                         const int *etree, const signed char *sign, double eps, double delta,
-                        int *iwork, double *fwork, double *S, int *tiwork, double *tfwork) {
+                        int *iwork, double *fwork, double *S, int *tiwork, double *tfwork,
+                        const int *Rp, const int *Rj) {
   int *next = iwork + n, *mid = tiwork;
   for (int i = 0; i < n; i++) next[i] = Lp[i];
-  int nreg = factor_rows(0, k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps, delta,
-                         iwork, fwork);
+  int nreg = Rp ? factor_rows_ordered(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, Rp, Rj, sign, eps,
+                                      delta, next, fwork)
+                : factor_rows(0, k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps,
+                              delta, iwork, fwork);
   if (nreg < 0) return -1;
   for (int j = 0; j < k0; j++) mid[j] = next[j];
   uint32_t *mask = (uint32_t *)(tiwork + n + 2 * (n - k0) + TAIL_BLOCK);

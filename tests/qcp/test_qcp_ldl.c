@@ -308,7 +308,8 @@ static void test_qd_factor_update(void **state) {
 // amd_order's ordering: random upper triangles with and without diagonals, densities from a
 // path-like 1 % to a dense-row 40 %, and an arrow matrix (one dense row, AMD's special case)
 // factor of K (sign from n1) by the scalar rows and by the dense-tail path; same pattern, same
-// pivot replacements, values equal to rounding
+// pivot replacements, values equal to rounding; each path with precomputed reaches bit for bit
+// as without
 static void compare_tail(int N, const double *K, const signed char *sign, int min_tail) {
   int *Kp = malloc(((size_t)N + 1) * sizeof *Kp), *Ki = calloc((size_t)N * N, sizeof *Ki);
   double *Kx = malloc((size_t)N * N * sizeof *Kx);
@@ -330,7 +331,7 @@ static void compare_tail(int N, const double *K, const signed char *sign, int mi
   int nreg0 = qcp_ldl_factor(N, Kp, Ki, Kx, Lp, Li[0], Lx[0], D[0], Dinv, etree, sign, 1e-10, 1e-7,
                              iwork, fwork);
   int nreg1 = qcp_ldl_factor_tail(k0, N, Kp, Ki, Kx, Lp, Li[1], Lx[1], D[1], Dinv, etree, sign,
-                                  1e-10, 1e-7, iwork, fwork, S, tiwork, dwork);
+                                  1e-10, 1e-7, iwork, fwork, S, tiwork, dwork, NULL, NULL);
   assert_int_equal(nreg0, nreg1);
   double err = 0.0, scale = 0.0;
   for (long p = 0; p < nnzL; p++) {
@@ -343,6 +344,28 @@ static void compare_tail(int N, const double *K, const signed char *sign, int mi
     assert_true(fabs(D[0][i] - D[1][i]) <= 1e-12 * fabs(D[0][i]));
   }
   assert_true(err <= 1e-12 * (1.0 + scale));
+  // the reaches read from qcp_ldl_reach_order instead of the elimination tree: the same factors
+  // bit for bit, the scalar one and the tail's
+  int *Rp = malloc(((size_t)N + 1) * sizeof *Rp), *Rj = malloc((size_t)nnzL * sizeof *Rj);
+  int *Li2 = malloc((size_t)nnzL * sizeof *Li2);
+  double *Lx2 = malloc((size_t)nnzL * sizeof *Lx2), *D2 = malloc((size_t)N * sizeof *D2);
+  assert_int_equal(qcp_ldl_reach_order(N, Kp, Ki, etree, iwork, NULL, NULL), nnzL);
+  assert_int_equal(qcp_ldl_reach_order(N, Kp, Ki, etree, iwork, Rp, Rj), nnzL);
+  int nreg2 = qcp_ldl_factor_ordered(N, Kp, Ki, Kx, Lp, Li2, Lx2, D2, Dinv, Rp, Rj, sign, 1e-10,
+                                     1e-7, iwork, fwork);
+  assert_int_equal(nreg2, nreg0);
+  assert_memory_equal(Li2, Li[0], (size_t)nnzL * sizeof *Li2);
+  assert_memory_equal(Lx2, Lx[0], (size_t)nnzL * sizeof *Lx2);
+  assert_memory_equal(D2, D[0], (size_t)N * sizeof *D2);
+  long above = qcp_ldl_reach_order(k0, Kp, Ki, etree, iwork, Rp, Rj);
+  assert_true(above <= nnzL);
+  nreg2 = qcp_ldl_factor_tail(k0, N, Kp, Ki, Kx, Lp, Li2, Lx2, D2, Dinv, etree, sign, 1e-10, 1e-7,
+                              iwork, fwork, S, tiwork, dwork, Rp, Rj);
+  assert_int_equal(nreg2, nreg1);
+  assert_memory_equal(Li2, Li[1], (size_t)nnzL * sizeof *Li2);
+  assert_memory_equal(Lx2, Lx[1], (size_t)nnzL * sizeof *Lx2);
+  assert_memory_equal(D2, D[1], (size_t)N * sizeof *D2);
+  free(Rp), free(Rj), free(Li2), free(Lx2), free(D2);
   for (int t = 0; t < 2; t++) free(Li[t]), free(Lx[t]), free(D[t]);
   free(Kp), free(Ki), free(Kx), free(iwork), free(Lnz), free(etree), free(Lp), free(Dinv);
   free(fwork), free(S), free(dwork), free(tiwork);

@@ -93,6 +93,48 @@ static int zero_row(int k, const int *Ap, const int *Ai, const double *Ax, const
   return 1;
 }
 
+// Row k's reach in the elimination tree from A's column k, into stack[0 … top−1] (returned):
+// read from the end it is a topological order (each path is pushed after its ancestors).
+static int row_reach(int k, const int *Ap, const int *Ai, const int *etree, int *marker,
+                     int *stack) {
+  int top = 0;
+  marker[k] = k;
+  for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+    int i = Ai[p];
+    if (i == k) continue;
+    int start = top;
+    while (marker[i] != k) {
+      marker[i] = k;
+      stack[top++] = i;
+      i = etree[i];
+    }
+    // reverse the new segment: ancestors first in storage, read from the end = leaf first
+    for (int a = start, b = top - 1; a < b; a++, b--) {
+      int t = stack[a];
+      stack[a] = stack[b];
+      stack[b] = t;
+    }
+  }
+  return top;
+}
+
+// one step of row k's sparse triangular solve: column j of L (rows < k) updates y, and ℓ_kj
+// goes into column j's next slot; d_k loses y_j ℓ_kj. Returns ℓ_kj.
+static inline double row_column(int k, int j, double *y, const int *Lp, int *Li, double *Lx,
+                                const double *Dinv, int *next, double *dk) {
+  double yj = y[j];
+  y[j] = 0.0;
+  // a structural entry that is numerically 0 (an open contact row) updates nothing
+  if (yj != 0.0)
+    for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
+  double lkj = yj * Dinv[j];
+  Li[next[j]] = k;
+  Lx[next[j]] = lkj;
+  next[j]++;
+  *dk -= yj * lkj;
+  return lkj;
+}
+
 // rows k0 … k1−1 of L and D (rows above k0 are kept; next[j] must point past them)
 static int factor_rows(int k0, int k1, int n, const int *Ap, const int *Ai, const double *Ax,
                        const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
@@ -115,41 +157,20 @@ static int factor_rows(int k0, int k1, int n, const int *Ap, const int *Ai, cons
     // scatter column k and collect its reach in the elimination tree (a zero row needs neither:
     // top stays 0)
     const int zero = rows && zero_row(k, Ap, Ai, Ax, rows, Li, Lx, next, &dk);
-    for (int p = Ap[k]; !zero && p < Ap[k + 1]; p++) {
-      int i = Ai[p];
-      if (i == k) {
-        dk += Ax[p];
-        continue;
+    if (!zero) {
+      for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+        if (Ai[p] == k)
+          dk += Ax[p];
+        else
+          y[Ai[p]] = Ax[p];
       }
-      y[i] = Ax[p];
-      // each path is pushed after its ancestors so the stack read backwards is topological
-      int start = top;
-      while (marker[i] != k) {
-        marker[i] = k;
-        stack[top++] = i;
-        i = etree[i];
-      }
-      // reverse the new segment: ancestors first in storage, read from the end = leaf first
-      for (int a = start, b = top - 1; a < b; a++, b--) {
-        int t = stack[a];
-        stack[a] = stack[b];
-        stack[b] = t;
-      }
+      top = row_reach(k, Ap, Ai, etree, marker, stack);
     }
     // sparse triangular solve in topological order (read the stack from the end)
     for (int t = top - 1; t >= 0; t--) {
       int j = stack[t];
-      double yj = y[j];
-      y[j] = 0.0;
-      // a structural entry that is numerically 0 (an open contact row) updates nothing
-      if (yj != 0.0)
-        for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
-      double lkj = yj * Dinv[j];
-      if (rows && lkj != 0.0) rows->Lend[j] = next[j] + 1;
-      Li[next[j]] = k;
-      Lx[next[j]] = lkj;
-      next[j]++;
-      dk -= yj * lkj;
+      double lkj = row_column(k, j, y, Lp, Li, Lx, Dinv, next, &dk);
+      if (rows && lkj != 0.0) rows->Lend[j] = next[j];
     }
     // dynamic regularisation: enforce the expected pivot sign and a minimum magnitude
     if (!isfinite(dk)) return -1;
@@ -166,24 +187,7 @@ long qcp_ldl_reach_order(int k1, const int *Ap, const int *Ai, const int *etree,
   long t = 0;
   for (int i = 0; i < k1; i++) marker[i] = -1;
   for (int k = 0; k < k1; k++) {
-    int top = 0;
-    marker[k] = k;
-    // the same reach, in the same order, as factor_rows computes it
-    for (int p = Ap[k]; p < Ap[k + 1]; p++) {
-      int i = Ai[p];
-      if (i == k) continue;
-      int start = top;
-      while (marker[i] != k) {
-        marker[i] = k;
-        stack[top++] = i;
-        i = etree[i];
-      }
-      for (int a = start, b = top - 1; a < b; a++, b--) {
-        int tmp = stack[a];
-        stack[a] = stack[b];
-        stack[b] = tmp;
-      }
-    }
+    int top = row_reach(k, Ap, Ai, etree, marker, stack);
     if (Rp) Rp[k] = (int)t;
     for (int q = top - 1; q >= 0; q--, t++)
       if (Rj) Rj[t] = stack[q];
@@ -208,18 +212,7 @@ static int factor_rows_ordered(int k1, int n, const int *Ap, const int *Ai, cons
       else
         y[Ai[p]] = Ax[p];
     }
-    for (int t = Rp[k]; t < Rp[k + 1]; t++) {
-      int j = Rj[t];
-      double yj = y[j];
-      y[j] = 0.0;
-      if (yj != 0.0)
-        for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
-      double lkj = yj * Dinv[j];
-      Li[next[j]] = k;
-      Lx[next[j]] = lkj;
-      next[j]++;
-      dk -= yj * lkj;
-    }
+    for (int t = Rp[k]; t < Rp[k + 1]; t++) row_column(k, Rj[t], y, Lp, Li, Lx, Dinv, next, &dk);
     if (!isfinite(dk)) return -1;
     dk = qcp_ldl_pivot(dk, sign[k], eps, delta, &nreg);
     D[k] = dk;

@@ -104,6 +104,7 @@ static qcp_settings bench_settings(const maros_options *o) {
   set.eps_abs = o->tol;
   set.eps_rel = REL_OFF;
   set.time_limit = o->time_limit;
+  set.time_limit_cpu = 1;  // load-independent: the same problems reach it on a busy machine
   set.verbose = o->verbose;
   set.lastbit = o->lastbit;
   set.strict_gap = 1;  // two-sided rows become orthant pairs: bound the two-sided gap
@@ -247,7 +248,8 @@ static const char solve_mat_help[] =
     "\n"
     "  --tol T          tolerance (default 1e-9)\n"
     "  --max-iter N     iteration limit (default 200)\n"
-    "  --time-limit S   wall-clock limit of the solve in seconds (default 0: none)\n"
+    "  --time-limit S   limit of the solve in seconds of CPU time (the solving thread's: a\n"
+    "                   loaded machine does not change which problems reach it; default 0: none)\n"
     "  --lastbit        when the solve ends inaccurate, move the best polished point's\n"
     "                   components one at a time against its exact residuals (off by default;\n"
     "                   moves of up to ~1e-9 absolute, not one-ulp)\n"
@@ -321,7 +323,8 @@ static const char bench_help[] =
     "  --tol T          tolerance (default 1e-9; the field also reports 1e-6)\n"
     "  --only A,B       only these problems (names without .mat)\n"
     "  --max-iter N     iteration limit (default 200)\n"
-    "  --time-limit S   per-problem wall-clock limit of the solve (default 1000 s)\n"
+    "  --time-limit S   per-problem limit of the solve in seconds of CPU time (the solving\n"
+    "                   thread's: the same problems reach it on a loaded machine; default 1000)\n"
     "  --dir DIR        data folder (default <source>/../shared/data/maros_meszaros_full)\n"
     "  --output F.h5    results file (default results/maros_<T>.h5)\n"
     "  --plot DIR       write maros_<T>.csv and the figures into DIR (gnuplot)\n"

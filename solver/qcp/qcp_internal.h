@@ -19,6 +19,8 @@ void qcp_release(const qcp_allocator *al, void *ptr);
 #define qcp_fail sc_error_set
 // Wall-clock seconds from a monotonic clock.
 double qcp_clock(void);
+// the clock settings.time_limit is measured on (qcp_settings.time_limit_cpu) [s]
+double qcp_limit_clock(const qcp_settings *s);
 
 // ---- dense vector helpers ---------------------------------------------------------
 

@@ -1217,13 +1217,14 @@ static int check_start(const qcp_workspace *ws, qcp_start start, const double *x
 }
 
 // why the iteration stops at iterate it (QCP_UNSOLVED: it goes on)
-static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best_it, double t0) {
+// (tl0: qcp_limit_clock at the solve's start)
+static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best_it, double tl0) {
   const qcp_settings *set = &ws->set;
   if (converged_checked(ws, st)) return QCP_SOLVED;
   qcp_status cert = it > 0 ? certify(ws) : QCP_UNSOLVED;  // not from the starting point
   if (cert != QCP_UNSOLVED) return cert;
   if (it >= set->max_iter) return QCP_MAX_ITERATIONS;
-  if (set->time_limit > 0.0 && qcp_clock() - t0 > set->time_limit) return QCP_TIME_LIMIT;
+  if (set->time_limit > 0.0 && qcp_limit_clock(set) - tl0 > set->time_limit) return QCP_TIME_LIMIT;
   // no progress for a whole window (no better iterate and no re-centring step, qcp_solve): more
   // iterations will not help, say so now
   if (it - best_it >= set->stall_window) return QCP_STALLED;
@@ -1435,7 +1436,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
 // start — lives in this one loop rather than in a struct passed between pieces).
 int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
               const double *y0, const double *z0, qcp_error *err) {
-  double t0 = qcp_clock();
+  double t0 = qcp_clock(), tl0 = qcp_limit_clock(&ws->set);
   int rc;
   const qcp_settings *set = &ws->set;
   qcp_info *info = &ws->info;
@@ -1497,7 +1498,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       if (set->verbose)
         fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
                 st.pobj, st.pres, st.dres, st.gap, st.mu);
-      final = stop_reason(ws, &st, it, run_best_it, t0);
+      final = stop_reason(ws, &st, it, run_best_it, tl0);
       if (final == QCP_UNSOLVED && early_polish(ws, &st, it, best_it, &polish_tries, &polish_next))
         final = QCP_SOLVED;
       if (final == QCP_UNSOLVED && rounding_decides(set, &st)) {

@@ -38,6 +38,13 @@ double qcp_clock(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double qcp_limit_clock(const qcp_settings *s) {
+  if (!s->time_limit_cpu) return qcp_clock();
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 // ---- memory ---------------------------------------------------------------------
 
 void *qcp_alloc_uninit(const qcp_allocator *al, size_t n, size_t size) {
@@ -107,6 +114,7 @@ qcp_settings qcp_settings_default(void) {
       .equilibrate = 10,
       .stall_window = 25,
       .time_limit = 0.0,
+      .time_limit_cpu = 0,
       .strict_gap = 0,
       .lastbit = 0,
   };
@@ -161,6 +169,9 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting strict_gap = %d must be 0 or 1", s->strict_gap);
   if (s->lastbit != 0 && s->lastbit != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting lastbit = %d must be 0 or 1", s->lastbit);
+  if (s->time_limit_cpu != 0 && s->time_limit_cpu != 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting time_limit_cpu = %d must be 0 or 1",
+                    s->time_limit_cpu);
   if (!(s->time_limit >= 0.0) || !isfinite(s->time_limit))
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting time_limit = %g must be finite and >= 0",
                     s->time_limit);

@@ -303,16 +303,14 @@ static void test_input_errors(void **state) {
   qcp_workspace *ws = NULL;
   qcp_error err;
   // settings out of range
-  qcp_settings s = qcp_settings_default();
-  s.step_fraction = 1.5;
-  assert_int_equal(qcp_setup(&ws, &g.prob, &s, &err), QCP_ERR_SETTINGS);
-  assert_non_null(strstr(err.message, "step_fraction"));
-  assert_null(ws);
-  s = qcp_settings_default();
-  s.lastbit = 2;
-  assert_int_equal(qcp_setup(&ws, &g.prob, &s, &err), QCP_ERR_SETTINGS);
-  assert_non_null(strstr(err.message, "lastbit = 2"));
-  assert_null(ws);
+  qcp_settings flags[3] = {qcp_settings_default(), qcp_settings_default(), qcp_settings_default()};
+  flags[0].step_fraction = 1.5, flags[1].lastbit = 2, flags[2].time_limit_cpu = -1;
+  const char *named[3] = {"step_fraction", "lastbit = 2", "time_limit_cpu = -1"};
+  for (int k = 0; k < 3; k++) {
+    assert_int_equal(qcp_setup(&ws, &g.prob, &flags[k], &err), QCP_ERR_SETTINGS);
+    assert_non_null(strstr(err.message, named[k]));
+    assert_null(ws);
+  }
   // unsorted G rows
   int gp[3] = {0, 2, 3}, gi[3] = {1, 0, 1};
   double gv[3] = {1, 1, 1};

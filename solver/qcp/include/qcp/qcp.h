@@ -121,8 +121,11 @@ typedef struct qcp_settings {
   int stall_window;         // stop (status stalled) when the best iterate has not improved for
                             // this many iterations, >= 1 (default 25); a step that lowered
                             // max(pres, dres) and raised μ (re-centring) counts as progress
-  double time_limit;        // wall-clock limit of one qcp_solve in seconds, checked once per
-                            // iteration (status time_limit); 0 = none (default), >= 0
+  double time_limit;        // limit of one qcp_solve in seconds, checked once per iteration
+                            // (status time_limit); 0 = none (default), >= 0
+  int time_limit_cpu;       // 1: time_limit counts the calling thread's CPU time (the machine's
+                            // load does not change which solves reach it); 0: wall clock
+                            // (default)
   int strict_gap;  // 1: the gap test bounds sᵀz + |pobj − dobj| (the gap of a two-sided
                    // problem lifted to orthant row pairs, qcp_mm.h); 0: the larger of
                    // the two (default 0)

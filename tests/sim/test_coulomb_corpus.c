@@ -151,6 +151,7 @@ static int state_parse(const char *line, corpus_state *cs) {
   p = end;
   cs->t = strtod(p, &end);
   if (end == p) return -1;
+  p = end;
   const size_t nx = 13 * (size_t)cs->n;
   cs->x = malloc(nx * sizeof *cs->x);
   if (!cs->x) return -1;

@@ -2,9 +2,11 @@
 // Exact Coulomb friction on steps the De Saxcé fixed point (SPEC §1.3) does not converge on:
 // a corpus of step problems from the landing pile (scenarios/pile.h, paper A's step with the
 // speculative rule, the coulomb formulation), each the state (t, q0, v0) at the start of a step
-// on which the fixed point (or an earlier version of the Newton method) ended not ok. Dumped by
-// this program (test_sim_coulomb_corpus dump N T K FILE [newton]: the first K such steps of a
-// run of the pile of N over T s) into tests/sim/data. A state of a pile with tangential stick
+// on which the fixed point (or an earlier version of the Newton method) ended not ok, or that
+// the Newton method found hardest. Dumped by this program (test_sim_coulomb_corpus dump N T K FILE
+// [newton [MIN_IT [T0]]]: the first K such steps of a run of the pile of N over T s, with MIN_IT
+// also the steps of at least that many iterations, with T0 every step from T0 on) into
+// tests/sim/data. A state of a pile with tangential stick
 // (the pile's default law, mdl/mdl_stick.h) also carries what the run passes from one step to the
 // next beside (q, v): the contacts' stored anchors ("A m E", then per anchor its key and
 // MDL_STICK_SLOT values; E their potential); a state without them is stepped with memoryless rows

@@ -29,7 +29,7 @@ struct mdl_stick {
   double *cdelta;            // SLOT per contact: its anchors in the current contact frame
 };
 
-enum { SLOT = 7 };  // δ (3), θ_t (3), θ_n (1)
+enum { SLOT = MDL_STICK_SLOT };  // δ (3), θ_t (3), θ_n (1)
 
 mdl_stick *mdl_stick_create(int max_contacts, double kt, double bt) {
   if (max_contacts < 1 || max_contacts > (1 << 26) || !(kt > 0) || !isfinite(kt) || !(bt >= 0) ||
@@ -195,5 +195,32 @@ int mdl_stick_update(mdl_stick *st, double h, const double *v1, const mdl_rows *
     st->stored++;
     st->energy += 0.5 * st->kt * dot3(a, a) + e_roll;
   }
+  return 0;
+}
+
+int mdl_stick_export(const mdl_stick *st, int max, unsigned long long *keys, double *vals) {
+  int k = 0;
+  for (int s = 0; s <= st->hmask; s++) {
+    if (!st->hkey[s]) continue;
+    if (k < max) {
+      keys[k] = st->hkey[s] - 1;
+      memcpy(vals + SLOT * (size_t)k, st->hval + SLOT * (size_t)s, SLOT * sizeof *vals);
+    }
+    k++;
+  }
+  return k;
+}
+
+int mdl_stick_import(mdl_stick *st, int n, const unsigned long long *keys, const double *vals,
+                     double energy) {
+  if (n < 0 || n > st->cap || !isfinite(energy)) return -1;
+  mdl_stick_start(st);
+  for (int k = 0; k < n; k++) {
+    const int s = slot_of(st, keys[k]);
+    if (st->hkey[s]) return table_clear(st), -1;
+    st->hkey[s] = keys[k] + 1;
+    memcpy(st->hval + SLOT * (size_t)s, vals + SLOT * (size_t)k, SLOT * sizeof *vals);
+  }
+  st->stored = n, st->energy = energy;
   return 0;
 }

@@ -2,9 +2,15 @@
 // Exact Coulomb friction on steps the De Saxcé fixed point (SPEC §1.3) does not converge on:
 // a corpus of step problems from the landing pile (scenarios/pile.h, paper A's step with the
 // speculative rule, the coulomb formulation), each the state (t, q0, v0) at the start of a step
-// on which the fixed point (or an earlier version of the Newton method) ended not ok. Dumped by
-// this program (test_sim_coulomb_corpus dump N T K FILE [newton]: the first K such steps of a
-// run of the pile of N over T s) into tests/sim/data. Each state is stepped once from a fresh
+// on which the fixed point (or an earlier version of the Newton method) ended not ok, or that
+// the Newton method found hardest. Dumped by this program (test_sim_coulomb_corpus dump N T K FILE
+// [newton [MIN_IT [T0]]]: the first K such steps of a run of the pile of N over T s, with MIN_IT
+// also the steps of at least that many iterations, with T0 every step from T0 on) into
+// tests/sim/data. A state of a pile with tangential stick
+// (the pile's default law, mdl/mdl_stick.h) also carries what the run passes from one step to the
+// next beside (q, v): the contacts' stored anchors ("A m E", then per anchor its key and
+// MDL_STICK_SLOT values; E their potential); a state without them is stepped with memoryless rows
+// (paper A's viscous tangent rows, no rolling cones). Each state is stepped once from a fresh
 // workspace. The Newton method (SPEC §1.6) must converge on every one (status ok, the exact
 // Coulomb conditions' residual ≤ 1e-10 relative to the step's force scale, the cone's excess
 // ≤ 1e-9 of the step's largest force); the fixed point's outcome is reported beside it
@@ -30,6 +36,7 @@
 
 #include "mbs/mbs.h"
 #include "mbs_internal.h"
+#include "mdl/mdl_stick.h"
 #include "scenarios/pile.h"
 #include "xp/xp.h"
 
@@ -122,18 +129,104 @@ static step_out step_once(pile *s, mbs_coulomb_solver cs, double t, const double
   return o;
 }
 
-// a pile of n spheres at the scenario's defaults (NULL when it cannot be made)
-static pile *pile_of(int n) {
+// a corpus line: the pile's size, the step's start time, q0 and v0 (13 n), and the stick anchors
+// (na < 0: none, memoryless rows)
+typedef struct corpus_state {
+  int n, na;
+  double t, energy, *x;
+  unsigned long long *keys;
+  double *vals;
+} corpus_state;
+
+static void state_free(corpus_state *cs) {
+  free(cs->x), free(cs->keys), free(cs->vals);
+  *cs = (corpus_state){.na = -1};
+}
+
+// parses a corpus line into cs; 0, or −1 if malformed
+static int state_parse(const char *line, corpus_state *cs) {
+  char *end;
+  const char *p = line;
+  *cs = (corpus_state){.na = -1};
+  cs->n = (int)strtol(p, &end, 10);
+  if (end == p || cs->n <= 0 || cs->n > 1000) return -1;
+  p = end;
+  cs->t = strtod(p, &end);
+  if (end == p) return -1;
+  p = end;
+  const size_t nx = 13 * (size_t)cs->n;
+  cs->x = malloc(nx * sizeof *cs->x);
+  if (!cs->x) return -1;
+  for (size_t j = 0; j < nx; j++, p = end) {
+    cs->x[j] = strtod(p, &end);
+    if (end == p) return state_free(cs), -1;
+  }
+  while (*p == ' ') p++;
+  if (*p != 'A') return 0;
+  cs->na = (int)strtol(p + 1, &end, 10);
+  if (end == p + 1 || cs->na < 0) return state_free(cs), -1;
+  p = end;
+  cs->energy = strtod(p, &end);
+  if (end == p) return state_free(cs), -1;
+  p = end;
+  cs->keys = malloc(((size_t)cs->na + 1) * sizeof *cs->keys);
+  cs->vals = malloc(((size_t)cs->na + 1) * MDL_STICK_SLOT * sizeof *cs->vals);
+  if (!cs->keys || !cs->vals) return state_free(cs), -1;
+  for (int k = 0; k < cs->na; k++) {
+    cs->keys[k] = strtoull(p, &end, 10);
+    if (end == p) return state_free(cs), -1;
+    p = end;
+    for (int j = 0; j < MDL_STICK_SLOT; j++, p = end) {
+      cs->vals[MDL_STICK_SLOT * k + j] = strtod(p, &end);
+      if (end == p) return state_free(cs), -1;
+    }
+  }
+  return 0;
+}
+
+// the pile's contact memory as the state's: its anchors (memory on), or none (memory never
+// switched on: memoryless rows); 0, or −1 if the pile keeps no anchors or they do not fit
+static int state_apply(const corpus_state *cs, pile *s) {
+  if (cs->na < 0) return 0;
+  return s->stick ? mdl_stick_import(s->stick, cs->na, cs->keys, cs->vals, cs->energy) : -1;
+}
+
+// writes a state line: n, t, q0 v0 (x) and the pile's stored anchors (when its memory is on)
+static void state_write(FILE *f, const pile *s, double t, const double *x) {
+  const int n = s->p.s.n;
+  fprintf(f, "%d %.17g", n, t);
+  for (size_t j = 0; j < 13 * (size_t)n; j++) fprintf(f, " %.17g", x[j]);
+  if (s->stick && mdl_stick_on(s->stick)) {
+    const int m = mdl_stick_count(s->stick);
+    unsigned long long *keys = malloc(((size_t)m + 1) * sizeof *keys);
+    double *vals = malloc(((size_t)m + 1) * MDL_STICK_SLOT * sizeof *vals);
+    assert_true(keys && vals && mdl_stick_export(s->stick, m, keys, vals) == m);
+    fprintf(f, " A %d %.17g", m, mdl_stick_energy(s->stick));
+    for (int k = 0; k < m; k++) {
+      fprintf(f, " %llu", keys[k]);
+      for (int j = 0; j < MDL_STICK_SLOT; j++) fprintf(f, " %.17g", vals[MDL_STICK_SLOT * k + j]);
+    }
+    free(keys), free(vals);
+  }
+  fprintf(f, "\n");
+}
+
+// a pile of n spheres at the scenario's defaults, or (stick = 0) with paper A's viscous tangent
+// rows, the law of the states without anchors (NULL when it cannot be made)
+static pile *pile_of(int n, int stick) {
   pile *s = malloc(sizeof *s);
   pile_params pp = pile_params_default();
   pp.s.n = n;
+  if (!stick) pp.tangent = PILE_TANGENT_VISCOUS;
   if (s && pile_init(s, &pp)) free(s), s = NULL;
   return s;
 }
 
 // dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
-static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs) {
-  pile *s = pile_of(n);
+// (and, when given, every step from t0 on and every one that took at least min_it iterations)
+static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs, int min_it,
+                double t0) {
+  pile *s = pile_of(n, 1);
   if (!s) return 1;
   const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
   double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
@@ -141,6 +234,8 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
   mbs_workspace *ws = pile_workspace(s, cs);
   FILE *f = fopen(path, "w");
   if (!ws || !f) return 1;
+  const mdl_model *m = &s->model;
+  if (m->memory && m->memory(0, q, v, NULL, NULL, m->ctx)) return 1;
   fprintf(f, "# pile N=%d: step states (N, t, q0, v0) where the %s failed\n", n,
           cs == MBS_COULOMB_NEWTON ? "Newton method" : "De Saxcé fixed point");
   int k = 0, steps = 0, bad = 0;
@@ -152,19 +247,17 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
     us += 1e6 * (xp_now() - c0);
     if (mbs_status_severity(st) < 0) break;
     const mbs_info *in = mbs_step_info(ws);
-    const double e1 = pile_energy(s, q, v);
+    const int its = cs == MBS_COULOMB_NEWTON ? in->newton_iterations : in->fp_iterations;
+    if (st == MBS_MAX_ITERATIONS || its >= min_it || t >= t0 - 1e-9)
+      state_write(f, s, t, q0), k++;  // the anchors are still the step's
+    if (m->memory && m->memory(0.01, q, v, mbs_step_rows(ws), mbs_step_lambda(ws), m->ctx)) break;
+    const double e1 = pile_energy(s, q, v);  // with the anchors the step left
     steps++, bad += st != MBS_OK, erise = fmax(erise, e1 - e0), e0 = e1;
-    res_max = fmax(res_max, in->coulomb_residual);
-    if (getenv("CORPUS_TRACE"))  // TRACE
-      printf("t %.2f %s newton %d fp %d res %.2e resolves %d contacts %d us %.0f\n", t,
+    res_max = fmax(res_max, in->coulomb_residual), iters += its;
+    if (getenv("CORPUS_TRACE"))
+      printf("t %.2f %s newton %d fp %d res %.2e resolves %d contacts %d us %.0f E %.17g\n", t,
              mbs_status_name(st), in->newton_iterations, in->fp_iterations, in->coulomb_residual,
-             in->resolves, in->contacts, 1e6 * (xp_now() - c0));
-    iters += cs == MBS_COULOMB_NEWTON ? in->newton_iterations : in->fp_iterations;
-    if (st != MBS_MAX_ITERATIONS) continue;
-    fprintf(f, "%d %.17g", n, t);
-    for (size_t j = 0; j < nq + nv; j++) fprintf(f, " %.17g", q0[j]);
-    fprintf(f, "\n");
-    k++;
+             in->resolves, in->contacts, 1e6 * (xp_now() - c0), e1);
   }
   fclose(f);
   printf(
@@ -178,30 +271,31 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
   return 0;
 }
 
+static char line_buf[1 << 22];  // a corpus line (the pile of 200 with its anchors: ~0.3 MB)
+
 // run FILE K T: from the K-th state of a corpus file, the pile's steps to time T in one (warm)
-// workspace, each step's status, Newton iterations and residual; 1 if any step was not ok
+// workspace carrying the contact memory as a run does, each step's status, Newton iterations and
+// residual; 1 if any step was not ok
 static int run_from(const char *path, int kth, double T) {
   FILE *f = fopen(path, "r");
   if (!f) return fprintf(stderr, "cannot open %s\n", path), 2;
-  static char line[1 << 20];
-  int k = -1, n = 0;
-  while (k < kth && fgets(line, sizeof line, f))
-    if (line[0] != '#') k++;
+  int k = -1;
+  while (k < kth && fgets(line_buf, sizeof line_buf, f))
+    if (line_buf[0] != '#') k++;
   fclose(f);
-  char *p = line, *end;
-  if (k != kth || (n = (int)strtol(p, &end, 10)) <= 0)
+  corpus_state cs;
+  if (k != kth || state_parse(line_buf, &cs))
     return fprintf(stderr, "%s: no state %d\n", path, kth), 2;
-  p = end;
-  double t = strtod(p, &end);
-  p = end;
-  pile *s = pile_of(n);
-  if (!s) return 1;
+  const int n = cs.n;
+  pile *s = pile_of(n, cs.na >= 0);
+  if (!s || state_apply(&cs, s)) return 1;
   const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
   double *q = malloc((nq + nv) * 2 * sizeof *q), *v = q + nq, *q0 = v + nv, *v0 = q0 + nq;
-  for (size_t j = 0; j < nq + nv; j++, p = end) q[j] = strtod(p, &end);
+  memcpy(q, cs.x, (nq + nv) * sizeof *q);
   mbs_workspace *ws = pile_workspace(s, MBS_COULOMB_NEWTON);
+  const mdl_model *m = cs.na >= 0 ? &s->model : NULL;  // memoryless states stay so
   int bad = 0;
-  for (; t < T - 1e-9; t += 0.01) {
+  for (double t = cs.t; t < T - 1e-9; t += 0.01) {
     memcpy(q0, q, (nq + nv) * sizeof *q);
     const double c0 = xp_now();
     const mbs_status st = mbs_step(ws, t, 0.01, q0, v0, q, v);
@@ -212,9 +306,10 @@ static int run_from(const char *path, int kth, double T) {
     fflush(stdout);
     bad += st != MBS_OK;
     if (mbs_status_severity(st) < 0) break;
+    if (m && m->memory(0.01, q, v, mbs_step_rows(ws), mbs_step_lambda(ws), m->ctx)) break;
   }
   mbs_workspace_free(ws);
-  free(q), pile_free(s), free(s);
+  free(q), pile_free(s), free(s), state_free(&cs);
   return bad > 0;
 }
 
@@ -222,28 +317,24 @@ static void test_corpus(void **state) {
   (void)state;
   FILE *f = fopen(corpus_path, "r");
   if (!f) fail_msg("cannot open the corpus %s", corpus_path);
-  char line[1 << 16];
   int cases = 0, fp_failed = 0, failures = 0, runs[START_KINDS] = {0}, it_max[START_KINDS] = {0};
   double us_newton[START_KINDS] = {0}, us_fp = 0, it_newton[START_KINDS] = {0}, solves_fp = 0;
   FILE *dump = dump_path ? fopen(dump_path, "w") : NULL;
   if (dump_path && !dump) fail_msg("cannot write the starts %s", dump_path);
-  while (fgets(line, sizeof line, f)) {
-    if (line[0] == '#') continue;
-    char *p = line, *end;
-    const int n = (int)strtol(p, &end, 10);
-    assert_true(end != p && n > 0 && n <= 200);
-    p = end;
-    const double t = strtod(p, &end);
-    p = end;
-    pile *s = pile_of(n);
+  while (fgets(line_buf, sizeof line_buf, f)) {
+    if (line_buf[0] == '#') continue;
+    corpus_state cst;
+    assert_int_equal(state_parse(line_buf, &cst), 0);
+    const int n = cst.n;
+    const double t = cst.t;
+    assert_true(n <= 200);
+    pile *s = pile_of(n, cst.na >= 0);
     assert_non_null(s);
+    assert_int_equal(state_apply(&cst, s), 0);
     const size_t nx = 13 * (size_t)n;
-    double *x0 = malloc(2 * nx * sizeof *x0), *x1 = x0 + nx;
-    for (size_t j = 0; j < nx; j++, p = end) {
-      x0[j] = strtod(p, &end);
-      assert_true(end != p);
-    }
-    const double *q0 = x0, *v0 = x0 + 7 * (size_t)n;
+    double *x1 = malloc(nx * sizeof *x1);
+    assert_non_null(x1);
+    const double *q0 = cst.x, *v0 = cst.x + 7 * (size_t)n;
     double *q1 = x1, *v1 = x1 + 7 * (size_t)n;
     for (int kind = 0; kind < START_KINDS; kind++) {
       if ((kind == START_FILE && !starts_path) || (kind == START_PERTURBED && !want_perturb))
@@ -277,7 +368,7 @@ static void test_corpus(void **state) {
       fp_failed += fp.st != MBS_OK, us_fp += fp.us, solves_fp += fp.solves;
     }
     cases++;
-    free(x0), pile_free(s), free(s);
+    free(x1), pile_free(s), free(s), state_free(&cst);
   }
   fclose(f);
   if (dump) fclose(dump);
@@ -296,11 +387,13 @@ static void test_corpus(void **state) {
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "dump")) {
     // dump N T K FILE [newton]: the failing steps of the fixed point (or of Newton)
-    if (argc != 6 && argc != 7)
-      return fprintf(stderr, "usage: %s dump N T K FILE [newton]\n", argv[0]), 2;
+    // [MIN_IT [T0]]: also the steps of at least MIN_IT iterations, and every step from T0 on
+    if (argc < 6 || argc > 9)
+      return fprintf(stderr, "usage: %s dump N T K FILE [newton [MIN_IT [T0]]]\n", argv[0]), 2;
     const mbs_coulomb_solver cs =
-        argc == 7 && !strcmp(argv[6], "newton") ? MBS_COULOMB_NEWTON : MBS_COULOMB_FIXED_POINT;
-    return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5], cs);
+        argc >= 7 && !strcmp(argv[6], "newton") ? MBS_COULOMB_NEWTON : MBS_COULOMB_FIXED_POINT;
+    return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5], cs,
+                argc >= 8 ? atoi(argv[7]) : 1 << 30, argc >= 9 ? atof(argv[8]) : INFINITY);
   }
   if (argc == 5 && !strcmp(argv[1], "run")) return run_from(argv[2], atoi(argv[3]), atof(argv[4]));
   for (int a = 1; a < argc; a++) {

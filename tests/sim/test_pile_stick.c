@@ -15,7 +15,9 @@
 //  * The pile of 20 (two layers landing, 3 s, the scenario's defaults: stick, relaxed, through
 //    the simulate loop, which carries the anchors): the springs are loaded, and the total energy,
 //    which includes their potential, never rises over a step beyond round-off (1e-13 of m g Σz,
-//    as tests/sim/test_pile_energy.c); the rise without their potential is printed.
+//    as tests/sim/test_pile_energy.c); the rise without their potential is printed. Its anchors
+//    exported and imported into a second pile (mdl_stick_export/import: a saved step state)
+//    give the same next step, bitwise, as the pile that carried them.
 // cmocka.h needs these three first
 // clang-format off
 #include <setjmp.h>
@@ -26,6 +28,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mbs/mbs.h"
@@ -190,6 +193,7 @@ static void test_viscous_creeps(void **state) {
 typedef struct pile_watch {
   const sim_instance *inst;
   double prev, prev_bare, rise, rise_bare, scale, spring_max;
+  double q[7 * 20], v[6 * 20];  // the last sample's state
 } pile_watch;
 
 static void watch_sample(void *ctx, size_t k, double t, const double *q, const double *v,
@@ -204,6 +208,46 @@ static void watch_sample(void *ctx, size_t k, double t, const double *q, const d
   }
   w->prev = e, w->prev_bare = e - spring;
   w->spring_max = fmax(w->spring_max, spring);
+  memcpy(w->q, q, sizeof w->q), memcpy(w->v, v, sizeof w->v);
+}
+
+// one coulomb step of pile s from (q, v) in a fresh workspace: its forces into lam (*n of them)
+static void pile_step_once(const pile *s, const double *q, const double *v, double *lam, int *n) {
+  mbs_settings set = mbs_settings_default();
+  set.formulation = MBS_COULOMB, set.activation = MBS_ACTIVATION_SPECULATIVE;
+  mbs_workspace *ws = mbs_workspace_create(&s->model, &set, NULL);
+  assert_non_null(ws);
+  double q1[7 * 20], v1[6 * 20];
+  assert_int_equal(mbs_step(ws, 3, H, q, v, q1, v1), MBS_OK);
+  *n = mbs_step_rows(ws)->n;
+  memcpy(lam, mbs_step_lambda(ws), sizeof(double) * (size_t)*n);
+  mbs_workspace_free(ws);
+}
+
+// the anchors of pile `from` exported, imported into a fresh pile of the same scene: the same
+// next step from the same state; a repeated key is refused
+static void anchors_restart_check(const pile *from, const double *q, const double *v) {
+  const int m = mdl_stick_count(from->stick);
+  unsigned long long *keys = malloc(((size_t)m + 1) * sizeof *keys);
+  double *vals = malloc(((size_t)m + 1) * MDL_STICK_SLOT * sizeof *vals);
+  assert_true(keys && vals && m > 0);
+  assert_int_equal(mdl_stick_export(from->stick, m, keys, vals), m);
+  pile to;
+  assert_int_equal(pile_init(&to, &from->p), 0);
+  const double e = mdl_stick_energy(from->stick);
+  assert_int_equal(mdl_stick_import(to.stick, m, keys, vals, e), 0);
+  assert_int_equal(mdl_stick_count(to.stick), m);
+  double lam_a[8 * 11 * 20], lam_b[8 * 11 * 20];
+  int na = 0, nb = 0;
+  pile_step_once(from, q, v, lam_a, &na);
+  pile_step_once(&to, q, v, lam_b, &nb);
+  printf("anchors restart: %d anchors, %d rows, forces %s\n", m, na,
+         na == nb && !memcmp(lam_a, lam_b, sizeof(double) * (size_t)na) ? "identical" : "differ");
+  assert_int_equal(na, nb);
+  assert_memory_equal(lam_a, lam_b, sizeof(double) * (size_t)na);
+  keys[m - 1] = keys[0];  // a repeated key
+  assert_int_equal(mdl_stick_import(to.stick, m, keys, vals, e), -1);
+  pile_free(&to), free(keys), free(vals);
 }
 
 static void test_pile_energy_with_springs(void **state) {
@@ -231,6 +275,7 @@ static void test_pile_energy_with_springs(void **state) {
   assert_true(mdl_stick_on(s->stick));
   assert_true(w.rise <= 1e-13 * w.scale);
   assert_true(w.spring_max > 0);
+  anchors_restart_check(s, w.q, w.v);
   sc->free(&inst);
 }
 

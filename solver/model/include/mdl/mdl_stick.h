@@ -77,5 +77,14 @@ int mdl_stick_contact_rolling(mdl_stick *st, int c, int roll_row, double kr, dou
 double mdl_stick_energy(const mdl_stick *st);
 // Stored anchors (contacts that stick or slip with λ_n > 0).
 int mdl_stick_count(const mdl_stick *st);
+// The stored anchors, to restart a step elsewhere (a saved step state): per stored contact its
+// key and MDL_STICK_SLOT values (δ in the world frame [m], θ_t in the world frame, θ_n [rad]).
+// mdl_stick_export writes at most max of them and returns how many are stored;
+// mdl_stick_import switches the memory on and replaces the table by n of them with the stored
+// potential `energy` [J]; 0, or −1 on bad sizes or a repeated key.
+enum { MDL_STICK_SLOT = 7 };
+int mdl_stick_export(const mdl_stick *st, int max, unsigned long long *keys, double *vals);
+int mdl_stick_import(mdl_stick *st, int n, const unsigned long long *keys, const double *vals,
+                     double energy);
 
 #endif  // MDL_MDL_STICK_H

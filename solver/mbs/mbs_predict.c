@@ -206,6 +206,11 @@ static int contact_of(const struct mbs_qcp *q, int s) {
   return q->role[s] == ROLE_NORMAL ? s : q->role[s] == ROLE_TANGENT ? q->tn[s] : -1;
 }
 
+// λ column j's compliance C_jj, P's entry on it (P holds only its diagonal in the λ columns)
+static double lambda_compliance(const struct mbs_qcp *q, int j) {
+  return q->Pp[j + 1] > q->Pp[j] ? q->Px[q->Pp[j]] : 0;
+}
+
 // the two generators of sliding contact s by member (contact_members' order): λ_n's, g = (1, μt̂),
 // and the across force's, u = (0, t̂⊥), t̂⊥ = (−t̂_2, t̂_1)
 static void slide_generators(const struct mbs_qcp *q, int s, double g[3], double u[3]) {
@@ -247,7 +252,7 @@ static void slide_unknown(struct mbs_qcp *q, const int m[3], int nm, const doubl
   for (int a = 0; a < nm; a++) {
     const int j = m[a];
     if (v[a] == 0) continue;
-    const double C = q->Pp[j + 1] > q->Pp[j] ? q->Px[q->Pp[j]] : 0;  // λ columns: diagonal only
+    const double C = lambda_compliance(q, j);
     diag += v[a] * v[a] * C, rhs -= v[a] * q->c[j];
     for (int k = q->Ap[j]; k < q->Ap[j + 1]; k++)
       q->Kx0[q->amap[j == slot ? k : map[k]]] += v[a] * q->Ax[k];
@@ -565,7 +570,7 @@ static int slide_update(const mbs_workspace *ws, int s, const int *sidx, const d
   double rho[3] = {0, 0, 0}, C[3] = {0, 0, 0}, cmax = 0;
   for (int k = 0; k < nm; k++) {
     const int j = m[k];
-    C[k] = q->Pp[j + 1] > q->Pp[j] ? q->Px[q->Pp[j]] : 0;
+    C[k] = lambda_compliance(q, j);
     rho[k] =
         C[k] * predict_lambda(q, j) + mdl_eval_row_dot(ws->rows, ws->act[sidx[j]], w) - chat0[j];
     if (k > 0) cmax = max_of(cmax, fabs(chat0[j]));

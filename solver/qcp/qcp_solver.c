@@ -736,6 +736,27 @@ static int restart_all_active(qcp_workspace *ws, qcp_status why, int *polish_tri
   return start_cold_rho(ws, ACTIVE_RHO, 1.0);
 }
 
+// The start switch: a cold start from ρ = cold_rho > 1 (x near the all-active solution) suits
+// contact loads, whose cold runs take steps of 0.8–1 from the first one (the seed-1 generated
+// family: every second step ≥ 0.82). General QPs that start badly centred from it (μ small
+// against a primal residual of 0.5–0.7) take a step of ~0.55 and then crawl: their second step
+// is 0.02–0.23 (CVXQP*_M, STCQP*, AUG2D*/AUG3D*, LASER, LISWET, MOSARQP, QSTAIR; the crawl rule
+// restarted them after 8–15 iterations, from a point that then took 14–20 more). So a cold
+// run whose second step is shorter than SWITCH_STEP and whose start had the primal residual
+// above the dual one (what a smaller ρ trades away; PRIMALC*, dual residual 1 against a primal
+// 0.01–0.05, took 2–9 more iterations from ρ = 1) continues from CVXOPT's ρ = 1 point (no
+// widening), which solved them in 12–21 iterations in all: not counted as the restart, which
+// stays available, and the endgame restart treats that run as one started from ρ = 1.
+#define SWITCH_STEP 0.3
+#define SWITCH_IT 1
+
+static int start_switch(qcp_workspace *ws, double *run_rho) {
+  ws->info.factorizations++;
+  if (ws->set.verbose) fprintf(stderr, "qcp: short second step, cold start from rho = 1\n");
+  *run_rho = 1.0;
+  return start_cold_rho(ws, 1.0, 1.0);
+}
+
 // z = μ s⁻¹ (so s∘z = μe) with μ fitting the dual residual Px + c + Aᵀy + μ Gᵀs⁻¹ best
 static void centre_dual(qcp_workspace *ws) {
   int n = ws->prob.n, m = ws->K.m;
@@ -1427,6 +1448,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   int best_it = -1, run_best_it = -1, stall = 0, crawl = 0, it = 0;
   int polish_tries = 0, polish_next = 0;  // early_polish
   int restarted = start != QCP_START_COLD;
+  double run_rho = set->cold_rho;  // the ρ of the current cold run's start (start_switch)
+  int start_primal = 0;            // the start's primal residual above its dual one
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
@@ -1468,6 +1491,13 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       if (stall >= set->max_stall) final = QCP_NUMERICAL_ERROR;
       crawl = final == QCP_UNSOLVED && alpha < CRAWL_STEP ? crawl + 1 : 0;
       if (crawl == 1) crawl_res = fmax(st.pres, st.dres);
+      if (it == 0) start_primal = st.pres > st.dres;
+      if (final == QCP_UNSOLVED && !restarted && it == SWITCH_IT && run_rho > 1.0 && start_primal &&
+          alpha < SWITCH_STEP && !start_switch(ws, &run_rho)) {
+        stall = crawl = 0;  // a new run: its own stall window and first-run feasibility
+        run_best = prev_res = prev_mu = feas_best = INFINITY;
+        continue;
+      }
     }
     int crawling = crawl >= CRAWL_RUN && fmax(st.pres, st.dres) > CRAWL_GAIN * crawl_res;
     if (final == QCP_UNSOLVED && !(crawling && !restarted)) continue;
@@ -1476,7 +1506,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
     if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
         !restarted && it + 1 < set->max_iter &&
-        !(set->cold_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
+        !(run_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
               ? restart_all_active(ws, final, &polish_tries, &polish_next)
               : restart_cold(ws, final))) {
       restarted = 1;

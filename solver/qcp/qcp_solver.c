@@ -22,6 +22,7 @@
 // restart of a cold solve from a widely centred point (restart_cold); Gondzio's centrality
 // correctors lengthen short steps (centrality_correct), and the static regularisation is relaxed
 // when iterative refinement cannot remove it (relax_regularisation).
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -1171,6 +1172,29 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   return 0;
 }
 
+// The endgame decided by rounding: an iterate converged to rounding level (each measure within
+// ROUND_LEVEL·ε of its scale, or passing; sᵀz for the gap) whose check has not passed. Where the
+// gap's threshold is below ROUND_LUCK·ε·|pobj|, the rounding that the objective's own magnitude
+// puts on pobj − dobj (a sum with a term of at least ~|pobj|), no double point passes except by
+// a rounding accident of odds ≲ ROUND_LUCK, and more iterations or a restart only retrace it
+// (HUESTIS at 1e-9: objective 3.5e11, rounding ~4e-5; converged by iteration 22, it then ran
+// 113 more: to the stall window, a restart and the stall window again). The solve stops there
+// with the best iterate, no restart (finish still polishes it). The residuals' scales are not
+// used: they depend on the point where the solution is not unique (QFFFFF80's multipliers, dual
+// scale 1e12, QSCRS8's slacks, 3.5e7: their restarts end at points that pass).
+#define ROUND_LUCK 1e-2
+#define ROUND_LEVEL 10.0
+
+static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
+  double thr_p = fmax(set->eps_abs, set->eps_rel * st->pscale);
+  double thr_d = fmax(set->eps_abs, set->eps_rel * st->dscale);
+  double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel), e = ROUND_LEVEL * DBL_EPSILON;
+  if (!(st->pres_abs <= fmax(thr_p, e * st->pscale) &&
+        st->dres_abs <= fmax(thr_d, e * st->dscale) && fabs(st->gap) <= fmax(thr_g, e * st->terms)))
+    return 0;
+  return thr_g < ROUND_LUCK * DBL_EPSILON * fabs(st->pobj);
+}
+
 // the caller's starting values: finite where given, x0 present for feasible and warm starts
 static int check_start(const qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
                        const double *y0, const double *z0, qcp_error *err) {
@@ -1450,6 +1474,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   int restarted = start != QCP_START_COLD;
   double run_rho = set->cold_rho;  // the ρ of the current cold run's start (start_switch)
   int start_primal = 0;            // the start's primal residual above its dual one
+  int decided = 0;                 // stopped where rounding decides the check (rounding_decides)
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
@@ -1476,6 +1501,11 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       final = stop_reason(ws, &st, it, run_best_it, tl0);
       if (final == QCP_UNSOLVED && early_polish(ws, &st, it, best_it, &polish_tries, &polish_next))
         final = QCP_SOLVED;
+      if (final == QCP_UNSOLVED && rounding_decides(set, &st)) {
+        if (set->verbose)
+          fprintf(stderr, "qcp: converged to rounding level, the check cannot pass\n");
+        final = QCP_STALLED, decided = 1;
+      }
       if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
         final = QCP_NUMERICAL_ERROR;
         // a relaxed regularisation that made the factor fail (QSTAIR, QBANDM near the end):
@@ -1505,7 +1535,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took
     // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
     if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
-        !restarted && it + 1 < set->max_iter &&
+        !restarted && !decided && it + 1 < set->max_iter &&
         !(run_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
               ? restart_all_active(ws, final, &polish_tries, &polish_next)
               : restart_cold(ws, final))) {

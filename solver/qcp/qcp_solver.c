@@ -738,22 +738,26 @@ static int restart_all_active(qcp_workspace *ws, qcp_status why, int *polish_tri
 }
 
 // The start switch: a cold start from ρ = cold_rho > 1 (x near the all-active solution) suits
-// contact loads, whose cold runs take steps of 0.8–1 from the first one (the seed-1 generated
-// family: every second step ≥ 0.82). General QPs that start badly centred from it (μ small
-// against a primal residual of 0.5–0.7) take a step of ~0.55 and then crawl: their second step
-// is 0.02–0.23 (CVXQP*_M, STCQP*, AUG2D*/AUG3D*, LASER, LISWET, MOSARQP, QSTAIR; the crawl rule
-// restarted them after 8–15 iterations, from a point that then took 14–20 more). So a cold
-// run whose second step is shorter than SWITCH_STEP and whose start had the primal residual
-// above the dual one (what a smaller ρ trades away; PRIMALC*, dual residual 1 against a primal
-// 0.01–0.05, took 2–9 more iterations from ρ = 1) continues from CVXOPT's ρ = 1 point (no
-// widening), which solved them in 12–21 iterations in all: not counted as the restart, which
-// stays available, and the endgame restart treats that run as one started from ρ = 1.
-#define SWITCH_STEP 0.3
-#define SWITCH_IT 1
+// contact loads. General QPs that start badly centred from it (μ small against a primal
+// residual of 0.5–0.7) take a step of ~0.55 and then crawl: steps of 0.02–0.3 for 8–15
+// iterations (CVXQP*_M, STCQP*, AUG2D*/AUG3D*, LASER, LISWET, MOSARQP, GOULDQP3; the crawl rule
+// restarted them from a point that then took 14–20 more). A cold run whose steps after the
+// first are all shorter than CRAWL_STEP up to iteration SWITCH_IT, and whose start had the
+// primal residual above the dual one (what a smaller ρ trades away; PRIMALC*, dual residual 1
+// against a primal 0.01–0.05, took 2–9 more iterations from ρ = 1), continues from CVXOPT's
+// ρ = 1 point (no widening): not counted as the restart, which stays available, and the endgame
+// restart treats that run as one started from ρ = 1. Not after the second step alone: paper
+// A's foundation (its solves start cold at every change of the contact set) takes 0.47, 0.01,
+// 0.01–0.26 and then ≥ 0.72 from ρ = 1e4; from ρ = 1 it converged to a point whose nonunique
+// multipliers of dependent contact rows drift under the static regularisation (the KKT error
+// δ·dz on a row whose slack falls 100-fold per step held its primal residual at 1.3e-11
+// relative against 1e-11 until the iteration limit).
+#define SWITCH_IT 3
 
 static int start_switch(qcp_workspace *ws, double *run_rho) {
   ws->info.factorizations++;
-  if (ws->set.verbose) fprintf(stderr, "qcp: short second step, cold start from rho = 1\n");
+  if (ws->set.verbose)
+    fprintf(stderr, "qcp: short steps from the start, cold start from rho = 1\n");
   *run_rho = 1.0;
   return start_cold_rho(ws, 1.0, 1.0);
 }
@@ -1522,8 +1526,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       crawl = final == QCP_UNSOLVED && alpha < CRAWL_STEP ? crawl + 1 : 0;
       if (crawl == 1) crawl_res = fmax(st.pres, st.dres);
       if (it == 0) start_primal = st.pres > st.dres;
-      if (final == QCP_UNSOLVED && !restarted && it == SWITCH_IT && run_rho > 1.0 && start_primal &&
-          alpha < SWITCH_STEP && !start_switch(ws, &run_rho)) {
+      if (final == QCP_UNSOLVED && !restarted && it == SWITCH_IT && crawl >= SWITCH_IT &&
+          run_rho > 1.0 && start_primal && !start_switch(ws, &run_rho)) {
         stall = crawl = 0;  // a new run: its own stall window and first-run feasibility
         run_best = prev_res = prev_mu = feas_best = INFINITY;
         continue;

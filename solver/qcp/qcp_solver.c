@@ -751,7 +751,10 @@ static int restart_all_active(qcp_workspace *ws, qcp_status why, int *polish_tri
 // 0.01–0.26 and then ≥ 0.72 from ρ = 1e4; from ρ = 1 it converged to a point whose nonunique
 // multipliers of dependent contact rows drift under the static regularisation (the KKT error
 // δ·dz on a row whose slack falls 100-fold per step held its primal residual at 1.3e-11
-// relative against 1e-11 until the iteration limit).
+// relative against 1e-11 until the iteration limit). A switched run whose steps 1–3 from its
+// own start are short as well gets the restart (the widened ρ = 1 point) at once: the stack of
+// the stiffness study (20 orthant rows, E = 1e8) crawled from both points, 13 more iterations
+// from ρ = 1 before the crawl rule restarted it.
 #define SWITCH_IT 3
 
 static int start_switch(qcp_workspace *ws, double *run_rho) {
@@ -1478,6 +1481,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   int restarted = start != QCP_START_COLD;
   double run_rho = set->cold_rho;  // the ρ of the current cold run's start (start_switch)
   int start_primal = 0;            // the start's primal residual above its dual one
+  int switch_it = -1;              // the iteration the start switch moved to ρ = 1 (-1: none)
   int decided = 0;                 // stopped where rounding decides the check (rounding_decides)
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
@@ -1528,12 +1532,16 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       if (it == 0) start_primal = st.pres > st.dres;
       if (final == QCP_UNSOLVED && !restarted && it == SWITCH_IT && crawl >= SWITCH_IT &&
           run_rho > 1.0 && start_primal && !start_switch(ws, &run_rho)) {
+        switch_it = it;
         stall = crawl = 0;  // a new run: its own stall window and first-run feasibility
         run_best = prev_res = prev_mu = feas_best = INFINITY;
         continue;
       }
     }
     int crawling = crawl >= CRAWL_RUN && fmax(st.pres, st.dres) > CRAWL_GAIN * crawl_res;
+    // a switched run that crawls from its own start as well: the restart at once, not after
+    // CRAWL_RUN more short steps (start_switch)
+    if (switch_it >= 0 && it == switch_it + 1 + SWITCH_IT && crawl >= SWITCH_IT) crawling = 1;
     if (final == QCP_UNSOLVED && !(crawling && !restarted)) continue;
     // a cold start that stalls, or crawls (CRAWL_RUN steps in a row shorter than CRAWL_STEP that
     // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took

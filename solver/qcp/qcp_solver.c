@@ -22,6 +22,7 @@
 // restart of a cold solve from a widely centred point (restart_cold); Gondzio's centrality
 // correctors lengthen short steps (centrality_correct), and the static regularisation is relaxed
 // when iterative refinement cannot remove it (relax_regularisation).
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -736,6 +737,34 @@ static int restart_all_active(qcp_workspace *ws, qcp_status why, int *polish_tri
   return start_cold_rho(ws, ACTIVE_RHO, 1.0);
 }
 
+// The start switch: a cold start from ρ = cold_rho > 1 (x near the all-active solution) suits
+// contact loads. General QPs that start badly centred from it (μ small against a primal
+// residual of 0.5–0.7) take a step of ~0.55 and then crawl: steps of 0.02–0.3 for 8–15
+// iterations (CVXQP*_M, STCQP*, AUG2D*/AUG3D*, LASER, LISWET, MOSARQP, GOULDQP3; the crawl rule
+// restarted them from a point that then took 14–20 more). A cold run whose steps after the
+// first are all shorter than CRAWL_STEP up to iteration SWITCH_IT, and whose start had the
+// primal residual above the dual one (what a smaller ρ trades away; PRIMALC*, dual residual 1
+// against a primal 0.01–0.05, took 2–9 more iterations from ρ = 1), continues from CVXOPT's
+// ρ = 1 point (no widening): not counted as the restart, which stays available, and the endgame
+// restart treats that run as one started from ρ = 1. Not after the second step alone: paper
+// A's foundation (its solves start cold at every change of the contact set) takes 0.47, 0.01,
+// 0.01–0.26 and then ≥ 0.72 from ρ = 1e4; from ρ = 1 it converged to a point whose nonunique
+// multipliers of dependent contact rows drift under the static regularisation (the KKT error
+// δ·dz on a row whose slack falls 100-fold per step held its primal residual at 1.3e-11
+// relative against 1e-11 until the iteration limit). A switched run that takes SWITCH_IT short
+// steps in a row gets the restart (the widened ρ = 1 point) then, not after CRAWL_RUN of them:
+// the stack of the stiffness study (20 orthant rows, E = 1e9) crawls from both points, and from
+// ρ = 1 it took 12 more iterations before the crawl rule restarted it.
+#define SWITCH_IT 3
+
+static int start_switch(qcp_workspace *ws, double *run_rho) {
+  ws->info.factorizations++;
+  if (ws->set.verbose)
+    fprintf(stderr, "qcp: short steps from the start, cold start from rho = 1\n");
+  *run_rho = 1.0;
+  return start_cold_rho(ws, 1.0, 1.0);
+}
+
 // z = μ s⁻¹ (so s∘z = μe) with μ fitting the dual residual Px + c + Aᵀy + μ Gᵀs⁻¹ best
 static void centre_dual(qcp_workspace *ws) {
   int n = ws->prob.n, m = ws->K.m;
@@ -1150,6 +1179,29 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   return 0;
 }
 
+// The endgame decided by rounding: an iterate converged to rounding level (each measure within
+// ROUND_LEVEL·ε of its scale, or passing; sᵀz for the gap) whose check has not passed. Where the
+// gap's threshold is below ROUND_LUCK·ε·|pobj|, the rounding that the objective's own magnitude
+// puts on pobj − dobj (a sum with a term of at least ~|pobj|), no double point passes except by
+// a rounding accident of odds ≲ ROUND_LUCK, and more iterations or a restart only retrace it
+// (HUESTIS at 1e-9: objective 3.5e11, rounding ~4e-5; converged by iteration 22, it then ran
+// 113 more: to the stall window, a restart and the stall window again). The solve stops there
+// with the best iterate, no restart (finish still polishes it). The residuals' scales are not
+// used: they depend on the point where the solution is not unique (QFFFFF80's multipliers, dual
+// scale 1e12, QSCRS8's slacks, 3.5e7: their restarts end at points that pass).
+#define ROUND_LUCK 1e-2
+#define ROUND_LEVEL 10.0
+
+static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
+  double thr_p = fmax(set->eps_abs, set->eps_rel * st->pscale);
+  double thr_d = fmax(set->eps_abs, set->eps_rel * st->dscale);
+  double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel), e = ROUND_LEVEL * DBL_EPSILON;
+  if (!(st->pres_abs <= fmax(thr_p, e * st->pscale) &&
+        st->dres_abs <= fmax(thr_d, e * st->dscale) && fabs(st->gap) <= fmax(thr_g, e * st->terms)))
+    return 0;
+  return thr_g < ROUND_LUCK * DBL_EPSILON * fabs(st->pobj);
+}
+
 // the caller's starting values: finite where given, x0 present for feasible and warm starts
 static int check_start(const qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
                        const double *y0, const double *z0, qcp_error *err) {
@@ -1427,6 +1479,10 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   int best_it = -1, run_best_it = -1, stall = 0, crawl = 0, it = 0;
   int polish_tries = 0, polish_next = 0;  // early_polish
   int restarted = start != QCP_START_COLD;
+  double run_rho = set->cold_rho;  // the ρ of the current cold run's start (start_switch)
+  int start_primal = 0;            // the start's primal residual above its dual one
+  int switch_it = -1;              // the iteration the start switch moved to ρ = 1 (-1: none)
+  int decided = 0;                 // stopped where rounding decides the check (rounding_decides)
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
@@ -1453,6 +1509,11 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       final = stop_reason(ws, &st, it, run_best_it, tl0);
       if (final == QCP_UNSOLVED && early_polish(ws, &st, it, best_it, &polish_tries, &polish_next))
         final = QCP_SOLVED;
+      if (final == QCP_UNSOLVED && rounding_decides(set, &st)) {
+        if (set->verbose)
+          fprintf(stderr, "qcp: converged to rounding level, the check cannot pass\n");
+        final = QCP_STALLED, decided = 1;
+      }
       if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
         final = QCP_NUMERICAL_ERROR;
         // a relaxed regularisation that made the factor fail (QSTAIR, QBANDM near the end):
@@ -1468,15 +1529,26 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       if (stall >= set->max_stall) final = QCP_NUMERICAL_ERROR;
       crawl = final == QCP_UNSOLVED && alpha < CRAWL_STEP ? crawl + 1 : 0;
       if (crawl == 1) crawl_res = fmax(st.pres, st.dres);
+      if (it == 0) start_primal = st.pres > st.dres;
+      if (final == QCP_UNSOLVED && !restarted && it == SWITCH_IT && crawl >= SWITCH_IT &&
+          run_rho > 1.0 && start_primal && !start_switch(ws, &run_rho)) {
+        switch_it = it;
+        stall = crawl = 0;  // a new run: its own stall window and first-run feasibility
+        run_best = prev_res = prev_mu = feas_best = INFINITY;
+        continue;
+      }
     }
     int crawling = crawl >= CRAWL_RUN && fmax(st.pres, st.dres) > CRAWL_GAIN * crawl_res;
+    // a switched run that crawls as well: the restart now, not after CRAWL_RUN short steps
+    // (start_switch)
+    if (switch_it >= 0 && crawl >= SWITCH_IT) crawling = 1;
     if (final == QCP_UNSOLVED && !(crawling && !restarted)) continue;
     // a cold start that stalls, or crawls (CRAWL_RUN steps in a row shorter than CRAWL_STEP that
     // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took
     // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
     if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
-        !restarted && it + 1 < set->max_iter &&
-        !(set->cold_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
+        !restarted && !decided && it + 1 < set->max_iter &&
+        !(run_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
               ? restart_all_active(ws, final, &polish_tries, &polish_next)
               : restart_cold(ws, final))) {
       restarted = 1;

@@ -942,10 +942,15 @@ static int cn_homotopy(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, d
 // starts): at 1e-3 the inner solves of a slow outer loop (the pile of 50 at its defaults, rolling
 // cones sliding) took 7–12 iterations each for the same outer progress as 2–3 at 0.1; Newton
 // iterations per state 114.0 / 78.7 (own / perturbed) at 1e-3, 68.5 / 75.7 at 0.1, 68.9 at 0.3.
-// rc as cn_newton.
+// The loop ends (not converged) when its residual has not halved over STALL_ITS iterations: on
+// the landing pile's hard steps it then cycles — at a small ν the inner solves converge but the
+// outer residual rises each outer iteration (the proximal map of a non-monotone problem), at the
+// next smaller ν the inner solve fails, and ν goes back up — for the rest of the rung's budget,
+// which the next start (mbs_qcp.c: a conic solve at the best iterate's shifts) or rung uses
+// better. rc as cn_newton.
 static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x, double tol,
                       int homotopy, int *budget, double *residual) {
-  enum { PLAIN_MAX = 12, INNER_MAX = 12, FLOOR_HOLD = 4 };
+  enum { PLAIN_MAX = 12, INNER_MAX = 12, FLOOR_HOLD = 4, STALL_ITS = 50 };
   const double INNER_FRACTION = 0.1;
   cn->nu = 0;
   int plain = PLAIN_MAX < *budget ? PLAIN_MAX : *budget, spare = *budget - plain;
@@ -956,8 +961,8 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
     rc = cn_homotopy(ws, cn, p, x, tol, &half, residual);
     *budget = half + other;
   }
-  double nu = 1, nu_floor = 0;
-  int held = 0;
+  double nu = 1, nu_floor = 0, ref = *residual;
+  int held = 0, mark = *budget;
   while (rc == 0 && *budget > 0) {
     memcpy(cn->lk, x, sizeof(double) * (size_t)p->ns);
     cn->nu = nu;
@@ -971,6 +976,8 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
     cn_eval(ws, cn, p, x, cn->F);
     *residual = cn_residual(cn, p, x, cn->F);
     if (*residual <= tol) return 1;
+    if (*residual <= 0.5 * ref) ref = *residual, mark = *budget;
+    if (mark - *budget > STALL_ITS) return 0;  // cycling: the next start or rung instead
     // a weight whose inner solve failed is tried again only after FLOOR_HOLD fast outer
     // iterations above it (closer to the solution its inner solve may converge)
     if (irc == 1 && before - *budget <= 3) {
@@ -999,6 +1006,8 @@ static int cn_attempt(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, do
 // the plain iteration and the proximal loop solve: one by 1605 iterations against 90). Each rung
 // has 4·fp_max_iter Newton iterations (the proximal loop's linear phase may need 100–200 on the
 // hardest landing steps). The best iterate (lowest residual) is returned when none converges.
+// The caller may stop after the first rungs (mbs_qcp.c: the first rung from the relaxed start,
+// then the whole ladder from a conic solve at the best iterate's shifts).
 static const double cn_ladder[] = {10, 3, 30, 10, 1};
 static const int cn_ladder_homotopy[] = {0, 0, 0, 1, 0};
 
@@ -1008,8 +1017,9 @@ static void *cn_start_ctx;
 void mbs_cn_start_hook(mbs_cn_start_fn fn, void *ctx) { cn_start_fn = fn, cn_start_ctx = ctx; }
 
 mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
-                        int *iterations, double *residual) {
+                        int rungs, int *iterations, double *residual) {
   enum { NSCALES = sizeof cn_ladder / sizeof *cn_ladder };
+  const int nr = rungs > 0 && rungs < NSCALES ? rungs : NSCALES;
   const int n = p->ns + p->nv, per = 4 * ws->settings.fp_max_iter;
   const double tol = ws->settings.fp_tol;
   if (cn_start_fn) cn_start_fn(cn_start_ctx, p->ns, p->nv, x);
@@ -1018,7 +1028,7 @@ mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, 
   double best = INFINITY;
   int rc = 0;
   *iterations = 0;
-  for (int k = 0; k < NSCALES && rc == 0; k++) {
+  for (int k = 0; k < nr && rc == 0; k++) {
     if (k) memcpy(x, cn->xs, sizeof(double) * (size_t)n);
     cn_scales(ws, cn, p, cn_ladder[k]);
     int budget = per;

@@ -82,11 +82,11 @@ mbs_cn *mbs_cn_create(const mbs_workspace *ws);  // NULL when out of memory
 void mbs_cn_free(mbs_cn *cn);
 // Newton from x = (λ_S, w) (ns + nv, updated in place) until the residual of the exact Coulomb
 // conditions relative to the force scale is ≤ settings.fp_tol, at most 4·settings.fp_max_iter
-// iterations for each rung of its ladder of scales: MBS_OK, MBS_MAX_ITERATIONS (budget spent or no
-// descent; x the last iterate), MBS_SOLVER_FAILED (a singular Newton matrix or no sparse LU in this
-// build), MBS_NONFINITE.
+// iterations for each of the first `rungs` rungs of its ladder of scales (0: all): MBS_OK,
+// MBS_MAX_ITERATIONS (budget spent or no descent; x the last iterate), MBS_SOLVER_FAILED (a
+// singular Newton matrix or no sparse LU in this build), MBS_NONFINITE.
 mbs_status mbs_cn_solve(mbs_workspace *ws, mbs_cn *cn, const mbs_cn_problem *p, double *x,
-                        int *iterations, double *residual);
+                        int rungs, int *iterations, double *residual);
 // A test's view of the starts mbs_cn_solve gets (the relaxed solution): fn(ctx, ns, nv, x) is
 // called with x = (λ_S, w) before each solve and may read or replace it (NULL: none). Process-wide;
 // for tests that compare starts (tests/sim/test_coulomb_corpus.c), never set by the product.

@@ -543,10 +543,11 @@ static double coulomb_shift(mbs_workspace *ws, int ns, const int *sidx, const do
 
 // De Saxcé fixed point (SPEC §1.3): re-solve relaxed with ĉ_n lowered by s = μ‖ρ_t‖ until the
 // shifts stop changing (relative fp_tol), warm-starting each solve from the previous one. The
-// first solve (status st, iterate λ_S, w) used the shifts in q->shift if warm_shift, else none.
+// first solve (status st, iterate λ_S, w) used the shifts in q->shift if warm_shift, else none;
+// at most max_solves solves, that one included.
 static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx,
                                       const double *chat0, double *lam_s, double *w, int warm_shift,
-                                      mbs_status st) {
+                                      mbs_status st, int max_solves) {
   struct mbs_qcp *q = ws->qcp;
   double *shift = q->shift, *shift0 = q->shift0, cscale = 0;
   for (int s = 0; s < ns; s++) {
@@ -576,7 +577,7 @@ static mbs_status coulomb_fixed_point(mbs_workspace *ws, int ns, const int *sidx
       fst = MBS_OK;
       break;
     }
-    if (it >= ws->settings.fp_max_iter) break;  // budget spent: keep the last iterate
+    if (it >= max_solves) break;  // budget spent: keep the last iterate
     for (int s = 0; s < ns; s++)
       if (q->role[s] == ROLE_NORMAL) q->c[s] = -(chat0[s] - shift[s]);
     qcp_error err;
@@ -630,14 +631,14 @@ static void newton_take(mbs_workspace *ws, int ns, const double *x, double *lam_
 }
 
 static mbs_status coulomb_newton(mbs_workspace *ws, int ns, const int *sidx, const double *chat0,
-                                 double *lam_s, double *w, mbs_status st, double *res) {
+                                 double *lam_s, double *w, mbs_status st, int rungs, double *res) {
   struct mbs_qcp *q = ws->qcp;
   const mbs_cn_problem p = newton_problem(ws, ns, sidx, chat0);
   double *x = q->x0;  // (λ_S, w): the feasible start's buffer, free here
   memcpy(x, lam_s, sizeof(double) * (size_t)ns);
   memcpy(x + ns, w, sizeof(double) * (size_t)ws->nv);
   int it = 0;
-  mbs_status nst = mbs_cn_solve(ws, q->cn, &p, x, &it, res);
+  mbs_status nst = mbs_cn_solve(ws, q->cn, &p, x, rungs, &it, res);
   ws->info.newton_iterations += it;
   q->have_shift = 0;
   if (nst == MBS_SOLVER_FAILED || nst == MBS_NONFINITE) return nst;
@@ -724,19 +725,23 @@ static mbs_status interior_point_solve(mbs_workspace *ws, int ns, const int *sid
     // the residual of the solve the pass ends with (a speculative re-solve replaces an earlier
     // pass's: the step takes the last)
     double res = INFINITY;
-    mbs_status nst = coulomb_newton(ws, ns, sidx, chat0, lam_s, w, st, &res);
-    if (nst == MBS_MAX_ITERATIONS) {
-      // Newton stalled: the fixed point from the shifts of its best iterate, then Newton again
-      // from where that ends (rare: a few landing steps in hundreds)
-      const mbs_status fst = coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, 0, st);
-      nst =
-          fst == MBS_SOLVER_FAILED ? fst : coulomb_newton(ws, ns, sidx, chat0, lam_s, w, fst, &res);
+    mbs_status nst = coulomb_newton(ws, ns, sidx, chat0, lam_s, w, st, 1, &res);
+    // Newton stalled: first one step of the fixed point (a conic solve at the shifts of its
+    // best iterate: a start independent of the relaxed one, carrying the sliding contacts'
+    // friction) and Newton's whole ladder from there; then the fixed point to its end and the
+    // ladder again (rare)
+    const int solves[] = {2, ws->settings.fp_max_iter};
+    for (int k = 0; k < 2 && nst == MBS_MAX_ITERATIONS; k++) {
+      const mbs_status fst = coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, 0, st, solves[k]);
+      nst = fst == MBS_SOLVER_FAILED ? fst
+                                     : coulomb_newton(ws, ns, sidx, chat0, lam_s, w, fst, 0, &res);
     }
     ws->info.coulomb_residual = res;
     // a singular Newton matrix (or no sparse LU in this build) leaves the fixed point alone
     if (nst != MBS_SOLVER_FAILED) return nst;
   }
-  return coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, warm_shift, st);
+  return coulomb_fixed_point(ws, ns, sidx, chat0, lam_s, w, warm_shift, st,
+                             ws->settings.fp_max_iter);
 }
 
 // a re-solve of the last built rows whose stiffnesses changed (ws->rows_kept): relaxed and

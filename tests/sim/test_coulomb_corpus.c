@@ -4,16 +4,16 @@
 // speculative rule, the coulomb formulation), each the state (t, q0, v0) at the start of a step
 // on which the fixed point (or an earlier version of the Newton method) ended not ok, or that
 // the Newton method found hardest. Dumped by this program (test_sim_coulomb_corpus dump N T K FILE
-// [newton [MIN_IT [T0]]]: the first K such steps of a run of the pile of N over T s, with MIN_IT
-// also the steps of at least that many iterations, with T0 every step from T0 on) into
-// tests/sim/data. A state of a pile with tangential stick
-// (the pile's default law, mdl/mdl_stick.h) also carries what the run passes from one step to the
-// next beside (q, v): the contacts' stored anchors ("A m E", then per anchor its key and
-// MDL_STICK_SLOT values; E their potential); a state without them is stepped with memoryless rows
-// (paper A's viscous tangent rows, no rolling cones). Each state is stepped once from a fresh
-// workspace. The Newton method (SPEC §1.6) must converge on every one (status ok, the exact
-// Coulomb conditions' residual ≤ 1e-10 relative to the step's force scale, the cone's excess
-// ≤ 1e-9 of the step's largest force); the fixed point's outcome is reported beside it
+// [newton [MIN_IT [T0 [STARTS]]]]: the first K such steps of a run of the pile of N over T s, with
+// MIN_IT also the steps of at least that many iterations, with T0 every step from T0 on, with
+// STARTS the Newton starts those steps got in the run, for --starts) into tests/sim/data. A state
+// of a pile with tangential stick (the pile's default law, mdl/mdl_stick.h) also carries what the
+// run passes from one step to the next beside (q, v): the contacts' stored anchors ("A m E", then
+// per anchor its key and MDL_STICK_SLOT values; E their potential); a state without them is stepped
+// with memoryless rows (paper A's viscous tangent rows, no rolling cones). Each state is stepped
+// once from a fresh workspace. The Newton method (SPEC §1.6) must converge on every one (status ok,
+// the exact Coulomb conditions' residual ≤ 1e-10 relative to the step's force scale, the cone's
+// excess ≤ 1e-9 of the step's largest force); the fixed point's outcome is reported beside it
 // (iterations and time per step), not asserted, unless --newton-only (the pile of 200: the slow
 // suite's coulomb_corpus_200). (The dropped stack of N ≤ 50 and the incline give the fixed point
 // no failing step, measured: they have no entry here.) The Newton method is run from several
@@ -225,7 +225,7 @@ static pile *pile_of(int n, int stick) {
 // dump N T K FILE: the fixed point's failing step states of the pile of N over T s (at most K)
 // (and, when given, every step from t0 on and every one that took at least min_it iterations)
 static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver cs, int min_it,
-                double t0) {
+                double t0, const char *starts) {
   pile *s = pile_of(n, 1);
   if (!s) return 1;
   const size_t nq = 7 * (size_t)n, nv = 6 * (size_t)n;
@@ -236,6 +236,9 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
   if (!ws || !f) return 1;
   const mdl_model *m = &s->model;
   if (m->memory && m->memory(0, q, v, NULL, NULL, m->ctx)) return 1;
+  // with STARTS, the Newton starts of the steps written from t0 on (as --dump-starts writes them)
+  start_ctx sc = {.kind = START_OWN};
+  if (starts && !(sc.f = fopen(starts, "w"))) return 1;
   fprintf(f, "# pile N=%d: step states (N, t, q0, v0) where the %s failed\n", n,
           cs == MBS_COULOMB_NEWTON ? "Newton method" : "De Saxcé fixed point");
   int k = 0, steps = 0, bad = 0;
@@ -243,7 +246,10 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
   for (long i = 1; i <= lround(T / 0.01) && k < kmax; i++) {
     const double t = (double)(i - 1) * 0.01, c0 = xp_now();
     memcpy(q0, q, (nq + nv) * sizeof *q);
+    sc.state = k, sc.call = 0;
+    mbs_cn_start_hook(sc.f && t >= t0 - 1e-9 ? start_hook : NULL, &sc);
     const mbs_status st = mbs_step(ws, t, 0.01, q0, v0, q, v);
+    mbs_cn_start_hook(NULL, NULL);
     us += 1e6 * (xp_now() - c0);
     if (mbs_status_severity(st) < 0) break;
     const mbs_info *in = mbs_step_info(ws);
@@ -260,6 +266,7 @@ static int dump(int n, double T, int kmax, const char *path, mbs_coulomb_solver 
              in->resolves, in->contacts, 1e6 * (xp_now() - c0), e1);
   }
   fclose(f);
+  if (sc.f) fclose(sc.f);
   printf(
       "%d steps: %d not ok, largest Coulomb residual %.2e (Newton), %.1f %s and %.0f us per "
       "step, largest energy rise over a step %.2e J; wrote %d states to %s\n",
@@ -388,12 +395,15 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "dump")) {
     // dump N T K FILE [newton]: the failing steps of the fixed point (or of Newton)
     // [MIN_IT [T0]]: also the steps of at least MIN_IT iterations, and every step from T0 on
-    if (argc < 6 || argc > 9)
-      return fprintf(stderr, "usage: %s dump N T K FILE [newton [MIN_IT [T0]]]\n", argv[0]), 2;
+    if (argc < 6 || argc > 10)
+      return fprintf(stderr, "usage: %s dump N T K FILE [newton [MIN_IT [T0 [STARTS]]]]\n",
+                     argv[0]),
+             2;
     const mbs_coulomb_solver cs =
         argc >= 7 && !strcmp(argv[6], "newton") ? MBS_COULOMB_NEWTON : MBS_COULOMB_FIXED_POINT;
     return dump(atoi(argv[2]), atof(argv[3]), atoi(argv[4]), argv[5], cs,
-                argc >= 8 ? atoi(argv[7]) : 1 << 30, argc >= 9 ? atof(argv[8]) : INFINITY);
+                argc >= 8 ? atoi(argv[7]) : 1 << 30, argc >= 9 ? atof(argv[8]) : INFINITY,
+                argc >= 10 ? argv[9] : NULL);
   }
   if (argc == 5 && !strcmp(argv[1], "run")) return run_from(argv[2], atoi(argv[3]), atof(argv[4]));
   for (int a = 1; a < argc; a++) {

@@ -751,10 +751,10 @@ static int restart_all_active(qcp_workspace *ws, qcp_status why, int *polish_tri
 // 0.01–0.26 and then ≥ 0.72 from ρ = 1e4; from ρ = 1 it converged to a point whose nonunique
 // multipliers of dependent contact rows drift under the static regularisation (the KKT error
 // δ·dz on a row whose slack falls 100-fold per step held its primal residual at 1.3e-11
-// relative against 1e-11 until the iteration limit). A switched run that takes SWITCH_IT short
-// steps in a row gets the restart (the widened ρ = 1 point) then, not after CRAWL_RUN of them:
-// the stack of the stiffness study (20 orthant rows, E = 1e9) crawls from both points, and from
-// ρ = 1 it took 12 more iterations before the crawl rule restarted it.
+// relative against 1e-11 until the iteration limit). A switched run whose steps 1–3 from its
+// own start are short as well gets the restart (the widened ρ = 1 point) at once: the stack of
+// the stiffness study (20 orthant rows, E = 1e8) crawled from both points, 13 more iterations
+// from ρ = 1 before the crawl rule restarted it.
 #define SWITCH_IT 3
 
 static int start_switch(qcp_workspace *ws, double *run_rho) {
@@ -1539,9 +1539,9 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       }
     }
     int crawling = crawl >= CRAWL_RUN && fmax(st.pres, st.dres) > CRAWL_GAIN * crawl_res;
-    // a switched run that crawls as well: the restart now, not after CRAWL_RUN short steps
-    // (start_switch)
-    if (switch_it >= 0 && crawl >= SWITCH_IT) crawling = 1;
+    // a switched run that crawls from its own start as well: the restart at once, not after
+    // CRAWL_RUN more short steps (start_switch)
+    if (switch_it >= 0 && it == switch_it + 1 + SWITCH_IT && crawl >= SWITCH_IT) crawling = 1;
     if (final == QCP_UNSOLVED && !(crawling && !restarted)) continue;
     // a cold start that stalls, or crawls (CRAWL_RUN steps in a row shorter than CRAWL_STEP that
     // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took

@@ -415,6 +415,10 @@ static int flush_update(const mbs_workspace *ws) {
                       .h = q->h};
   qcp_settings set = qcp_settings_default();
   if (ws->settings.qcp_eps > 0) set.eps_abs = set.eps_rel = ws->settings.qcp_eps;
+  // contact and foundation solves keep the all-active start (what cold_rho's default is for):
+  // their cold solves crawl from the ρ = 1 point as well (the stiffness study's stack, E = 1e9:
+  // 28 → 35 iterations per solve with the switch) or reach nonunique multipliers there
+  set.start_switch = 0;
   set.allocator = qcp_arena_allocator(&q->arena);
   return qcp_setup(&q->qws, &prob, &set, &err) ? -1 : 0;
 }

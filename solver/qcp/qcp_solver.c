@@ -1530,8 +1530,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       crawl = final == QCP_UNSOLVED && alpha < CRAWL_STEP ? crawl + 1 : 0;
       if (crawl == 1) crawl_res = fmax(st.pres, st.dres);
       if (it == 0) start_primal = st.pres > st.dres;
-      if (final == QCP_UNSOLVED && !restarted && it == SWITCH_IT && crawl >= SWITCH_IT &&
-          run_rho > 1.0 && start_primal && !start_switch(ws, &run_rho)) {
+      if (final == QCP_UNSOLVED && set->start_switch && !restarted && it == SWITCH_IT &&
+          crawl >= SWITCH_IT && run_rho > 1.0 && start_primal && !start_switch(ws, &run_rho)) {
         switch_it = it;
         stall = crawl = 0;  // a new run: its own stall window and first-run feasibility
         run_best = prev_res = prev_mu = feas_best = INFINITY;

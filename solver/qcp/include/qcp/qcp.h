@@ -106,6 +106,9 @@ typedef struct qcp_settings {
   double cold_rho;   // cold start: weight ρ of the cone rows, x = argmin ½xᵀPx + cᵀx +
                      // ‖Gx − h‖²/(2ρ) s.t. Ax = b, > 0 (default 1e4: near the all-active
                      // solution, best for contact problems; 1 is CVXOPT's choice)
+  int start_switch;  // 1: a cold run from cold_rho > 1 whose first three steps are all short
+                     // continues from the ρ = 1 point (general QPs that start badly centred
+                     // from the all-active point); 0: it keeps its start (default 1)
   double warm_push;  // warm start: min cone eigenvalue raised to warm_push·(1+‖v‖∞), > 0
                      // (default 1e-3)
   double min_step;   // a step below this counts as a stall, in [0, 1) (default 1e-8)

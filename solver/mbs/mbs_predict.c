@@ -13,9 +13,10 @@
 // orthogonal: λ = λ_n (1, μt̂), ρ = σ (μ, −t̂), σ ≥ 0. With the slide direction t̂ fixed that is
 // linear: one unknown λ_n along the generator g = (1, μt̂) and one equation gᵀρ = 0 (the contact's
 // λ columns combined into one, K's pattern kept: slide_column). The prediction takes t̂ from the
-// last step and corrects it to −ρ_t/‖ρ_t‖ until ρ_t ∥ −t̂ to tolerance (a fixed point on the
-// direction, one refactor of the contact's rows per round). The exact-Coulomb formulation's
-// sliding contacts are not predicted (their condition is De Saxcé's shifted one).
+// last step and corrects it by Newton steps on the direction (slide_update: an across force with
+// the linearised turn's stiffness, one refactor of the contact's rows per round) until ρ_t ∥ −t̂
+// to tolerance. The exact-Coulomb formulation's sliding contacts are not predicted (their
+// condition is De Saxcé's shifted one).
 #include "mbs_qcp_internal.h"
 
 #ifdef MBS_HAVE_QCP
@@ -201,6 +202,11 @@ static void sym_mv(int N, const int *Kp, const int *Ki, const int *kdiag, const 
   }
 }
 
+// sliding contacts are predicted: the relaxed formulation, outside a back-off after a failure
+static int slides_predicted(const mbs_workspace *ws) {
+  return ws->settings.formulation == MBS_RELAXED && ws->qcp->slide_skip == 0;
+}
+
 // the normal row of compact row s's contact (−1: not a contact row)
 static int contact_of(const struct mbs_qcp *q, int s) {
   return q->role[s] == ROLE_NORMAL ? s : q->role[s] == ROLE_TANGENT ? q->tn[s] : -1;
@@ -220,8 +226,8 @@ static void slide_generators(const struct mbs_qcp *q, int s, double g[3], double
 }
 
 // 1 if sliding contact s's across force b is a variable (Newton's correction of t̂), 0 if held
-// at 0; it needs the tangents' equal compliance (C_t1 = C_t2: the two unknowns' columns are then
-// uncoupled in P, as K's pattern has them)
+// at 0 (k = ∞; slide_update makes it a variable only for tangents of equal compliance, C_t1 =
+// C_t2: the two unknowns' columns are then uncoupled in P, as K's pattern has them)
 static int slide_across(const struct mbs_qcp *q, int s) {
   return q->bslot[s] >= 0 && isfinite(q->tdir[4 * s + 3]);
 }
@@ -298,7 +304,7 @@ static void slide_start(struct mbs_qcp *q, int s, double x, double y, double mu)
 // on their cone's boundary (relaxed); −1 if a contact slides that cannot be predicted
 static int predict_classify(const mbs_workspace *ws, int ns, const int *sidx) {
   struct mbs_qcp *q = ws->qcp;
-  const int slides = ws->settings.formulation == MBS_RELAXED && q->slide_skip == 0;
+  const int slides = slides_predicted(ws);
   double lmax = 0;
   for (int s = 0; s < ns; s++) {
     const int i = ws->act[sidx[s]];
@@ -610,7 +616,7 @@ static int predict_update(const mbs_workspace *ws, int ns, const int *sidx, cons
     lmax = max_of(lmax, fabs(predict_lambda(q, s))), cmax = max_of(cmax, fabs(chat0[s]));
   const double tl = eps * (1 + lmax), tr = eps * (1 + cmax);
   const int coulomb = ws->settings.formulation == MBS_COULOMB;
-  const int slides = ws->settings.formulation == MBS_RELAXED && q->slide_skip == 0;
+  const int slides = slides_predicted(ws);
   int flips = 0;
   q->nchanged = 0;
   for (int s = 0; s < ns; s++) {

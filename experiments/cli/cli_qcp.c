@@ -69,7 +69,7 @@ static void qcp_solve_files(int argc, char **argv, const char **in, const char *
     if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
       *out = argv[++i];
     else if ((!strcmp(a, "--max-iter") || !strcmp(a, "--eps") || !strcmp(a, "--tol") ||
-              !strcmp(a, "--time-limit")) &&
+              !strcmp(a, "--time-limit") || !strcmp(a, "--cold-rho")) &&
              i + 1 < argc)
       i++;
     else if (a[0] != '-' && !*in)

@@ -25,6 +25,9 @@ static const char solve_help[] =
     "  --eps E             eps_abs = eps_rel = E (default 1e-8)\n"
     "  --verbose           one line per iteration on stderr\n"
     "\n"
+    "A Maros-Meszaros problem (NAME.mat) is solved and scored with its own options:\n"
+    "see stabcon qcp solve NAME.mat --help.\n"
+    "\n"
     "exit status: 0 solved or any solver outcome, 2 bad usage or bad problem file, 1 failure\n";
 
 // parses a positive integer / real option value; 0 on success

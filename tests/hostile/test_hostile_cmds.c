@@ -488,6 +488,11 @@ static void test_clear_errors(void **state) {
   rc = test_run((const char *[]){"qcp", "solve", "P15.h5", "-o", "S15.mat", NULL});
   printf("  qcp solve P15.h5 -o S15.mat -> %d: %s", rc, test_output);
   assert_int_equal(rc, 0);
+  // an option's value before the problem is not taken for the problem
+  rc = test_run((const char *[]){"qcp", "solve", "--cold-rho", "1", "m15/HS21.mat", NULL});
+  printf("  qcp solve --cold-rho 1 m15/HS21.mat -> %d: %s", rc, test_output);
+  assert_int_equal(rc, 0);
+  assert_true(hostile_says("HS21", NULL));
 }
 
 // A second interrupt stops a sweep at once; the finished point is kept and --resume

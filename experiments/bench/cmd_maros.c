@@ -181,7 +181,7 @@ static void run_problem(const char *cmd, const char *path, const maros_options *
   row->status = QCP_UNSOLVED;
   row->score = (qcp_mm_score){INFINITY, INFINITY, INFINITY, NAN, NAN, NAN, NAN};
   row->score_f64 = row->score;
-  row->ulp = (qcp_mm_ulp){0, 0, NAN, NAN, NAN};
+  row->ulp = (qcp_mm_ulp){.pres_move = NAN, .dres_move = NAN, .gap_move = NAN};
   qcp_mm mm;
   qcp_error err = {0, ""};
   if (qcp_mm_read_mat(path, &mm, &err))  // the message names the file
@@ -291,8 +291,9 @@ int cli_cmd_qcp_solve_mat(int argc, char **argv) {
          row.score.pres_scale, row.score.dres_scale, row.score.gap_scale);
   printf(
       "one ulp     pres %.2e  dres %.2e  gap %.2e  (median move of each measure when every "
-      "component moves by one ulp; %d of %d such neighbours pass)\n",
-      row.ulp.pres_move, row.ulp.dres_move, row.ulp.gap_move, row.ulp.passing, row.ulp.draws);
+      "component moves by one ulp; %d of %d such neighbours pass, %d summed in float64)\n",
+      row.ulp.pres_move, row.ulp.dres_move, row.ulp.gap_move, row.ulp.passing, row.ulp.draws,
+      row.ulp.passing_f64);
   if (row.lastbit) printf("moved       components moved against the exact residuals (--lastbit)\n");
   printf("result      %s (%s); float64 score: %s\n", row.pass ? "pass" : "fail",
          kind_names[row.kind], row.pass_f64 ? "pass" : "fail");
@@ -417,6 +418,7 @@ static void write_case(xp_results *res, const maros_row *r, const maros_options 
   xp_case_stat_real(c, "gap_ulp_move", r->ulp.gap_move, "");
   xp_case_stat_real(c, "ulp_neighbours", r->ulp.draws, "");
   xp_case_stat_real(c, "ulp_neighbours_passing", r->ulp.passing, "");
+  xp_case_stat_real(c, "ulp_neighbours_passing_f64", r->ulp.passing_f64, "");
   xp_case_stat_real(c, "rounding_decides", rounding_decides(r, tol), "");
   xp_case_stat_real(c, "lastbit", r->lastbit, "");
   xp_case_stat_real(c, "pres_f64", r->score_f64.pres, "");
@@ -497,6 +499,35 @@ static void print_rounding(const maros_row *rows, int n, const maros_options *o)
   printf("\n");
 }
 
+// The float64 count's share of luck: a solved problem whose one-ulp neighbours pass the float64
+// check only in part passes or fails by the rounding of the scorer's sums, so the count of
+// float64 passes is a draw; its expectation over the neighbours (each solved problem's passing
+// share, summed) and that draw's standard deviation say how far two counts may differ by luck.
+static void print_f64_luck(const maros_row *rows, int n) {
+  double expect = 0.0, var = 0.0;
+  int unsure = 0;
+  for (int i = 0; i < n; i++) {
+    const qcp_mm_ulp *u = &rows[i].ulp;
+    if (rows[i].status != QCP_SOLVED || u->draws < 1) continue;
+    double share = (double)u->passing_f64 / u->draws;
+    expect += share, var += share * (1.0 - share);
+    unsure += share > 0.0 && share < 1.0;
+  }
+  printf(
+      "\nfloat64 passes expected of points as accurate as these (each solved problem's share of "
+      "its %d one-ulp neighbours passing in float64, summed): **%.1f ± %.1f**; problems whose "
+      "neighbours split: **%d**",
+      ULP_DRAWS, expect, sqrt(var), unsure);
+  for (int i = 0, first = 1; i < n; i++) {
+    const qcp_mm_ulp *u = &rows[i].ulp;
+    if (rows[i].status != QCP_SOLVED || u->passing_f64 == 0 || u->passing_f64 == u->draws) continue;
+    printf("%s%s (%d/%d, this point %s)", first ? ": " : ", ", rows[i].name, u->passing_f64,
+           u->draws, rows[i].pass_f64 ? "passes" : "fails");
+    first = 0;
+  }
+  printf("\n");
+}
+
 static void print_summary(const maros_row *rows, int n, const maros_options *o) {
   int count[KIND_COUNT] = {0}, n64 = 0, wrong64 = 0, only_exact = 0, only_f64 = 0;
   for (int i = 0; i < n; i++) {
@@ -526,6 +557,7 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
     printf(" |\n");
   }
   print_rounding(rows, n, o);
+  print_f64_luck(rows, n);
   // shifted geometric mean of the time (shift 10 s, failures at the time limit), as qpbenchmark
   double lim = o->time_limit > 0 ? o->time_limit : 1000.0, acc = 0.0;
   for (int i = 0; i < n; i++) acc += log(10.0 + (rows[i].kind == KIND_OK ? rows[i].time : lim));

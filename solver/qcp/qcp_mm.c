@@ -319,13 +319,14 @@ static double median_of(double *v, int k) {
 
 int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, const qcp_mm_score *at,
                      double tol, int draws, unsigned seed, qcp_mm_ulp *out) {
-  *out = (qcp_mm_ulp){0, 0, NAN, NAN, NAN};
+  *out = (qcp_mm_ulp){.pres_move = NAN, .dres_move = NAN, .gap_move = NAN};
   int n = mm->n, m = mm->m;
   double *xp = malloc(((size_t)n + 1) * sizeof *xp), *yp = malloc(((size_t)m + 1) * sizeof *yp);
   double *mv = malloc(3 * ((size_t)draws + 1) * sizeof *mv);
   sc_dd *ax = malloc(((size_t)m + 1) * sizeof *ax);
   double *rd = malloc(((size_t)n + 1) * sizeof *rd);
-  int rc = xp && yp && mv && ax && rd && draws >= 1 ? 0 : -1;
+  double *axf = malloc(((size_t)m + 1) * sizeof *axf), *pxf = malloc(((size_t)n + 1) * sizeof *pxf);
+  int rc = xp && yp && mv && ax && rd && axf && pxf && draws >= 1 ? 0 : -1;
   unsigned state = seed ? seed : 1u;
   for (int d = 0; !rc && d < draws; d++) {
     for (int j = 0; j < n; j++) xp[j] = ulp_step(x[j], &state);
@@ -336,6 +337,8 @@ int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, cons
     mv[draws + d] = fabs(s.dres - at->dres);
     mv[2 * draws + d] = fabs(s.gap - at->gap);
     out->passing += s.pres <= tol && s.dres <= tol && s.gap <= tol;
+    score_measures_f64(mm, xp, yp, axf, pxf, &s);
+    out->passing_f64 += s.pres <= tol && s.dres <= tol && s.gap <= tol;
   }
   if (!rc) {
     out->draws = draws;
@@ -343,6 +346,6 @@ int qcp_mm_ulp_moves(const qcp_mm *mm, const double *x, const double *yrow, cons
     out->dres_move = median_of(mv + draws, draws);
     out->gap_move = median_of(mv + 2 * draws, draws);
   }
-  free(xp), free(yp), free(mv), free(ax), free(rd);
+  free(xp), free(yp), free(mv), free(ax), free(rd), free(axf), free(pxf);
   return rc;
 }

@@ -96,8 +96,10 @@ void qcp_mm_score_point_f64(const qcp_mm *mm, const double *x, const double *yro
 // whatever the solver does short of choosing last bits; a passing point with failing neighbours
 // passed partly by luck.
 typedef struct qcp_mm_ulp {
-  int draws;                              // neighbours scored
-  int passing;                            // of them, how many meet tol in all three measures
+  int draws;        // neighbours scored
+  int passing;      // of them, how many meet tol in all three measures
+  int passing_f64;  // of them, how many meet tol summed in float64 (qcp_mm_score_point_f64): a
+                    // pass that few neighbours share was luck of the scorer's rounding
   double pres_move, dres_move, gap_move;  // median |measure(neighbour) − measure(point)|
 } qcp_mm_ulp;
 

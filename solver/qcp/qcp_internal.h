@@ -238,7 +238,7 @@ typedef struct qcp_scaling {
   double *D, *Ey, *Ez;  // n, p, m
   double cost;          // cost scale κ
   int applied;          // 1 if the data was scaled (0: norms spread ≤ 1e4, or passes = 0)
-  double *work;         // n + p + m scratch
+  double *work;         // 2 (n + p + m) scratch: norms, then one pass's factors
 } qcp_scaling;
 
 // Computes the scaling of src (passes from sc->passes) and, when it is applied (sc->applied),
@@ -314,6 +314,7 @@ struct qcp_workspace {
   int rec_cap;
   qcp_info info;
   int max_iter_setup;
+  void *scratch;  // one block holding the arrays setup leaves unwritten (scratch_parts)
 };
 
 #endif  // QCP_INTERNAL_H

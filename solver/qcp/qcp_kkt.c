@@ -28,6 +28,11 @@
   do {                                                                       \
     if (!((ptr) = qcp_calloc(al, (size_t)(count), sizeof *(ptr)))) goto oom; \
   } while (0)
+// for arrays that setup writes in full before anything reads them: no zeroing pass
+#define UNINIT(ptr, count)                                                         \
+  do {                                                                             \
+    if (!((ptr) = qcp_alloc_uninit(al, (size_t)(count), sizeof *(ptr)))) goto oom; \
+  } while (0)
 
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
   void *ptrs[] = {kkt->perm,   kkt->pinv,      kkt->Kp,         kkt->Ki,    kkt->Kx,   kkt->mapP,
@@ -71,16 +76,18 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int r = 0; r < K->l; r++) cnt[n + p + r]++;
   for (int k = 0; k < K->nsoc; k++)
     for (int b = 0; b < K->q[k]; b++) cnt[n + p + K->off[k] + b] += b + 1;
-  ALLOC(Up, N + 1);
+  UNINIT(Up, N + 1);
+  Up[0] = 0;
   for (int j = 0; j < N; j++) Up[j + 1] = Up[j] + cnt[j];
   long nnzK = Up[N];
-  ALLOC(Ui, nnzK);
-  ALLOC(next, N);
-  ALLOC(kkt->mapP, nnzP);
-  ALLOC(kkt->mapA, nnzA);
-  ALLOC(kkt->mapG, nnzG);
-  ALLOC(kkt->mapW, nW);
-  ALLOC(kkt->mapD, N);
+  // the pattern, the maps and the symbolic arrays below are written in full before they are read
+  UNINIT(Ui, nnzK);
+  UNINIT(next, N);
+  UNINIT(kkt->mapP, nnzP);
+  UNINIT(kkt->mapA, nnzA);
+  UNINIT(kkt->mapG, nnzG);
+  UNINIT(kkt->mapW, nW);
+  UNINIT(kkt->mapD, N);
   memcpy(next, Up, (size_t)N * sizeof *next);
   // P columns (diagonal added if missing); unpermuted indices stored in the maps for now
   for (int j = 0; j < n; j++) {
@@ -132,8 +139,8 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   }
 
   // ---- AMD ordering on the pattern (upper triangle: AMD uses A + Aᵀ) ----
-  ALLOC(kkt->perm, N);
-  ALLOC(kkt->pinv, N);
+  UNINIT(kkt->perm, N);
+  UNINIT(kkt->pinv, N);
   {
     int st = qcp_amd_order(N, Up, Ui, kkt->perm, al);
     if (st != AMD_OK) {
@@ -145,10 +152,11 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int i = 0; i < N; i++) kkt->pinv[kkt->perm[i]] = i;
 
   // ---- permuted upper triangle and the map unpermuted entry → permuted entry ----
-  ALLOC(kkt->Kp, N + 1);
-  ALLOC(kkt->Ki, nnzK);
+  UNINIT(kkt->Kp, N + 1);
+  kkt->Kp[0] = 0;
+  UNINIT(kkt->Ki, nnzK);
   ALLOC(kkt->Kx, nnzK);
-  ALLOC(Kmap, nnzK);
+  UNINIT(Kmap, nnzK);
   memset(cnt, 0, (size_t)N * sizeof *cnt);
   for (int j = 0; j < N; j++)
     for (int k = Up[j]; k < Up[j + 1]; k++) {
@@ -169,13 +177,14 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int k = 0; k < nnzG; k++) kkt->mapG[k] = Kmap[kkt->mapG[k]];
   for (int k = 0; k < nW; k++) kkt->mapW[k] = Kmap[kkt->mapW[k]];
   for (int k = 0; k < N; k++) kkt->mapD[k] = Kmap[kkt->mapD[k]];
-  ALLOC(kkt->sign, N);
+  UNINIT(kkt->sign, N);
   for (int i = 0; i < N; i++) kkt->sign[kkt->pinv[i]] = (signed char)(i < n ? 1 : -1);
 
   // ---- symbolic factorisation ----
-  ALLOC(kkt->etree, N);
-  ALLOC(kkt->Lnz, N);
-  ALLOC(kkt->Lp, N + 1);
+  UNINIT(kkt->etree, N);
+  UNINIT(kkt->Lnz, N);
+  UNINIT(kkt->Lp, N + 1);
+  kkt->Lp[0] = 0;
   ALLOC(kkt->iwork, 3 * (size_t)N);
   long nnzL = qcp_ldl_etree(N, kkt->Kp, kkt->Ki, kkt->iwork, kkt->Lnz, kkt->etree);
   if (nnzL < 0 || nnzL > 2000000000L) {
@@ -203,11 +212,14 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
     ALLOC(kkt->tail_work, qcp_ldl_tail_fwork(N, nt));
     ALLOC(kkt->tail_iwork, qcp_ldl_tail_iwork(N, nt));
   }
-  {  // the reaches of the rows the scalar factor computes (above a dense tail), once
+  {  // the reaches of the rows the scalar factor computes (above a dense tail), once: without a
+     // tail they are the rows of L, nnz(L) in all, so only a tail needs them counted first
     const int k1 = kkt->tail_k0;
-    ALLOC(kkt->Rp, k1 + 1);
-    ALLOC(kkt->Rj,
-          1 + qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, NULL, NULL));
+    const long nreach =
+        k1 == N ? nnzL
+                : qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, NULL, NULL);
+    UNINIT(kkt->Rp, k1 + 1);
+    UNINIT(kkt->Rj, nreach + 1);
     qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, kkt->Rp, kkt->Rj);
   }
   kkt->nnzK = nnzK;

@@ -100,7 +100,7 @@ static void kkt_balance(const qcp_problem *pr, const double *Pv, double kappa, c
 
 typedef struct scaled {
   double Pv[N], Av[N * COL_NNZ], Gv[N * COL_NNZ], c[N], b[P], h[M];
-  double D[N], Ey[P], Ez[M], work[N + P + M];
+  double D[N], Ey[P], Ez[M], work[2 * (N + P + M)];
 } scaled;
 
 static void check_exact(const qcp_problem *src, const qcp_problem *dst, const qcp_scaling *sc) {

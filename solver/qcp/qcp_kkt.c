@@ -57,6 +57,7 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int k = 0; k < K->nsoc; k++) nW += K->q[k] * (K->q[k] + 1) / 2;
   int *cnt = NULL, *Up = NULL, *Ui = NULL, *Kmap = NULL, *next = NULL;
   int rc = QCP_ERR_ALLOC;
+  long lnz_amd = 0;  // AMD's count of nnz(L): the room for the reaches listed with the tree
   memset(kkt, 0, sizeof *kkt);
   kkt->n = n;
   kkt->p = p;
@@ -142,7 +143,7 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   UNINIT(kkt->perm, N);
   UNINIT(kkt->pinv, N);
   {
-    int st = qcp_amd_order(N, Up, Ui, kkt->perm, al);
+    int st = qcp_amd_order(N, Up, Ui, kkt->perm, al, &lnz_amd);
     if (st != AMD_OK) {
       rc = qcp_fail(err, st == AMD_OUT_OF_MEMORY ? QCP_ERR_ALLOC : QCP_ERR_ORDERING,
                     "AMD ordering of the %dx%d KKT matrix failed (status %d)", N, N, st);
@@ -186,7 +187,14 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   UNINIT(kkt->Lp, N + 1);
   kkt->Lp[0] = 0;
   ALLOC(kkt->iwork, 3 * (size_t)N);
-  long nnzL = qcp_ldl_etree(N, kkt->Kp, kkt->Ki, kkt->iwork, kkt->Lnz, kkt->etree);
+  // the elimination tree's climbs are the rows' reaches: listed in the same pass while they fit
+  // in AMD's count (an upper bound, so they all do unless it misses; then they are listed below)
+  const long cap = lnz_amd < 2000000000L - N ? lnz_amd + N : 2000000000L;
+  int listed = 0;
+  UNINIT(kkt->Rp, N + 1);
+  UNINIT(kkt->Rj, cap + 1);
+  long nnzL = qcp_ldl_etree_reach(N, kkt->Kp, kkt->Ki, kkt->iwork, kkt->Lnz, kkt->etree, kkt->Rp,
+                                  kkt->Rj, cap, &listed);
   if (nnzL < 0 || nnzL > 2000000000L) {
     rc = qcp_fail(err, QCP_ERR_INPUT, "KKT factor of size %ld unusable", nnzL);
     goto fail;
@@ -212,15 +220,20 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
     ALLOC(kkt->tail_work, qcp_ldl_tail_fwork(N, nt));
     ALLOC(kkt->tail_iwork, qcp_ldl_tail_iwork(N, nt));
   }
-  {  // the reaches of the rows the scalar factor computes (above a dense tail), once: without a
-     // tail they are the rows of L, nnz(L) in all, so only a tail needs them counted first
+  {  // the scalar factor reads the reaches of the rows above a dense tail (k1)
     const int k1 = kkt->tail_k0;
-    const long nreach =
-        k1 == N ? nnzL
-                : qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, NULL, NULL);
-    UNINIT(kkt->Rp, k1 + 1);
-    UNINIT(kkt->Rj, nreach + 1);
-    qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, kkt->Rp, kkt->Rj);
+    int *Rj = NULL;
+    if (listed < k1) {  // not all listed: counted (nnz(L) without a tail) and listed again
+      const long nreach =
+          k1 == N ? nnzL
+                  : qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, NULL, NULL);
+      UNINIT(Rj, nreach + 1);
+      qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, kkt->Rp, Rj);
+    } else if (k1 < N) {  // a dense tail's rows are not read: only the rows above it kept
+      UNINIT(Rj, (long)kkt->Rp[k1] + 1);
+      memcpy(Rj, kkt->Rj, (size_t)kkt->Rp[k1] * sizeof *Rj);
+    }
+    if (Rj) qcp_release(al, kkt->Rj), kkt->Rj = Rj;
   }
   kkt->nnzK = nnzK;
   kkt->nnzL = nnzL;

@@ -176,9 +176,14 @@ void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones 
   double *f = sc->work + n + p + m, *fp = f + n, *fm = f + n + p;
   for (int pass = 0; pass < sc->passes; pass++) {
     cone_blocks(K, rm);
-    for (int j = 0; j < n; j++) f[j] = clip_inv_sqrt(cn[j]), sc->D[j] *= f[j];
-    for (int i = 0; i < p; i++) fp[i] = clip_inv_sqrt(rp[i]), sc->Ey[i] *= fp[i];
-    for (int i = 0; i < m; i++) fm[i] = clip_inv_sqrt(rm[i]), sc->Ez[i] *= fm[i];
+    int moved =
+        0;  // a pass whose factors are all 1 leaves the data, and so every later pass, as is
+    for (int j = 0; j < n; j++) f[j] = clip_inv_sqrt(cn[j]), sc->D[j] *= f[j], moved |= f[j] != 1.0;
+    for (int i = 0; i < p; i++)
+      fp[i] = clip_inv_sqrt(rp[i]), sc->Ey[i] *= fp[i], moved |= fp[i] != 1.0;
+    for (int i = 0; i < m; i++)
+      fm[i] = clip_inv_sqrt(rm[i]), sc->Ez[i] *= fm[i], moved |= fm[i] != 1.0;
+    if (!moved) break;
     const int last = pass + 1 == sc->passes;
     scale_norms(src, f, fp, fm, Pv, Av, Gv, last ? NULL : cn, rp, rm);
   }

@@ -246,7 +246,8 @@ typedef struct qcp_scaling {
   double *D, *Ey, *Ez;  // n, p, m
   double cost;          // cost scale κ
   int applied;          // 1 if the data was scaled (0: norms spread ≤ 1e4, or passes = 0)
-  double *work;         // 2 (n + p + m) scratch: norms, then one pass's factors
+  double *work;         // n + p + m scratch: the norms
+  double *fac;          // n + p + m scratch: one pass's factors
 } qcp_scaling;
 
 // Computes the scaling of src (passes from sc->passes) and, when it is applied (sc->applied),

@@ -156,7 +156,7 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   UNINIT(kkt->Kp, N + 1);
   kkt->Kp[0] = 0;
   UNINIT(kkt->Ki, nnzK);
-  ALLOC(kkt->Kx, nnzK);
+  UNINIT(kkt->Kx, nnzK);  // qcp_kkt_fill zeroes it before any use (each solve starts with it)
   UNINIT(Kmap, nnzK);
   memset(cnt, 0, (size_t)N * sizeof *cnt);
   for (int j = 0; j < N; j++)

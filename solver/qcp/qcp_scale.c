@@ -173,7 +173,7 @@ void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones 
   memcpy(Gv, src->G.values, (size_t)src->G.colptr[n] * sizeof *Gv);
   // each pass's factors (f: n + p + m) from the norms, then one sweep that scales the values and
   // takes the next pass's norms
-  double *f = sc->work + n + p + m, *fp = f + n, *fm = f + n + p;
+  double *f = sc->fac, *fp = f + n, *fm = f + n + p;
   for (int pass = 0; pass < sc->passes; pass++) {
     cone_blocks(K, rm);
     int moved =

@@ -76,20 +76,19 @@ static void sym_mv(const qcp_csc *P, const double *x, double *y) {
 // The arrays that setup does not write, in one block that is not zeroed: scratch that is only
 // read after a copy into it (best and first-run points, a kept direction, the unscaled and
 // double-double copies of the termination check), the equilibrated data and scales (written only
-// when the scaling is applied) and the norms' scratch. One allocation instead of 28: each would
+// when the scaling is applied) and a Ruiz pass's factors. One allocation instead of 28: each would
 // put its header on a page of its own, which the first write faults in even if the array is never
 // used (the scaled copies of well-scaled data).
 static int scratch_parts(qcp_workspace *ws) {
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, mx = p > m ? p : m;
   const size_t nnzP = (size_t)ws->Pp[n], nnzA = (size_t)ws->Ap[n], nnzG = (size_t)ws->Gp[n];
-  double **dbl[] = {&ws->sPv,   &ws->sAv,    &ws->sGv,    &ws->sc,       &ws->sb,  &ws->sh,
-                    &ws->scl.D, &ws->scl.Ey, &ws->scl.Ez, &ws->scl.work, &ws->cdx, &ws->cdy,
-                    &ws->cdz,   &ws->cds,    &ws->bx,     &ws->bsv,      &ws->by,  &ws->bz,
-                    &ws->fx,    &ws->fsv,    &ws->fy,     &ws->fz,       &ws->ux,  &ws->us,
+  double **dbl[] = {&ws->sPv,   &ws->sAv,    &ws->sGv,    &ws->sc,      &ws->sb,  &ws->sh,
+                    &ws->scl.D, &ws->scl.Ey, &ws->scl.Ez, &ws->scl.fac, &ws->cdx, &ws->cdy,
+                    &ws->cdz,   &ws->cds,    &ws->bx,     &ws->bsv,     &ws->by,  &ws->bz,
+                    &ws->fx,    &ws->fsv,    &ws->fy,     &ws->fz,      &ws->ux,  &ws->us,
                     &ws->uy,    &ws->uz};
-  const size_t len[] = {nnzP, nnzA, nnzG, n, p, m, n, p, m, 2 * ((size_t)n + p + m),
-                        n,    p,    m,    m, n, m, p, m, n, m,
-                        p,    m,    n,    m, p, m};
+  const size_t len[] = {nnzP, nnzA, nnzG, n, p, m, n, p, m, (size_t)n + p + m, n, p, m, m, n, m, p,
+                        m,    n,    m,    p, m, n, m, p, m};
   enum { ND = sizeof len / sizeof len[0], LINE = 64 };  // parts start on cache lines
   size_t off[ND + 2], total = 0;
   for (int k = 0; k < ND; k++)
@@ -253,6 +252,10 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   if (ws->K.nsoc == 0 && set.lastbit && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al))
     goto oom;
   if (scratch_parts(ws)) goto oom;
+  // the norms' scratch is the factor's accumulator (N = n + p + m doubles), free outside a
+  // factorisation: its pages are then touched at setup only where the first factorisation
+  // touches them anyway
+  ws->scl.work = ws->kkt.fwork;
   ws->scl.passes = set.equilibrate;
   equilibrate(ws);
   ws->rec_cap = set.max_iter + 1;

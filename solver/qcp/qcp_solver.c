@@ -90,6 +90,7 @@ static int scratch_parts(qcp_workspace *ws) {
   const size_t len[] = {nnzP, nnzA, nnzG, n, p, m, n, p, m, (size_t)n + p + m, n, p, m, m, n, m, p,
                         m,    n,    m,    p, m, n, m, p, m};
   enum { ND = sizeof len / sizeof len[0], LINE = 64 };  // parts start on cache lines
+  _Static_assert(sizeof dbl / sizeof dbl[0] == ND, "one length per array");
   size_t off[ND + 2], total = 0;
   for (int k = 0; k < ND; k++)
     off[k] = total, total += (len[k] * sizeof(double) + LINE - 1) / LINE * LINE;

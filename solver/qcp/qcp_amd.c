@@ -13,7 +13,9 @@
 
 #include "qcp_internal.h"
 
-int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allocator *al) {
+int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allocator *al,
+                  long *lnz) {
+  if (lnz) *lnz = 0;
   if (n <= 0) return AMD_OK;
   int *len = qcp_calloc(al, (size_t)n, sizeof *len);
   if (!len) return AMD_OUT_OF_MEMORY;
@@ -60,9 +62,11 @@ int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allo
       mark[i] = j;
       iw[fill[j]++] = i, iw[fill[i]++] = j;
     }
-  double control[AMD_CONTROL];
+  double control[AMD_CONTROL], info[AMD_INFO] = {0};
   amd_defaults(control);
-  amd_2(n, pe, iw, len, (int)iwlen, pfree, nv, next, perm, head, elen, degree, w, control, NULL);
+  amd_2(n, pe, iw, len, (int)iwlen, pfree, nv, next, perm, head, elen, degree, w, control,
+        lnz ? info : NULL);
+  if (lnz) *lnz = (long)info[AMD_LNZ];
   qcp_release(al, iw), qcp_release(al, work), qcp_release(al, len);
   return AMD_OK;
 }

@@ -32,8 +32,10 @@ double qcp_vec_dot(const double *a, const double *b, int n);
 // AMD ordering of the symmetric matrix whose upper triangle (diagonal optional, a repeated entry
 // ignored) is the n×n CSC pattern (Up, Ui), with every array taken from al (amd_order uses
 // malloc); the same ordering as amd_order's. Returns AMD_OK, AMD_INVALID (an entry below the
-// diagonal or out of range) or AMD_OUT_OF_MEMORY.
-int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allocator *al);
+// diagonal or out of range) or AMD_OUT_OF_MEMORY. With lnz, *lnz is AMD's count of nnz(L) for the
+// ordering (Info[AMD_LNZ]: an upper bound, rough when rows are dense; an estimate only).
+int qcp_amd_order(int n, const int *Up, const int *Ui, int *perm, const qcp_allocator *al,
+                  long *lnz);
 
 // ---- sparse LDLᵀ (qcp_ldl.c) ---------------------------------------------------------
 
@@ -49,6 +51,12 @@ static inline double qcp_ldl_pivot(double d, signed char sign, double eps, doubl
 // Symbolic factor of an n×n upper-triangular CSC pattern: elimination tree and L's column counts.
 // Returns nnz(L) (strict lower), or -1 if the pattern has a missing diagonal.
 long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree);
+// qcp_ldl_etree that also lists each row's reach as qcp_ldl_reach_order(n, …) does (the climbs that
+// count L's columns are those reaches): rows 0 … *rows−1 are in (Rp[0 … *rows], Rj), *rows the
+// first row whose reach would not fit in cap entries of Rj (n when all fit; then Rp[n] = nnz(L)).
+// work 2n ints. Returns what qcp_ldl_etree returns.
+long qcp_ldl_etree_reach(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree,
+                         int *Rp, int *Rj, long cap, int *rows);
 
 // Numeric factor A = L D Lᵀ of the upper-triangular CSC matrix (Ap, Ai, Ax) with the pattern used
 // in qcp_ldl_etree. sign[k] = ±1 is the expected pivot sign: a pivot with sign·d < eps becomes
@@ -238,7 +246,8 @@ typedef struct qcp_scaling {
   double *D, *Ey, *Ez;  // n, p, m
   double cost;          // cost scale κ
   int applied;          // 1 if the data was scaled (0: norms spread ≤ 1e4, or passes = 0)
-  double *work;         // n + p + m scratch
+  double *work;         // n + p + m scratch: the norms
+  double *fac;          // n + p + m scratch: one pass's factors
 } qcp_scaling;
 
 // Computes the scaling of src (passes from sc->passes) and, when it is applied (sc->applied),
@@ -314,6 +323,7 @@ struct qcp_workspace {
   int rec_cap;
   qcp_info info;
   int max_iter_setup;
+  void *scratch;  // one block holding the arrays setup leaves unwritten (scratch_parts)
 };
 
 #endif  // QCP_INTERNAL_H

@@ -28,6 +28,11 @@
   do {                                                                       \
     if (!((ptr) = qcp_calloc(al, (size_t)(count), sizeof *(ptr)))) goto oom; \
   } while (0)
+// for arrays that setup writes in full before anything reads them: no zeroing pass
+#define UNINIT(ptr, count)                                                         \
+  do {                                                                             \
+    if (!((ptr) = qcp_alloc_uninit(al, (size_t)(count), sizeof *(ptr)))) goto oom; \
+  } while (0)
 
 void qcp_kkt_free(qcp_kkt *kkt, const qcp_allocator *al) {
   void *ptrs[] = {kkt->perm,   kkt->pinv,      kkt->Kp,         kkt->Ki,    kkt->Kx,   kkt->mapP,
@@ -52,6 +57,7 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int k = 0; k < K->nsoc; k++) nW += K->q[k] * (K->q[k] + 1) / 2;
   int *cnt = NULL, *Up = NULL, *Ui = NULL, *Kmap = NULL, *next = NULL;
   int rc = QCP_ERR_ALLOC;
+  long lnz_amd = 0;  // AMD's count of nnz(L): the room for the reaches listed with the tree
   memset(kkt, 0, sizeof *kkt);
   kkt->n = n;
   kkt->p = p;
@@ -71,16 +77,18 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int r = 0; r < K->l; r++) cnt[n + p + r]++;
   for (int k = 0; k < K->nsoc; k++)
     for (int b = 0; b < K->q[k]; b++) cnt[n + p + K->off[k] + b] += b + 1;
-  ALLOC(Up, N + 1);
+  UNINIT(Up, N + 1);
+  Up[0] = 0;
   for (int j = 0; j < N; j++) Up[j + 1] = Up[j] + cnt[j];
   long nnzK = Up[N];
-  ALLOC(Ui, nnzK);
-  ALLOC(next, N);
-  ALLOC(kkt->mapP, nnzP);
-  ALLOC(kkt->mapA, nnzA);
-  ALLOC(kkt->mapG, nnzG);
-  ALLOC(kkt->mapW, nW);
-  ALLOC(kkt->mapD, N);
+  // the pattern, the maps and the symbolic arrays below are written in full before they are read
+  UNINIT(Ui, nnzK);
+  UNINIT(next, N);
+  UNINIT(kkt->mapP, nnzP);
+  UNINIT(kkt->mapA, nnzA);
+  UNINIT(kkt->mapG, nnzG);
+  UNINIT(kkt->mapW, nW);
+  UNINIT(kkt->mapD, N);
   memcpy(next, Up, (size_t)N * sizeof *next);
   // P columns (diagonal added if missing); unpermuted indices stored in the maps for now
   for (int j = 0; j < n; j++) {
@@ -132,10 +140,10 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   }
 
   // ---- AMD ordering on the pattern (upper triangle: AMD uses A + Aᵀ) ----
-  ALLOC(kkt->perm, N);
-  ALLOC(kkt->pinv, N);
+  UNINIT(kkt->perm, N);
+  UNINIT(kkt->pinv, N);
   {
-    int st = qcp_amd_order(N, Up, Ui, kkt->perm, al);
+    int st = qcp_amd_order(N, Up, Ui, kkt->perm, al, &lnz_amd);
     if (st != AMD_OK) {
       rc = qcp_fail(err, st == AMD_OUT_OF_MEMORY ? QCP_ERR_ALLOC : QCP_ERR_ORDERING,
                     "AMD ordering of the %dx%d KKT matrix failed (status %d)", N, N, st);
@@ -145,10 +153,11 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int i = 0; i < N; i++) kkt->pinv[kkt->perm[i]] = i;
 
   // ---- permuted upper triangle and the map unpermuted entry → permuted entry ----
-  ALLOC(kkt->Kp, N + 1);
-  ALLOC(kkt->Ki, nnzK);
-  ALLOC(kkt->Kx, nnzK);
-  ALLOC(Kmap, nnzK);
+  UNINIT(kkt->Kp, N + 1);
+  kkt->Kp[0] = 0;
+  UNINIT(kkt->Ki, nnzK);
+  UNINIT(kkt->Kx, nnzK);  // qcp_kkt_fill zeroes it before any use (each solve starts with it)
+  UNINIT(Kmap, nnzK);
   memset(cnt, 0, (size_t)N * sizeof *cnt);
   for (int j = 0; j < N; j++)
     for (int k = Up[j]; k < Up[j + 1]; k++) {
@@ -169,15 +178,23 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int k = 0; k < nnzG; k++) kkt->mapG[k] = Kmap[kkt->mapG[k]];
   for (int k = 0; k < nW; k++) kkt->mapW[k] = Kmap[kkt->mapW[k]];
   for (int k = 0; k < N; k++) kkt->mapD[k] = Kmap[kkt->mapD[k]];
-  ALLOC(kkt->sign, N);
+  UNINIT(kkt->sign, N);
   for (int i = 0; i < N; i++) kkt->sign[kkt->pinv[i]] = (signed char)(i < n ? 1 : -1);
 
   // ---- symbolic factorisation ----
-  ALLOC(kkt->etree, N);
-  ALLOC(kkt->Lnz, N);
-  ALLOC(kkt->Lp, N + 1);
+  UNINIT(kkt->etree, N);
+  UNINIT(kkt->Lnz, N);
+  UNINIT(kkt->Lp, N + 1);
+  kkt->Lp[0] = 0;
   ALLOC(kkt->iwork, 3 * (size_t)N);
-  long nnzL = qcp_ldl_etree(N, kkt->Kp, kkt->Ki, kkt->iwork, kkt->Lnz, kkt->etree);
+  // the elimination tree's climbs are the rows' reaches: listed in the same pass while they fit
+  // in AMD's count (an upper bound, so they all do unless it misses; then they are listed below)
+  const long cap = lnz_amd < 2000000000L - N ? lnz_amd + N : 2000000000L;
+  int listed = 0;
+  UNINIT(kkt->Rp, N + 1);
+  UNINIT(kkt->Rj, cap + 1);
+  long nnzL = qcp_ldl_etree_reach(N, kkt->Kp, kkt->Ki, kkt->iwork, kkt->Lnz, kkt->etree, kkt->Rp,
+                                  kkt->Rj, cap, &listed);
   if (nnzL < 0 || nnzL > 2000000000L) {
     rc = qcp_fail(err, QCP_ERR_INPUT, "KKT factor of size %ld unusable", nnzL);
     goto fail;
@@ -203,12 +220,20 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
     ALLOC(kkt->tail_work, qcp_ldl_tail_fwork(N, nt));
     ALLOC(kkt->tail_iwork, qcp_ldl_tail_iwork(N, nt));
   }
-  {  // the reaches of the rows the scalar factor computes (above a dense tail), once
+  {  // the scalar factor reads the reaches of the rows above a dense tail (k1)
     const int k1 = kkt->tail_k0;
-    ALLOC(kkt->Rp, k1 + 1);
-    ALLOC(kkt->Rj,
-          1 + qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, NULL, NULL));
-    qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, kkt->Rp, kkt->Rj);
+    int *Rj = NULL;
+    if (listed < k1) {  // not all listed: counted (nnz(L) without a tail) and listed again
+      const long nreach =
+          k1 == N ? nnzL
+                  : qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, NULL, NULL);
+      UNINIT(Rj, nreach + 1);
+      qcp_ldl_reach_order(k1, kkt->Kp, kkt->Ki, kkt->etree, kkt->iwork, kkt->Rp, Rj);
+    } else if (k1 < N) {  // a dense tail's rows are not read: only the rows above it kept
+      UNINIT(Rj, (long)kkt->Rp[k1] + 1);
+      memcpy(Rj, kkt->Rj, (size_t)kkt->Rp[k1] * sizeof *Rj);
+    }
+    if (Rj) qcp_release(al, kkt->Rj), kkt->Rj = Rj;
   }
   kkt->nnzK = nnzK;
   kkt->nnzL = nnzL;

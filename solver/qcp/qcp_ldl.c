@@ -48,6 +48,49 @@ long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int
   return total;
 }
 
+long qcp_ldl_etree_reach(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree,
+                         int *Rp, int *Rj, long cap, int *rows) {
+  int *marker = work, *stack = work + n;
+  long t = 0;
+  *rows = n;
+  for (int i = 0; i < n; i++) marker[i] = -1, Lnz[i] = 0, etree[i] = -1;
+  for (int k = 0; k < n; k++) {
+    int top = 0, has_diag = 0;
+    marker[k] = k;
+    for (int p = Ap[k]; p < Ap[k + 1]; p++) {
+      int i = Ai[p];
+      if (i == k) has_diag = 1;
+      if (i >= k) continue;
+      // qcp_ldl_etree's climb (a node met for the first time gets parent k), which is row_reach's
+      // on the finished tree: a node's parent is set before any later row climbs past it
+      const int start = top;
+      while (marker[i] != k) {
+        if (etree[i] == -1) etree[i] = k;
+        Lnz[i]++;
+        marker[i] = k;
+        stack[top++] = i;
+        i = etree[i];
+      }
+      for (int a = start, b = top - 1; a < b; a++, b--) {  // row_reach's segment order
+        const int tmp = stack[a];
+        stack[a] = stack[b], stack[b] = tmp;
+      }
+    }
+    if (!has_diag) return -1;
+    if (*rows < n) continue;
+    Rp[k] = (int)t;
+    if (t + top > cap) {
+      *rows = k;  // Rp[k] ends the rows listed
+      continue;
+    }
+    for (int q = top - 1; q >= 0; q--) Rj[t++] = stack[q];
+  }
+  if (*rows == n) Rp[n] = (int)t;
+  long total = 0;
+  for (int i = 0; i < n; i++) total += Lnz[i];
+  return total;
+}
+
 void qcp_ldl_row_pattern(int n, const int *Ap, const int *Ai, const int *Lp, const int *etree,
                          int *iwork, int *Rp, int *Rslot, int *Lcol) {
   int *marker = iwork, *next = iwork + n;

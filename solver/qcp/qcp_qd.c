@@ -116,7 +116,7 @@ qcp_qd *qcp_qd_create(int n, const int *Ap, const int *Ai, const signed char *si
       !f->Lp || !f->iwork || !f->Kx || !f->D || !f->Dinv || !f->fwork || !f->b || !f->sign ||
       !f->Vp || !f->Ve || !f->kzero || !f->lzero || !f->cdirty || !f->kd)
     goto oom;
-  const int st = order ? AMD_OK : qcp_amd_order(n, Ap, Ai, f->perm, &al);
+  const int st = order ? AMD_OK : qcp_amd_order(n, Ap, Ai, f->perm, &al, NULL);
   if (order) {  // the caller's elimination order: checked to be a permutation
     for (int i = 0; i < n; i++) f->pinv[i] = -1;
     for (int k = 0; k < n; k++) {

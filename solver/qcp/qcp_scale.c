@@ -13,6 +13,7 @@
 // so that max(mean ‖P̄ col‖∞, ‖c̄‖∞) ≈ 1. Factors are clipped to [1e-4, 1e4] per pass
 // (OSQP's limits) so that empty or tiny rows and columns are not blown up.
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "qcp_internal.h"
@@ -39,47 +40,83 @@ static double norm_spread(const double *v, int n) {
 // scaling into the residuals on the original data (as LAPACK's dgeequb scales by powers of the
 // radix). Each factor is within √2 of Ruiz's, so the balance is met within a factor 2 (test
 // qcp_scale: norms in [½, 2]), which is all it needs.
+// For a normal f = 1.m·2^(E−1023) (E the biased exponent) that is frexp's mantissa 1.m/2 compared
+// with 1/√2 and ldexp(1, E − 1022 − [1.m/2 < 1/√2]), read and written through the bits (the same
+// power: the factors here lie in [1e-4, 1e4]; frexp and ldexp were libm calls per factor).
 static double nearest_power_of_two(double f) {
-  int e;
-  double mantissa = frexp(f, &e);  // f = mantissa·2^e, mantissa in [½, 1)
-  return ldexp(1.0, mantissa < 0.70710678118654752440 ? e - 1 : e);
+  uint64_t u;
+  memcpy(&u, &f, sizeof u);
+  const uint64_t E = u >> 52 & 0x7ff, mant_bits = u & 0xfffffffffffffULL;
+  const uint64_t one_m_bits = mant_bits | (uint64_t)1023 << 52;  // 1.m in [1, 2)
+  double one_m;
+  memcpy(&one_m, &one_m_bits, sizeof one_m);
+  const uint64_t r = (one_m < 2.0 * 0.70710678118654752440 ? E : E + 1) << 52;
+  double p;
+  memcpy(&p, &r, sizeof p);
+  return p;
 }
 
 static double clip_inv_sqrt(double norm) {
   if (!(norm > 0.0)) return 1.0;  // an empty row or column keeps its scale
+  // norm = 1.m·2^e: 1/√norm lies nearest (in ratio) to 2^−⌈e/2⌉ (for even e, 1/√norm is within
+  // √2 of 2^(−e/2) from below; for odd e, of 2^(−(e+1)/2) from above). Read off the bits except
+  // where rounding 1.0/sqrt(norm) could decide (1.m within 2^-44 of 2 for even e) or the clip
+  // applies (the factor beyond [3e-4, 3e3]): there, as written. The same power either way (checked
+  // against the rounded expression on every power of two ± 4096 ulps and 2e8 random norms).
+  uint64_t u;
+  memcpy(&u, &norm, sizeof u);
+  const int e = (int)(u >> 52 & 0x7ff) - 1023;
+  const uint64_t mant = u & 0xfffffffffffffULL;
+  if (norm >= 1e-7 && norm <= 1e7 && !(e % 2 == 0 && mant >= 0xfffffffffff00ULL)) {
+    const int k = e >= 0 ? (e + 1) / 2 : -(-e / 2);  // ⌈e/2⌉
+    const uint64_t r = (uint64_t)(1023 - k) << 52;
+    double f;
+    memcpy(&f, &r, sizeof f);
+    return f;
+  }
   double f = 1.0 / sqrt(norm);
   return nearest_power_of_two(f < SCALE_MIN ? SCALE_MIN : (f > SCALE_MAX ? SCALE_MAX : f));
 }
 
-// ∞-norms of the KKT columns of x (cn, n) and of the rows of A (rp, p) and G (rm, m)
-static void kkt_norms(const qcp_problem *pr, const double *Pv, const double *Av, const double *Gv,
-                      double *cn, double *rp, double *rm) {
+// ∞-norms of the KKT columns of x (cn, n) and of the rows of A (rp, p) and G (rm, m) of the
+// values, after multiplying them by diag(e)·M·diag(d) (P by diag(d)·P·diag(d)) when d is given:
+// one sweep per Ruiz pass for the scaling and the next pass's norms (cn = NULL: no norms)
+static void scale_norms(const qcp_problem *pr, const double *d, const double *ep, const double *em,
+                        double *Pv, double *Av, double *Gv, double *cn, double *rp, double *rm) {
   int n = pr->n, p = pr->p, m = pr->G.nrows;
-  memset(cn, 0, (size_t)n * sizeof *cn);
-  memset(rp, 0, (size_t)p * sizeof *rp);
-  memset(rm, 0, (size_t)m * sizeof *rm);
+  if (cn) {
+    memset(cn, 0, (size_t)n * sizeof *cn);
+    memset(rp, 0, (size_t)p * sizeof *rp);
+    memset(rm, 0, (size_t)m * sizeof *rm);
+  }
   // plain comparisons: fmax is a libm call here, three per entry (the data are finite)
   for (int j = 0; j < n; j++) {
-    double cj = cn[j];
+    double cj = cn ? cn[j] : 0.0;
     for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
-      double a = fabs(Pv[k]);
       int i = pr->P.rowind[k];
+      if (d) Pv[k] *= d[i] * d[j];
+      if (!cn) continue;
+      double a = fabs(Pv[k]);
       cj = a > cj ? a : cj;
       if (i != j) cn[i] = a > cn[i] ? a : cn[i];  // the lower triangle's (i, j) is in column i
     }
     for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++) {
-      double a = fabs(Av[k]);
       int i = pr->A.rowind[k];
+      if (d) Av[k] *= ep[i] * d[j];
+      if (!cn) continue;
+      double a = fabs(Av[k]);
       cj = a > cj ? a : cj;
       rp[i] = a > rp[i] ? a : rp[i];
     }
     for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++) {
-      double a = fabs(Gv[k]);
       int i = pr->G.rowind[k];
+      if (d) Gv[k] *= em[i] * d[j];
+      if (!cn) continue;
+      double a = fabs(Gv[k]);
       cj = a > cj ? a : cj;
       rm[i] = a > rm[i] ? a : rm[i];
     }
-    cn[j] = cj;
+    if (cn) cn[j] = cj;
   }
 }
 
@@ -88,20 +125,8 @@ static void cone_blocks(const qcp_cones *K, double *rm) {
   for (int k = 0; k < K->nsoc; k++) {
     int o = K->off[k], q = K->q[k];
     double mx = 0.0;
-    for (int i = 0; i < q; i++) mx = fmax(mx, rm[o + i]);
+    for (int i = 0; i < q; i++) mx = rm[o + i] > mx ? rm[o + i] : mx;  // finite norms: fmax's
     for (int i = 0; i < q; i++) rm[o + i] = mx;
-  }
-}
-
-// multiplies the matrices by diag(e)·M·diag(d) (P by diag(d)·P·diag(d))
-static void scale_matrices(const qcp_problem *pr, const double *d, const double *ep,
-                           const double *em, double *Pv, double *Av, double *Gv) {
-  int n = pr->n, p = pr->p;
-  for (int j = 0; j < n; j++) {
-    for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) Pv[k] *= d[pr->P.rowind[k]] * d[j];
-    for (int k = p > 0 ? pr->A.colptr[j] : 0; k < (p > 0 ? pr->A.colptr[j + 1] : 0); k++)
-      Av[k] *= ep[pr->A.rowind[k]] * d[j];
-    for (int k = pr->G.colptr[j]; k < pr->G.colptr[j + 1]; k++) Gv[k] *= em[pr->G.rowind[k]] * d[j];
   }
 }
 
@@ -112,8 +137,9 @@ static double cost_scale(const qcp_problem *pr, const double *Pv, const double *
   for (int j = 0; j < n; j++)
     for (int k = pr->P.colptr[j]; k < pr->P.colptr[j + 1]; k++) {
       double a = fabs(Pv[k]);
-      cn[j] = fmax(cn[j], a);
-      cn[pr->P.rowind[k]] = fmax(cn[pr->P.rowind[k]], a);
+      const int i = pr->P.rowind[k];
+      cn[j] = a > cn[j] ? a : cn[j];  // finite data: fmax's result without the libm call
+      cn[i] = a > cn[i] ? a : cn[i];
     }
   double mean = 0.0;
   for (int j = 0; j < n; j++) mean += cn[j];
@@ -130,25 +156,36 @@ void qcp_scale_compute(qcp_scaling *sc, const qcp_problem *src, const qcp_cones 
   double *Pv = (double *)dst->P.values, *Av = (double *)dst->A.values;
   double *Gv = (double *)dst->G.values;
   double *c = (double *)dst->c, *b = (double *)dst->b, *h = (double *)dst->h;
+  double *cn = sc->work, *rp = sc->work + n, *rm = sc->work + n + p;
+  // well-scaled data is left as it is, and dst untouched: the problem is src itself (the scales
+  // are then never read, and not written)
+  sc->applied = 0;
+  sc->cost = 1.0;
+  if (sc->passes <= 0) return;
+  scale_norms(src, NULL, NULL, NULL, (double *)src->P.values, (double *)src->A.values,
+              (double *)src->G.values, cn, rp, rm);  // d = NULL: read only
+  if (!(sc->applied = norm_spread(sc->work, n + p + m) > SCALE_SPREAD)) return;
   for (int j = 0; j < n; j++) sc->D[j] = 1.0;
   for (int i = 0; i < p; i++) sc->Ey[i] = 1.0;
   for (int i = 0; i < m; i++) sc->Ez[i] = 1.0;
-  double *cn = sc->work, *rp = sc->work + n, *rm = sc->work + n + p;
-  // well-scaled data is left as it is, and dst untouched: the problem is src itself
-  kkt_norms(src, src->P.values, src->A.values, src->G.values, cn, rp, rm);
-  sc->applied = sc->passes > 0 && norm_spread(sc->work, n + p + m) > SCALE_SPREAD;
-  sc->cost = 1.0;
-  if (!sc->applied) return;
   memcpy(Pv, src->P.values, (size_t)src->P.colptr[n] * sizeof *Pv);
   if (p > 0) memcpy(Av, src->A.values, (size_t)src->A.colptr[n] * sizeof *Av);
   memcpy(Gv, src->G.values, (size_t)src->G.colptr[n] * sizeof *Gv);
+  // each pass's factors (f: n + p + m) from the norms, then one sweep that scales the values and
+  // takes the next pass's norms
+  double *f = sc->fac, *fp = f + n, *fm = f + n + p;
   for (int pass = 0; pass < sc->passes; pass++) {
-    if (pass > 0) kkt_norms(src, Pv, Av, Gv, cn, rp, rm);
     cone_blocks(K, rm);
-    for (int j = 0; j < n; j++) cn[j] = clip_inv_sqrt(cn[j]), sc->D[j] *= cn[j];
-    for (int i = 0; i < p; i++) rp[i] = clip_inv_sqrt(rp[i]), sc->Ey[i] *= rp[i];
-    for (int i = 0; i < m; i++) rm[i] = clip_inv_sqrt(rm[i]), sc->Ez[i] *= rm[i];
-    scale_matrices(src, cn, rp, rm, Pv, Av, Gv);
+    int moved =
+        0;  // a pass whose factors are all 1 leaves the data, and so every later pass, as is
+    for (int j = 0; j < n; j++) f[j] = clip_inv_sqrt(cn[j]), sc->D[j] *= f[j], moved |= f[j] != 1.0;
+    for (int i = 0; i < p; i++)
+      fp[i] = clip_inv_sqrt(rp[i]), sc->Ey[i] *= fp[i], moved |= fp[i] != 1.0;
+    for (int i = 0; i < m; i++)
+      fm[i] = clip_inv_sqrt(rm[i]), sc->Ez[i] *= fm[i], moved |= fm[i] != 1.0;
+    if (!moved) break;
+    const int last = pass + 1 == sc->passes;
+    scale_norms(src, f, fp, fm, Pv, Av, Gv, last ? NULL : cn, rp, rm);
   }
   for (int j = 0; j < n; j++) c[j] = sc->D[j] * src->c[j];
   sc->cost = cost_scale(src, Pv, c, cn);

@@ -72,22 +72,53 @@ static void sym_mv(const qcp_csc *P, const double *x, double *y) {
   do {                                                                            \
     if (!((ptr) = qcp_calloc(&ws->al, (size_t)(count), sizeof *(ptr)))) goto oom; \
   } while (0)
-// scratch that is only read after a copy into it (best and first-run points, a kept direction,
-// the unscaled and double-double copies of the termination check): not zeroed
-#define WS_SCRATCH(ptr, count)                                                          \
-  do {                                                                                  \
-    if (!((ptr) = qcp_alloc_uninit(&ws->al, (size_t)(count), sizeof *(ptr)))) goto oom; \
-  } while (0)
 
+// The arrays that setup does not write, in one block that is not zeroed: scratch that is only
+// read after a copy into it (best and first-run points, a kept direction, the unscaled and
+// double-double copies of the termination check), the equilibrated data and scales (written only
+// when the scaling is applied) and a Ruiz pass's factors. One allocation instead of 28: each would
+// put its header on a page of its own, which the first write faults in even if the array is never
+// used (the scaled copies of well-scaled data).
+static int scratch_parts(qcp_workspace *ws) {
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m, mx = p > m ? p : m;
+  const size_t nnzP = (size_t)ws->Pp[n], nnzA = (size_t)ws->Ap[n], nnzG = (size_t)ws->Gp[n];
+  double **dbl[] = {&ws->sPv,   &ws->sAv,    &ws->sGv,    &ws->sc,      &ws->sb,  &ws->sh,
+                    &ws->scl.D, &ws->scl.Ey, &ws->scl.Ez, &ws->scl.fac, &ws->cdx, &ws->cdy,
+                    &ws->cdz,   &ws->cds,    &ws->bx,     &ws->bsv,     &ws->by,  &ws->bz,
+                    &ws->fx,    &ws->fsv,    &ws->fy,     &ws->fz,      &ws->ux,  &ws->us,
+                    &ws->uy,    &ws->uz};
+  const size_t len[] = {nnzP, nnzA, nnzG, n, p, m, n, p, m, (size_t)n + p + m, n, p, m, m, n, m, p,
+                        m,    n,    m,    p, m, n, m, p, m};
+  enum { ND = sizeof len / sizeof len[0], LINE = 64 };  // parts start on cache lines
+  _Static_assert(sizeof dbl / sizeof dbl[0] == ND, "one length per array");
+  size_t off[ND + 2], total = 0;
+  for (int k = 0; k < ND; k++)
+    off[k] = total, total += (len[k] * sizeof(double) + LINE - 1) / LINE * LINE;
+  off[ND] = total, total += ((size_t)n * sizeof(sc_dd) + LINE - 1) / LINE * LINE;
+  off[ND + 1] = total, total += (size_t)mx * sizeof(sc_dd) + LINE;
+  char *block = qcp_alloc_uninit(&ws->al, total, 1);
+  if (!block) return -1;
+  // the block is LINE-aligned only as far as the allocator aligns; malloc's 16 bytes suffice for
+  // doubles and double-doubles
+  ws->scratch = block;
+  for (int k = 0; k < ND; k++) *dbl[k] = (double *)(void *)(block + off[k]);
+  ws->ddn = (sc_dd *)(void *)(block + off[ND]);
+  ws->ddm = (sc_dd *)(void *)(block + off[ND + 1]);
+  return 0;
+}
+
+// a copy of src (n entries; zeros without src): the copy overwrites, so it needs no zeroing
 static int *copy_int(const qcp_allocator *al, const int *src, int n) {
-  int *d = qcp_calloc(al, (size_t)n, sizeof *d);
-  if (d && src && n > 0) memcpy(d, src, (size_t)n * sizeof *d);
+  if (!src || n <= 0) return qcp_calloc(al, (size_t)n, sizeof(int));
+  int *d = qcp_alloc_uninit(al, (size_t)n, sizeof *d);
+  if (d) memcpy(d, src, (size_t)n * sizeof *d);
   return d;
 }
 
 static double *copy_dbl(const qcp_allocator *al, const double *src, int n) {
-  double *d = qcp_calloc(al, (size_t)n, sizeof *d);
-  if (d && src && n > 0) memcpy(d, src, (size_t)n * sizeof *d);
+  if (!src || n <= 0) return qcp_calloc(al, (size_t)n, sizeof(double));
+  double *d = qcp_alloc_uninit(al, (size_t)n, sizeof *d);
+  if (d) memcpy(d, src, (size_t)n * sizeof *d);
   return d;
 }
 
@@ -110,16 +141,12 @@ void qcp_workspace_free(qcp_workspace *ws) {
   qcp_allocator al = ws->al;
   qcp_kkt_free(&ws->kkt, &al);
   qcp_lastbit_free(&ws->lastbit, &al);
-  void *ptrs[] = {ws->Pp,   ws->Pi,     ws->Ap,  ws->Ai,    ws->Gp,     ws->Gi,     ws->q,
-                  ws->sPv,  ws->sAv,    ws->sGv, ws->sc,    ws->sb,     ws->sh,     ws->K.off,
-                  ws->nt.w, ws->nt.eta, ws->x,   ws->s,     ws->y,      ws->z,      ws->lambda,
-                  ws->rx,   ws->ry,     ws->rz,  ws->dx,    ws->ds,     ws->dy,     ws->dz,
-                  ws->dsa,  ws->dza,    ws->bs,  ws->t1,    ws->t2,     ws->t3,     ws->rhs,
-                  ws->sol,  ws->Px,     ws->Atz, ws->tn,    ws->bx,     ws->bsv,    ws->by,
-                  ws->bz,   ws->rec,    ws->ddn, ws->ddm,   ws->oPv,    ws->oAv,    ws->oGv,
-                  ws->oc,   ws->ob,     ws->oh,  ws->scl.D, ws->scl.Ey, ws->scl.Ez, ws->scl.work,
-                  ws->ux,   ws->us,     ws->uy,  ws->uz,    ws->cdx,    ws->cdy,    ws->cdz,
-                  ws->cds,  ws->fx,     ws->fsv, ws->fy,    ws->fz};
+  void *ptrs[] = {ws->Pp,     ws->Pi,   ws->Ap,     ws->Ai,  ws->Gp, ws->Gi,     ws->q,
+                  ws->K.off,  ws->nt.w, ws->nt.eta, ws->x,   ws->s,  ws->y,      ws->z,
+                  ws->lambda, ws->rx,   ws->ry,     ws->rz,  ws->dx, ws->ds,     ws->dy,
+                  ws->dz,     ws->dsa,  ws->dza,    ws->bs,  ws->t1, ws->t2,     ws->t3,
+                  ws->rhs,    ws->sol,  ws->Px,     ws->Atz, ws->tn, ws->rec,    ws->oPv,
+                  ws->oAv,    ws->oGv,  ws->oc,     ws->ob,  ws->oh, ws->scratch};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(&al, ptrs[i]);
   qcp_release(&al, ws);
 }
@@ -146,16 +173,10 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   // own copies of the problem
   if (!(ws->Pp = copy_int(al, prob->P.colptr, n + 1))) goto oom;
   if (!(ws->Pi = copy_int(al, prob->P.rowind, nnzP))) goto oom;
-  if (!(ws->sPv = qcp_alloc_uninit(al, (size_t)nnzP, sizeof(double)))) goto oom;
   if (!(ws->Ap = copy_int(al, p > 0 ? prob->A.colptr : NULL, n + 1))) goto oom;
   if (!(ws->Ai = copy_int(al, p > 0 ? prob->A.rowind : NULL, nnzA))) goto oom;
-  if (!(ws->sAv = qcp_alloc_uninit(al, (size_t)nnzA, sizeof(double)))) goto oom;
   if (!(ws->Gp = copy_int(al, prob->G.colptr, n + 1))) goto oom;
   if (!(ws->Gi = copy_int(al, prob->G.rowind, nnzG))) goto oom;
-  if (!(ws->sGv = qcp_alloc_uninit(al, (size_t)nnzG, sizeof(double)))) goto oom;
-  if (!(ws->sc = qcp_alloc_uninit(al, (size_t)n, sizeof(double)))) goto oom;
-  if (!(ws->sb = qcp_alloc_uninit(al, (size_t)p, sizeof(double)))) goto oom;
-  if (!(ws->sh = qcp_alloc_uninit(al, (size_t)m, sizeof(double)))) goto oom;
   if (!(ws->q = copy_int(al, prob->q, prob->nsoc))) goto oom;
   // the original values (the equilibrated ones go to ws->sPv … ws->sh when they are needed)
   if (!(ws->oPv = copy_dbl(al, prob->P.values, nnzP))) goto oom;
@@ -220,10 +241,6 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->dz, m);
   WS_ALLOC(ws->dsa, m);
   WS_ALLOC(ws->dza, m);
-  WS_SCRATCH(ws->cdx, n);
-  WS_SCRATCH(ws->cdy, p);
-  WS_SCRATCH(ws->cdz, m);
-  WS_SCRATCH(ws->cds, m);
   WS_ALLOC(ws->bs, m);
   WS_ALLOC(ws->t1, m);
   WS_ALLOC(ws->t2, m);
@@ -233,26 +250,13 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->Px, n);
   WS_ALLOC(ws->Atz, n);
   WS_ALLOC(ws->tn, n);
-  WS_SCRATCH(ws->bx, n);
-  WS_SCRATCH(ws->bsv, m);
-  WS_SCRATCH(ws->by, p);
-  WS_SCRATCH(ws->bz, m);
-  WS_SCRATCH(ws->fx, n);
-  WS_SCRATCH(ws->fsv, m);
-  WS_SCRATCH(ws->fy, p);
-  WS_SCRATCH(ws->fz, m);
-  WS_SCRATCH(ws->ddn, n);
-  WS_SCRATCH(ws->ddm, p > m ? p : m);
-  WS_SCRATCH(ws->ux, n);
-  WS_SCRATCH(ws->us, m);
-  WS_SCRATCH(ws->uy, p);
-  WS_SCRATCH(ws->uz, m);
   if (ws->K.nsoc == 0 && set.lastbit && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al))
     goto oom;
-  WS_ALLOC(ws->scl.D, n);
-  WS_ALLOC(ws->scl.Ey, p);
-  WS_ALLOC(ws->scl.Ez, m);
-  WS_ALLOC(ws->scl.work, (size_t)n + p + m);
+  if (scratch_parts(ws)) goto oom;
+  // the norms' scratch is the factor's accumulator (N = n + p + m doubles), free outside a
+  // factorisation: its pages are then touched at setup only where the first factorisation
+  // touches them anyway
+  ws->scl.work = ws->kkt.fwork;
   ws->scl.passes = set.equilibrate;
   equilibrate(ws);
   ws->rec_cap = set.max_iter + 1;

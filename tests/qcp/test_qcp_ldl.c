@@ -351,6 +351,23 @@ static void compare_tail(int N, const double *K, const signed char *sign, int mi
   double *Lx2 = malloc((size_t)nnzL * sizeof *Lx2), *D2 = malloc((size_t)N * sizeof *D2);
   assert_int_equal(qcp_ldl_reach_order(N, Kp, Ki, etree, iwork, NULL, NULL), nnzL);
   assert_int_equal(qcp_ldl_reach_order(N, Kp, Ki, etree, iwork, Rp, Rj), nnzL);
+  // listed with the elimination tree in one pass: the same tree, counts and reaches; with too
+  // little room, the rows that fit and where they end
+  int *Rp3 = malloc(((size_t)N + 1) * sizeof *Rp3), *Rj3 = malloc((size_t)nnzL * sizeof *Rj3);
+  int *Lnz3 = malloc((size_t)N * sizeof *Lnz3), *etree3 = malloc((size_t)N * sizeof *etree3);
+  for (int c = 0; c < 2; c++) {
+    const long cap = c ? nnzL / 2 : nnzL;
+    int rows = -1;
+    assert_int_equal(qcp_ldl_etree_reach(N, Kp, Ki, iwork, Lnz3, etree3, Rp3, Rj3, cap, &rows),
+                     nnzL);
+    assert_memory_equal(Lnz3, Lnz, (size_t)N * sizeof *Lnz);
+    assert_memory_equal(etree3, etree, (size_t)N * sizeof *etree);
+    assert_int_equal(rows == N, cap == nnzL);
+    assert_true(rows == N || Rp[rows + 1] > cap);
+    assert_memory_equal(Rp3, Rp, ((size_t)rows + 1) * sizeof *Rp);
+    assert_memory_equal(Rj3, Rj, (size_t)Rp[rows] * sizeof *Rj);
+  }
+  free(Rp3), free(Rj3), free(Lnz3), free(etree3);
   int nreg2 = qcp_ldl_factor_ordered(N, Kp, Ki, Kx, Lp, Li2, Lx2, D2, Dinv, Rp, Rj, sign, 1e-10,
                                      1e-7, iwork, fwork);
   assert_int_equal(nreg2, nreg0);
@@ -410,7 +427,7 @@ static void test_amd_same_as_amd_order(void **state) {
     amd_defaults(control);
     assert_int_equal(amd_order(n, Up, Ui, p1, control, info), AMD_OK);
     const qcp_allocator al = {0};
-    assert_int_equal(qcp_amd_order(n, Up, Ui, p2, &al), AMD_OK);
+    assert_int_equal(qcp_amd_order(n, Up, Ui, p2, &al, NULL), AMD_OK);
     assert_memory_equal(p1, p2, sizeof(int) * (size_t)n);
     tried++;
     free(Up), free(Ui), free(p1), free(p2);
@@ -419,7 +436,7 @@ static void test_amd_same_as_amd_order(void **state) {
   const int Lp[] = {0, 2, 3}, Li[] = {0, 1, 1};
   int perm[2];
   const qcp_allocator al = {0};
-  assert_int_equal(qcp_amd_order(2, Lp, Li, perm, &al), AMD_INVALID);
+  assert_int_equal(qcp_amd_order(2, Lp, Li, perm, &al, NULL), AMD_INVALID);
   printf("qcp_amd_order = amd_order on %d random patterns\n", tried);
 }
 

@@ -100,7 +100,7 @@ static void kkt_balance(const qcp_problem *pr, const double *Pv, double kappa, c
 
 typedef struct scaled {
   double Pv[N], Av[N * COL_NNZ], Gv[N * COL_NNZ], c[N], b[P], h[M];
-  double D[N], Ey[P], Ez[M], work[N + P + M];
+  double D[N], Ey[P], Ez[M], work[N + P + M], fac[N + P + M];
 } scaled;
 
 static void check_exact(const qcp_problem *src, const qcp_problem *dst, const qcp_scaling *sc) {
@@ -146,7 +146,8 @@ static void test_power_of_two_scaling_is_exact(void **state) {
     dst.P.values = sd.Pv, dst.A.values = sd.Av, dst.G.values = sd.Gv;
     dst.c = sd.c, dst.b = sd.b, dst.h = sd.h;
     qcp_cones K = {.l = M, .nsoc = 0, .m = M, .deg = M, .q = NULL, .off = NULL};
-    qcp_scaling sc = {.passes = 10, .D = sd.D, .Ey = sd.Ey, .Ez = sd.Ez, .work = sd.work};
+    qcp_scaling sc = {
+        .passes = 10, .D = sd.D, .Ey = sd.Ey, .Ez = sd.Ez, .work = sd.work, .fac = sd.fac};
     qcp_scale_compute(&sc, &src, &K, &dst);
     assert_int_equal(sc.applied, 1);  // the spread (1e12) is far above the 1e4 that skips it
     double lo0, hi0, lo, hi;

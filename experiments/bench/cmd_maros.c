@@ -56,6 +56,7 @@ typedef struct maros_options {
   int max_iter, verbose;
   int lastbit;      // qcp_settings.lastbit (opt-in)
   double cold_rho;  // qcp_settings.cold_rho (the library's default unless --cold-rho)
+  int proximal;     // qcp_settings.proximal (the library's default unless --proximal)
 } maros_options;
 
 typedef struct maros_row {
@@ -109,6 +110,7 @@ static qcp_settings bench_settings(const maros_options *o) {
   set.lastbit = o->lastbit;
   set.strict_gap = 1;  // two-sided rows become orthant pairs: bound the two-sided gap
   set.cold_rho = o->cold_rho;
+  set.proximal = o->proximal;
   return set;
 }
 
@@ -211,7 +213,8 @@ static int parse_int(const char *s, int lo, int hi, int *v) {
   return 0;
 }
 
-// one shared option (--tol, --max-iter, --time-limit, --cold-rho, --verbose); 1 taken, 0 not
+// one shared option (--tol, --max-iter, --time-limit, --cold-rho, --proximal, --verbose); 1
+// taken, 0 not
 // ours, -1 bad
 static int parse_common(int argc, char **argv, int *i, maros_options *o, const char *cmd) {
   const char *a = argv[*i];
@@ -219,7 +222,8 @@ static int parse_common(int argc, char **argv, int *i, maros_options *o, const c
   if (!strcmp(a, "--lastbit")) return o->lastbit = 1, 1;
   int is_tol = !strcmp(a, "--tol"), is_it = !strcmp(a, "--max-iter");
   int is_time = !strcmp(a, "--time-limit"), is_rho = !strcmp(a, "--cold-rho");
-  if (!is_tol && !is_it && !is_time && !is_rho) return 0;
+  int is_prox = !strcmp(a, "--proximal");
+  if (!is_tol && !is_it && !is_time && !is_rho && !is_prox) return 0;
   if (++*i >= argc) return fprintf(stderr, "%s: %s needs a value\n", cmd, a), -1;
   const char *v = argv[*i];
   if (is_tol && (parse_real(v, 1e-300, &o->tol) || o->tol > 1e-1))
@@ -230,6 +234,8 @@ static int parse_common(int argc, char **argv, int *i, maros_options *o, const c
     return fprintf(stderr, "%s: --time-limit '%s' must be a number >= 0 (s)\n", cmd, v), -1;
   if (is_rho && (parse_real(v, 1e-300, &o->cold_rho) || o->cold_rho > 1e300))
     return fprintf(stderr, "%s: --cold-rho '%s' must be a finite number > 0\n", cmd, v), -1;
+  if (is_prox && parse_int(v, 0, 1, &o->proximal))
+    return fprintf(stderr, "%s: --proximal '%s' must be 0 or 1\n", cmd, v), -1;
   return 1;
 }
 
@@ -238,7 +244,7 @@ static int parse_common(int argc, char **argv, int *i, maros_options *o, const c
 
 static const char solve_mat_help[] =
     "usage: stabcon qcp solve NAME.mat [--tol T] [--max-iter N] [--time-limit S] [--lastbit]\n"
-    "                                 [--cold-rho R] [--verbose]\n"
+    "                                 [--cold-rho R] [--proximal 0|1] [--verbose]\n"
     "\n"
     "Solves one Maros-Meszaros problem (MATLAB file: min 1/2 x'Px + q'x + r, l <= Ax <= u) from\n"
     "a cold start with eps_abs = T and the relative tolerance off, and scores the\n"
@@ -256,10 +262,15 @@ static const char solve_mat_help[] =
     "  --cold-rho R     weight of the cone rows in the cold start (default 1e4, the library's:\n"
     "                   x near the all-active solution, chosen for contact loads; CVXOPT uses 1,\n"
     "                   which centres general QPs better: fewer iterations, other pass sets)\n"
+    "  --proximal 0|1   1 (default): each Newton system is solved with the regularised KKT\n"
+    "                   matrix (its delta a proximal term at the iterate), refined only where\n"
+    "                   that error exceeds half the residuals; 0: every Newton solve refined\n"
+    "                   against the unregularised matrix\n"
     "  --verbose        one line per iteration on stderr\n";
 
 int cli_cmd_qcp_solve_mat(int argc, char **argv) {
-  maros_options o = {1e-9, 0.0, 200, 0, 0, qcp_settings_default().cold_rho};
+  maros_options o = {
+      1e-9, 0.0, 200, 0, 0, qcp_settings_default().cold_rho, qcp_settings_default().proximal};
   const char *path = NULL;
   for (int i = 0; i < argc; i++) {
     int r = parse_common(argc, argv, &i, &o, "qcp solve");
@@ -306,7 +317,7 @@ int cli_cmd_qcp_solve_mat(int argc, char **argv) {
 static const char bench_help[] =
     "usage: stabcon bench maros [--tol T] [--only A,B,...] [--max-iter N] [--time-limit S]\n"
     "                           [--dir DIR] [--output FILE.h5] [--plot DIR] [--lastbit]\n"
-    "                           [--cold-rho R] [--verbose]\n"
+    "                           [--cold-rho R] [--proximal 0|1] [--verbose]\n"
     "\n"
     "Solves every NAME.mat of the Maros-Meszaros set with qcp (cold start, eps_abs = T,\n"
     "relative tolerance off) and scores each as qpbenchmark does: success =\n"
@@ -335,6 +346,10 @@ static const char bench_help[] =
     "  --cold-rho R     weight of the cone rows in the cold start (default 1e4, the library's:\n"
     "                   x near the all-active solution, chosen for contact loads; CVXOPT uses 1,\n"
     "                   which centres general QPs better: fewer iterations, other pass sets)\n"
+    "  --proximal 0|1   1 (default): each Newton system is solved with the regularised KKT\n"
+    "                   matrix (its delta a proximal term at the iterate), refined only where\n"
+    "                   that error exceeds half the residuals; 0: every Newton solve refined\n"
+    "                   against the unregularised matrix\n"
     "  --verbose        one line per iteration on stderr\n";
 
 static int cmp_str(const void *a, const void *b) {
@@ -398,6 +413,7 @@ static void write_case(xp_results *res, const maros_row *r, const maros_options 
   xp_case_param_real(c, "m", r->m, "");
   xp_case_param_real(c, "tol", tol, "");
   xp_case_param_real(c, "cold_rho", o->cold_rho, "");
+  xp_case_param_real(c, "proximal", o->proximal, "");
   xp_case_param_string(c, "qcp_status", qcp_status_string(r->status));
   xp_case_param_string(c, "failure_kind", kind_names[r->kind]);
   xp_case_stat_real(c, "iterations", r->iterations, "");
@@ -537,8 +553,10 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
     only_exact += rows[i].kind == KIND_OK && !rows[i].pass_f64;
     only_f64 += rows[i].kind != KIND_OK && rows[i].pass_f64;
   }
-  printf("\n## qcp on Maros-Meszaros, tol %.0e (%d iterations, cold start rho = %g%s)\n\n", o->tol,
-         o->max_iter, o->cold_rho, o->lastbit ? ", --lastbit" : "");
+  printf(
+      "\n## qcp on Maros-Meszaros, tol %.0e (%d iterations, cold start rho = %g, proximal "
+      "%d%s)\n\n",
+      o->tol, o->max_iter, o->cold_rho, o->proximal, o->lastbit ? ", --lastbit" : "");
   printf(
       "solved and passing the check summed in float64 (as the field's tables): **%d / %d (%.0f "
       "%%)**; with exact sums: **%d / %d (%.0f %%)**\n\n"
@@ -610,7 +628,8 @@ typedef struct bench_args {
 
 static int parse_bench(int argc, char **argv, bench_args *b) {
   memset(b, 0, sizeof *b);
-  b->o = (maros_options){1e-9, 1000.0, 200, 0, 0, qcp_settings_default().cold_rho};
+  b->o = (maros_options){
+      1e-9, 1000.0, 200, 0, 0, qcp_settings_default().cold_rho, qcp_settings_default().proximal};
   for (int i = 1; i < argc; i++) {
     int r = parse_common(argc, argv, &i, &b->o, "bench maros");
     if (r < 0) return XP_ERR_USAGE;

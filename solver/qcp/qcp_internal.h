@@ -209,6 +209,8 @@ typedef struct qcp_kkt {
   double lim_d, lim_p;
   int met_limits;       // 1 if the last solve's refinement stopped there
   double res_d, res_p;  // the last refinement residual's ‖·‖∞ on the x rows and on the others
+  int dyn_pivots;       // pivots the last factorisation replaced (qcp_kkt_factor)
+  int against_reg;      // 1: residuals are taken against Kx itself, δ included (proximal solves)
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.
@@ -237,6 +239,15 @@ double qcp_kkt_solve_accurate(qcp_kkt *kkt, const double *rhs, double *sol, int 
 // multipliers are not unique) the solution is the one nearest to guess, not the smallest one.
 double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess, double *sol,
                            int max_refine, double tol);
+// The proximal Newton solve: K_reg sol = rhs with K_reg the factored matrix itself (δ is a
+// proximal term centred at the iterate, not an error to remove). Only a factor whose pivots the
+// dynamic regularisation replaced is refined against K_reg (at most max_reg steps); the solve's
+// residual against K is then δ·S·sol (S the sign diagonal), known without a product, and only
+// when it exceeds the caller's block limits lim_d, lim_p is sol refined against K towards them
+// (at most max_exact steps, as qcp_kkt_solve; met_limits as there). Refinement stops at
+// tol·(1 + ‖rhs‖∞). Returns the final ‖residual‖∞ against K.
+double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_reg, int max_exact,
+                          double tol);
 
 // ---- Ruiz equilibration (qcp_scale.c) ------------------------------------------------------
 

@@ -10,7 +10,9 @@
 // ordering chosen once (AMD on the pattern, which never changes: the W² blocks are dense per cone)
 // gives a stable LDLᵀ for every iterate (Vanderbei 1995). The δ perturbation and the dynamic pivot
 // fixes are removed by iterative refinement against the matrix without δ (Wright, Primal-Dual
-// Interior-Point Methods, 1997, ch. 11; the same scheme as OSQP/QOCO/Clarabel).
+// Interior-Point Methods, 1997, ch. 11; the same scheme as OSQP/QOCO/Clarabel) — or, in the
+// proximal Newton solves (qcp_kkt_solve_prox), δ is kept as part of the method and only the
+// share of its error that the caller cannot accept is refined away.
 #include <amd.h>
 #include <math.h>
 #include <string.h>
@@ -300,7 +302,7 @@ void qcp_kkt_set_w(qcp_kkt *kkt, const qcp_cones *K, const qcp_nt *nt, double rh
   }
 }
 
-int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
+static int kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
   if (kkt->tail_k0 < kkt->N)
     return qcp_ldl_factor_tail(kkt->tail_k0, kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li,
                                kkt->Lx, kkt->D, kkt->Dinv, kkt->etree, kkt->sign, eps, dyn_delta,
@@ -309,6 +311,11 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
   return qcp_ldl_factor_ordered(kkt->N, kkt->Kp, kkt->Ki, kkt->Kx, kkt->Lp, kkt->Li, kkt->Lx,
                                 kkt->D, kkt->Dinv, kkt->Rp, kkt->Rj, kkt->sign, eps, dyn_delta,
                                 kkt->iwork, kkt->fwork);
+}
+
+int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
+  kkt->dyn_pivots = kkt_factor(kkt, eps, dyn_delta);
+  return kkt->dyn_pivots;
 }
 
 // ‖res‖∞, and its x rows' and other rows' parts in kkt->res_d, kkt->res_p (one pass; a NaN makes
@@ -329,13 +336,15 @@ static double residual_norms(qcp_kkt *kkt, const double *res) {
   return nan ? NAN : (rd > rp ? rd : rp);
 }
 
-// res = rhs − (K − δS) x in permuted order, S the sign diagonal; returns ‖res‖∞. With acc (N
-// long doubles) every sum is accumulated in long double and rounded once into res.
+// res = rhs − (K − δS) x in permuted order, S the sign diagonal (rhs − K x when against_reg:
+// the proximal solves); returns ‖res‖∞. With acc (N long doubles) every sum is accumulated in
+// long double and rounded once into res.
 static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
                            long double *acc) {
   int N = kkt->N;
+  const double delta = kkt->against_reg ? 0.0 : kkt->delta;
   if (acc) {
-    for (int i = 0; i < N; i++) acc[i] = rhs[i] + (long double)kkt->delta * kkt->sign[i] * x[i];
+    for (int i = 0; i < N; i++) acc[i] = rhs[i] + (long double)delta * kkt->sign[i] * x[i];
     for (int j = 0; j < N; j++) {
       long double xj = x[j], sum = 0.0L;
       for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
@@ -348,7 +357,7 @@ static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, dou
     for (int i = 0; i < N; i++) res[i] = (double)acc[i];
     return residual_norms(kkt, res);
   }
-  for (int i = 0; i < N; i++) res[i] = rhs[i] + kkt->delta * kkt->sign[i] * x[i];
+  for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * x[i];
   for (int j = 0; j < N; j++) {
     double xj = x[j], sum = 0.0;
     for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
@@ -424,6 +433,35 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
   kkt->rhs_norm = qcp_vec_norm_inf(b, N);
   double nr = kkt_residual(kkt, b, x, kkt->res, kkt->resld);
   nr = refine(kkt, b, x, nr, max_refine, tol * (1.0 + kkt->rhs_norm), kkt->resld);
+  for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
+  return nr;
+}
+
+double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_reg, int max_exact,
+                          double tol) {
+  int N = kkt->N;
+  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, nr;
+  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
+  memcpy(x, b, (size_t)N * sizeof *x);
+  kkt->solves++;
+  qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
+  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
+  const double lim_d = kkt->lim_d, lim_p = kkt->lim_p;
+  kkt->lim_d = kkt->lim_p = 0.0;
+  if (kkt->dyn_pivots > 0) {  // the factor is not K_reg's: refine against K_reg
+    kkt->against_reg = 1;
+    nr = kkt_residual(kkt, b, x, r, NULL);
+    refine(kkt, b, x, nr, max_reg, tol * (1.0 + kkt->rhs_norm), NULL);
+    kkt->against_reg = 0;
+    nr = kkt_residual(kkt, b, x, r, NULL);
+  } else {  // K_reg x = b up to rounding: the residual against K is δ·S·x
+    for (int i = 0; i < N; i++) r[i] = kkt->delta * kkt->sign[i] * x[i];
+    nr = residual_norms(kkt, r);
+  }
+  // the proximal error would hold the step's residuals back: refine against K to the limits
+  kkt->lim_d = lim_d, kkt->lim_p = lim_p;
+  kkt->met_limits = within_limits(kkt);
+  if (!kkt->met_limits) nr = refine(kkt, b, x, nr, max_exact, tol * (1.0 + kkt->rhs_norm), NULL);
   for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
   return nr;
 }

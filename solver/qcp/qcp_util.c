@@ -106,6 +106,7 @@ qcp_settings qcp_settings_default(void) {
       .refine_tol = 1e-13,
       .cold_rho = 1e4,
       .start_switch = 1,
+      .proximal = 1,
       .warm_push = 1e-3,
       .min_step = 1e-8,
       .max_stall = 3,
@@ -171,6 +172,8 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
   if (s->start_switch != 0 && s->start_switch != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting start_switch = %d must be 0 or 1",
                     s->start_switch);
+  if (s->proximal != 0 && s->proximal != 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting proximal = %d must be 0 or 1", s->proximal);
   if (s->lastbit != 0 && s->lastbit != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting lastbit = %d must be 0 or 1", s->lastbit);
   if (s->time_limit_cpu != 0 && s->time_limit_cpu != 1)

@@ -203,6 +203,7 @@ int theta_dual_solve(theta_dual *d, const theta_contact_problem *p, const theta_
   qs.eps_inacc = fmax(qs.eps_inacc, s->dual_tol);  // qcp needs eps_inacc ≥ eps
   qs.max_iter = 100;
   qs.start_switch = 0;  // contact loads keep the all-active start (mbs_qcp.c)
+  qs.proximal = 0;      // and fully refined Newton solves, as paper A's step (mbs_qcp.c)
   if (same) {
     // the settings may have changed since setup (theta_workspace_set_settings)
     if (qcp_settings_set(d->qcp, &qs, &err) != QCP_OK) return -1;

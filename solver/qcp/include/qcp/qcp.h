@@ -109,6 +109,12 @@ typedef struct qcp_settings {
   int start_switch;  // 1: a cold run from cold_rho > 1 whose first three steps are all short
                      // continues from the ρ = 1 point (general QPs that start badly centred
                      // from the all-active point); 0: it keeps its start (default 1)
+  int proximal;      // 1: proximal Newton — each Newton system is solved with the regularised
+                     // matrix (δ a proximal term centred at the iterate), refined against the
+                     // unregularised one only where that error exceeds half the iterate's
+                     // residuals; 0: every Newton solve refined against the unregularised
+                     // matrix to 1 % of them (default 1; paper A's step and paper B's dual
+                     // solver set 0)
   double warm_push;  // warm start: min cone eigenvalue raised to warm_push·(1+‖v‖∞), > 0
                      // (default 1e-3)
   double min_step;   // a step below this counts as a stall, in [0, 1) (default 1e-8)

@@ -54,6 +54,23 @@ static int parse_real(const char *s, double *v) {
   return 0;
 }
 
+// one solver setting of qcp solve (--max-iter, --eps, --cold-rho) from its value v (NULL: none);
+// 0, or -1 with the message printed
+static int solve_setting(const char *a, const char *v, qcp_settings *set) {
+  if (!strcmp(a, "--max-iter")) {
+    if (!v || parse_int(v, &set->max_iter))
+      return fprintf(stderr, "qcp solve: --max-iter needs an integer in 1..1000\n"), -1;
+  } else if (!strcmp(a, "--eps")) {
+    if (!v || parse_real(v, &set->eps_abs))
+      return fprintf(stderr, "qcp solve: --eps needs a positive number\n"), -1;
+    set->eps_rel = set->eps_abs;
+    if (set->eps_inacc < set->eps_abs) set->eps_inacc = set->eps_abs;
+  } else if (!v || parse_real(v, &set->cold_rho)) {
+    return fprintf(stderr, "qcp solve: --cold-rho needs a finite number > 0\n"), -1;
+  }
+  return 0;
+}
+
 static int cmd_solve(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   qcp_settings set = qcp_settings_default();
@@ -65,17 +82,8 @@ static int cmd_solve(int argc, char **argv) {
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
       if (++i >= argc) return fprintf(stderr, "qcp solve: %s needs a file name\n", a), SC_ERR_INPUT;
       out = argv[i];
-    } else if (!strcmp(a, "--max-iter")) {
-      if (++i >= argc || parse_int(argv[i], &set.max_iter))
-        return fprintf(stderr, "qcp solve: --max-iter needs an integer in 1..1000\n"), SC_ERR_INPUT;
-    } else if (!strcmp(a, "--eps")) {
-      if (++i >= argc || parse_real(argv[i], &set.eps_abs))
-        return fprintf(stderr, "qcp solve: --eps needs a positive number\n"), SC_ERR_INPUT;
-      set.eps_rel = set.eps_abs;
-      if (set.eps_inacc < set.eps_abs) set.eps_inacc = set.eps_abs;
-    } else if (!strcmp(a, "--cold-rho")) {
-      if (++i >= argc || parse_real(argv[i], &set.cold_rho) || set.cold_rho > 1e300)
-        return fprintf(stderr, "qcp solve: --cold-rho needs a finite number > 0\n"), SC_ERR_INPUT;
+    } else if (!strcmp(a, "--max-iter") || !strcmp(a, "--eps") || !strcmp(a, "--cold-rho")) {
+      if (solve_setting(a, ++i < argc ? argv[i] : NULL, &set)) return SC_ERR_INPUT;
     } else if (!strcmp(a, "--verbose")) {
       set.verbose = 1;
     } else if (a[0] == '-') {

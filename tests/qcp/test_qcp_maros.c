@@ -215,6 +215,8 @@ static void test_maros(void **state) {
 // one cold solve of NAME.qp with the default settings but cold_rho (200 iterations); returns
 // the iterations, the objective ½xᵀPx + qᵀx + r in *f
 static int solve_named(const char *name, double cold_rho, double *f) {
+  qcp_workspace *ws = NULL;
+  qcp_error err;
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.qp", dir, name);
   mm_qp qp;
@@ -224,14 +226,12 @@ static int solve_named(const char *name, double cold_rho, double *f) {
   qcp_settings set = qcp_settings_default();
   set.max_iter = 200;
   if (cold_rho > 0) set.cold_rho = cold_rho;
-  qcp_workspace *ws = NULL;
-  qcp_error err;
   assert_int_equal(qcp_setup(&ws, &g.prob, &set, &err), QCP_OK);
   assert_int_equal(qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
   const qcp_info *info = qcp_info_get(ws);
-  assert_int_equal(info->status, QCP_SOLVED);
-  *f = info->pobj + qp.r;
   int it = info->iterations;
+  *f = info->pobj + qp.r;
+  assert_int_equal(info->status, QCP_SOLVED);
   qcp_workspace_free(ws);
   qcp_gen_free(&g);
   mm_free(&qp);

@@ -15,7 +15,8 @@
 #include "xp/xp_common.h"
 
 static const char solve_help[] =
-    "usage: stabcon qcp solve PROBLEM.h5 [-o SOLUTION.h5] [--max-iter N] [--eps E] [--verbose]\n"
+    "usage: stabcon qcp solve PROBLEM.h5 [-o SOLUTION.h5] [--max-iter N] [--eps E]\n"
+    "                                     [--cold-rho R] [--verbose]\n"
     "\n"
     "Solves min 1/2 x'Px + c'x s.t. Ax = b, Gx + s = h, s in R+^l x Q^q1 x ... read from an\n"
     "HDF5 problem file (format: solver/qcp/README.md) from a cold start, prints the status and\n"
@@ -24,6 +25,9 @@ static const char solve_help[] =
     "  -o, --output FILE   write x, s, y, z, status, iterations, objective, checker residuals\n"
     "  --max-iter N        iteration limit (default 50, 1..1000)\n"
     "  --eps E             eps_abs = eps_rel = E (default 1e-8)\n"
+    "  --cold-rho R        weight of the cone rows in the cold start (default 1, CVXOPT's, for\n"
+    "                      general QPs; 1e4 puts x near the all-active solution, as the contact\n"
+    "                      solves of the steps and of bench qcp do)\n"
     "  --verbose           one line per iteration on stderr\n"
     "\n"
     "A Maros-Meszaros problem (NAME.mat) is solved and scored with its own options:\n"
@@ -50,6 +54,23 @@ static int parse_real(const char *s, double *v) {
   return 0;
 }
 
+// one solver setting of qcp solve (--max-iter, --eps, --cold-rho) from its value v (NULL: none);
+// 0, or -1 with the message printed
+static int solve_setting(const char *a, const char *v, qcp_settings *set) {
+  if (!strcmp(a, "--max-iter")) {
+    if (!v || parse_int(v, &set->max_iter))
+      return fprintf(stderr, "qcp solve: --max-iter needs an integer in 1..1000\n"), -1;
+  } else if (!strcmp(a, "--eps")) {
+    if (!v || parse_real(v, &set->eps_abs))
+      return fprintf(stderr, "qcp solve: --eps needs a positive number\n"), -1;
+    set->eps_rel = set->eps_abs;
+    if (set->eps_inacc < set->eps_abs) set->eps_inacc = set->eps_abs;
+  } else if (!v || parse_real(v, &set->cold_rho)) {
+    return fprintf(stderr, "qcp solve: --cold-rho needs a finite number > 0\n"), -1;
+  }
+  return 0;
+}
+
 static int cmd_solve(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   qcp_settings set = qcp_settings_default();
@@ -61,14 +82,8 @@ static int cmd_solve(int argc, char **argv) {
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
       if (++i >= argc) return fprintf(stderr, "qcp solve: %s needs a file name\n", a), SC_ERR_INPUT;
       out = argv[i];
-    } else if (!strcmp(a, "--max-iter")) {
-      if (++i >= argc || parse_int(argv[i], &set.max_iter))
-        return fprintf(stderr, "qcp solve: --max-iter needs an integer in 1..1000\n"), SC_ERR_INPUT;
-    } else if (!strcmp(a, "--eps")) {
-      if (++i >= argc || parse_real(argv[i], &set.eps_abs))
-        return fprintf(stderr, "qcp solve: --eps needs a positive number\n"), SC_ERR_INPUT;
-      set.eps_rel = set.eps_abs;
-      if (set.eps_inacc < set.eps_abs) set.eps_inacc = set.eps_abs;
+    } else if (!strcmp(a, "--max-iter") || !strcmp(a, "--eps") || !strcmp(a, "--cold-rho")) {
+      if (solve_setting(a, ++i < argc ? argv[i] : NULL, &set)) return SC_ERR_INPUT;
     } else if (!strcmp(a, "--verbose")) {
       set.verbose = 1;
     } else if (a[0] == '-') {
@@ -147,7 +162,8 @@ static const char bench_help[] =
     "\n"
     "Solves the seeded generated family (experiments/qcp_gen.c, seed 1): vertical sphere stacks\n"
     "with 10/100/300/1000 contacts and mu in {0.1, 0.5, 1}, and a 6-dof body on an elastic\n"
-    "foundation of 100/900/2500 rows, from a cold start, the feasible centred start (normal\n"
+    "foundation of 100/900/2500 rows, from the all-active cold start (cold_rho = 1e4, as the\n"
+    "contact solves set it), the feasible centred start (normal\n"
     "forces large, tangential zero) and a warm start (the previous step's solution, next step's\n"
     "data via qcp_update). Prints a Markdown table: iterations, median wall times of N repeats,\n"
     "nnz(L), the worst independent-checker measure over the three starts, and the calling\n"
@@ -195,9 +211,11 @@ static int timed_solve(qcp_workspace *ws, qcp_start st, const double *x, const d
 static qcp_workspace *bench_setups(const qcp_gen *g, int repeats, bench_times *t) {
   qcp_error err;
   qcp_workspace *ws = NULL;
+  qcp_settings set = qcp_settings_default();
+  set.cold_rho = 1e4;  // contact and foundation loads: the all-active cold start (mbs_qcp.c)
   for (int r = 0; r < repeats; r++) {
     const double c0 = xp_thread_cpu_now();
-    if (qcp_setup(&ws, &g->prob, NULL, &err)) {
+    if (qcp_setup(&ws, &g->prob, &set, &err)) {
       fprintf(stderr, "bench qcp: %s: %s\n", g->name, err.message);
       return NULL;
     }

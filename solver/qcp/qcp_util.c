@@ -104,7 +104,7 @@ qcp_settings qcp_settings_default(void) {
       .dyn_reg_delta = 1e-7,
       .refine_iter = 10,
       .refine_tol = 1e-13,
-      .cold_rho = 1e4,
+      .cold_rho = 1.0,
       .start_switch = 1,
       .proximal = 1,
       .warm_push = 1e-3,

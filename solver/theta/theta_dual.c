@@ -202,7 +202,8 @@ int theta_dual_solve(theta_dual *d, const theta_contact_problem *p, const theta_
   qs.eps_abs = qs.eps_rel = s->dual_tol;
   qs.eps_inacc = fmax(qs.eps_inacc, s->dual_tol);  // qcp needs eps_inacc ≥ eps
   qs.max_iter = 100;
-  qs.start_switch = 0;  // contact loads keep the all-active start (mbs_qcp.c)
+  qs.cold_rho = 1e4;    // contact loads: the all-active start (mbs_qcp.c)
+  qs.start_switch = 0;  // and they keep it
   qs.proximal = 0;      // and fully refined Newton solves, as paper A's step (mbs_qcp.c)
   if (same) {
     // the settings may have changed since setup (theta_workspace_set_settings)

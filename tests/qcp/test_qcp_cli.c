@@ -37,6 +37,10 @@ static void test_cli(void **state) {
   assert_int_equal(run(4, badopt), SC_ERR_INPUT);
   const char *badit[] = {"qcp", "solve", "qcp_cli_problem.h5", "--max-iter", "0"};
   assert_int_equal(run(5, badit), SC_ERR_INPUT);
+  const char *rho[] = {"qcp", "solve", "qcp_cli_problem.h5", "--cold-rho", "1e4"};
+  assert_int_equal(run(5, rho), SC_OK);
+  const char *badrho[] = {"qcp", "solve", "qcp_cli_problem.h5", "--cold-rho", "-1"};
+  assert_int_equal(run(5, badrho), SC_ERR_INPUT);
   const char *badsub[] = {"qcp", "dance"};
   assert_int_equal(run(2, badsub), SC_ERR_INPUT);
   const char *bench_bad[] = {"qcp", "--repeats", "x"};

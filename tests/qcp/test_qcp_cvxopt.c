@@ -55,8 +55,9 @@ static int run_cvxopt(const char *path, int n, double *obj, double *x, char *sta
   return ok && rc == 0 ? 0 : -1;
 }
 
-// eps = 0: default settings; otherwise eps_abs = eps_rel = eps
-static void compare(qcp_gen *g, double eps) {
+// eps = 0: default settings; otherwise eps_abs = eps_rel = eps; cold_rho > 0 sets the cold start's
+// ρ (the contact family: 1e4, the all-active start its callers set)
+static void compare(qcp_gen *g, double eps, double cold_rho) {
   char path[256];
   snprintf(path, sizeof path, "qcp_cvxopt_%s.txt", g->name);
   dump_problem(path, &g->prob);
@@ -75,6 +76,7 @@ static void compare(qcp_gen *g, double eps) {
   qcp_error err;
   qcp_settings set = qcp_settings_default();
   if (eps > 0) set.eps_abs = set.eps_rel = eps;
+  if (cold_rho > 0) set.cold_rho = cold_rho;
   assert_int_equal(qcp_setup(&ws, &g->prob, &set, &err), QCP_OK);
   assert_int_equal(qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
   assert_int_equal(qcp_info_get(ws)->status, QCP_SOLVED);
@@ -107,14 +109,14 @@ static void test_cvxopt_family(void **state) {
     for (int k = 0; k < 3; k++) {
       qcp_gen g;
       assert_int_equal(qcp_gen_stack(&g, Ns[i], mus[k], 3, 0), 0);
-      compare(&g, 0.0);
+      compare(&g, 0.0, 1e4);
       qcp_gen_free(&g);
     }
   int Rs[] = {100, 900};
   for (int i = 0; i < 2; i++) {
     qcp_gen g;
     assert_int_equal(qcp_gen_foundation(&g, Rs[i], 3, 0), 0);
-    compare(&g, 0.0);
+    compare(&g, 0.0, 1e4);
     qcp_gen_free(&g);
   }
 }
@@ -142,7 +144,7 @@ static void test_cvxopt_mixed(void **state) {
   qcp_gen g;
   assert_int_equal(qcp_gen_dense(&g, N, PR, L, 2, q, P, A, G, c, b, h), 0);
   snprintf(g.name, sizeof g.name, "mixed5");
-  compare(&g, 0.0);
+  compare(&g, 0.0, 0.0);
   qcp_gen_free(&g);
 }
 
@@ -208,7 +210,7 @@ static void test_cvxopt_random(void **state) {
     assert_int_equal(qcp_gen_dense(&g, n, p, l, nsoc, q, P, A, G, c, b, h), 0);
     snprintf(g.name, sizeof g.name, "random%d_n%d_m%d", trial, n, m);
     // x is only determined to ~sqrt(gap/λ_min(P)): solve to 1e-10 so that 1e-5 is meaningful
-    compare(&g, 1e-10);
+    compare(&g, 1e-10, 0.0);
     qcp_gen_free(&g);
     free(B), free(P), free(A), free(G), free(x0), free(s0), free(z0), free(y0), free(c), free(b);
     free(h);

@@ -87,6 +87,7 @@ static void test_foundation_step(void **state) {
                       .h = h};
   qcp_settings set = qcp_settings_default();
   set.eps_abs = set.eps_rel = 1e-11;  // paper A's step (mbs settings qcp_eps)
+  set.cold_rho = 1e4;                 // and its all-active cold start
   qcp_workspace *ws = NULL;
   qcp_error err;
   assert_int_equal(qcp_setup(&ws, &prob, &set, &err), 0);

@@ -104,8 +104,9 @@ typedef struct qcp_settings {
   double refine_tol;  // stop refinement at ‖r‖∞ <= refine_tol·(1+‖rhs‖∞), > 0 (default 1e-13);
                       // an iteration's Newton solves stop earlier, at 1 % of its residuals
   double cold_rho;   // cold start: weight ρ of the cone rows, x = argmin ½xᵀPx + cᵀx +
-                     // ‖Gx − h‖²/(2ρ) s.t. Ax = b, > 0 (default 1e4: near the all-active
-                     // solution, best for contact problems; 1 is CVXOPT's choice)
+                     // ‖Gx − h‖²/(2ρ) s.t. Ax = b, > 0 (default 1, CVXOPT's choice, for
+                     // general QPs; contact problems set 1e4: x near the all-active solution,
+                     // which carries their loads)
   int start_switch;  // 1: a cold run from cold_rho > 1 whose first three steps are all short
                      // continues from the ρ = 1 point (general QPs that start badly centred
                      // from the all-active point); 0: it keeps its start (default 1)

@@ -1217,14 +1217,33 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
 #define ROUND_LUCK 1e-2
 #define ROUND_LEVEL 10.0
 
-static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
+// 1 if every measure of st is within ROUND_LEVEL·ε of its scale or passing (sᵀz for the gap)
+static int rounding_level(const qcp_settings *set, const ipm_stats *st) {
   double thr_p = fmax(set->eps_abs, set->eps_rel * st->pscale);
   double thr_d = fmax(set->eps_abs, set->eps_rel * st->dscale);
   double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel), e = ROUND_LEVEL * DBL_EPSILON;
-  if (!(st->pres_abs <= fmax(thr_p, e * st->pscale) &&
-        st->dres_abs <= fmax(thr_d, e * st->dscale) && fabs(st->gap) <= fmax(thr_g, e * st->terms)))
-    return 0;
+  return st->pres_abs <= fmax(thr_p, e * st->pscale) &&
+         st->dres_abs <= fmax(thr_d, e * st->dscale) && fabs(st->gap) <= fmax(thr_g, e * st->terms);
+}
+
+static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
+  if (!rounding_level(set, st)) return 0;
+  double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel);
   return thr_g < ROUND_LUCK * DBL_EPSILON * fabs(st->pobj);
+}
+
+// The endgame at rounding level: ROUND_RUN iterates in a row at rounding level (rounding_level,
+// and the double |pobj − dobj| within ROUND_LEVEL·ε of its largest term) that do not pass the
+// check. Further steps only move the point by rounding (μ falls to 1e-47 while the measures
+// fluctuate by an ulp, and each fluctuation down counts as a better iterate, so the stall window
+// never closes: QSCRS8 from iteration 35 to 95, its slack of 3.5e7 holding the exact primal
+// residual at one ulp, 7e-9, against 1e-9); the run is stalled (a cold solve restarts, its
+// restart may end at another solution of a problem whose solution is not unique).
+#define ROUND_RUN 3
+
+static int rounding_flat(const qcp_settings *set, const ipm_stats *st) {
+  return rounding_level(set, st) && st->pdgap <= fmax(gap_threshold(st, set->eps_abs, set->eps_rel),
+                                                      ROUND_LEVEL * DBL_EPSILON * st->terms);
 }
 
 // the caller's starting values: finite where given, x0 present for feasible and warm starts
@@ -1508,6 +1527,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   int start_primal = 0;            // the start's primal residual above its dual one
   int switch_it = -1;              // the iteration the start switch moved to ρ = 1 (-1: none)
   int decided = 0;                 // stopped where rounding decides the check (rounding_decides)
+  int flat = 0;                    // iterates in a row at rounding level (rounding_flat)
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
@@ -1538,6 +1558,11 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         if (set->verbose)
           fprintf(stderr, "qcp: converged to rounding level, the check cannot pass\n");
         final = QCP_STALLED, decided = 1;
+      }
+      flat = final == QCP_UNSOLVED && rounding_flat(set, &st) ? flat + 1 : 0;
+      if (flat >= ROUND_RUN) {
+        if (set->verbose) fprintf(stderr, "qcp: %d iterates at rounding level, stalled\n", flat);
+        final = QCP_STALLED;
       }
       if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
         final = QCP_NUMERICAL_ERROR;
@@ -1577,7 +1602,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
               ? restart_all_active(ws, final, &polish_tries, &polish_next)
               : restart_cold(ws, final))) {
       restarted = 1;
-      stall = crawl = 0;
+      stall = crawl = flat = 0;
       if (best_it >= 0) keep_first_run(ws);
       // the stall window counts from the restart; the best point is kept
       run_best = prev_res = prev_mu = INFINITY;

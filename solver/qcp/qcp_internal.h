@@ -328,6 +328,7 @@ struct qcp_workspace {
   qcp_lastbit lastbit;   // scratch of the last-bit selection (set->polish only)
   double kkt_worst;      // largest relative KKT refinement residual of the current iteration
   double kkt_worst_abs;  // the same, absolute
+  double prox_frac;      // the proximal solves' error limit, a share of the residuals (ipm_iterate)
   double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
   int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
   qcp_iter_record *rec;

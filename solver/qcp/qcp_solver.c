@@ -575,7 +575,7 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   for (int i = 0; i < m; i++) ws->rhs[n + p + i] = -ws->rz[i] - ws->t2[i];
   // refinement needs to go no further than REFINE_RES_FRAC (proximal: PROX_ERR_FRAC) of the
   // iterate's own residuals
-  const double frac = ws->set.proximal ? PROX_ERR_FRAC : REFINE_RES_FRAC;
+  const double frac = ws->set.proximal ? ws->prox_frac : REFINE_RES_FRAC;
   ws->kkt.lim_d = frac * qcp_vec_norm_inf(ws->rx, n);
   ws->kkt.lim_p = frac * fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
   double kr = ws->set.proximal ? qcp_kkt_solve_prox(&ws->kkt, ws->rhs, ws->sol, PROX_REFINE_MAX,
@@ -1379,6 +1379,10 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
   relax_regularisation(ws);
   ws->kkt_worst = ws->kkt_worst_abs = 0.0;
+  // the proximal error may reach the share of the residuals the last step left, 1 − α (the
+  // next residuals are (1 − α)·r + α·e): long steps in the endgame ask for accurate steps
+  double last = it > 0 ? ws->rec[it - 1].step : 0.0;
+  ws->prox_frac = fmax(REFINE_RES_FRAC, fmin(PROX_ERR_FRAC, 1.0 - last));
   qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
   int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
   ws->info.factorizations++;

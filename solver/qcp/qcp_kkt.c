@@ -455,8 +455,7 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
     kkt->against_reg = 0;
     nr = kkt_residual(kkt, b, x, r, NULL);
   } else {  // K_reg x = b up to rounding: the residual against K is δ·S·x
-    for (int i = 0; i < N; i++) r[i] = kkt->delta * kkt->sign[i] * x[i];
-    nr = residual_norms(kkt, r);
+    nr = kkt_residual(kkt, b, x, r, NULL);
   }
   // the proximal error would hold the step's residuals back: refine against K to the limits
   kkt->lim_d = lim_d, kkt->lim_p = lim_p;

@@ -1232,15 +1232,13 @@ static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
   return thr_g < ROUND_LUCK * DBL_EPSILON * fabs(st->pobj);
 }
 
-// The endgame at rounding level: ROUND_RUN iterates in a row at rounding level (rounding_level,
-// and the double |pobj − dobj| within ROUND_LEVEL·ε of its largest term) that do not pass the
-// check. Further steps only move the point by rounding (μ falls to 1e-47 while the measures
-// fluctuate by an ulp, and each fluctuation down counts as a better iterate, so the stall window
-// never closes: QSCRS8 from iteration 35 to 95, its slack of 3.5e7 holding the exact primal
-// residual at one ulp, 7e-9, against 1e-9); the run is stalled (a cold solve restarts, its
-// restart may end at another solution of a problem whose solution is not unique).
-#define ROUND_RUN 3
-
+// An iterate at rounding level (rounding_level, and the double |pobj − dobj| within ROUND_LEVEL·ε
+// of its largest term) that does not pass the check is no progress for the stall window, even
+// when its merit is lower: further steps only move the point by rounding (μ falls to 1e-47 while
+// the measures fluctuate by an ulp, and each fluctuation down counted as a better iterate, so the
+// window never closed: QSCRS8 from iteration 35 to 95, its slack of 3.5e7 holding the exact
+// primal residual at one ulp, 7e-9, against 1e-9). The window then counts from the last iterate
+// above rounding level; the restart rules that follow a stall are unchanged.
 static int rounding_flat(const qcp_settings *set, const ipm_stats *st) {
   return rounding_level(set, st) && st->pdgap <= fmax(gap_threshold(st, set->eps_abs, set->eps_rel),
                                                       ROUND_LEVEL * DBL_EPSILON * st->terms);
@@ -1447,10 +1445,15 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   // passes the full check on the original data (large objectives: the interior-point gap stalls
   // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
   int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
+  int f0 = info->factorizations, s0 = ws->kkt.solves, r0 = ws->kkt.refines;
   if (ws->early_polished)
     info->polished = 1;
   else
     info->polished = try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE) : 0;
+  if (set->verbose && try_polish && set->polish && !ws->early_polished)
+    fprintf(stderr, "qcp: final polish %s: %d factorisations, %d solves, %d refinement steps\n",
+            info->polished ? "accepted" : "not accepted", info->factorizations - f0,
+            ws->kkt.solves - s0, ws->kkt.refines - r0);
   // after a restart, the first run's best point may be the one the polish can finish (STADAT1:
   // its iterate 28 polishes to a pass at 1e-6, the restarted run's best, 67, does not)
   if (!info->polished && final == QCP_SOLVED_INACCURATE && set->polish && ws->first_run_kept) {
@@ -1531,7 +1534,6 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   int start_primal = 0;            // the start's primal residual above its dual one
   int switch_it = -1;              // the iteration the start switch moved to ρ = 1 (-1: none)
   int decided = 0;                 // stopped where rounding decides the check (rounding_decides)
-  int flat = 0;                    // iterates in a row at rounding level (rounding_flat)
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
@@ -1544,7 +1546,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         best_it = it;
         save_best(ws);
       }
-      if (merit(&st) < run_best) run_best = merit(&st), run_best_it = it;
+      if (merit(&st) < run_best && !rounding_flat(set, &st))
+        run_best = merit(&st), run_best_it = it;
       // a step that lowered the residuals and raised μ is re-centring, slow progress rather than a
       // stall: on LISWET8-12 the gap grows for ~60 iterations (μ from 1e-7 to 1e-2) while the
       // primal residual falls by ~0.3 % per step, and then the steps lengthen and converge
@@ -1562,11 +1565,6 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         if (set->verbose)
           fprintf(stderr, "qcp: converged to rounding level, the check cannot pass\n");
         final = QCP_STALLED, decided = 1;
-      }
-      flat = final == QCP_UNSOLVED && rounding_flat(set, &st) ? flat + 1 : 0;
-      if (flat >= ROUND_RUN) {
-        if (set->verbose) fprintf(stderr, "qcp: %d iterates at rounding level, stalled\n", flat);
-        final = QCP_STALLED;
       }
       if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
         final = QCP_NUMERICAL_ERROR;
@@ -1606,7 +1604,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
               ? restart_all_active(ws, final, &polish_tries, &polish_next)
               : restart_cold(ws, final))) {
       restarted = 1;
-      stall = crawl = flat = 0;
+      stall = crawl = 0;
       if (best_it >= 0) keep_first_run(ws);
       // the stall window counts from the restart; the best point is kept
       run_best = prev_res = prev_mu = INFINITY;

@@ -1377,10 +1377,11 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
   relax_regularisation(ws);
   ws->kkt_worst = ws->kkt_worst_abs = 0.0;
-  // the proximal error may reach the share of the residuals the last step left, 1 − α (the
-  // next residuals are (1 − α)·r + α·e): long steps in the endgame ask for accurate steps
+  // after a long step (α ≥ 0.9, the endgame) the proximal error may reach only the share of the
+  // residuals that step left, 1 − α (the next residuals are (1 − α)·r + α·e): a fixed half held
+  // LISWET6's residuals back for 9 iterations; shorter steps keep the fixed half (PROX_ERR_FRAC)
   double last = it > 0 ? ws->rec[it - 1].step : 0.0;
-  ws->prox_frac = fmax(REFINE_RES_FRAC, fmin(PROX_ERR_FRAC, 1.0 - last));
+  ws->prox_frac = last >= 0.9 ? fmax(REFINE_RES_FRAC, 1.0 - last) : PROX_ERR_FRAC;
   qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
   int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
   ws->info.factorizations++;

@@ -370,6 +370,25 @@ static void test_prox_endgame_limit(void **state) {
   assert_solved_within("LISWET6", 0, 30);
 }
 
+// GOULDQP2 (699 variables, 1747 rows) at an absolute 1e-9: the point is solved, and the polish
+// at the end, an improvement only, is not accepted; its corrections fall slowly (hundreds of sign
+// violations halving per round), and it spent 17 factorisations — more than the 12 iterations —
+// through all rounds and the rounds without δ. Now it stops when the violations' rate says the
+// rounds left cannot end them, and a solved point skips the rounds without δ.
+static void test_solved_polish_budget(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("GOULDQP2", &mm);
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_full(&mm, 0, &sc, &info), QCP_SOLVED);
+  print_message("GOULDQP2: %d iterations, %d factorisations, polished %d\n", info.iterations,
+                info.factorizations, info.polished);
+  assert_true(sc.pres <= 1e-9 && sc.dres <= 1e-9 && sc.gap <= 1e-9);
+  assert_true(info.factorizations <= info.iterations + 6);  // the start's, and at most 5 more
+  qcp_mm_free(&mm);
+}
+
 // The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the
 // exact score does not: one row x1 + x2 with x = (1e16, 1) and u = 1e16 is violated by exactly 1,
 // but 1e16 + 1 rounds to 1e16 in double (ties to even); and a column whose Aᵀy terms
@@ -440,6 +459,7 @@ int main(void) {
       cmocka_unit_test(test_rounding_level_stall),
       cmocka_unit_test(test_prox_endgame_residual),
       cmocka_unit_test(test_prox_endgame_limit),
+      cmocka_unit_test(test_solved_polish_budget),
       cmocka_unit_test(test_score_f64_rounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

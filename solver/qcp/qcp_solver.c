@@ -1207,8 +1207,12 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   for (int i = 0; i < n; i++) ws->cdx[i] = kkt->Kx[kkt->mapD[i]];
   for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
   ipm_stats polished = *st;
-  if (set->verbose) fprintf(stderr, "qcp: polish tried at iteration %d\n", it);
-  if (polish(ws, &polished, 0, 0)) {
+  const int f0 = ws->info.factorizations;
+  const int ok = polish(ws, &polished, 0, 0);
+  if (set->verbose)
+    fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
+            ok ? "accepted" : "not accepted", ws->info.factorizations - f0);
+  if (ok) {
     *st = polished;
     ws->early_polished = 1;
     return 1;

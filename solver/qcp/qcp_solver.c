@@ -1101,7 +1101,7 @@ static void interior_active_set(const qcp_workspace *ws, double *act) {
 // is accepted (a round without sign violations that is not ends them, kept as a candidate for
 // the last-bit selection unless candidate is NULL)
 static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st,
-                         double *candidate, int solved) {
+                         double *candidate, int by_rate) {
   interior_active_set(ws, act);
   int prev = -1, rises = 0;
   for (int round = 0; round < POLISH_ROUNDS; round++) {
@@ -1117,10 +1117,11 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
     // 71, 131, …, QSCSD6's 100, 78, 115, 536, …; every accepted sequence of the 131 Maros–Mészáros
     // problems under 5 s at 1e-9 and 1e-6 rose at most once in a row, LISWET7's 1, 2, 1, 0)
     rises = prev >= 0 && bad > prev ? rises + 1 : 0;
-    // a solved point's polish is only an improvement: it stops where the violations, falling at
+    // by_rate (a solved point's polish, only an improvement, and the one during the iteration,
+    // which may fail: polish): the rounds stop where the violations, falling at
     // the last round's rate, would not reach 0 in the rounds left (GOULDQP2 at 1e-6: 634, 321,
     // 128, …, 7 after all 8; KSIP's 362, 253, …; LISWET7's accepted 1, 2, 1, 0 goes on)
-    if (solved && prev > 0 && bad < prev &&
+    if (by_rate && prev > 0 && bad < prev &&
         bad * pow((double)bad / prev, POLISH_ROUNDS - 1 - round) >= 1.0)
       break;
     prev = bad;
@@ -1135,7 +1136,11 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 // without δ are skipped (of the 131 Maros–Mészáros problems under 5 s, no solved point's polish
 // was accepted there at 1e-9 or 1e-6, and where they ran they were 8 of the polish's 17
 // factorisations: GOULDQP2, KSIP, LISWET3–6 at 1e-6 spent more on the polish than on the solve)
-static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved) {
+// early: the polish during the iteration, which the iteration and the polish at the end follow
+// when it fails; its rounds stop by the same rate rule as a solved point's (LISWET4 and LISWET6
+// at 1e-6 spent 17 factorisations there, about as many as their iterations, and ended solved
+// 4 iterations later).
+static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved, int early) {
   const qcp_settings *set = &ws->set;
   const int m = ws->K.m;
   if (ws->K.nsoc > 0 || m == 0) return 0;
@@ -1152,7 +1157,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved)
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, solved)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, solved || early)) return 1;
   if (solved) {
     restore_best(ws);
     return 0;
@@ -1160,7 +1165,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved)
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, 0)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, early)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
   if (candidate && units < INFINITY && lastbit_accept(ws, st)) {
@@ -1208,7 +1213,7 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
   ipm_stats polished = *st;
   const int f0 = ws->info.factorizations;
-  const int ok = polish(ws, &polished, 0, 0);
+  const int ok = polish(ws, &polished, 0, 0, 1);
   if (set->verbose)
     fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
             ok ? "accepted" : "not accepted", ws->info.factorizations - f0);
@@ -1472,7 +1477,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
     info->polished = 1;
   else
     info->polished = try_polish && set->polish
-                         ? polish(ws, st, final == QCP_SOLVED_INACCURATE, final == QCP_SOLVED)
+                         ? polish(ws, st, final == QCP_SOLVED_INACCURATE, final == QCP_SOLVED, 0)
                          : 0;
   if (set->verbose && try_polish && set->polish && !ws->early_polished)
     fprintf(stderr, "qcp: final polish %s: %d factorisations, %d solves, %d refinement steps\n",
@@ -1484,7 +1489,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
     swap_first_run(ws);
     restore_best(ws);
     compute_residuals(ws, st);
-    info->polished = polish(ws, st, 1, 0);
+    info->polished = polish(ws, st, 1, 0, 0);
     if (!info->polished) {  // back to the whole solve's best point and its statistics
       swap_first_run(ws);
       restore_best(ws);

@@ -372,6 +372,21 @@ static void test_prox_endgame_limit(void **state) {
   assert_solved_within("LISWET6", 0, 30);
 }
 
+// a full-set problem solved as bench maros runs it (how: solve_full's flags) with at most extra
+// factorisations beyond one per iteration, its independent score passing at tol
+static void assert_solved_factorisations(const char *name, int how, double tol, int extra) {
+  qcp_mm mm;
+  read_full_set(name, &mm);
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_full(&mm, how, &sc, &info), QCP_SOLVED);
+  print_message("%s at %.0e: %d iterations, %d factorisations, polished %d\n", name, tol,
+                info.iterations, info.factorizations, info.polished);
+  assert_true(sc.pres <= tol && sc.dres <= tol && sc.gap <= tol);
+  assert_true(info.factorizations <= info.iterations + extra);
+  qcp_mm_free(&mm);
+}
+
 // GOULDQP2 (699 variables, 1747 rows) at an absolute 1e-9: the point is solved, and the polish
 // at the end, an improvement only, is not accepted; its corrections fall slowly (hundreds of sign
 // violations halving per round), and it spent 17 factorisations — more than the 12 iterations —
@@ -379,16 +394,7 @@ static void test_prox_endgame_limit(void **state) {
 // rounds left cannot end them, and a solved point skips the rounds without δ.
 static void test_solved_polish_budget(void **state) {
   (void)state;
-  qcp_mm mm;
-  read_full_set("GOULDQP2", &mm);
-  qcp_mm_score sc;
-  qcp_info info;
-  assert_int_equal(solve_full(&mm, 0, &sc, &info), QCP_SOLVED);
-  print_message("GOULDQP2: %d iterations, %d factorisations, polished %d\n", info.iterations,
-                info.factorizations, info.polished);
-  assert_true(sc.pres <= 1e-9 && sc.dres <= 1e-9 && sc.gap <= 1e-9);
-  assert_true(info.factorizations <= info.iterations + 6);  // the start's, and at most 5 more
-  qcp_mm_free(&mm);
+  assert_solved_factorisations("GOULDQP2", 0, 1e-9, 6);  // the start's, and at most 5 more
 }
 
 // LISWET6 at an absolute 1e-6: the polish during the iteration (iteration 26) is not accepted;
@@ -397,16 +403,7 @@ static void test_solved_polish_budget(void **state) {
 // the violations' rate, as a solved point's do.
 static void test_early_polish_budget(void **state) {
   (void)state;
-  qcp_mm mm;
-  read_full_set("LISWET6", &mm);
-  qcp_mm_score sc;
-  qcp_info info;
-  assert_int_equal(solve_full(&mm, FULL_TOL6, &sc, &info), QCP_SOLVED);
-  print_message("LISWET6 1e-6: %d iterations, %d factorisations, polished %d\n", info.iterations,
-                info.factorizations, info.polished);
-  assert_true(sc.pres <= 1e-6 && sc.dres <= 1e-6 && sc.gap <= 1e-6);
-  assert_true(info.factorizations <= info.iterations + 12);
-  qcp_mm_free(&mm);
+  assert_solved_factorisations("LISWET6", FULL_TOL6, 1e-6, 12);
 }
 
 // The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the

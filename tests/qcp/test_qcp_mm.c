@@ -196,10 +196,9 @@ static void test_read_mat(void **state) {
 // makes the pass.
 // (solve_full: a cold solve of a full-set problem with bench maros' settings, scored)
 // how solve_full solves: the last-bit selection on; Newton solves refined against the
-// unregularised matrix (settings.proximal = 0); the library's cold start ρ instead of bench maros'
-// 1
-// the tolerance 1e-6 instead of 1e-9
-enum { FULL_LASTBIT = 1, FULL_EXACT = 2, FULL_LIBRARY_RHO = 4, FULL_TOL6 = 8 };
+// unregularised matrix (settings.proximal = 0); the all-active cold start ρ = 1e4 instead of
+// bench maros' 1; the tolerance 1e-6 instead of 1e-9
+enum { FULL_LASTBIT = 1, FULL_EXACT = 2, FULL_RHO_1E4 = 4, FULL_TOL6 = 8 };
 
 // (ulp: when not NULL, the returned point's one-ulp neighbours, qcp_mm_ulp_moves at 1e-9)
 static int solve_full_ulp(const qcp_mm *mm, int how, qcp_mm_score *sc, qcp_info *info,
@@ -210,7 +209,7 @@ static int solve_full_ulp(const qcp_mm *mm, int how, qcp_mm_score *sc, qcp_info 
   qcp_settings set = qcp_settings_default();
   set.max_iter = 200, set.eps_abs = how & FULL_TOL6 ? 1e-6 : 1e-9, set.eps_rel = 1e-300,
   set.strict_gap = 1;
-  if (!(how & FULL_LIBRARY_RHO)) set.cold_rho = 1.0;
+  set.cold_rho = how & FULL_RHO_1E4 ? 1e4 : 1.0;
   set.lastbit = (how & FULL_LASTBIT) != 0;
   set.proximal = (how & FULL_EXACT) == 0;
   qcp_workspace *ws = NULL;
@@ -343,14 +342,14 @@ static void assert_solved_within(const char *name, int how, int max_it) {
   qcp_mm_free(&mm);
 }
 
-// QSCRS8 (1169 variables, slacks up to 3.5e7) at an absolute 1e-9 from the library's ρ = 1e4
-// start (`qcp solve QSCRS8.mat`): converged to rounding level
+// QSCRS8 (1169 variables, slacks up to 3.5e7) at an absolute 1e-9 from the all-active ρ = 1e4
+// start: converged to rounding level
 // by iteration ~35, its exact primal residual held at one ulp of the largest slack (7e-9); every
 // later iterate whose measures fluctuated down by an ulp counted as progress, so the stall window
 // closed only at ~95 and the restart passed at 132. Rounding-level iterates are no progress now.
 static void test_rounding_level_stall(void **state) {
   (void)state;
-  assert_solved_within("QSCRS8", FULL_LIBRARY_RHO, 100);
+  assert_solved_within("QSCRS8", FULL_RHO_1E4, 100);
 }
 
 // STADAT3 (4001 variables, 11999 rows) at an absolute 1e-9 on the proximal path: the proximal

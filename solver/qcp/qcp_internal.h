@@ -211,6 +211,9 @@ typedef struct qcp_kkt {
   double res_d, res_p;  // the last refinement residual's ‖·‖∞ on the x rows and on the others
   int dyn_pivots;       // pivots the last factorisation replaced (qcp_kkt_factor)
   int against_reg;      // 1: residuals are taken against Kx itself, δ included (proximal solves)
+  // 1: the proximal solve measures its residual against K rather than taking it to be δ·S·sol
+  // (the endgame, where the factor's rounding may exceed δ·S·sol)
+  int measure_res;
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.
@@ -242,7 +245,8 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
 // The proximal Newton solve: K_reg sol = rhs with K_reg the factored matrix itself (δ is a
 // proximal term centred at the iterate, not an error to remove). Only a factor whose pivots the
 // dynamic regularisation replaced is refined against K_reg (at most max_reg steps); the solve's
-// residual against K is then δ·S·sol (S the sign diagonal), known without a product, and only
+// residual against K is then δ·S·sol (S the sign diagonal), known without a product (computed
+// when measure_res is set: rounding is then not negligible against it), and only
 // when it exceeds the caller's block limits lim_d, lim_p is sol refined against K towards them
 // (at most max_exact steps, as qcp_kkt_solve; met_limits as there). Refinement stops at
 // tol·(1 + ‖rhs‖∞). Returns the final ‖residual‖∞ against K.
@@ -328,6 +332,7 @@ struct qcp_workspace {
   qcp_lastbit lastbit;   // scratch of the last-bit selection (set->polish only)
   double kkt_worst;      // largest relative KKT refinement residual of the current iteration
   double kkt_worst_abs;  // the same, absolute
+  double prox_frac;      // the proximal solves' error limit, a share of the residuals (ipm_iterate)
   double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
   int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
   qcp_iter_record *rec;

@@ -454,6 +454,8 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
     refine(kkt, b, x, nr, max_reg, tol * (1.0 + kkt->rhs_norm), NULL);
     kkt->against_reg = 0;
     nr = kkt_residual(kkt, b, x, r, NULL);
+  } else if (kkt->measure_res) {  // the factor's rounding may not be negligible against δ·S·x
+    nr = kkt_residual(kkt, b, x, r, NULL);
   } else {  // K_reg x = b up to rounding: the residual against K is δ·S·x
     for (int i = 0; i < N; i++) r[i] = kkt->delta * kkt->sign[i] * x[i];
     nr = residual_norms(kkt, r);

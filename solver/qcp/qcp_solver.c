@@ -575,9 +575,13 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   for (int i = 0; i < m; i++) ws->rhs[n + p + i] = -ws->rz[i] - ws->t2[i];
   // refinement needs to go no further than REFINE_RES_FRAC (proximal: PROX_ERR_FRAC) of the
   // iterate's own residuals
-  const double frac = ws->set.proximal ? PROX_ERR_FRAC : REFINE_RES_FRAC;
+  const double frac = ws->set.proximal ? ws->prox_frac : REFINE_RES_FRAC;
   ws->kkt.lim_d = frac * qcp_vec_norm_inf(ws->rx, n);
   ws->kkt.lim_p = frac * fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  // after a long step (the endgame: tight limits, μ small, W² spread widely) the factor's rounding
+  // can exceed δ·S·sol, the proximal error the solve otherwise assumes (STADAT3: its dual residual
+  // stalled at 1e-10 with refinement skipped): the residual against K is then measured
+  ws->kkt.measure_res = frac < PROX_ERR_FRAC;
   double kr = ws->set.proximal ? qcp_kkt_solve_prox(&ws->kkt, ws->rhs, ws->sol, PROX_REFINE_MAX,
                                                     ws->set.refine_iter, ws->set.refine_tol)
                                : qcp_kkt_solve(&ws->kkt, ws->rhs, ws->sol, ws->set.refine_iter,
@@ -1097,7 +1101,7 @@ static void interior_active_set(const qcp_workspace *ws, double *act) {
 // is accepted (a round without sign violations that is not ends them, kept as a candidate for
 // the last-bit selection unless candidate is NULL)
 static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st,
-                         double *candidate) {
+                         double *candidate, int by_rate) {
   interior_active_set(ws, act);
   int prev = -1, rises = 0;
   for (int round = 0; round < POLISH_ROUNDS; round++) {
@@ -1113,6 +1117,13 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
     // 71, 131, …, QSCSD6's 100, 78, 115, 536, …; every accepted sequence of the 131 Maros–Mészáros
     // problems under 5 s at 1e-9 and 1e-6 rose at most once in a row, LISWET7's 1, 2, 1, 0)
     rises = prev >= 0 && bad > prev ? rises + 1 : 0;
+    // by_rate (a solved point's polish, only an improvement, and the one during the iteration,
+    // which may fail: polish): the rounds stop where the violations, falling at
+    // the last round's rate, would not reach 0 in the rounds left (GOULDQP2 at 1e-6: 634, 321,
+    // 128, …, 7 after all 8; KSIP's 362, 253, …; LISWET7's accepted 1, 2, 1, 0 goes on)
+    if (by_rate && prev > 0 && bad < prev &&
+        bad * pow((double)bad / prev, POLISH_ROUNDS - 1 - round) >= 1.0)
+      break;
     prev = bad;
     if (rises >= POLISH_RISES) break;
   }
@@ -1121,8 +1132,15 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 
 // last_resort: the interior-point point failed the full test (solved_inaccurate), so the last-bit
 // selection may finish a polished point; a solved point is returned as it is when no polish pass
-// is accepted
-static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort) {
+// is accepted. solved: the point already passes, so the polish can only improve it; the rounds
+// without δ are skipped (of the 131 Maros–Mészáros problems under 5 s, no solved point's polish
+// was accepted there at 1e-9 or 1e-6, and where they ran they were 8 of the polish's 17
+// factorisations: GOULDQP2, KSIP, LISWET3–6 at 1e-6 spent more on the polish than on the solve)
+// early: the polish during the iteration, which the iteration and the polish at the end follow
+// when it fails; its rounds stop by the same rate rule as a solved point's (LISWET4 and LISWET6
+// at 1e-6 spent 17 factorisations there, about as many as their iterations, and ended solved
+// 4 iterations later).
+static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved, int early) {
   const qcp_settings *set = &ws->set;
   const int m = ws->K.m;
   if (ws->K.nsoc > 0 || m == 0) return 0;
@@ -1139,11 +1157,15 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort) {
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, solved || early)) return 1;
+  if (solved) {
+    restore_best(ws);
+    return 0;
+  }
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, early)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
   if (candidate && units < INFINITY && lastbit_accept(ws, st)) {
@@ -1190,8 +1212,12 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   for (int i = 0; i < n; i++) ws->cdx[i] = kkt->Kx[kkt->mapD[i]];
   for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
   ipm_stats polished = *st;
-  if (set->verbose) fprintf(stderr, "qcp: polish tried at iteration %d\n", it);
-  if (polish(ws, &polished, 0)) {
+  const int f0 = ws->info.factorizations;
+  const int ok = polish(ws, &polished, 0, 0, 1);
+  if (set->verbose)
+    fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
+            ok ? "accepted" : "not accepted", ws->info.factorizations - f0);
+  if (ok) {
     *st = polished;
     ws->early_polished = 1;
     return 1;
@@ -1217,14 +1243,31 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
 #define ROUND_LUCK 1e-2
 #define ROUND_LEVEL 10.0
 
-static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
+// 1 if every measure of st is within ROUND_LEVEL·ε of its scale or passing (sᵀz for the gap)
+static int rounding_level(const qcp_settings *set, const ipm_stats *st) {
   double thr_p = fmax(set->eps_abs, set->eps_rel * st->pscale);
   double thr_d = fmax(set->eps_abs, set->eps_rel * st->dscale);
   double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel), e = ROUND_LEVEL * DBL_EPSILON;
-  if (!(st->pres_abs <= fmax(thr_p, e * st->pscale) &&
-        st->dres_abs <= fmax(thr_d, e * st->dscale) && fabs(st->gap) <= fmax(thr_g, e * st->terms)))
-    return 0;
+  return st->pres_abs <= fmax(thr_p, e * st->pscale) &&
+         st->dres_abs <= fmax(thr_d, e * st->dscale) && fabs(st->gap) <= fmax(thr_g, e * st->terms);
+}
+
+static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
+  if (!rounding_level(set, st)) return 0;
+  double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel);
   return thr_g < ROUND_LUCK * DBL_EPSILON * fabs(st->pobj);
+}
+
+// An iterate at rounding level (rounding_level, and the double |pobj − dobj| within ROUND_LEVEL·ε
+// of its largest term) that does not pass the check is no progress for the stall window, even
+// when its merit is lower: further steps only move the point by rounding (μ falls to 1e-47 while
+// the measures fluctuate by an ulp, and each fluctuation down counted as a better iterate, so the
+// window never closed: QSCRS8 from iteration 35 to 95, its slack of 3.5e7 holding the exact
+// primal residual at one ulp, 7e-9, against 1e-9). The window then counts from the last iterate
+// above rounding level; the restart rules that follow a stall are unchanged.
+static int rounding_flat(const qcp_settings *set, const ipm_stats *st) {
+  return rounding_level(set, st) && st->pdgap <= fmax(gap_threshold(st, set->eps_abs, set->eps_rel),
+                                                      ROUND_LEVEL * DBL_EPSILON * st->terms);
 }
 
 // the caller's starting values: finite where given, x0 present for feasible and warm starts
@@ -1360,6 +1403,11 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
   relax_regularisation(ws);
   ws->kkt_worst = ws->kkt_worst_abs = 0.0;
+  // after a long step (α ≥ 0.9, the endgame) the proximal error may reach only the share of the
+  // residuals that step left, 1 − α (the next residuals are (1 − α)·r + α·e): a fixed half held
+  // LISWET6's residuals back for 9 iterations; shorter steps keep the fixed half (PROX_ERR_FRAC)
+  double last = it > 0 ? ws->rec[it - 1].step : 0.0;
+  ws->prox_frac = last >= 0.9 ? fmax(REFINE_RES_FRAC, 1.0 - last) : PROX_ERR_FRAC;
   qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
   int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
   ws->info.factorizations++;
@@ -1424,17 +1472,24 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   // passes the full check on the original data (large objectives: the interior-point gap stalls
   // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
   int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
+  int f0 = info->factorizations, s0 = ws->kkt.solves, r0 = ws->kkt.refines;
   if (ws->early_polished)
     info->polished = 1;
   else
-    info->polished = try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE) : 0;
+    info->polished = try_polish && set->polish
+                         ? polish(ws, st, final == QCP_SOLVED_INACCURATE, final == QCP_SOLVED, 0)
+                         : 0;
+  if (set->verbose && try_polish && set->polish && !ws->early_polished)
+    fprintf(stderr, "qcp: final polish %s: %d factorisations, %d solves, %d refinement steps\n",
+            info->polished ? "accepted" : "not accepted", info->factorizations - f0,
+            ws->kkt.solves - s0, ws->kkt.refines - r0);
   // after a restart, the first run's best point may be the one the polish can finish (STADAT1:
   // its iterate 28 polishes to a pass at 1e-6, the restarted run's best, 67, does not)
   if (!info->polished && final == QCP_SOLVED_INACCURATE && set->polish && ws->first_run_kept) {
     swap_first_run(ws);
     restore_best(ws);
     compute_residuals(ws, st);
-    info->polished = polish(ws, st, 1);
+    info->polished = polish(ws, st, 1, 0, 0);
     if (!info->polished) {  // back to the whole solve's best point and its statistics
       swap_first_run(ws);
       restore_best(ws);
@@ -1520,7 +1575,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         best_it = it;
         save_best(ws);
       }
-      if (merit(&st) < run_best) run_best = merit(&st), run_best_it = it;
+      if (merit(&st) < run_best && !rounding_flat(set, &st))
+        run_best = merit(&st), run_best_it = it;
       // a step that lowered the residuals and raised μ is re-centring, slow progress rather than a
       // stall: on LISWET8-12 the gap grows for ~60 iterations (μ from 1e-7 to 1e-2) while the
       // primal residual falls by ~0.3 % per step, and then the steps lengthen and converge

@@ -242,6 +242,21 @@ static int parse_common(int argc, char **argv, int *i, maros_options *o, const c
 // ---- stabcon qcp solve NAME.mat
 // ------------------------------------------------------------------
 
+// the solver options qcp solve NAME.mat and bench maros share
+#define SOLVER_OPTIONS_HELP                                                                     \
+  "  --lastbit        when the solve ends inaccurate, move the best polished point's\n"         \
+  "                   components one at a time against its exact residuals (off by default;\n"  \
+  "                   moves of up to ~1e-9 absolute, not one-ulp)\n"                            \
+  "  --cold-rho R     weight of the cone rows in the cold start (default 1, the library's\n"    \
+  "                   and CVXOPT's; 1e4, what contact solves set, puts x near the all-active\n" \
+  "                   solution, which centres general QPs worse: more iterations)\n"            \
+  "  --proximal 0|1   1 (default): each Newton system is solved with the regularised KKT\n"     \
+  "                   matrix (its delta a proximal term at the iterate), refined only where\n"  \
+  "                   that error exceeds a share of the residuals (half; after a long step\n"   \
+  "                   what the step left); 0: every Newton solve refined against the\n"         \
+  "                   unregularised matrix\n"                                                   \
+  "  --verbose        one line per iteration on stderr\n"
+
 static const char solve_mat_help[] =
     "usage: stabcon qcp solve NAME.mat [--tol T] [--max-iter N] [--time-limit S] [--lastbit]\n"
     "                                 [--cold-rho R] [--proximal 0|1] [--verbose]\n"
@@ -255,18 +270,8 @@ static const char solve_mat_help[] =
     "  --tol T          tolerance (default 1e-9)\n"
     "  --max-iter N     iteration limit (default 200)\n"
     "  --time-limit S   limit of the solve in seconds of CPU time (the solving thread's: a\n"
-    "                   loaded machine does not change which problems reach it; default 0: none)\n"
-    "  --lastbit        when the solve ends inaccurate, move the best polished point's\n"
-    "                   components one at a time against its exact residuals (off by default;\n"
-    "                   moves of up to ~1e-9 absolute, not one-ulp)\n"
-    "  --cold-rho R     weight of the cone rows in the cold start (default 1, the library's\n"
-    "                   and CVXOPT's; 1e4, what contact solves set, puts x near the all-active\n"
-    "                   solution, which centres general QPs worse: more iterations)\n"
-    "  --proximal 0|1   1 (default): each Newton system is solved with the regularised KKT\n"
-    "                   matrix (its delta a proximal term at the iterate), refined only where\n"
-    "                   that error exceeds half the residuals; 0: every Newton solve refined\n"
-    "                   against the unregularised matrix\n"
-    "  --verbose        one line per iteration on stderr\n";
+    "                   loaded machine does not change which problems reach it; default 0: "
+    "none)\n" SOLVER_OPTIONS_HELP;
 
 int cli_cmd_qcp_solve_mat(int argc, char **argv) {
   maros_options o = {
@@ -339,18 +344,8 @@ static const char bench_help[] =
     "                   thread's: the same problems reach it on a loaded machine; default 1000)\n"
     "  --dir DIR        data folder (default <source>/../shared/data/maros_meszaros_full)\n"
     "  --output F.h5    results file (default results/maros_<T>.h5)\n"
-    "  --plot DIR       write maros_<T>.csv and the figures into DIR (gnuplot)\n"
-    "  --lastbit        when the solve ends inaccurate, move the best polished point's\n"
-    "                   components one at a time against its exact residuals (off by default;\n"
-    "                   moves of up to ~1e-9 absolute, not one-ulp)\n"
-    "  --cold-rho R     weight of the cone rows in the cold start (default 1, the library's\n"
-    "                   and CVXOPT's; 1e4, what contact solves set, puts x near the all-active\n"
-    "                   solution, which centres general QPs worse: more iterations)\n"
-    "  --proximal 0|1   1 (default): each Newton system is solved with the regularised KKT\n"
-    "                   matrix (its delta a proximal term at the iterate), refined only where\n"
-    "                   that error exceeds half the residuals; 0: every Newton solve refined\n"
-    "                   against the unregularised matrix\n"
-    "  --verbose        one line per iteration on stderr\n";
+    "  --plot DIR       write maros_<T>.csv and the figures into DIR "
+    "(gnuplot)\n" SOLVER_OPTIONS_HELP;
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);

@@ -112,8 +112,9 @@ typedef struct qcp_settings {
                      // from the all-active point); 0: it keeps its start (default 1)
   int proximal;      // 1: proximal Newton — each Newton system is solved with the regularised
                      // matrix (δ a proximal term centred at the iterate), refined against the
-                     // unregularised one only where that error exceeds half the iterate's
-                     // residuals; 0: every Newton solve refined against the unregularised
+                     // unregularised one only where that error exceeds a share of the
+                     // iterate's residuals (half; after a step of at least 0.9 what that step
+                     // left, at least 1 %); 0: every Newton solve refined against the unregularised
                      // matrix to 1 % of them (default 1; paper A's step and paper B's dual
                      // solver set 0)
   double warm_push;  // warm start: min cone eigenvalue raised to warm_push·(1+‖v‖∞), > 0

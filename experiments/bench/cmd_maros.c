@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "qcp/qcp.h"
 #include "qcp/qcp_mm.h"
@@ -118,13 +117,6 @@ static int score_meets(const qcp_mm_score *s, double tol) {
   return s->pres <= tol && s->dres <= tol && s->gap <= tol;
 }
 
-// CPU seconds of the calling thread (the machine is shared: wall time measures the load too)
-static double thread_cpu(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 // solves the conic form of mm and scores the returned point; 0, or a qcp error code
 static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row, qcp_error *err) {
   qcp_mm_conic cf;
@@ -133,12 +125,12 @@ static int solve_scored(const qcp_mm *mm, const maros_options *o, maros_row *row
   qcp_settings set = bench_settings(o);
   qcp_workspace *ws = NULL;
   row->n = mm->n, row->m = mm->m, row->p = cf.prob.p, row->l = cf.prob.l;
-  double c0 = thread_cpu();
+  double c0 = xp_thread_cpu_now();  // thread CPU: on a shared machine wall time measures the load
   if (!(rc = qcp_setup(&ws, &cf.prob, &set, err))) {
-    row->cpu_setup = thread_cpu() - c0;
+    row->cpu_setup = xp_thread_cpu_now() - c0;
     rc = qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, err);
   }
-  row->cpu = thread_cpu() - c0;
+  row->cpu = xp_thread_cpu_now() - c0;
   double *yrow = malloc(((size_t)mm->m + 1) * sizeof *yrow);
   if (!rc && !yrow) {
     snprintf(err->message, sizeof err->message, "out of memory");

@@ -162,8 +162,9 @@ static const char bench_help[] =
     "\n"
     "Solves the seeded generated family (experiments/qcp_gen.c, seed 1): vertical sphere stacks\n"
     "with 10/100/300/1000 contacts and mu in {0.1, 0.5, 1}, and a 6-dof body on an elastic\n"
-    "foundation of 100/900/2500 rows, from the all-active cold start (cold_rho = 1e4, as the\n"
-    "contact solves set it), the feasible centred start (normal\n"
+    "foundation of 100/900/2500 rows, with the settings the contact steps use (all-active cold\n"
+    "start, cold_rho = 1e4, kept; fully refined Newton solves), from that cold start, the\n"
+    "feasible centred start (normal\n"
     "forces large, tangential zero) and a warm start (the previous step's solution, next step's\n"
     "data via qcp_update). Prints a Markdown table: iterations, median wall times of N repeats,\n"
     "nnz(L), the worst independent-checker measure over the three starts, and the calling\n"
@@ -211,8 +212,7 @@ static int timed_solve(qcp_workspace *ws, qcp_start st, const double *x, const d
 static qcp_workspace *bench_setups(const qcp_gen *g, int repeats, bench_times *t) {
   qcp_error err;
   qcp_workspace *ws = NULL;
-  qcp_settings set = qcp_settings_default();
-  set.cold_rho = 1e4;  // contact and foundation loads: the all-active cold start (mbs_qcp.c)
+  qcp_settings set = qcp_settings_contact();  // what the contact and foundation steps run
   for (int r = 0; r < repeats; r++) {
     const double c0 = xp_thread_cpu_now();
     if (qcp_setup(&ws, &g->prob, &set, &err)) {

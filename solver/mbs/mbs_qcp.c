@@ -413,18 +413,8 @@ static int flush_update(const mbs_workspace *ws) {
                       .c = q->c,
                       .b = q->b,
                       .h = q->h};
-  qcp_settings set = qcp_settings_default();
+  qcp_settings set = qcp_settings_contact();
   if (ws->settings.qcp_eps > 0) set.eps_abs = set.eps_rel = ws->settings.qcp_eps;
-  // contact and foundation solves start near the all-active solution, which carries their loads
-  // (the library's default ρ = 1 is CVXOPT's, for general QPs), and keep that start: their cold
-  // solves crawl from the ρ = 1 point as well (the stiffness study's stack, E = 1e9: 28 → 35
-  // iterations per solve with the switch) or reach nonunique multipliers there
-  set.cold_rho = 1e4;
-  set.start_switch = 0;
-  // and refine every Newton solve against the unregularised matrix: with the proximal solves the
-  // foundation case (n = 10, E = 1e11, 50 N) degraded 13 steps instead of 10 (3839 → 4107 solver
-  // iterations) and the stiffness study's incline degraded at E = 1e9, 1e11 and 1e12
-  set.proximal = 0;
   set.allocator = qcp_arena_allocator(&q->arena);
   return qcp_setup(&q->qws, &prob, &set, &err) ? -1 : 0;
 }

@@ -401,8 +401,8 @@ static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int ma
   return nr;
 }
 
-static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol,
-                        long double *acc) {
+// b = rhs permuted and x = the factor's solution of it (kkt->rhs, kkt->sol), ‖b‖∞ in rhs_norm
+static void solve_factored(qcp_kkt *kkt, const double *rhs) {
   int N = kkt->N;
   double *b = kkt->rhs, *x = kkt->sol;
   for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
@@ -410,6 +410,13 @@ static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_re
   kkt->solves++;
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
   kkt->rhs_norm = qcp_vec_norm_inf(b, N);
+}
+
+static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol,
+                        long double *acc) {
+  int N = kkt->N;
+  double *b = kkt->rhs, *x = kkt->sol;
+  solve_factored(kkt, rhs);
   double nr = kkt_residual(kkt, b, x, kkt->res, acc);
   nr = refine(kkt, b, x, nr, max_refine, tol * (1.0 + kkt->rhs_norm), acc);
   for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
@@ -441,11 +448,7 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
                           double tol) {
   int N = kkt->N;
   double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, nr;
-  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
-  memcpy(x, b, (size_t)N * sizeof *x);
-  kkt->solves++;
-  qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
-  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
+  solve_factored(kkt, rhs);
   const double lim_d = kkt->lim_d, lim_p = kkt->lim_p;
   kkt->lim_d = kkt->lim_p = 0.0;
   if (kkt->dyn_pivots > 0) {  // the factor is not K_reg's: refine against K_reg

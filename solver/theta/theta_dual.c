@@ -198,13 +198,10 @@ int theta_dual_solve(theta_dual *d, const theta_contact_problem *p, const theta_
                    same_ints(d->Pi, d->Pi0, d->Pp[n]) && same_ints(d->Ap, d->Ap0, n + 1) &&
                    same_ints(d->Ai, d->Ai0, d->Ap[n]) && same_ints(d->Gp, d->Gp0, n + 1) &&
                    same_ints(d->Gi, d->Gi0, d->Gp[n]);
-  qcp_settings qs = qcp_settings_default();
+  qcp_settings qs = qcp_settings_contact();
   qs.eps_abs = qs.eps_rel = s->dual_tol;
   qs.eps_inacc = fmax(qs.eps_inacc, s->dual_tol);  // qcp needs eps_inacc ≥ eps
   qs.max_iter = 100;
-  qs.cold_rho = 1e4;    // contact loads: the all-active start (mbs_qcp.c)
-  qs.start_switch = 0;  // and they keep it
-  qs.proximal = 0;      // and fully refined Newton solves, as paper A's step (mbs_qcp.c)
   if (same) {
     // the settings may have changed since setup (theta_workspace_set_settings)
     if (qcp_settings_set(d->qcp, &qs, &err) != QCP_OK) return -1;

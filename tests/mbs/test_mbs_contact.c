@@ -364,8 +364,7 @@ static void test_dump_subproblem(void **state) {
   qcp_error err;
   assert_int_equal(qcp_io_problem_read(path, &prob, &err), QCP_OK);
   qcp_workspace *qw = NULL;
-  qcp_settings qs = qcp_settings_default();
-  qs.cold_rho = 1e4;  // the step's all-active cold start (mbs_qcp.c)
+  qcp_settings qs = qcp_settings_contact();  // as the step solves it (mbs_qcp.c)
   assert_int_equal(qcp_setup(&qw, &prob.prob, &qs, &err), QCP_OK);
   assert_int_equal(qcp_solve(qw, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
   const double *x = qcp_solution_x(qw);

@@ -49,8 +49,7 @@ static double uni(uint64_t *st, double a, double b) {
 static int solve_ok(const qcp_gen *g, double tol, const char *name, int *iters) {
   qcp_workspace *ws = NULL;
   qcp_error err;
-  qcp_settings set = qcp_settings_default();
-  set.cold_rho = 1e4;  // contact problems: the all-active cold start, as the steps set it
+  qcp_settings set = qcp_settings_contact();     // contact problems: as the steps solve them
   const char *v = getenv("QCP_CORPUS_VERBOSE");  // e.g. "seed 406 " to trace one problem
   set.verbose = v && strstr(name, v) ? 1 : 0;
   if (getenv("QCP_CORPUS_EQUIL")) set.equilibrate = atoi(getenv("QCP_CORPUS_EQUIL"));

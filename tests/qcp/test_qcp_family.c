@@ -46,8 +46,7 @@ static void assert_checker(const char *name, const char *start, qcp_workspace *w
 
 // cold, feasible, then warm on the next "time step" (variant 1, same pattern, via update)
 static void run_instance(qcp_gen *g0, qcp_gen *g1, counter *cnt) {
-  qcp_settings set = qcp_settings_default();
-  set.cold_rho = 1e4;  // contact loads: the all-active cold start, as the steps set it
+  qcp_settings set = qcp_settings_contact();  // contact loads: as the steps solve them
   set.allocator = (qcp_allocator){count_alloc, count_release, cnt};
   qcp_workspace *ws = NULL;
   qcp_error err;

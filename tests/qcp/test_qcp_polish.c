@@ -32,8 +32,7 @@ static void test_polish_is_exact_on_orthants(void **state) {
     const int m = g.prob.l;
     double obj[2], prod[2];
     for (int pol = 0; pol < 2; pol++) {
-      qcp_settings set = qcp_settings_default();
-      set.cold_rho = 1e4;  // the foundation's all-active cold start, as the steps set it
+      qcp_settings set = qcp_settings_contact();  // the foundation, as the steps solve it
       set.polish = pol;
       qcp_workspace *ws = NULL;
       qcp_error err;

@@ -152,6 +152,11 @@ typedef struct qcp_settings {
 // Returns the default settings (all tolerances 1e-8, 0.99 step fraction, 50 iterations).
 qcp_settings qcp_settings_default(void);
 
+// The defaults for problems whose solution carries loads on nearly all rows (contact and
+// foundation steps): the all-active cold start (cold_rho = 1e4), kept (start_switch = 0), and
+// every Newton solve refined against the unregularised matrix (proximal = 0).
+qcp_settings qcp_settings_contact(void);
+
 // Checks every field of s; returns QCP_OK or QCP_ERR_SETTINGS with a message naming the field.
 int qcp_settings_validate(const qcp_settings *s, qcp_error *err);
 

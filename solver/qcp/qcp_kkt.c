@@ -453,9 +453,8 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
 // The proximal solve from the last one with the same K_reg (kkt->rhs, sol, res: its right-hand
 // side b₀, refined solution x₀ and residual r₀ against K): x = x₀ + Δ with Δ = K_reg⁻¹(b − b₀),
 // whose residual against K is r₀ + δ·S·Δ (K = K_reg − δS) — the refinement x₀ received is kept,
-// and only the difference's proximal error is new. The corrector and the centrality corrections
-// differ from the predictor in the complementarity rows only, so that difference is the
-// correction's own share of the step, not the whole of it.
+// and only the difference's proximal error is new: for a centrality correction (a change of
+// the complementarity rows it corrects) that is its own share of the step, not the whole of it.
 static void solve_from_kept(qcp_kkt *kkt, const double *rhs) {
   int N = kkt->N;
   double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *db = kkt->cor;
@@ -478,7 +477,7 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
   int N = kkt->N;
   double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, nr;
   // a factor whose pivots were replaced is not K_reg's: each solve is refined against K_reg anew
-  const int from_kept = kkt->prox_kept && kkt->dyn_pivots == 0;
+  const int from_kept = kkt->from_kept && kkt->prox_kept && kkt->dyn_pivots == 0;
   if (from_kept)
     solve_from_kept(kkt, rhs);
   else

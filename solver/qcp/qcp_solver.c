@@ -1376,7 +1376,12 @@ static int centrality_correct(qcp_workspace *ws, double mu_t, double *amax) {
     if (p > 0) memcpy(ws->cdy, ws->dy, (size_t)p * sizeof *ws->dy);
     memcpy(ws->cdz, ws->dz, (size_t)m * sizeof *ws->dz);
     memcpy(ws->cds, ws->ds, (size_t)m * sizeof *ws->ds);
-    if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) return -1;
+    // the correction changes the orthant rows' complementarity right-hand side only: solved from
+    // the last direction, whose refinement it keeps (qcp_kkt_solve_prox)
+    ws->kkt.from_kept = 1;
+    int bad = newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds);
+    ws->kkt.from_kept = 0;
+    if (bad) return -1;
     double an = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
                      qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
     double alpha_new = fmin(1.0, sf * an);

@@ -187,9 +187,9 @@ static double kkt_dense_residual(int n, int p, int m, const double *P, const dou
   return worst;
 }
 
-// The proximal solves of one factor (predictor, corrector, centrality corrections): a solve
-// after another with the same K_reg starts from that one's refined solution and solves only for
-// the difference of the right-hand sides. With δ = 0.05 against eigenvalues of order 0.1 a solve
+// The proximal solves of one factor (a direction and its centrality corrections): a solve after
+// another with the same K_reg starts from that one's refined solution and solves only for the
+// difference of the right-hand sides. With δ = 0.05 against eigenvalues of order 0.1 a solve
 // from scratch needs several refinement steps to bring its error δ·S·x below 1e-9; the same
 // right-hand side again needs none, a right-hand side changed in the complementarity (z) rows
 // fewer, and each returned residual is the true one against K (checked densely). A new factor
@@ -209,12 +209,13 @@ static void test_kkt_prox_from_kept(void **state) {
   assert_int_equal(qcp_setup(&ws, &g.prob, &set, &err), QCP_OK);
   qcp_kkt *kkt = &ws->kkt;
   qcp_kkt_fill(kkt, &ws->prob, &ws->K, 0.05);  // W² = I
+  kkt->from_kept = 1;                          // as the centrality corrections ask
   assert_int_equal(qcp_kkt_factor(kkt, 1e-13, 1e-7), 0);
   const double lim = 1e-9;
   double rhs[N] = {0.3, -0.2, 0.7, 1.0, -0.5, 0.4, 0.8}, sol[N], again[N];
   int steps[4];
   for (int k = 0; k < 4; k++) {
-    if (k == 2) rhs[n + p + 1] += 1e-4;  // the corrector's change: complementarity rows only
+    if (k == 2) rhs[n + p + 1] += 1e-4;  // a correction's change: complementarity rows only
     if (k == 3) {                        // the next iterate's factor: W² = 2I, δ unchanged
       qcp_kkt_set_w(kkt, &ws->K, NULL, 2.0);
       assert_int_equal(qcp_kkt_factor(kkt, 1e-13, 1e-7), 0);

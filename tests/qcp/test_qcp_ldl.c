@@ -130,6 +130,16 @@ static void test_kkt_refinement(void **state) {
   qcp_gen_free(&g);
 }
 
+// a workspace for g's problem without equilibration (its KKT matrix is the problem's own)
+static qcp_workspace *setup_unscaled(const qcp_gen *g) {
+  qcp_settings set = qcp_settings_default();
+  set.equilibrate = 0;
+  qcp_workspace *ws;
+  qcp_error err;
+  assert_int_equal(qcp_setup(&ws, &g->prob, &set, &err), QCP_OK);
+  return ws;
+}
+
 // Redundant equality rows (a degenerate active set in the polish): min ½‖x‖² + x₁ with
 // x₁ + x₂ = 1 twice over (rows (1, 1) and (2, 2)) and one inactive row. x = (0, 1) is unique, the
 // multipliers only up to y₁ + 2y₂ = −1 (the inactive row reads x₂ − z = x₂ at x, so z = 0).
@@ -142,11 +152,7 @@ static void test_kkt_refine_from_guess(void **state) {
   double h[1] = {10};
   qcp_gen g;
   assert_int_equal(qcp_gen_dense(&g, 2, 2, 1, 0, NULL, P, A, G, c, b, h), 0);
-  qcp_settings set = qcp_settings_default();
-  set.equilibrate = 0;
-  qcp_workspace *ws;
-  qcp_error err;
-  assert_int_equal(qcp_setup(&ws, &g.prob, &set, &err), QCP_OK);
+  qcp_workspace *ws = setup_unscaled(&g);
   qcp_kkt *kkt = &ws->kkt;
   qcp_kkt_fill(kkt, &ws->prob, &ws->K, 1e-8);
   kkt->Kx[kkt->mapW[0]] = -1.0 - kkt->delta;  // the inactive row as the polish writes it
@@ -202,11 +208,7 @@ static void test_kkt_prox_from_kept(void **state) {
   double h[m] = {0, 0, 1};
   qcp_gen g;
   assert_int_equal(qcp_gen_dense(&g, n, p, m, 0, NULL, P, A, G, c, b, h), 0);
-  qcp_settings set = qcp_settings_default();
-  set.equilibrate = 0;
-  qcp_workspace *ws;
-  qcp_error err;
-  assert_int_equal(qcp_setup(&ws, &g.prob, &set, &err), QCP_OK);
+  qcp_workspace *ws = setup_unscaled(&g);
   qcp_kkt *kkt = &ws->kkt;
   qcp_kkt_fill(kkt, &ws->prob, &ws->K, 0.05);  // W² = I
   kkt->from_kept = 1;                          // as the centrality corrections ask

@@ -327,19 +327,24 @@ static void test_feasible_run_restart(void **state) {
   qcp_mm_free(&mm);
 }
 
-// a full-set problem solved as bench maros runs it: solved within max_it iterations, its
-// independent score passing at 1e-9 (the counts printed for the record)
-static void assert_solved_within(const char *name, int how, int max_it) {
+// a full-set problem solved as bench maros runs it: solved, its independent score passing at
+// 1e-9 (the counts printed for the record); the solve's statistics in info
+static void solve_full_passing(const char *name, int how, qcp_info *info) {
   qcp_mm mm;
   read_full_set(name, &mm);
   qcp_mm_score sc;
-  qcp_info info;
-  assert_int_equal(solve_full(&mm, how, &sc, &info), QCP_SOLVED);
-  print_message("%s: %d iterations, %d refinement steps\n", name, info.iterations,
-                info.refine_steps);
-  assert_true(info.iterations <= max_it);
+  assert_int_equal(solve_full(&mm, how, &sc, info), QCP_SOLVED);
+  print_message("%s: %d iterations, %d KKT solves, %d refinement steps\n", name, info->iterations,
+                info->kkt_solves, info->refine_steps);
   assert_true(sc.pres <= 1e-9 && sc.dres <= 1e-9 && sc.gap <= 1e-9);
   qcp_mm_free(&mm);
+}
+
+// ... and solved within max_it iterations
+static void assert_solved_within(const char *name, int how, int max_it) {
+  qcp_info info;
+  solve_full_passing(name, how, &info);
+  assert_true(info.iterations <= max_it);
 }
 
 // QSCRS8 (1169 variables, slacks up to 3.5e7) at an absolute 1e-9 from the all-active ρ = 1e4
@@ -378,16 +383,9 @@ static void test_prox_endgame_limit(void **state) {
 // direction it corrects and keeps that direction's refinement (100 in 28).
 static void test_correction_keeps_refinement(void **state) {
   (void)state;
-  qcp_mm mm;
-  read_full_set("LISWET4", &mm);
-  qcp_mm_score sc;
   qcp_info info;
-  assert_int_equal(solve_full(&mm, 0, &sc, &info), QCP_SOLVED);
-  print_message("LISWET4: %d iterations, %d KKT solves, %d refinement steps\n", info.iterations,
-                info.kkt_solves, info.refine_steps);
-  assert_true(sc.pres <= 1e-9 && sc.dres <= 1e-9 && sc.gap <= 1e-9);
+  solve_full_passing("LISWET4", 0, &info);
   assert_true(info.refine_steps <= 5 * info.iterations);
-  qcp_mm_free(&mm);
 }
 
 // a full-set problem solved as bench maros runs it (how: solve_full's flags) with at most extra

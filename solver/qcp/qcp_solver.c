@@ -38,6 +38,8 @@
 // the share of the iterate's residuals the step's proximal error may reach before it is refined
 #define PROX_REFINE_MAX 2
 #define PROX_ERR_FRAC 0.5
+// ... and at least this share of the other block's limit (newton_solve)
+#define PROX_LIM_FLOOR 1e-6
 
 // ---- sparse products -------------------------------------------------------------
 
@@ -578,6 +580,15 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   const double frac = ws->set.proximal ? ws->prox_frac : REFINE_RES_FRAC;
   ws->kkt.lim_d = frac * qcp_vec_norm_inf(ws->rx, n);
   ws->kkt.lim_p = frac * fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  // a block whose residual is at rounding level while the other's is not (the cold start solves
+  // the dual equations of CVXQP*_M exactly: dres 6e-16 against pres 0.5) would have its rows
+  // refined to rounding level in every solve, 3–8 steps, while an error a millionth of the other
+  // block's cannot hold the iteration back (proximal solves only)
+  if (ws->set.proximal) {
+    const double ld = ws->kkt.lim_d, lp = ws->kkt.lim_p;
+    ws->kkt.lim_d = fmax(ld, PROX_LIM_FLOOR * lp);
+    ws->kkt.lim_p = fmax(lp, PROX_LIM_FLOOR * ld);
+  }
   // after a long step (the endgame: tight limits, μ small, W² spread widely) the factor's rounding
   // can exceed δ·S·sol, the proximal error the solve otherwise assumes (STADAT3: its dual residual
   // stalled at 1e-10 with refinement skipped): the residual against K is then measured

@@ -388,6 +388,17 @@ static void test_correction_keeps_refinement(void **state) {
   assert_true(info.refine_steps <= 5 * info.iterations);
 }
 
+// CVXQP2_M (1000 variables, 750 rows) at an absolute 1e-9 on the proximal path: the cold start
+// solves the dual equations exactly (dual residual ~1e-15 against a primal one of ~0.5), and the
+// x rows' limit, half that residual, had every Newton solve refined to rounding level (70 steps
+// in 16 iterations). The limits are now at least a millionth of the other block's (19 in 16).
+static void test_rounding_level_block_limit(void **state) {
+  (void)state;
+  qcp_info info;
+  solve_full_passing("CVXQP2_M", 0, &info);
+  assert_true(info.refine_steps <= 2 * info.iterations);
+}
+
 // a full-set problem solved as bench maros runs it (how: solve_full's flags) with at most extra
 // factorisations beyond one per iteration, its independent score passing at tol
 static void assert_solved_factorisations(const char *name, int how, double tol, int extra) {
@@ -493,6 +504,7 @@ int main(void) {
       cmocka_unit_test(test_prox_endgame_residual),
       cmocka_unit_test(test_prox_endgame_limit),
       cmocka_unit_test(test_correction_keeps_refinement),
+      cmocka_unit_test(test_rounding_level_block_limit),
       cmocka_unit_test(test_solved_polish_budget),
       cmocka_unit_test(test_early_polish_budget),
       cmocka_unit_test(test_score_f64_rounds),

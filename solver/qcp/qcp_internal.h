@@ -214,6 +214,10 @@ typedef struct qcp_kkt {
   // 1: the proximal solve measures its residual against K rather than taking it to be δ·S·sol
   // (the endgame, where the factor's rounding may exceed δ·S·sol)
   int measure_res;
+  // 1: rhs, sol and res hold the last proximal solve's right-hand side, solution and residual
+  // against K, for the factor and δ in place; from_kept (the caller's): the next proximal solve
+  // starts from them
+  int prox_kept, from_kept;
 } qcp_kkt;
 
 // Builds the KKT pattern, orders it with AMD and runs the symbolic factorisation.
@@ -249,7 +253,10 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
 // when measure_res is set: rounding is then not negligible against it), and only
 // when it exceeds the caller's block limits lim_d, lim_p is sol refined against K towards them
 // (at most max_exact steps, as qcp_kkt_solve; met_limits as there). Refinement stops at
-// tol·(1 + ‖rhs‖∞). Returns the final ‖residual‖∞ against K.
+// tol·(1 + ‖rhs‖∞). With kkt->from_kept set, a proximal solve that follows another with the
+// same factor and δ (no other solve, no qcp_kkt_set_w / set_delta in between) starts from that
+// one's refined solution and solves only for the difference of the right-hand sides, keeping
+// that refinement. Returns the final ‖residual‖∞ against K.
 double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_reg, int max_exact,
                           double tol);
 

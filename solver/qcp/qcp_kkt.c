@@ -269,6 +269,7 @@ void qcp_kkt_fill(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K, dou
 
 void qcp_kkt_set_delta(qcp_kkt *kkt, double delta) {
   double d = delta - kkt->delta;
+  kkt->prox_kept = 0;
   for (int i = 0; i < kkt->n; i++) kkt->Kx[kkt->mapD[i]] += d;
   for (int i = 0; i < kkt->p; i++) kkt->Kx[kkt->mapD[kkt->n + i]] -= d;
   kkt->delta = delta;
@@ -276,6 +277,7 @@ void qcp_kkt_set_delta(qcp_kkt *kkt, double delta) {
 
 void qcp_kkt_set_w(qcp_kkt *kkt, const qcp_cones *K, const qcp_nt *nt, double rho) {
   double d = kkt->delta;
+  kkt->prox_kept = 0;
   int t = 0;
   for (int r = 0; r < K->l; r++) {
     double w2 = nt ? nt->w[r] * nt->w[r] : rho;
@@ -314,6 +316,7 @@ static int kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
 }
 
 int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
+  kkt->prox_kept = 0;
   kkt->dyn_pivots = kkt_factor(kkt, eps, dyn_delta);
   return kkt->dyn_pivots;
 }
@@ -394,6 +397,7 @@ static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int ma
     // a correction that does not help is undone (singular K, e.g. redundant rows)
     if (!(nr_new < nr)) {
       for (int i = 0; i < N; i++) x[i] -= dxv[i];
+      kkt->prox_kept = 0;  // r is the undone correction's residual, not x's
       break;
     }
     nr = nr_new;
@@ -404,6 +408,7 @@ static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int ma
 // b = rhs permuted and x = the factor's solution of it (kkt->rhs, kkt->sol), ‖b‖∞ in rhs_norm
 static void solve_factored(qcp_kkt *kkt, const double *rhs) {
   int N = kkt->N;
+  kkt->prox_kept = 0;
   double *b = kkt->rhs, *x = kkt->sol;
   for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
   memcpy(x, b, (size_t)N * sizeof *x);
@@ -436,6 +441,7 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
                            int max_refine, double tol) {
   int N = kkt->N;
   double *b = kkt->rhs, *x = kkt->sol;
+  kkt->prox_kept = 0;
   for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]], x[i] = guess[kkt->perm[i]];
   kkt->rhs_norm = qcp_vec_norm_inf(b, N);
   double nr = kkt_residual(kkt, b, x, kkt->res, kkt->resld);
@@ -444,14 +450,43 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
   return nr;
 }
 
+// The proximal solve from the last one with the same K_reg (kkt->rhs, sol, res: its right-hand
+// side b₀, refined solution x₀ and residual r₀ against K): x = x₀ + Δ with Δ = K_reg⁻¹(b − b₀),
+// whose residual against K is r₀ + δ·S·Δ (K = K_reg − δS) — the refinement x₀ received is kept,
+// and only the difference's proximal error is new: for a centrality correction (a change of
+// the complementarity rows it corrects) that is its own share of the step, not the whole of it.
+static void solve_from_kept(qcp_kkt *kkt, const double *rhs) {
+  int N = kkt->N;
+  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *db = kkt->cor;
+  for (int i = 0; i < N; i++) {
+    double bi = rhs[kkt->perm[i]];
+    db[i] = bi - b[i];
+    b[i] = bi;
+  }
+  kkt->solves++;
+  qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, db);
+  for (int i = 0; i < N; i++) {
+    x[i] += db[i];
+    r[i] += kkt->delta * kkt->sign[i] * db[i];
+  }
+  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
+}
+
 double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_reg, int max_exact,
                           double tol) {
   int N = kkt->N;
   double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, nr;
-  solve_factored(kkt, rhs);
+  // a factor whose pivots were replaced is not K_reg's: each solve is refined against K_reg anew
+  const int from_kept = kkt->from_kept && kkt->prox_kept && kkt->dyn_pivots == 0;
+  if (from_kept)
+    solve_from_kept(kkt, rhs);
+  else
+    solve_factored(kkt, rhs);
   const double lim_d = kkt->lim_d, lim_p = kkt->lim_p;
   kkt->lim_d = kkt->lim_p = 0.0;
-  if (kkt->dyn_pivots > 0) {  // the factor is not K_reg's: refine against K_reg
+  if (from_kept && !kkt->measure_res) {  // r₀ + δ·S·Δ, kept up to date by solve_from_kept
+    nr = residual_norms(kkt, r);
+  } else if (kkt->dyn_pivots > 0) {  // the factor is not K_reg's: refine against K_reg
     kkt->against_reg = 1;
     nr = kkt_residual(kkt, b, x, r, NULL);
     refine(kkt, b, x, nr, max_reg, tol * (1.0 + kkt->rhs_norm), NULL);
@@ -466,6 +501,7 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
   // the proximal error would hold the step's residuals back: refine against K to the limits
   kkt->lim_d = lim_d, kkt->lim_p = lim_p;
   kkt->met_limits = within_limits(kkt);
+  kkt->prox_kept = 1;  // b, x and r for the next solve with this factor (refine may undo it)
   if (!kkt->met_limits) nr = refine(kkt, b, x, nr, max_exact, tol * (1.0 + kkt->rhs_norm), NULL);
   for (int i = 0; i < N; i++) sol[kkt->perm[i]] = x[i];
   return nr;

@@ -38,6 +38,8 @@
 // the share of the iterate's residuals the step's proximal error may reach before it is refined
 #define PROX_REFINE_MAX 2
 #define PROX_ERR_FRAC 0.5
+// ... and at least this share of the other block's limit (newton_solve)
+#define PROX_LIM_FLOOR 1e-6
 
 // ---- sparse products -------------------------------------------------------------
 
@@ -578,6 +580,15 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   const double frac = ws->set.proximal ? ws->prox_frac : REFINE_RES_FRAC;
   ws->kkt.lim_d = frac * qcp_vec_norm_inf(ws->rx, n);
   ws->kkt.lim_p = frac * fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  // a block whose residual is at rounding level while the other's is not (the cold start solves
+  // the dual equations of CVXQP*_M exactly: dres 6e-16 against pres 0.5) would have its rows
+  // refined to rounding level in every solve, 3–8 steps, while an error a millionth of the other
+  // block's cannot hold the iteration back (proximal solves only)
+  if (ws->set.proximal) {
+    const double ld = ws->kkt.lim_d, lp = ws->kkt.lim_p;
+    ws->kkt.lim_d = fmax(ld, PROX_LIM_FLOOR * lp);
+    ws->kkt.lim_p = fmax(lp, PROX_LIM_FLOOR * ld);
+  }
   // after a long step (the endgame: tight limits, μ small, W² spread widely) the factor's rounding
   // can exceed δ·S·sol, the proximal error the solve otherwise assumes (STADAT3: its dual residual
   // stalled at 1e-10 with refinement skipped): the residual against K is then measured
@@ -1376,7 +1387,12 @@ static int centrality_correct(qcp_workspace *ws, double mu_t, double *amax) {
     if (p > 0) memcpy(ws->cdy, ws->dy, (size_t)p * sizeof *ws->dy);
     memcpy(ws->cdz, ws->dz, (size_t)m * sizeof *ws->dz);
     memcpy(ws->cds, ws->ds, (size_t)m * sizeof *ws->ds);
-    if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) return -1;
+    // the correction changes the orthant rows' complementarity right-hand side only: solved from
+    // the last direction, whose refinement it keeps (qcp_kkt_solve_prox)
+    ws->kkt.from_kept = 1;
+    int bad = newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds);
+    ws->kkt.from_kept = 0;
+    if (bad) return -1;
     double an = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
                      qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
     double alpha_new = fmin(1.0, sf * an);

@@ -130,6 +130,16 @@ static void test_kkt_refinement(void **state) {
   qcp_gen_free(&g);
 }
 
+// a workspace for g's problem without equilibration (its KKT matrix is the problem's own)
+static qcp_workspace *setup_unscaled(const qcp_gen *g) {
+  qcp_settings set = qcp_settings_default();
+  set.equilibrate = 0;
+  qcp_workspace *ws;
+  qcp_error err;
+  assert_int_equal(qcp_setup(&ws, &g->prob, &set, &err), QCP_OK);
+  return ws;
+}
+
 // Redundant equality rows (a degenerate active set in the polish): min ½‖x‖² + x₁ with
 // x₁ + x₂ = 1 twice over (rows (1, 1) and (2, 2)) and one inactive row. x = (0, 1) is unique, the
 // multipliers only up to y₁ + 2y₂ = −1 (the inactive row reads x₂ − z = x₂ at x, so z = 0).
@@ -142,11 +152,7 @@ static void test_kkt_refine_from_guess(void **state) {
   double h[1] = {10};
   qcp_gen g;
   assert_int_equal(qcp_gen_dense(&g, 2, 2, 1, 0, NULL, P, A, G, c, b, h), 0);
-  qcp_settings set = qcp_settings_default();
-  set.equilibrate = 0;
-  qcp_workspace *ws;
-  qcp_error err;
-  assert_int_equal(qcp_setup(&ws, &g.prob, &set, &err), QCP_OK);
+  qcp_workspace *ws = setup_unscaled(&g);
   qcp_kkt *kkt = &ws->kkt;
   qcp_kkt_fill(kkt, &ws->prob, &ws->K, 1e-8);
   kkt->Kx[kkt->mapW[0]] = -1.0 - kkt->delta;  // the inactive row as the polish writes it
@@ -161,6 +167,78 @@ static void test_kkt_refine_from_guess(void **state) {
   printf("multipliers from 0: smallest pair; from the guess (1, 1): (%.12f, %.12f)\n", sol[2],
          sol[3]);
   assert_true(fabs(sol[2] - 0.2) <= 1e-7 && fabs(sol[3] + 0.6) <= 1e-7);
+  qcp_workspace_free(ws);
+  qcp_gen_free(&g);
+}
+
+// ‖rhs − K sol‖∞ for the unregularised KKT matrix of a dense problem whose W² block is w2·I
+// (original order: x, y, z)
+static double kkt_dense_residual(int n, int p, int m, const double *P, const double *A,
+                                 const double *G, double w2, const double *rhs, const double *sol) {
+  const double *x = sol, *y = sol + n, *z = sol + n + p;
+  double worst = 0.0;
+  for (int i = 0; i < n; i++) {
+    double v = rhs[i];
+    for (int j = 0; j < n; j++) v -= P[i * n + j] * x[j];
+    for (int k = 0; k < p; k++) v -= A[k * n + i] * y[k];
+    for (int k = 0; k < m; k++) v -= G[k * n + i] * z[k];
+    worst = fmax(worst, fabs(v));
+  }
+  for (int k = 0; k < p + m; k++) {
+    const double *row = k < p ? A + k * n : G + (k - p) * n;
+    double v = rhs[n + k] + (k < p ? 0.0 : w2 * z[k - p]);
+    for (int j = 0; j < n; j++) v -= row[j] * x[j];
+    worst = fmax(worst, fabs(v));
+  }
+  return worst;
+}
+
+// The proximal solves of one factor (a direction and its centrality corrections): a solve after
+// another with the same K_reg starts from that one's refined solution and solves only for the
+// difference of the right-hand sides. With δ = 0.05 against eigenvalues of order 0.1 a solve
+// from scratch needs several refinement steps to bring its error δ·S·x below 1e-9; the same
+// right-hand side again needs none, a right-hand side changed in the complementarity (z) rows
+// fewer, and each returned residual is the true one against K (checked densely). A new factor
+// (other W², δ kept) starts from scratch again: its residual is the new matrix's.
+static void test_kkt_prox_from_kept(void **state) {
+  (void)state;
+  enum { n = 3, p = 1, m = 3, N = n + p + m };
+  double P[n * n] = {0.2, 0.1, 0, 0.1, 0.3, 0.05, 0, 0.05, 0.1}, A[p * n] = {1, 1, 1};
+  double G[m * n] = {-1, 0.9, 0, 0, -1, 0.9, 0.5, 0, -1}, c[n] = {1, -1, 0.5}, b[p] = {1};
+  double h[m] = {0, 0, 1};
+  qcp_gen g;
+  assert_int_equal(qcp_gen_dense(&g, n, p, m, 0, NULL, P, A, G, c, b, h), 0);
+  qcp_workspace *ws = setup_unscaled(&g);
+  qcp_kkt *kkt = &ws->kkt;
+  qcp_kkt_fill(kkt, &ws->prob, &ws->K, 0.05);  // W² = I
+  kkt->from_kept = 1;                          // as the centrality corrections ask
+  assert_int_equal(qcp_kkt_factor(kkt, 1e-13, 1e-7), 0);
+  const double lim = 1e-9;
+  double rhs[N] = {0.3, -0.2, 0.7, 1.0, -0.5, 0.4, 0.8}, sol[N], again[N];
+  int steps[4];
+  for (int k = 0; k < 4; k++) {
+    if (k == 2) rhs[n + p + 1] += 1e-4;  // a correction's change: complementarity rows only
+    if (k == 3) {                        // the next iterate's factor: W² = 2I, δ unchanged
+      qcp_kkt_set_w(kkt, &ws->K, NULL, 2.0);
+      assert_int_equal(qcp_kkt_factor(kkt, 1e-13, 1e-7), 0);
+    }
+    int before = kkt->refines;
+    kkt->lim_d = kkt->lim_p = lim;
+    double nr = qcp_kkt_solve_prox(kkt, rhs, k == 1 ? again : sol, 2, 50, 1e-16);
+    kkt->lim_d = kkt->lim_p = 0.0;
+    steps[k] = kkt->refines - before;
+    double true_res =
+        kkt_dense_residual(n, p, m, P, A, G, k == 3 ? 2.0 : 1.0, rhs, k == 1 ? again : sol);
+    print_message("solve %d: %d refinement steps, residual %.2e (true %.2e)\n", k, steps[k], nr,
+                  true_res);
+    assert_true(kkt->met_limits);
+    assert_true(true_res <= lim && fabs(true_res - nr) <= 1e-14);
+    if (k == 1)
+      for (int i = 0; i < N; i++) assert_true(fabs(again[i] - sol[i]) <= 1e-14);
+  }
+  assert_true(steps[0] >= 3 && steps[3] >= 3);  // from scratch: the proximal error refined away
+  assert_int_equal(steps[1], 0);                // the same right-hand side: already refined
+  assert_true(steps[2] < steps[0]);             // only the change's proximal error is new
   qcp_workspace_free(ws);
   qcp_gen_free(&g);
 }
@@ -448,6 +526,7 @@ int main(void) {
       cmocka_unit_test(test_dense_tail),
       cmocka_unit_test(test_kkt_refinement),
       cmocka_unit_test(test_kkt_refine_from_guess),
+      cmocka_unit_test(test_kkt_prox_from_kept),
       cmocka_unit_test(test_qd_refactor),
       cmocka_unit_test(test_qd_factor_update),
   };

@@ -439,6 +439,7 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
 
   // objective and gap of the original problem: the scaled ones divided by the cost scale
   double xpx = dx[0], kinv = 1.0 / sc->cost, cx = dx[1];
+  ws->res_dots[0] = by, ws->res_dots[1] = hz, ws->res_dots[2] = cx, ws->res_dots[3] = xpx;
   st->pobj = (0.5 * xpx + cx) * kinv;
   st->dobj = (-0.5 * xpx - by - hz) * kinv;
   st->terms = fmax(fmax(fabs(xpx), fabs(cx)), fmax(fabs(by), fabs(hz))) * kinv;
@@ -956,21 +957,28 @@ static qcp_status certify(qcp_workspace *ws) {
   const qcp_problem *pr = &ws->prob;
   int n = pr->n, p = pr->p, m = ws->K.m;
   double eps = ws->set.eps_infeas;
+  // the products bᵀy, hᵀz, cᵀx, xᵀPx of this iterate, as compute_residuals summed them
+  const double *dot = ws->res_dots;
   // primal: t = −(bᵀy + hᵀz) > 0 and ‖Aᵀy + Gᵀz‖ ≤ eps·t (z is interior by construction)
-  double t = -(qcp_vec_dot(ws->b, ws->y, p) + qcp_vec_dot(ws->h, ws->z, m));
+  double t = -(dot[0] + dot[1]);
   if (t > 0.0) {
     double r = 0.0;
-    for (int j = 0; j < n; j++) r = fmax(r, fabs(ws->Atz[j] + ws->tn[j]));
+    for (int j = 0; j < n; j++) {  // plain comparisons: fmax is a libm call here
+      const double a = fabs(ws->Atz[j] + ws->tn[j]);
+      r = a > r ? a : r;
+    }
     if (r <= eps * t) return QCP_PRIMAL_INFEASIBLE;
   }
   // dual: t = −cᵀx > 0, ‖Px‖, ‖Ax‖ ≤ eps·t and −Gx ∈ K up to eps·t. Both ‖Px‖ and t are linear
   // in x, so also ask the curvature along d = x/t to vanish, dᵀPd = xᵀPx/t² ≤ eps²: a strictly
   // convex problem with a small P (optimum far away, not at infinity) is not certified
-  t = -qcp_vec_dot(ws->c, ws->x, n);
-  if (t > 0.0 && qcp_vec_norm_inf(ws->Px, n) <= eps * t &&
-      qcp_vec_dot(ws->x, ws->Px, n) <= eps * eps * t * t) {
+  t = -dot[2];
+  if (t > 0.0 && qcp_vec_norm_inf(ws->Px, n) <= eps * t && dot[3] <= eps * eps * t * t) {
     double ax = 0.0;
-    for (int i = 0; i < p; i++) ax = fmax(ax, fabs(ws->ry[i] + ws->b[i]));
+    for (int i = 0; i < p; i++) {
+      const double a = fabs(ws->ry[i] + ws->b[i]);
+      ax = a > ax ? a : ax;
+    }
     if (ax <= eps * t) {
       for (int i = 0; i < m; i++) ws->t1[i] = -(ws->rz[i] - ws->s[i] + ws->h[i]);
       double e = m > 0 ? qcp_cone_min_eig(&ws->K, ws->t1) : 0.0;

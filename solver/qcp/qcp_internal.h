@@ -315,6 +315,8 @@ struct qcp_workspace {
   double *sPv, *sAv, *sGv, *sc, *sb, *sh;  // the equilibrated values, used when scl.applied
   qcp_problem oprob;  // the caller's problem (same patterns, original values below)
   double *oPv, *oAv, *oGv, *oc, *ob, *oh;
+  double norm_b, norm_h, norm_c;  // ‖ob‖∞, ‖oh‖∞, ‖oc‖∞ (set with the scaling)
+  double res_dots[4];  // bᵀy, hᵀz, cᵀx, xᵀPx of the last compute_residuals (certify)
   qcp_scaling scl;
   double *ux, *us, *uy, *uz;  // unscaled copy of a candidate point (termination check)
   qcp_cones K;

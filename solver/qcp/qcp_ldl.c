@@ -495,11 +495,10 @@ void qcp_ldl_solve_ends(int n, const int *Lp, const int *Lend, const int *Li, co
     if (xj != 0.0)
       for (int p = Lp[j]; p < Lend[j]; p++) x[Li[p]] -= Lx[p] * xj;
   }
-  // D v = u
-  for (int j = 0; j < n; j++) x[j] *= Dinv[j];
-  // Lᵀ x = v
+  // D v = u and Lᵀ x = v in one sweep: v_j is formed as the sweep reaches j (x_i, i > j, are
+  // final by then), the same operations as a separate pass over D
   for (int j = n - 1; j >= 0; j--) {
-    double xj = x[j];
+    double xj = x[j] * Dinv[j];
     for (int p = Lp[j]; p < Lend[j]; p++) xj -= Lx[p] * x[Li[p]];
     x[j] = xj;
   }

@@ -141,6 +141,10 @@ static void equilibrate(qcp_workspace *ws) {
   ws->c = a ? ws->sc : ws->oc, ws->b = a ? ws->sb : ws->ob, ws->h = a ? ws->sh : ws->oh;
   pr->P.values = ws->Pv, pr->A.values = ws->Av, pr->G.values = ws->Gv;
   pr->c = ws->c, pr->b = ws->b, pr->h = ws->h;
+  // the caller's data norms in the residuals' scales (compute_residuals)
+  ws->norm_b = qcp_vec_norm_inf(ws->ob, pr->p);
+  ws->norm_h = qcp_vec_norm_inf(ws->oh, ws->K.m);
+  ws->norm_c = qcp_vec_norm_inf(ws->oc, pr->n);
 }
 
 void qcp_workspace_free(qcp_workspace *ws) {
@@ -350,17 +354,47 @@ typedef struct ipm_stats {
   double terms;  // largest |term| of that sum: rounding in pdgap is ~1e-16 of it
 } ipm_stats;
 
-// ‖v ./ (k·d)‖∞ (NaN-propagating like qcp_vec_norm_inf); d = NULL: ‖v‖∞/k
-static double norm_inf_div(const double *v, const double *d, double k, int n) {
-  if (!d) return qcp_vec_norm_inf(v, n) / k;
-  double r = 0.0;
-  int nan = 0;
-  for (int i = 0; i < n; i++) {
-    double a = fabs(v[i] / (k * d[i]));
-    r = a > r ? a : r;
-    nan |= a != a;
+// ‖v ./ (k·d)‖∞ (NaN-propagating like qcp_vec_norm_inf; d = NULL: ‖v‖∞/k) kept element by
+// element, so that several norms share one pass over their vectors: norm_max_add(&a, v_i, q) with
+// q = k·d_i (d given) or 1 (d = NULL, the division by k done at the end by norm_max_value); a
+// maximum does not depend on the order, so the value is that of a pass of its own.
+typedef struct norm_max {
+  double r;
+  int nan;
+} norm_max;
+
+static inline void norm_max_add(norm_max *a, double v, double q) {
+  // |v| below r·q (rounded to nearest, below the rounded product is below the exact one; 4ε
+  // margin) cannot raise the maximum: no division (most rows, once the maximum is found)
+  if (fabs(v) < a->r * q * (1.0 - 4.0 * DBL_EPSILON)) return;
+  const double t = fabs(v / q);
+  a->r = t > a->r ? t : a->r;
+  a->nan |= t != t;
+}
+
+static inline double norm_max_value(const norm_max *a, const double *d, double k) {
+  return a->nan ? NAN : (d ? a->r : a->r / k);
+}
+
+// r_x = Px + c + Aᵀy + Gᵀz from its parts, with ‖·./(κD)‖∞ of r_x, Px, Aᵀy and Gᵀz (norms[0…3])
+// and xᵀPx, cᵀx (dots[0…1]) in the same pass, as compute_residuals computed them one by one
+static void dual_rows(qcp_workspace *ws, const double *D, double norms[4], double dots[2]) {
+  const int n = ws->prob.n;
+  const double k = ws->scl.cost;
+  norm_max a[4] = {{0.0, 0}, {0.0, 0}, {0.0, 0}, {0.0, 0}};
+  double xpx = 0.0, cx = 0.0;
+  for (int j = 0; j < n; j++) {
+    ws->rx[j] = ws->Px[j] + ws->c[j] + ws->Atz[j] + ws->tn[j];
+    const double q = D ? k * D[j] : 1.0;
+    norm_max_add(&a[0], ws->rx[j], q);
+    norm_max_add(&a[1], ws->Px[j], q);
+    norm_max_add(&a[2], ws->Atz[j], q);
+    norm_max_add(&a[3], ws->tn[j], q);
+    xpx += ws->x[j] * ws->Px[j];
+    cx += ws->c[j] * ws->x[j];
   }
-  return nan ? NAN : r;
+  for (int t = 0; t < 4; t++) norms[t] = norm_max_value(&a[t], D, k);
+  dots[0] = xpx, dots[1] = cx;
 }
 
 static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
@@ -377,34 +411,49 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   memset(ws->tn, 0, (size_t)n * sizeof *ws->tn);
   if (p > 0) csc_mtv(&pr->A, ws->y, ws->Atz);
   csc_mtv(&pr->G, ws->z, ws->tn);
-  for (int j = 0; j < n; j++) ws->rx[j] = ws->Px[j] + ws->c[j] + ws->Atz[j] + ws->tn[j];
-  // r_y = Ax − b, r_z = Gx + s − h
+  double nx[4], dx[2];
+  dual_rows(ws, D, nx, dx);
+  // r_y = Ax − b, r_z = Gx + s − h, with the norms of Ax, Gx, s and of the residuals in the
+  // same passes
   memset(ws->ry, 0, (size_t)(p > 0 ? p : 1) * sizeof *ws->ry);
   if (p > 0) csc_mv(&pr->A, ws->x, ws->ry);
-  double n_ax = norm_inf_div(ws->ry, Ey, 1.0, p);
-  for (int i = 0; i < p; i++) ws->ry[i] -= ws->b[i];
+  norm_max ax = {0.0, 0}, ry = {0.0, 0}, gx = {0.0, 0}, rz = {0.0, 0}, sn = {0.0, 0};
+  double by = 0.0, szs = 0.0, hz = 0.0;
+  for (int i = 0; i < p; i++) {
+    const double q = Ey ? 1.0 * Ey[i] : 1.0;
+    norm_max_add(&ax, ws->ry[i], q);
+    ws->ry[i] -= ws->b[i];
+    norm_max_add(&ry, ws->ry[i], q);
+    by += ws->b[i] * ws->y[i];
+  }
   memset(ws->rz, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->rz);
   csc_mv(&pr->G, ws->x, ws->rz);
-  double n_gx = norm_inf_div(ws->rz, Ez, 1.0, m);
-  for (int i = 0; i < m; i++) ws->rz[i] += ws->s[i] - ws->h[i];
+  for (int i = 0; i < m; i++) {
+    const double q = Ez ? 1.0 * Ez[i] : 1.0;
+    norm_max_add(&gx, ws->rz[i], q);
+    ws->rz[i] += ws->s[i] - ws->h[i];
+    norm_max_add(&rz, ws->rz[i], q);
+    norm_max_add(&sn, ws->s[i], q);
+    szs += ws->s[i] * ws->z[i];
+    hz += ws->h[i] * ws->z[i];
+  }
+  double n_ax = norm_max_value(&ax, Ey, 1.0), n_gx = norm_max_value(&gx, Ez, 1.0);
 
   // objective and gap of the original problem: the scaled ones divided by the cost scale
-  double xpx = qcp_vec_dot(ws->x, ws->Px, n), kinv = 1.0 / sc->cost;
-  double szs = qcp_vec_dot(ws->s, ws->z, m), cx = qcp_vec_dot(ws->c, ws->x, n);
-  double by = qcp_vec_dot(ws->b, ws->y, p), hz = qcp_vec_dot(ws->h, ws->z, m);
+  double xpx = dx[0], kinv = 1.0 / sc->cost, cx = dx[1];
+  ws->res_dots[0] = by, ws->res_dots[1] = hz, ws->res_dots[2] = cx, ws->res_dots[3] = xpx;
   st->pobj = (0.5 * xpx + cx) * kinv;
   st->dobj = (-0.5 * xpx - by - hz) * kinv;
   st->terms = fmax(fmax(fabs(xpx), fabs(cx)), fmax(fabs(by), fabs(hz))) * kinv;
   st->gap = szs * kinv;
   st->mu = ws->K.deg > 0 ? szs / ws->K.deg : 0.0;
   // residuals of the original problem: r_x = r̄_x/(κD), r_y = r̄_y/E_y, r_z = r̄_z/E_z
-  st->pres_abs = fmax(norm_inf_div(ws->ry, Ey, 1.0, p), norm_inf_div(ws->rz, Ez, 1.0, m));
-  st->dres_abs = norm_inf_div(ws->rx, D, sc->cost, n);
-  st->pscale = fmax(fmax(qcp_vec_norm_inf(ws->ob, p), qcp_vec_norm_inf(ws->oh, m)),
-                    fmax(fmax(n_ax, n_gx), norm_inf_div(ws->s, Ez, 1.0, m)));
-  st->dscale =
-      fmax(fmax(qcp_vec_norm_inf(ws->oc, n), norm_inf_div(ws->Px, D, sc->cost, n)),
-           fmax(norm_inf_div(ws->Atz, D, sc->cost, n), norm_inf_div(ws->tn, D, sc->cost, n)));
+  st->pres_abs = fmax(norm_max_value(&ry, Ey, 1.0), norm_max_value(&rz, Ez, 1.0));
+  st->dres_abs = nx[0];
+  // the data's own norms are fixed between updates (equilibrate)
+  st->pscale =
+      fmax(fmax(ws->norm_b, ws->norm_h), fmax(fmax(n_ax, n_gx), norm_max_value(&sn, Ez, 1.0)));
+  st->dscale = fmax(fmax(ws->norm_c, nx[1]), fmax(nx[2], nx[3]));
   st->pres = st->pres_abs / fmax(1.0, st->pscale);
   st->dres = st->dres_abs / fmax(1.0, st->dscale);
   st->pdgap = fabs(st->pobj - st->dobj);
@@ -919,21 +968,28 @@ static qcp_status certify(qcp_workspace *ws) {
   const qcp_problem *pr = &ws->prob;
   int n = pr->n, p = pr->p, m = ws->K.m;
   double eps = ws->set.eps_infeas;
+  // the products bᵀy, hᵀz, cᵀx, xᵀPx of this iterate, as compute_residuals summed them
+  const double *dot = ws->res_dots;
   // primal: t = −(bᵀy + hᵀz) > 0 and ‖Aᵀy + Gᵀz‖ ≤ eps·t (z is interior by construction)
-  double t = -(qcp_vec_dot(ws->b, ws->y, p) + qcp_vec_dot(ws->h, ws->z, m));
+  double t = -(dot[0] + dot[1]);
   if (t > 0.0) {
     double r = 0.0;
-    for (int j = 0; j < n; j++) r = fmax(r, fabs(ws->Atz[j] + ws->tn[j]));
+    for (int j = 0; j < n; j++) {  // plain comparisons: fmax is a libm call here
+      const double a = fabs(ws->Atz[j] + ws->tn[j]);
+      r = a > r ? a : r;
+    }
     if (r <= eps * t) return QCP_PRIMAL_INFEASIBLE;
   }
   // dual: t = −cᵀx > 0, ‖Px‖, ‖Ax‖ ≤ eps·t and −Gx ∈ K up to eps·t. Both ‖Px‖ and t are linear
   // in x, so also ask the curvature along d = x/t to vanish, dᵀPd = xᵀPx/t² ≤ eps²: a strictly
   // convex problem with a small P (optimum far away, not at infinity) is not certified
-  t = -qcp_vec_dot(ws->c, ws->x, n);
-  if (t > 0.0 && qcp_vec_norm_inf(ws->Px, n) <= eps * t &&
-      qcp_vec_dot(ws->x, ws->Px, n) <= eps * eps * t * t) {
+  t = -dot[2];
+  if (t > 0.0 && qcp_vec_norm_inf(ws->Px, n) <= eps * t && dot[3] <= eps * eps * t * t) {
     double ax = 0.0;
-    for (int i = 0; i < p; i++) ax = fmax(ax, fabs(ws->ry[i] + ws->b[i]));
+    for (int i = 0; i < p; i++) {
+      const double a = fabs(ws->ry[i] + ws->b[i]);
+      ax = a > ax ? a : ax;
+    }
     if (ax <= eps * t) {
       for (int i = 0; i < m; i++) ws->t1[i] = -(ws->rz[i] - ws->s[i] + ws->h[i]);
       double e = m > 0 ? qcp_cone_min_eig(&ws->K, ws->t1) : 0.0;
@@ -1448,8 +1504,7 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   qcp_cone_scale(&ws->K, &ws->nt, 1, ws->dsa, ws->t2);
   qcp_cone_scale(&ws->K, &ws->nt, 0, ws->dza, ws->t3);
   qcp_cone_prod(&ws->K, ws->t2, ws->t3, ws->t1);
-  qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
-  for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i] - ws->t1[i];
+  for (int i = 0; i < m; i++) ws->bs[i] -= ws->t1[i];  // bs is still the predictor's −λ∘λ
   qcp_cone_add_identity(&ws->K, ws->bs, sigma * st->mu);
   if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) return -1;
   double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),

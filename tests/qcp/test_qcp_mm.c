@@ -376,6 +376,16 @@ static void test_prox_endgame_limit(void **state) {
   assert_solved_within("LISWET6", 0, 30);
 }
 
+// Q25FV47 (1571 variables, 2391 rows) at an absolute 1e-9 on the proximal path: with each
+// centrality correction refined from scratch, the iteration relaxed δ to 1e-10, the polish at
+// that δ missed (exact gap 1.4e-9) and the solve ran through a stall window and a restart to
+// 119 iterations, solved_inaccurate. With the corrections keeping their refinement and the block
+// limits floored, its iterates pass the exact test at iteration 36.
+static void test_prox_endgame_q25fv47(void **state) {
+  (void)state;
+  assert_solved_within("Q25FV47", 0, 40);
+}
+
 // LISWET4 (10002 variables, 10000 second-difference rows) at an absolute 1e-9 on the proximal
 // path: its steps are short through the middle of the solve, so most iterations take one or two
 // centrality corrections, and each correction's solve was refined from scratch against K
@@ -503,6 +513,7 @@ int main(void) {
       cmocka_unit_test(test_rounding_level_stall),
       cmocka_unit_test(test_prox_endgame_residual),
       cmocka_unit_test(test_prox_endgame_limit),
+      cmocka_unit_test(test_prox_endgame_q25fv47),
       cmocka_unit_test(test_correction_keeps_refinement),
       cmocka_unit_test(test_rounding_level_block_limit),
       cmocka_unit_test(test_solved_polish_budget),

@@ -111,6 +111,7 @@ qcp_settings qcp_settings_default(void) {
       .min_step = 1e-8,
       .max_stall = 3,
       .polish = 1,
+      .polish_bound = 1,
       .verbose = 0,
       .allocator = {NULL, NULL, NULL},
       .equilibrate = 10,
@@ -135,6 +136,7 @@ qcp_settings qcp_settings_contact(void) {
   s.cold_rho = 1e4;
   s.start_switch = 0;
   s.proximal = 0;
+  s.polish_bound = 0;
   return s;
 }
 
@@ -187,6 +189,9 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
   if (s->start_switch != 0 && s->start_switch != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting start_switch = %d must be 0 or 1",
                     s->start_switch);
+  if (s->polish_bound != 0 && s->polish_bound != 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting polish_bound = %d must be 0 or 1",
+                    s->polish_bound);
   if (s->proximal != 0 && s->proximal != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting proximal = %d must be 0 or 1", s->proximal);
   if (s->lastbit != 0 && s->lastbit != 1)

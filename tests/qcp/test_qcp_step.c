@@ -5,6 +5,7 @@
 // checked independently (qcp_check on the original data). Its cold run from ρ = 1e4 takes steps
 // 0.47, 0.01, 0.02 and then full ones; switched to the ρ = 1 point after the short second step,
 // it converged to a point where the primal residual stayed at 1.3e-11 relative to the limit.
+// Two more steps of that run (the same format, with the start's x0) test the polish's rounds.
 // cmocka.h needs the standard headers first
 // clang-format off
 #include <setjmp.h>
@@ -106,9 +107,10 @@ static void step_free(step_file *sf) {
 }
 
 // solves sf from start (x0 for a warm one) with settings set; checks the point independently
-// (qcp_check on the original data) at eps and returns the iterations
+// (qcp_check on the original data) at eps and returns the iterations (*polished: whether the
+// returned point is the polish's, when not NULL)
 static int step_solve(const step_file *sf, const qcp_settings *set, qcp_start start, double eps,
-                      const char *label) {
+                      const char *label, int *polished) {
   qcp_workspace *ws = NULL;
   qcp_error err;
   assert_int_equal(qcp_setup(&ws, &sf->prob, set, &err), 0);
@@ -123,6 +125,7 @@ static int step_solve(const step_file *sf, const qcp_settings *set, qcp_start st
   assert_int_equal(info->status, QCP_SOLVED);
   assert_true(qcp_check_passes(&cr, eps));
   const int its = info->iterations;
+  if (polished) *polished = info->polished;
   qcp_workspace_free(ws);
   return its;
 }
@@ -134,7 +137,7 @@ static void test_foundation_step(void **state) {
   qcp_settings set = qcp_settings_default();
   set.eps_abs = set.eps_rel = 1e-11;  // paper A's step (mbs settings qcp_eps)
   set.cold_rho = 1e4;                 // and its all-active cold start
-  step_solve(&sf, &set, QCP_START_COLD, 1e-11, "foundation step");
+  step_solve(&sf, &set, QCP_START_COLD, 1e-11, "foundation step", NULL);
   step_free(&sf);
 }
 
@@ -152,13 +155,39 @@ static void test_foundation_step_polish(void **state) {
   assert_non_null(sf.x0);
   qcp_settings set = qcp_settings_contact();
   set.eps_abs = set.eps_rel = 1e-11;
-  const int its = step_solve(&sf, &set, QCP_START_WARM, 1e-11, "foundation step, polish");
+  const int its = step_solve(&sf, &set, QCP_START_WARM, 1e-11, "foundation step, polish", NULL);
   assert_true(its <= 20);
+  step_free(&sf);
+}
+
+// A third step of that run (data/foundation_step_solved.txt), started the same way, ends solved
+// at iteration 24; its polish's rounds from the interior point go 31, 22, 17, 10, 5, 2, 1, 0
+// violations (that set misses the test) and those without δ 2, 1, 27, 13, 9, 10, 0, accepted.
+// The contact settings run the polish of a solved point in full (polish_bound = 0) and return
+// the polished point; bounded, the rounds stop after 22 (by their rate) and the interior point
+// is returned.
+static void test_foundation_step_solved_polish(void **state) {
+  (void)state;
+  step_file sf;
+  step_read("QCP_STEP_SOLVED_FILE", &sf);
+  assert_non_null(sf.x0);
+  qcp_settings set = qcp_settings_contact();
+  set.eps_abs = set.eps_rel = 1e-11;
+  int polished = 0;
+  step_solve(&sf, &set, QCP_START_WARM, 1e-11, "foundation step, solved, polish in full",
+             &polished);
+  assert_int_equal(set.polish_bound, 0);
+  assert_int_equal(polished, 1);
+  set.polish_bound = 1;
+  step_solve(&sf, &set, QCP_START_WARM, 1e-11, "foundation step, solved, polish bounded",
+             &polished);
+  assert_int_equal(polished, 0);
   step_free(&sf);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_foundation_step),
-                                     cmocka_unit_test(test_foundation_step_polish)};
+                                     cmocka_unit_test(test_foundation_step_polish),
+                                     cmocka_unit_test(test_foundation_step_solved_polish)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1138,7 +1138,7 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 // 5 s, no solved point's polish was accepted there at 1e-9 or 1e-6, and where they ran they were 8
 // of the polish's 17 factorisations: GOULDQP2, KSIP, LISWET3–6 at 1e-6 spent more on the polish
 // than on the solve). early_rate: the polish during the iteration while the iteration still
-// reduces its residuals (early_polish), which it and the polish at the end follow when the polish
+// closes the gap (iteration_closes), which it and the polish at the end follow when the polish
 // fails: its rounds stop by the same rate rule (LISWET4 and LISWET6 at 1e-6 spent 17
 // factorisations there, about as many as their iterations, and ended solved 4 iterations later).
 static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved, int early_rate) {
@@ -1197,6 +1197,25 @@ static int double_converged(const qcp_settings *set, const ipm_stats *st) {
   return converged(&cheap, set->eps_abs, set->eps_rel, set->strict_gap);
 }
 
+// 1 if the iteration still closes the gap at iterate it: the exact gap is mostly sᵀz, which the
+// steps reduce, or a residual above rounding level (POLISH_FLOOR, relative) fell at least half as
+// far as the last step promised ((1 − α)·r without errors). Then a failed polish costs a few
+// iterations, and its rounds stop by the violations' rate. Otherwise the gap is residual terms
+// that the solves' error holds: the iteration cannot end the solve and the polish is all that
+// can, so its rounds run in full (paper A's foundation, n = 10, E = 1e11, F = 50 N: pres 6.9e-12
+// → 7.8e-12 relative while μ fell 100-fold, the exact gap 1.8e-5 against 1.2e-5 with sᵀz 7e-6;
+// its violations 9, 7, 20, 13, 9, 2, 1, 0 were stopped after 7, and the solve ran to its
+// 50-iteration limit instead of 17). Over one step both residuals: LISWET11 at 1e-6 holds dres
+// at 2.2e-11 while pres falls 8-fold per step and the solve ends 5 iterations later.
+#define POLISH_FLOOR (10.0 * DBL_EPSILON)
+static int iteration_closes(const qcp_workspace *ws, const ipm_stats *st, int it) {
+  if (it == 0 || st->pdgap <= 2.0 * fabs(st->gap)) return 1;
+  const qcp_iter_record *last = &ws->rec[it - 1];
+  const double keep = 1.0 - 0.5 * last->step;
+  return (st->pres > POLISH_FLOOR && st->pres <= keep * last->pres) ||
+         (st->dres > POLISH_FLOOR && st->dres <= keep * last->dres);
+}
+
 static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, int *tries,
                         int *next_it) {
   const qcp_settings *set = &ws->set;
@@ -1213,19 +1232,9 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   const double delta = kkt->delta;
   for (int i = 0; i < n; i++) ws->cdx[i] = kkt->Kx[kkt->mapD[i]];
   for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
-  // the iteration still reduces its residuals when they fell at least half as far as the last
-  // step promised ((1 − α)·r without errors): then a failed polish costs a few iterations and its
-  // rounds stop by the violations' rate. Where the residuals are held by the solves' error and
-  // only the exact gap's residual terms fail the test, the iteration cannot end the solve and
-  // the polish is all that can: its rounds run in full (paper A's foundation, n = 10, E = 1e11,
-  // F = 50 N: pres 6.9e-12 → 7.8e-12 at μ/100 per step; its violations 9, 7, 20, 13, 9, 2, 1, 0
-  // were stopped after 7, and the solve ran to its 50-iteration limit instead of 17)
-  const qcp_iter_record *last = it > 0 ? &ws->rec[it - 1] : NULL;
-  const int reducing =
-      !last || fmax(st->pres, st->dres) <= (1.0 - 0.5 * last->step) * fmax(last->pres, last->dres);
   ipm_stats polished = *st;
   const int f0 = ws->info.factorizations;
-  const int ok = polish(ws, &polished, 0, 0, reducing);
+  const int ok = polish(ws, &polished, 0, 0, iteration_closes(ws, st, it));
   if (set->verbose)
     fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
             ok ? "accepted" : "not accepted", ws->info.factorizations - f0);

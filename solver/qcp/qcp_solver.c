@@ -1137,10 +1137,10 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 // (polish_rounds) and the rounds without δ are skipped (of the 131 Maros–Mészáros problems under
 // 5 s, no solved point's polish was accepted there at 1e-9 or 1e-6, and where they ran they were 8
 // of the polish's 17 factorisations: GOULDQP2, KSIP, LISWET3–6 at 1e-6 spent more on the polish
-// than on the solve). early_rate: the polish during the iteration while the iteration still
-// closes the gap (iteration_closes), which it and the polish at the end follow when the polish
-// fails: its rounds stop by the same rate rule (LISWET4 and LISWET6 at 1e-6 spent 17
-// factorisations there, about as many as their iterations, and ended solved 4 iterations later).
+// than on the solve). early_rate: the polish during the iteration, with polish_bound, while the
+// iteration still closes the gap (iteration_closes), which it and the polish at the end follow
+// when the polish fails: its rounds stop by the same rate rule (LISWET4 and LISWET6 at 1e-6 spent
+// 17 factorisations there, about as many as their iterations, and ended solved 4 iterations later).
 static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved, int early_rate) {
   const qcp_settings *set = &ws->set;
   const int bound = solved && set->polish_bound;
@@ -1234,7 +1234,7 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
   ipm_stats polished = *st;
   const int f0 = ws->info.factorizations;
-  const int ok = polish(ws, &polished, 0, 0, iteration_closes(ws, st, it));
+  const int ok = polish(ws, &polished, 0, 0, set->polish_bound && iteration_closes(ws, st, it));
   if (set->verbose)
     fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
             ok ? "accepted" : "not accepted", ws->info.factorizations - f0);

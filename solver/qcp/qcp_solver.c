@@ -1199,16 +1199,18 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 
 // last_resort: the interior-point point failed the full test (solved_inaccurate), so the last-bit
 // selection may finish a polished point; a solved point is returned as it is when no polish pass
-// is accepted. solved: the point already passes, so the polish can only improve it; the rounds
-// without δ are skipped (of the 131 Maros–Mészáros problems under 5 s, no solved point's polish
-// was accepted there at 1e-9 or 1e-6, and where they ran they were 8 of the polish's 17
-// factorisations: GOULDQP2, KSIP, LISWET3–6 at 1e-6 spent more on the polish than on the solve)
-// early: the polish during the iteration, which the iteration and the polish at the end follow
-// when it fails; its rounds stop by the same rate rule as a solved point's (LISWET4 and LISWET6
-// at 1e-6 spent 17 factorisations there, about as many as their iterations, and ended solved
-// 4 iterations later).
-static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved, int early) {
+// is accepted. solved: the point already passes, so the polish can only improve it; with the
+// setting polish_bound its rounds from the interior point stop by the violations' rate
+// (polish_rounds) and the rounds without δ are skipped (of the 131 Maros–Mészáros problems under
+// 5 s, no solved point's polish was accepted there at 1e-9 or 1e-6, and where they ran they were 8
+// of the polish's 17 factorisations: GOULDQP2, KSIP, LISWET3–6 at 1e-6 spent more on the polish
+// than on the solve). early_rate: the polish during the iteration, with polish_bound, while the
+// iteration still closes the gap (iteration_closes), which it and the polish at the end follow
+// when the polish fails: its rounds stop by the same rate rule (LISWET4 and LISWET6 at 1e-6 spent
+// 17 factorisations there, about as many as their iterations, and ended solved 4 iterations later).
+static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved, int early_rate) {
   const qcp_settings *set = &ws->set;
+  const int bound = solved && set->polish_bound;
   const int m = ws->K.m;
   if (ws->K.nsoc > 0 || m == 0) return 0;
   save_best(ws);
@@ -1224,15 +1226,15 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved,
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, solved || early)) return 1;
-  if (solved) {
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, bound || early_rate)) return 1;
+  if (bound) {
     restore_best(ws);
     return 0;
   }
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, early)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, early_rate)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
   if (candidate && units < INFINITY && lastbit_accept(ws, st)) {
@@ -1262,6 +1264,25 @@ static int double_converged(const qcp_settings *set, const ipm_stats *st) {
   return converged(&cheap, set->eps_abs, set->eps_rel, set->strict_gap);
 }
 
+// 1 if the iteration still closes the gap at iterate it: the exact gap is mostly sᵀz, which the
+// steps reduce, or a residual above rounding level (POLISH_FLOOR, relative) fell at least half as
+// far as the last step promised ((1 − α)·r without errors). Then a failed polish costs a few
+// iterations, and its rounds stop by the violations' rate. Otherwise the gap is residual terms
+// that the solves' error holds: the iteration cannot end the solve and the polish is all that
+// can, so its rounds run in full (paper A's foundation, n = 10, E = 1e11, F = 50 N: pres 6.9e-12
+// → 7.8e-12 relative while μ fell 100-fold, the exact gap 1.8e-5 against 1.2e-5 with sᵀz 7e-6;
+// its violations 9, 7, 20, 13, 9, 2, 1, 0 were stopped after 7, and the solve ran to its
+// 50-iteration limit instead of 17). Over one step both residuals: LISWET11 at 1e-6 holds dres
+// at 2.2e-11 while pres falls 8-fold per step and the solve ends 5 iterations later.
+#define POLISH_FLOOR (10.0 * DBL_EPSILON)
+static int iteration_closes(const qcp_workspace *ws, const ipm_stats *st, int it) {
+  if (it == 0 || st->pdgap <= 2.0 * fabs(st->gap)) return 1;
+  const qcp_iter_record *last = &ws->rec[it - 1];
+  const double keep = 1.0 - 0.5 * last->step;
+  return (st->pres > POLISH_FLOOR && st->pres <= keep * last->pres) ||
+         (st->dres > POLISH_FLOOR && st->dres <= keep * last->dres);
+}
+
 static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, int *tries,
                         int *next_it) {
   const qcp_settings *set = &ws->set;
@@ -1280,7 +1301,7 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
   ipm_stats polished = *st;
   const int f0 = ws->info.factorizations;
-  const int ok = polish(ws, &polished, 0, 0, 1);
+  const int ok = polish(ws, &polished, 0, 0, set->polish_bound && iteration_closes(ws, st, it));
   if (set->verbose)
     fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
             ok ? "accepted" : "not accepted", ws->info.factorizations - f0);

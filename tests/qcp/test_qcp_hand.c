@@ -303,13 +303,13 @@ static void test_input_errors(void **state) {
   qcp_workspace *ws = NULL;
   qcp_error err;
   // settings out of range
-  qcp_settings flags[5] = {qcp_settings_default(), qcp_settings_default(), qcp_settings_default(),
-                           qcp_settings_default(), qcp_settings_default()};
+  qcp_settings flags[6] = {qcp_settings_default(), qcp_settings_default(), qcp_settings_default(),
+                           qcp_settings_default(), qcp_settings_default(), qcp_settings_default()};
   flags[0].step_fraction = 1.5, flags[1].lastbit = 2, flags[2].time_limit_cpu = -1;
-  flags[3].start_switch = 2, flags[4].proximal = -1;
-  const char *named[5] = {"step_fraction", "lastbit = 2", "time_limit_cpu = -1", "start_switch = 2",
-                          "proximal = -1"};
-  for (int k = 0; k < 5; k++) {
+  flags[3].start_switch = 2, flags[4].proximal = -1, flags[5].polish_bound = 2;
+  const char *named[6] = {"step_fraction",    "lastbit = 2",   "time_limit_cpu = -1",
+                          "start_switch = 2", "proximal = -1", "polish_bound = 2"};
+  for (int k = 0; k < 6; k++) {
     assert_int_equal(qcp_setup(&ws, &g.prob, &flags[k], &err), QCP_ERR_SETTINGS);
     assert_non_null(strstr(err.message, named[k]));
     assert_null(ws);

@@ -124,6 +124,13 @@ typedef struct qcp_settings {
   int polish;        // 1: after a solved problem with orthant rows only, solve the equality
                      // KKT system of the identified active set and keep it if it is as
                      // feasible: exact complementarity s∘z = 0 (default 1; 0 off)
+  int polish_bound;  // 1: the polish's corrections stop where the sign violations, falling at
+                     // their last rate, cannot reach 0 in the rounds left: a solved point's
+                     // (which also skips the rounds without δ; the point stays solved) and the
+                     // polish during the iteration while the iteration can still close the gap
+                     // (general QPs: their large active sets rarely settle within the rounds);
+                     // 0: every polish runs all its rounds (default 1; contact and foundation
+                     // steps set 0)
   int verbose;       // 0 silent, 1 one line per iteration to stderr
   qcp_allocator allocator;  // NULL functions = malloc/free
   int equilibrate;          // Ruiz equilibration passes on the data, 0..50 (default 10; 0 off);
@@ -153,8 +160,9 @@ typedef struct qcp_settings {
 qcp_settings qcp_settings_default(void);
 
 // The defaults for problems whose solution carries loads on nearly all rows (contact and
-// foundation steps): the all-active cold start (cold_rho = 1e4), kept (start_switch = 0), and
-// every Newton solve refined against the unregularised matrix (proximal = 0).
+// foundation steps): the all-active cold start (cold_rho = 1e4), kept (start_switch = 0),
+// every Newton solve refined against the unregularised matrix (proximal = 0), and the polish's
+// rounds run in full (polish_bound = 0).
 qcp_settings qcp_settings_contact(void);
 
 // Checks every field of s; returns QCP_OK or QCP_ERR_SETTINGS with a message naming the field.

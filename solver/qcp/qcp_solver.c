@@ -1194,7 +1194,8 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
       break;
     // and where they more than doubled in one round: of the 131 at 1e-9 and 1e-6, no pass whose
     // violations did so was accepted (QSCSD6's solved point: 63, 596, 455; KSIP's 3, 24, 426;
-    // QPILOTNO's 21, 172, 390)
+    // QPILOTNO's 21, 172, 390). Not in the passes run in full: paper A's foundation step's
+    // accepted 9, 7, 20, 13, 9, 2, 1, 0 (tests/qcp qcp_step) jumps too
     if (by_rate && prev > 0 && bad > POLISH_JUMP * prev) break;
     prev = bad;
     if (rises >= POLISH_RISES) break;

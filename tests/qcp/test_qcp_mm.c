@@ -462,6 +462,18 @@ static void test_early_polish_budget(void **state) {
   assert_solved_factorisations("LISWET6", FULL_TOL6, 1e-6, 12);
 }
 
+// QSCSD6 (1350 variables, 1497 rows) at an absolute 1e-9: the polish during the iteration
+// (iteration 18) is not accepted, and the next iterate passes. Its exact gap, sᵀz and the residual
+// terms each about half the threshold, was within what one more step of the last length leaves,
+// yet the rounds without δ ran too (100, 78 sign violations), and the solved point's polish ran a
+// round after its violations jumped from 63 to 596: 10 factorisations beyond one per iteration.
+// Where one more step ends the solve, the early polish now stops after the rounds from the
+// interior point, and a bounded pass stops where its violations more than double (7).
+static void test_early_polish_next_step(void **state) {
+  (void)state;
+  assert_solved_factorisations("QSCSD6", 0, 1e-9, 7);
+}
+
 // The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the
 // exact score does not: one row x1 + x2 with x = (1e16, 1) and u = 1e16 is violated by exactly 1,
 // but 1e16 + 1 rounds to 1e16 in double (ties to even); and a column whose Aᵀy terms
@@ -537,6 +549,7 @@ int main(void) {
       cmocka_unit_test(test_rounding_level_block_limit),
       cmocka_unit_test(test_solved_polish_budget),
       cmocka_unit_test(test_early_polish_budget),
+      cmocka_unit_test(test_early_polish_next_step),
       cmocka_unit_test(test_score_f64_rounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1205,21 +1205,22 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 
 // last_resort: the interior-point point failed the full test (solved_inaccurate), so the last-bit
 // selection may finish a polished point; a solved point is returned as it is when no polish pass
-// is accepted. solved: the point already passes, so the polish can only improve it; with the
-// setting polish_bound its rounds from the interior point stop by the violations' rate
-// (polish_rounds) and the rounds without δ are skipped (of the 131 Maros–Mészáros problems under
+// is accepted. rounds says how its rounds stop. A solved point's polish can only improve it: with
+// the setting polish_bound its rounds from the interior point stop by the violations' rate
+// (polish_rounds) and the rounds without δ are skipped, ROUNDS_RATE_IPM_ONLY (of the 131
+// Maros–Mészáros problems under
 // 5 s, no solved point's polish was accepted there at 1e-9 or 1e-6, and where they ran they were 8
 // of the polish's 17 factorisations: GOULDQP2, KSIP, LISWET3–6 at 1e-6 spent more on the polish
-// than on the solve). early: the polish during the iteration, with polish_bound, while the
-// iteration still closes the gap (EARLY_RATE, iteration_closes), which it and the polish at the
-// end follow when the polish fails: its rounds stop by the same rate rule (LISWET4 and LISWET6 at
-// 1e-6 spent 17 factorisations there, about as many as their iterations, and ended solved 4
-// iterations later); and without the rounds without δ where one more step ends the solve as well
-// (EARLY_NEXT, next_step_ends).
-enum { EARLY_FULL, EARLY_RATE, EARLY_NEXT };
-static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved, int early) {
+// than on the solve). The polish during the iteration, with polish_bound, while the iteration
+// still closes the gap (iteration_closes), which it and the polish at the end follow when the
+// polish fails: its rounds stop by the same rate rule, ROUNDS_RATE (LISWET4 and LISWET6 at 1e-6
+// spent 17 factorisations there, about as many as their iterations, and ended solved 4
+// iterations later); and the rounds without δ are skipped where one more step ends the solve as
+// well, ROUNDS_RATE_IPM_ONLY (next_step_ends). Otherwise every round runs, ROUNDS_FULL.
+typedef enum { ROUNDS_FULL, ROUNDS_RATE, ROUNDS_RATE_IPM_ONLY } polish_stop;
+static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop rounds) {
   const qcp_settings *set = &ws->set;
-  const int bound = solved && set->polish_bound, early_rate = early != EARLY_FULL;
+  const int by_rate = rounds != ROUNDS_FULL;
   const int m = ws->K.m;
   if (ws->K.nsoc > 0 || m == 0) return 0;
   save_best(ws);
@@ -1235,15 +1236,15 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, int solved,
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, bound || early_rate)) return 1;
-  if (bound || early == EARLY_NEXT) {
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, by_rate)) return 1;
+  if (rounds == ROUNDS_RATE_IPM_ONLY) {
     restore_best(ws);
     return 0;
   }
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, early_rate)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, by_rate)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
   if (candidate && units < INFINITY && lastbit_accept(ws, st)) {
@@ -1328,10 +1329,10 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   for (int i = 0; i < p; i++) ws->cdy[i] = kkt->Kx[kkt->mapD[n + i]];
   ipm_stats polished = *st;
   const int f0 = ws->info.factorizations;
-  int early = EARLY_FULL;
+  polish_stop rounds = ROUNDS_FULL;
   if (set->polish_bound && iteration_closes(ws, st, it))
-    early = next_step_ends(ws, st, it) ? EARLY_NEXT : EARLY_RATE;
-  const int ok = polish(ws, &polished, 0, 0, early);
+    rounds = next_step_ends(ws, st, it) ? ROUNDS_RATE_IPM_ONLY : ROUNDS_RATE;
+  const int ok = polish(ws, &polished, 0, rounds);
   if (set->verbose)
     fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
             ok ? "accepted" : "not accepted", ws->info.factorizations - f0);
@@ -1595,12 +1596,13 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   // at 1e-16 relative, the active-set solution has s∘z = 0 exactly)
   int try_polish = final == QCP_SOLVED || final == QCP_SOLVED_INACCURATE;
   int f0 = info->factorizations, s0 = ws->kkt.solves, r0 = ws->kkt.refines;
+  const polish_stop rounds =
+      final == QCP_SOLVED && set->polish_bound ? ROUNDS_RATE_IPM_ONLY : ROUNDS_FULL;
   if (ws->early_polished)
     info->polished = 1;
   else
-    info->polished = try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE,
-                                                        final == QCP_SOLVED, EARLY_FULL)
-                                               : 0;
+    info->polished =
+        try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE, rounds) : 0;
   if (set->verbose && try_polish && set->polish && !ws->early_polished)
     fprintf(stderr, "qcp: final polish %s: %d factorisations, %d solves, %d refinement steps\n",
             info->polished ? "accepted" : "not accepted", info->factorizations - f0,
@@ -1611,7 +1613,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
     swap_first_run(ws);
     restore_best(ws);
     compute_residuals(ws, st);
-    info->polished = polish(ws, st, 1, 0, EARLY_FULL);
+    info->polished = polish(ws, st, 1, ROUNDS_FULL);
     if (!info->polished) {  // back to the whole solve's best point and its statistics
       swap_first_run(ws);
       restore_best(ws);

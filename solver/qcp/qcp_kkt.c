@@ -339,14 +339,34 @@ static double residual_norms(qcp_kkt *kkt, const double *res) {
   return nan ? NAN : (rd > rp ? rd : rp);
 }
 
+// res = δ·S·x with its norms as residual_norms takes them, in one pass
+static double prox_error(qcp_kkt *kkt, const double *x, double *res) {
+  double rd = 0.0, rp = 0.0;
+  int nan = 0;
+  for (int i = 0; i < kkt->N; i++) {
+    const double v = kkt->delta * kkt->sign[i] * x[i], a = fabs(v);
+    res[i] = v;
+    nan |= a != a;
+    if (kkt->sign[i] > 0)
+      rd = a > rd ? a : rd;
+    else
+      rp = a > rp ? a : rp;
+  }
+  kkt->res_d = nan ? NAN : rd;
+  kkt->res_p = nan ? NAN : rp;
+  return nan ? NAN : (rd > rp ? rd : rp);
+}
+
 // res = rhs − (K − δS) x in permuted order, S the sign diagonal (rhs − K x when against_reg:
 // the proximal solves); returns ‖res‖∞. With acc (N long doubles) every sum is accumulated in
-// long double and rounded once into res.
-static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
-                           long double *acc) {
+// long double and rounded once into res. With dx, x += dx first (in the same pass).
+static double kkt_residual_step(qcp_kkt *kkt, const double *rhs, double *x, const double *dx,
+                                double *res, long double *acc) {
   int N = kkt->N;
   const double delta = kkt->against_reg ? 0.0 : kkt->delta;
   if (acc) {
+    if (dx)
+      for (int i = 0; i < N; i++) x[i] += dx[i];
     for (int i = 0; i < N; i++) acc[i] = rhs[i] + (long double)delta * kkt->sign[i] * x[i];
     for (int j = 0; j < N; j++) {
       long double xj = x[j], sum = 0.0L;
@@ -360,7 +380,10 @@ static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, dou
     for (int i = 0; i < N; i++) res[i] = (double)acc[i];
     return residual_norms(kkt, res);
   }
-  for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * x[i];
+  if (dx)
+    for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * (x[i] += dx[i]);
+  else
+    for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * x[i];
   for (int j = 0; j < N; j++) {
     double xj = x[j], sum = 0.0;
     for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
@@ -374,6 +397,11 @@ static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, dou
   return residual_norms(kkt, res);
 }
 
+static double kkt_residual(qcp_kkt *kkt, const double *rhs, double *x, double *res,
+                           long double *acc) {
+  return kkt_residual_step(kkt, rhs, x, NULL, res, acc);
+}
+
 // 1 if the last residual meets the caller's block limits (lim_d on the x rows, lim_p on the others)
 static int within_limits(const qcp_kkt *kkt) {
   return (kkt->lim_d > 0.0 || kkt->lim_p > 0.0) && kkt->res_d <= kkt->lim_d &&
@@ -385,15 +413,16 @@ static int within_limits(const qcp_kkt *kkt) {
 static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int max_refine,
                      double lim, long double *acc) {
   int N = kkt->N;
-  double *r = kkt->res, *dxv = kkt->cor;
   kkt->met_limits = 0;
   for (int it = 0; it < max_refine && nr > lim; it++) {
     if ((kkt->met_limits = within_limits(kkt))) break;
-    memcpy(dxv, r, (size_t)N * sizeof *dxv);
+    // the residual is solved in place into the correction, and the new residual taken into the
+    // other buffer (the two swap roles: no copy)
+    double *dxv = kkt->res, *r = kkt->cor;
+    kkt->res = r, kkt->cor = dxv;
     kkt->refines++;
     qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, dxv);
-    for (int i = 0; i < N; i++) x[i] += dxv[i];
-    double nr_new = kkt_residual(kkt, b, x, r, acc);
+    double nr_new = kkt_residual_step(kkt, b, x, dxv, r, acc);
     // a correction that does not help is undone (singular K, e.g. redundant rows)
     if (!(nr_new < nr)) {
       for (int i = 0; i < N; i++) x[i] -= dxv[i];
@@ -491,12 +520,12 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
     nr = kkt_residual(kkt, b, x, r, NULL);
     refine(kkt, b, x, nr, max_reg, tol * (1.0 + kkt->rhs_norm), NULL);
     kkt->against_reg = 0;
+    r = kkt->res;  // refine swaps its buffers
     nr = kkt_residual(kkt, b, x, r, NULL);
   } else if (kkt->measure_res) {  // the factor's rounding may not be negligible against δ·S·x
     nr = kkt_residual(kkt, b, x, r, NULL);
   } else {  // K_reg x = b up to rounding: the residual against K is δ·S·x
-    for (int i = 0; i < N; i++) r[i] = kkt->delta * kkt->sign[i] * x[i];
-    nr = residual_norms(kkt, r);
+    nr = prox_error(kkt, x, r);
   }
   // the proximal error would hold the step's residuals back: refine against K to the limits
   kkt->lim_d = lim_d, kkt->lim_p = lim_p;

@@ -627,8 +627,8 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   // refinement needs to go no further than REFINE_RES_FRAC (proximal: PROX_ERR_FRAC) of the
   // iterate's own residuals
   const double frac = ws->set.proximal ? ws->prox_frac : REFINE_RES_FRAC;
-  ws->kkt.lim_d = frac * qcp_vec_norm_inf(ws->rx, n);
-  ws->kkt.lim_p = frac * fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  ws->kkt.lim_d = frac * ws->rnorm_d;
+  ws->kkt.lim_p = frac * ws->rnorm_p;
   // a block whose residual is at rounding level while the other's is not (the cold start solves
   // the dual equations of CVXQP*_M exactly: dres 6e-16 against pres 0.5) would have its rows
   // refined to rounding level in every solve, 3–8 steps, while an error a millionth of the other
@@ -1453,10 +1453,7 @@ static void relax_regularisation(qcp_workspace *ws) {
     ws->relax_from = 0.0;
   }
   if (ws->relax_off || !(ws->kkt_worst > REG_RELAX_REL) || !(kkt->delta > REG_FLOOR)) return;
-  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
-  double rp = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
-  double rd = qcp_vec_norm_inf(ws->rx, n);
-  if (!(ws->kkt_worst_abs > REG_RELAX_FRAC * fmin(rp, rd))) return;
+  if (!(ws->kkt_worst_abs > REG_RELAX_FRAC * fmin(ws->rnorm_p, ws->rnorm_d))) return;
   double d = fmax(REG_FLOOR, 0.01 * kkt->delta);
   if (ws->set.verbose)
     fprintf(stderr,
@@ -1525,6 +1522,9 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   const qcp_settings *set = &ws->set;
   if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
+  // the residuals stay fixed through the iteration's solves: their norms are taken once
+  ws->rnorm_d = qcp_vec_norm_inf(ws->rx, n);
+  ws->rnorm_p = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
   relax_regularisation(ws);
   ws->kkt_worst = ws->kkt_worst_abs = 0.0;
   // after a long step (α ≥ 0.9, the endgame) the proximal error may reach only the share of the

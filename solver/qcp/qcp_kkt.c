@@ -438,12 +438,17 @@ static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int ma
 static void solve_factored(qcp_kkt *kkt, const double *rhs) {
   int N = kkt->N;
   kkt->prox_kept = 0;
-  double *b = kkt->rhs, *x = kkt->sol;
-  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
-  memcpy(x, b, (size_t)N * sizeof *x);
+  double *b = kkt->rhs, *x = kkt->sol, nb = 0.0;
+  int nan = 0;
+  for (int i = 0; i < N; i++) {  // permuted, copied and its norm taken in one pass
+    const double bi = rhs[kkt->perm[i]], a = fabs(bi);
+    b[i] = x[i] = bi;
+    nb = a > nb ? a : nb;  // as qcp_vec_norm_inf: a NaN makes the norm NaN
+    nan |= a != a;
+  }
+  kkt->rhs_norm = nan ? NAN : nb;
   kkt->solves++;
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
-  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
 }
 
 static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol,
@@ -486,19 +491,22 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
 // the complementarity rows it corrects) that is its own share of the step, not the whole of it.
 static void solve_from_kept(qcp_kkt *kkt, const double *rhs) {
   int N = kkt->N;
-  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *db = kkt->cor;
+  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *db = kkt->cor, nb = 0.0;
+  int nan = 0;
   for (int i = 0; i < N; i++) {
-    double bi = rhs[kkt->perm[i]];
+    const double bi = rhs[kkt->perm[i]], a = fabs(bi);
     db[i] = bi - b[i];
     b[i] = bi;
+    nb = a > nb ? a : nb;  // ‖b‖∞ as qcp_vec_norm_inf takes it
+    nan |= a != a;
   }
+  kkt->rhs_norm = nan ? NAN : nb;
   kkt->solves++;
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, db);
   for (int i = 0; i < N; i++) {
     x[i] += db[i];
     r[i] += kkt->delta * kkt->sign[i] * db[i];
   }
-  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
 }
 
 double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_reg, int max_exact,

@@ -614,6 +614,16 @@ static double merit(const ipm_stats *st) {
 // (the next residuals are (1 − α)·r + α·e), and δ is relaxed by the same rule
 // (relax_regularisation) where that refinement stalls.
 
+// dst = src (len values); 1 if any is not finite (the check in the copy's pass)
+static int copy_finite(double *dst, const double *src, int len) {
+  int bad = 0;
+  for (int i = 0; i < len; i++) {
+    dst[i] = src[i];
+    bad |= !isfinite(src[i]);
+  }
+  return bad;
+}
+
 // Solves the linearised system with residual right-hand sides −r and complementarity rhs bs
 // (ws->bs); result in dx, dy, dz, ds. Returns 0 or -1 if the solve produced non-finite values.
 static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, double *ds) {
@@ -653,16 +663,14 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   double rel = kr / (1.0 + ws->kkt.rhs_norm);        // relative to the right-hand side
   if (!(rel <= ws->kkt_worst)) ws->kkt_worst = rel;  // NaN-propagating
   if (!(kr <= ws->kkt_worst_abs)) ws->kkt_worst_abs = kr;
-  memcpy(dx, ws->sol, (size_t)n * sizeof *dx);
-  if (p > 0) memcpy(dy, ws->sol + n, (size_t)p * sizeof *dy);
-  if (m > 0) memcpy(dz, ws->sol + n + p, (size_t)m * sizeof *dz);
+  int bad = copy_finite(dx, ws->sol, n);
+  bad |= copy_finite(dy, ws->sol + n, p);
+  bad |= copy_finite(dz, ws->sol + n + p, m);
   // ds = W(λ⋄bs − W dz)
   qcp_cone_scale(&ws->K, &ws->nt, 0, dz, ws->t3);
   for (int i = 0; i < m; i++) ws->t1[i] -= ws->t3[i];
   qcp_cone_scale(&ws->K, &ws->nt, 0, ws->t1, ds);
-  for (int j = 0; j < ws->kkt.N; j++)
-    if (!isfinite(ws->sol[j])) return -1;
-  return 0;
+  return bad ? -1 : 0;
 }
 
 // Step-length safeguard against Mehrotra cycling. Along the step the gap is the quadratic

@@ -322,30 +322,13 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
 }
 
 // ‖res‖∞, and its x rows' and other rows' parts in kkt->res_d, kkt->res_p (one pass; a NaN makes
-// all three NaN)
-static double residual_norms(qcp_kkt *kkt, const double *res) {
+// all three NaN). With x, res = δ·S·x is formed in the same pass (the proximal error).
+static double residual_norms(qcp_kkt *kkt, double *res, const double *x) {
   double rd = 0.0, rp = 0.0;
   int nan = 0;
   for (int i = 0; i < kkt->N; i++) {
+    if (x) res[i] = kkt->delta * kkt->sign[i] * x[i];
     double a = fabs(res[i]);
-    nan |= a != a;
-    if (kkt->sign[i] > 0)
-      rd = a > rd ? a : rd;
-    else
-      rp = a > rp ? a : rp;
-  }
-  kkt->res_d = nan ? NAN : rd;
-  kkt->res_p = nan ? NAN : rp;
-  return nan ? NAN : (rd > rp ? rd : rp);
-}
-
-// res = δ·S·x with its norms as residual_norms takes them, in one pass
-static double prox_error(qcp_kkt *kkt, const double *x, double *res) {
-  double rd = 0.0, rp = 0.0;
-  int nan = 0;
-  for (int i = 0; i < kkt->N; i++) {
-    const double v = kkt->delta * kkt->sign[i] * x[i], a = fabs(v);
-    res[i] = v;
     nan |= a != a;
     if (kkt->sign[i] > 0)
       rd = a > rd ? a : rd;
@@ -378,7 +361,7 @@ static double kkt_residual_step(qcp_kkt *kkt, const double *rhs, double *x, cons
       acc[j] -= sum;
     }
     for (int i = 0; i < N; i++) res[i] = (double)acc[i];
-    return residual_norms(kkt, res);
+    return residual_norms(kkt, res, NULL);
   }
   if (dx)
     for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * (x[i] += dx[i]);
@@ -394,7 +377,7 @@ static double kkt_residual_step(qcp_kkt *kkt, const double *rhs, double *x, cons
     }
     res[j] -= sum;
   }
-  return residual_norms(kkt, res);
+  return residual_norms(kkt, res, NULL);
 }
 
 static double kkt_residual(qcp_kkt *kkt, const double *rhs, double *x, double *res,
@@ -522,7 +505,7 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
   const double lim_d = kkt->lim_d, lim_p = kkt->lim_p;
   kkt->lim_d = kkt->lim_p = 0.0;
   if (from_kept && !kkt->measure_res) {  // r₀ + δ·S·Δ, kept up to date by solve_from_kept
-    nr = residual_norms(kkt, r);
+    nr = residual_norms(kkt, r, NULL);
   } else if (kkt->dyn_pivots > 0) {  // the factor is not K_reg's: refine against K_reg
     kkt->against_reg = 1;
     nr = kkt_residual(kkt, b, x, r, NULL);
@@ -533,7 +516,7 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
   } else if (kkt->measure_res) {  // the factor's rounding may not be negligible against δ·S·x
     nr = kkt_residual(kkt, b, x, r, NULL);
   } else {  // K_reg x = b up to rounding: the residual against K is δ·S·x
-    nr = prox_error(kkt, x, r);
+    nr = residual_norms(kkt, r, x);
   }
   // the proximal error would hold the step's residuals back: refine against K to the limits
   kkt->lim_d = lim_d, kkt->lim_p = lim_p;

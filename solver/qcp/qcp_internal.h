@@ -342,6 +342,9 @@ struct qcp_workspace {
   double kkt_worst;      // largest relative KKT refinement residual of the current iteration
   double kkt_worst_abs;  // the same, absolute
   double prox_frac;      // the proximal solves' error limit, a share of the residuals (ipm_iterate)
+  // the current iterate's ‖r_x‖∞ and max(‖r_y‖∞, ‖r_z‖∞), taken once per iteration for its
+  // solves' refinement limits (ipm_iterate)
+  double rnorm_d, rnorm_p;
   double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
   int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
   qcp_iter_record *rec;

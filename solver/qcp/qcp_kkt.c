@@ -322,11 +322,12 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
 }
 
 // ‖res‖∞, and its x rows' and other rows' parts in kkt->res_d, kkt->res_p (one pass; a NaN makes
-// all three NaN)
-static double residual_norms(qcp_kkt *kkt, const double *res) {
+// all three NaN). With x, res = δ·S·x is formed in the same pass (the proximal error).
+static double residual_norms(qcp_kkt *kkt, double *res, const double *x) {
   double rd = 0.0, rp = 0.0;
   int nan = 0;
   for (int i = 0; i < kkt->N; i++) {
+    if (x) res[i] = kkt->delta * kkt->sign[i] * x[i];
     double a = fabs(res[i]);
     nan |= a != a;
     if (kkt->sign[i] > 0)
@@ -341,12 +342,14 @@ static double residual_norms(qcp_kkt *kkt, const double *res) {
 
 // res = rhs − (K − δS) x in permuted order, S the sign diagonal (rhs − K x when against_reg:
 // the proximal solves); returns ‖res‖∞. With acc (N long doubles) every sum is accumulated in
-// long double and rounded once into res.
-static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
-                           long double *acc) {
+// long double and rounded once into res. With dx, x += dx first (in the same pass).
+static double kkt_residual_step(qcp_kkt *kkt, const double *rhs, double *x, const double *dx,
+                                double *res, long double *acc) {
   int N = kkt->N;
   const double delta = kkt->against_reg ? 0.0 : kkt->delta;
   if (acc) {
+    if (dx)
+      for (int i = 0; i < N; i++) x[i] += dx[i];
     for (int i = 0; i < N; i++) acc[i] = rhs[i] + (long double)delta * kkt->sign[i] * x[i];
     for (int j = 0; j < N; j++) {
       long double xj = x[j], sum = 0.0L;
@@ -358,9 +361,12 @@ static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, dou
       acc[j] -= sum;
     }
     for (int i = 0; i < N; i++) res[i] = (double)acc[i];
-    return residual_norms(kkt, res);
+    return residual_norms(kkt, res, NULL);
   }
-  for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * x[i];
+  if (dx)
+    for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * (x[i] += dx[i]);
+  else
+    for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * x[i];
   for (int j = 0; j < N; j++) {
     double xj = x[j], sum = 0.0;
     for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
@@ -371,7 +377,12 @@ static double kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, dou
     }
     res[j] -= sum;
   }
-  return residual_norms(kkt, res);
+  return residual_norms(kkt, res, NULL);
+}
+
+static double kkt_residual(qcp_kkt *kkt, const double *rhs, double *x, double *res,
+                           long double *acc) {
+  return kkt_residual_step(kkt, rhs, x, NULL, res, acc);
 }
 
 // 1 if the last residual meets the caller's block limits (lim_d on the x rows, lim_p on the others)
@@ -385,15 +396,16 @@ static int within_limits(const qcp_kkt *kkt) {
 static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int max_refine,
                      double lim, long double *acc) {
   int N = kkt->N;
-  double *r = kkt->res, *dxv = kkt->cor;
   kkt->met_limits = 0;
   for (int it = 0; it < max_refine && nr > lim; it++) {
     if ((kkt->met_limits = within_limits(kkt))) break;
-    memcpy(dxv, r, (size_t)N * sizeof *dxv);
+    // the residual is solved in place into the correction, and the new residual taken into the
+    // other buffer (the two swap roles: no copy)
+    double *dxv = kkt->res, *r = kkt->cor;
+    kkt->res = r, kkt->cor = dxv;
     kkt->refines++;
     qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, dxv);
-    for (int i = 0; i < N; i++) x[i] += dxv[i];
-    double nr_new = kkt_residual(kkt, b, x, r, acc);
+    double nr_new = kkt_residual_step(kkt, b, x, dxv, r, acc);
     // a correction that does not help is undone (singular K, e.g. redundant rows)
     if (!(nr_new < nr)) {
       for (int i = 0; i < N; i++) x[i] -= dxv[i];
@@ -409,12 +421,17 @@ static double refine(qcp_kkt *kkt, const double *b, double *x, double nr, int ma
 static void solve_factored(qcp_kkt *kkt, const double *rhs) {
   int N = kkt->N;
   kkt->prox_kept = 0;
-  double *b = kkt->rhs, *x = kkt->sol;
-  for (int i = 0; i < N; i++) b[i] = rhs[kkt->perm[i]];
-  memcpy(x, b, (size_t)N * sizeof *x);
+  double *b = kkt->rhs, *x = kkt->sol, nb = 0.0;
+  int nan = 0;
+  for (int i = 0; i < N; i++) {  // permuted, copied and its norm taken in one pass
+    const double bi = rhs[kkt->perm[i]], a = fabs(bi);
+    b[i] = x[i] = bi;
+    nb = a > nb ? a : nb;  // as qcp_vec_norm_inf: a NaN makes the norm NaN
+    nan |= a != a;
+  }
+  kkt->rhs_norm = nan ? NAN : nb;
   kkt->solves++;
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, x);
-  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
 }
 
 static double kkt_solve(qcp_kkt *kkt, const double *rhs, double *sol, int max_refine, double tol,
@@ -457,19 +474,22 @@ double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess,
 // the complementarity rows it corrects) that is its own share of the step, not the whole of it.
 static void solve_from_kept(qcp_kkt *kkt, const double *rhs) {
   int N = kkt->N;
-  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *db = kkt->cor;
+  double *b = kkt->rhs, *x = kkt->sol, *r = kkt->res, *db = kkt->cor, nb = 0.0;
+  int nan = 0;
   for (int i = 0; i < N; i++) {
-    double bi = rhs[kkt->perm[i]];
+    const double bi = rhs[kkt->perm[i]], a = fabs(bi);
     db[i] = bi - b[i];
     b[i] = bi;
+    nb = a > nb ? a : nb;  // ‖b‖∞ as qcp_vec_norm_inf takes it
+    nan |= a != a;
   }
+  kkt->rhs_norm = nan ? NAN : nb;
   kkt->solves++;
   qcp_ldl_solve(N, kkt->Lp, kkt->Li, kkt->Lx, kkt->Dinv, db);
   for (int i = 0; i < N; i++) {
     x[i] += db[i];
     r[i] += kkt->delta * kkt->sign[i] * db[i];
   }
-  kkt->rhs_norm = qcp_vec_norm_inf(b, N);
 }
 
 double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_reg, int max_exact,
@@ -485,18 +505,18 @@ double qcp_kkt_solve_prox(qcp_kkt *kkt, const double *rhs, double *sol, int max_
   const double lim_d = kkt->lim_d, lim_p = kkt->lim_p;
   kkt->lim_d = kkt->lim_p = 0.0;
   if (from_kept && !kkt->measure_res) {  // r₀ + δ·S·Δ, kept up to date by solve_from_kept
-    nr = residual_norms(kkt, r);
+    nr = residual_norms(kkt, r, NULL);
   } else if (kkt->dyn_pivots > 0) {  // the factor is not K_reg's: refine against K_reg
     kkt->against_reg = 1;
     nr = kkt_residual(kkt, b, x, r, NULL);
     refine(kkt, b, x, nr, max_reg, tol * (1.0 + kkt->rhs_norm), NULL);
     kkt->against_reg = 0;
+    r = kkt->res;  // refine swaps its buffers
     nr = kkt_residual(kkt, b, x, r, NULL);
   } else if (kkt->measure_res) {  // the factor's rounding may not be negligible against δ·S·x
     nr = kkt_residual(kkt, b, x, r, NULL);
   } else {  // K_reg x = b up to rounding: the residual against K is δ·S·x
-    for (int i = 0; i < N; i++) r[i] = kkt->delta * kkt->sign[i] * x[i];
-    nr = residual_norms(kkt, r);
+    nr = residual_norms(kkt, r, x);
   }
   // the proximal error would hold the step's residuals back: refine against K to the limits
   kkt->lim_d = lim_d, kkt->lim_p = lim_p;

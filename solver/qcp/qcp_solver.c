@@ -614,6 +614,16 @@ static double merit(const ipm_stats *st) {
 // (the next residuals are (1 − α)·r + α·e), and δ is relaxed by the same rule
 // (relax_regularisation) where that refinement stalls.
 
+// dst = src (len values); 1 if any is not finite (the check in the copy's pass)
+static int copy_finite(double *dst, const double *src, int len) {
+  int bad = 0;
+  for (int i = 0; i < len; i++) {
+    dst[i] = src[i];
+    bad |= !isfinite(src[i]);
+  }
+  return bad;
+}
+
 // Solves the linearised system with residual right-hand sides −r and complementarity rhs bs
 // (ws->bs); result in dx, dy, dz, ds. Returns 0 or -1 if the solve produced non-finite values.
 static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, double *ds) {
@@ -627,8 +637,8 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   // refinement needs to go no further than REFINE_RES_FRAC (proximal: PROX_ERR_FRAC) of the
   // iterate's own residuals
   const double frac = ws->set.proximal ? ws->prox_frac : REFINE_RES_FRAC;
-  ws->kkt.lim_d = frac * qcp_vec_norm_inf(ws->rx, n);
-  ws->kkt.lim_p = frac * fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
+  ws->kkt.lim_d = frac * ws->rnorm_d;
+  ws->kkt.lim_p = frac * ws->rnorm_p;
   // a block whose residual is at rounding level while the other's is not (the cold start solves
   // the dual equations of CVXQP*_M exactly: dres 6e-16 against pres 0.5) would have its rows
   // refined to rounding level in every solve, 3–8 steps, while an error a millionth of the other
@@ -653,16 +663,14 @@ static int newton_solve(qcp_workspace *ws, double *dx, double *dy, double *dz, d
   double rel = kr / (1.0 + ws->kkt.rhs_norm);        // relative to the right-hand side
   if (!(rel <= ws->kkt_worst)) ws->kkt_worst = rel;  // NaN-propagating
   if (!(kr <= ws->kkt_worst_abs)) ws->kkt_worst_abs = kr;
-  memcpy(dx, ws->sol, (size_t)n * sizeof *dx);
-  if (p > 0) memcpy(dy, ws->sol + n, (size_t)p * sizeof *dy);
-  if (m > 0) memcpy(dz, ws->sol + n + p, (size_t)m * sizeof *dz);
+  int bad = copy_finite(dx, ws->sol, n);
+  bad |= copy_finite(dy, ws->sol + n, p);
+  bad |= copy_finite(dz, ws->sol + n + p, m);
   // ds = W(λ⋄bs − W dz)
   qcp_cone_scale(&ws->K, &ws->nt, 0, dz, ws->t3);
   for (int i = 0; i < m; i++) ws->t1[i] -= ws->t3[i];
   qcp_cone_scale(&ws->K, &ws->nt, 0, ws->t1, ds);
-  for (int j = 0; j < ws->kkt.N; j++)
-    if (!isfinite(ws->sol[j])) return -1;
-  return 0;
+  return bad ? -1 : 0;
 }
 
 // Step-length safeguard against Mehrotra cycling. Along the step the gap is the quadratic
@@ -1453,10 +1461,7 @@ static void relax_regularisation(qcp_workspace *ws) {
     ws->relax_from = 0.0;
   }
   if (ws->relax_off || !(ws->kkt_worst > REG_RELAX_REL) || !(kkt->delta > REG_FLOOR)) return;
-  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
-  double rp = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
-  double rd = qcp_vec_norm_inf(ws->rx, n);
-  if (!(ws->kkt_worst_abs > REG_RELAX_FRAC * fmin(rp, rd))) return;
+  if (!(ws->kkt_worst_abs > REG_RELAX_FRAC * fmin(ws->rnorm_p, ws->rnorm_d))) return;
   double d = fmax(REG_FLOOR, 0.01 * kkt->delta);
   if (ws->set.verbose)
     fprintf(stderr,
@@ -1525,6 +1530,9 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   const qcp_settings *set = &ws->set;
   if (m > 0 && qcp_cone_nt(&ws->K, ws->s, ws->z, &ws->nt, ws->lambda)) return -1;
+  // the residuals stay fixed through the iteration's solves: their norms are taken once
+  ws->rnorm_d = qcp_vec_norm_inf(ws->rx, n);
+  ws->rnorm_p = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
   relax_regularisation(ws);
   ws->kkt_worst = ws->kkt_worst_abs = 0.0;
   // after a long step (α ≥ 0.9, the endgame) the proximal error may reach only the share of the

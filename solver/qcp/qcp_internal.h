@@ -340,6 +340,7 @@ struct qcp_workspace {
   double *cdx, *cds, *cdy, *cdz;  // a direction kept while a centrality corrector is tried
   double *bs, *t1, *t2, *t3;      // m-vectors of scratch
   double *rhs, *sol;              // N
+  double *kry;                    // QCP_KRYLOV_WORK·N: the polish's Krylov scratch (or NULL)
   double *Px, *Atz, *tn;          // n-vectors of scratch
   // best iterate
   double *bx, *bsv, *by, *bz;

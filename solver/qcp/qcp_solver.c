@@ -1397,11 +1397,15 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
 
 // The endgame decided by rounding: an iterate converged to rounding level (each measure within
 // ROUND_LEVEL·ε of its scale, or passing; sᵀz for the gap) whose check has not passed. Where the
-// gap's threshold is below ROUND_LUCK·ε·|pobj|, the rounding that the objective's own magnitude
-// puts on pobj − dobj (a sum with a term of at least ~|pobj|), no double point passes except by
-// a rounding accident of odds ≲ ROUND_LUCK, and more iterations or a restart only retrace it
-// (HUESTIS at 1e-9: objective 3.5e11, rounding ~4e-5; converged by iteration 22, it then ran
-// 113 more: to the stall window, a restart and the stall window again). The solve stops there
+// gap's threshold is below ROUND_LUCK·ε·terms, the rounding that the largest term of pobj − dobj
+// (xᵀPx, cᵀx, bᵀy or hᵀz) puts on it, no double point passes except by a rounding accident of odds
+// ≲ ROUND_LUCK, and more iterations or a restart only retrace it (HUESTIS at 1e-9: objective
+// 3.5e11, rounding ~4e-5; converged by iteration 22, it then ran 113 more: to the stall window, a
+// restart and the stall window again). The largest term, not |pobj|: the one-ulp move of the
+// exact gap is within 2.1× above ε·terms and 2–20× above ε·|pobj| (HUESTIS 3.2e-4 against 1.5e-4
+// and 7.7e-5, QSHELL 6.5e-4 / 7.0e-4 / 3.5e-4, POWELL20 2.3e-4 / 2.3e-5 / 1.2e-5), and with |pobj|
+// HUESTIS at 1e-6 (threshold 1.3 % of ε·|pobj|) ran 91 iterations instead of 15, failing at the
+// same rounding (its polished gap 1.6e-4 at dual residual 1e-11). The solve stops there
 // with the best iterate, no restart (finish still polishes it). The residuals' scales are not
 // used: they depend on the point where the solution is not unique (QFFFFF80's multipliers, dual
 // scale 1e12, QSCRS8's slacks, 3.5e7: their restarts end at points that pass).
@@ -1420,7 +1424,7 @@ static int rounding_level(const qcp_settings *set, const ipm_stats *st) {
 static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
   if (!rounding_level(set, st)) return 0;
   double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel);
-  return thr_g < ROUND_LUCK * DBL_EPSILON * fabs(st->pobj);
+  return thr_g < ROUND_LUCK * DBL_EPSILON * st->terms;
 }
 
 // An iterate at rounding level (rounding_level, and the double |pobj − dobj| within ROUND_LEVEL·ε

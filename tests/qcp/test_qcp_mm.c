@@ -497,6 +497,25 @@ static void test_polish_krylov(void **state) {
   qcp_mm_free(&mm);
 }
 
+// HUESTIS (10000 variables, objective 3.5e11) at an absolute 1e-6: converged to rounding level by
+// iteration ~15, its gap decided by rounding (one ulp of every component moves it by 3.2e-4). The
+// rule that ends such a solve compared the threshold with 1e-2·ε·|pobj| = 7.7e-7 and let it run on
+// through the stall window and a restart (91 iterations, failing alike); with the largest term
+// of pobj − dobj (7e11) it stops there, as at 1e-9.
+static void test_rounding_decides_largest_term(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("HUESTIS", &mm);
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_full(&mm, FULL_TOL6, &sc, &info), QCP_SOLVED_INACCURATE);
+  print_message("HUESTIS at 1e-6: %d iterations, score %.2e %.2e %.2e\n", info.iterations, sc.pres,
+                sc.dres, sc.gap);
+  assert_true(info.iterations <= 20);
+  assert_true(sc.pres <= 1e-6 && sc.dres <= 1e-6 && sc.gap <= 1e-2);
+  qcp_mm_free(&mm);
+}
+
 // The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the
 // exact score does not: one row x1 + x2 with x = (1e16, 1) and u = 1e16 is violated by exactly 1,
 // but 1e16 + 1 rounds to 1e16 in double (ties to even); and a column whose Aᵀy terms
@@ -574,6 +593,7 @@ int main(void) {
       cmocka_unit_test(test_early_polish_budget),
       cmocka_unit_test(test_early_polish_next_step),
       cmocka_unit_test(test_polish_krylov),
+      cmocka_unit_test(test_rounding_decides_largest_term),
       cmocka_unit_test(test_score_f64_rounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -478,6 +478,17 @@ static void test_early_polish_next_step(void **state) {
   assert_solved_factorisations("QSCSD6", 0, 1e-9, 7);
 }
 
+// a full-set problem solved as bench maros runs it at 1e-6, its score printed (status returned)
+static int solve_named_tol6(const char *name, qcp_mm_score *sc, qcp_info *info) {
+  qcp_mm mm;
+  read_full_set(name, &mm);
+  int st = solve_full(&mm, FULL_TOL6, sc, info);
+  print_message("%s at 1e-6: %d iterations, score %.2e %.2e %.2e\n", name, info->iterations,
+                sc->pres, sc->dres, sc->gap);
+  qcp_mm_free(&mm);
+  return st;
+}
+
 // STADAT1 (2001 variables, 5999 rows, x ~ 1e5–1e6) at an absolute 1e-6: the polish's active set
 // holds 3998 rows on the 2001 variables, and its refinement from the interior point stopped with
 // the dual residual at 1.4e-8, which the large x weigh into an exact gap of 5.6e-5
@@ -485,16 +496,11 @@ static void test_early_polish_next_step(void **state) {
 // 1.3e-8). A GMRES cycle preconditioned with the factor, on the same system, ends it polished.
 static void test_polish_krylov(void **state) {
   (void)state;
-  qcp_mm mm;
-  read_full_set("STADAT1", &mm);
   qcp_mm_score sc;
   qcp_info info;
-  assert_int_equal(solve_full(&mm, FULL_TOL6, &sc, &info), QCP_SOLVED);
-  print_message("STADAT1 at 1e-6: %d iterations, score %.2e %.2e %.2e\n", info.iterations, sc.pres,
-                sc.dres, sc.gap);
+  assert_int_equal(solve_named_tol6("STADAT1", &sc, &info), QCP_SOLVED);
   assert_int_equal(info.polished, 1);
   assert_true(sc.pres <= 1e-6 && sc.dres <= 1e-6 && sc.gap <= 1e-6);
-  qcp_mm_free(&mm);
 }
 
 // HUESTIS (10000 variables, objective 3.5e11) at an absolute 1e-6: converged to rounding level by
@@ -504,16 +510,11 @@ static void test_polish_krylov(void **state) {
 // of pobj − dobj (7e11) it stops there, as at 1e-9.
 static void test_rounding_decides_largest_term(void **state) {
   (void)state;
-  qcp_mm mm;
-  read_full_set("HUESTIS", &mm);
   qcp_mm_score sc;
   qcp_info info;
-  assert_int_equal(solve_full(&mm, FULL_TOL6, &sc, &info), QCP_SOLVED_INACCURATE);
-  print_message("HUESTIS at 1e-6: %d iterations, score %.2e %.2e %.2e\n", info.iterations, sc.pres,
-                sc.dres, sc.gap);
+  assert_int_equal(solve_named_tol6("HUESTIS", &sc, &info), QCP_SOLVED_INACCURATE);
   assert_true(info.iterations <= 20);
   assert_true(sc.pres <= 1e-6 && sc.dres <= 1e-6 && sc.gap <= 1e-2);
-  qcp_mm_free(&mm);
 }
 
 // The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the

@@ -246,6 +246,17 @@ double qcp_kkt_solve_accurate(qcp_kkt *kkt, const double *rhs, double *sol, int 
 // multipliers are not unique) the solution is the one nearest to guess, not the smallest one.
 double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess, double *sol,
                            int max_refine, double tol);
+// res = rhs − K x in permuted order (K without the static δ unless against_reg), accumulated in
+// long double when accurate; returns ‖res‖∞ (res_d, res_p: its blocks', as refinement keeps them)
+double qcp_kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
+                        int accurate);
+// Vectors of the Krylov basis of qcp_kkt_refine_krylov; its scratch is QCP_KRYLOV_WORK·N doubles.
+#define QCP_KRYLOV_BASIS 16
+#define QCP_KRYLOV_WORK (QCP_KRYLOV_BASIS + 3)
+// One refinement step of sol (original order, updated in place) towards K sol = rhs for the
+// current factor: the correction equation for the residual accumulated in long double solved by
+// a GMRES cycle preconditioned with the factor (qcp_krylov.c); returns the new ‖residual‖∞.
+double qcp_kkt_refine_krylov(qcp_kkt *kkt, const double *rhs, double *sol, double *work);
 // The proximal Newton solve: K_reg sol = rhs with K_reg the factored matrix itself (δ is a
 // proximal term centred at the iterate, not an error to remove). Only a factor whose pivots the
 // dynamic regularisation replaced is refined against K_reg (at most max_reg steps); the solve's
@@ -329,6 +340,7 @@ struct qcp_workspace {
   double *cdx, *cds, *cdy, *cdz;  // a direction kept while a centrality corrector is tried
   double *bs, *t1, *t2, *t3;      // m-vectors of scratch
   double *rhs, *sol;              // N
+  double *kry;                    // QCP_KRYLOV_WORK·N: the polish's Krylov scratch (or NULL)
   double *Px, *Atz, *tn;          // n-vectors of scratch
   // best iterate
   double *bx, *bsv, *by, *bz;

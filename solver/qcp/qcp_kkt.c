@@ -385,6 +385,11 @@ static double kkt_residual(qcp_kkt *kkt, const double *rhs, double *x, double *r
   return kkt_residual_step(kkt, rhs, x, NULL, res, acc);
 }
 
+double qcp_kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
+                        int accurate) {
+  return kkt_residual(kkt, rhs, x, res, accurate ? kkt->resld : NULL);
+}
+
 // 1 if the last residual meets the caller's block limits (lim_d on the x rows, lim_p on the others)
 static int within_limits(const qcp_kkt *kkt) {
   return (kkt->lim_d > 0.0 || kkt->lim_p > 0.0) && kkt->res_d <= kkt->lim_d &&

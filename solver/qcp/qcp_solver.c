@@ -152,12 +152,12 @@ void qcp_workspace_free(qcp_workspace *ws) {
   qcp_allocator al = ws->al;
   qcp_kkt_free(&ws->kkt, &al);
   qcp_lastbit_free(&ws->lastbit, &al);
-  void *ptrs[] = {ws->Pp,     ws->Pi,   ws->Ap,     ws->Ai,  ws->Gp, ws->Gi,     ws->q,
-                  ws->K.off,  ws->nt.w, ws->nt.eta, ws->x,   ws->s,  ws->y,      ws->z,
-                  ws->lambda, ws->rx,   ws->ry,     ws->rz,  ws->dx, ws->ds,     ws->dy,
-                  ws->dz,     ws->dsa,  ws->dza,    ws->bs,  ws->t1, ws->t2,     ws->t3,
-                  ws->rhs,    ws->sol,  ws->Px,     ws->Atz, ws->tn, ws->rec,    ws->oPv,
-                  ws->oAv,    ws->oGv,  ws->oc,     ws->ob,  ws->oh, ws->scratch};
+  void *ptrs[] = {ws->Pp,     ws->Pi,   ws->Ap,     ws->Ai,  ws->Gp, ws->Gi,      ws->q,
+                  ws->K.off,  ws->nt.w, ws->nt.eta, ws->x,   ws->s,  ws->y,       ws->z,
+                  ws->lambda, ws->rx,   ws->ry,     ws->rz,  ws->dx, ws->ds,      ws->dy,
+                  ws->dz,     ws->dsa,  ws->dza,    ws->bs,  ws->t1, ws->t2,      ws->t3,
+                  ws->rhs,    ws->sol,  ws->Px,     ws->Atz, ws->tn, ws->rec,     ws->oPv,
+                  ws->oAv,    ws->oGv,  ws->oc,     ws->ob,  ws->oh, ws->scratch, ws->kry};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) qcp_release(&al, ptrs[i]);
   qcp_release(&al, ws);
 }
@@ -262,6 +262,10 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   WS_ALLOC(ws->Atz, n);
   WS_ALLOC(ws->tn, n);
   if (ws->K.nsoc == 0 && set.lastbit && qcp_lastbit_alloc(&ws->lastbit, &ws->oprob, &ws->al))
+    goto oom;
+  // written before it is read (qcp_kkt_refine_krylov); without the polish never touched
+  if (ws->K.nsoc == 0 && set.polish &&
+      !(ws->kry = qcp_alloc_uninit(&ws->al, (size_t)QCP_KRYLOV_WORK * (size_t)N, sizeof *ws->kry)))
     goto oom;
   if (scratch_parts(ws)) goto oom;
   // the norms' scratch is the factor's accumulator (N = n + p + m doubles), free outside a
@@ -1051,6 +1055,33 @@ static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
 // 148 active rows on 143 variables, 32 negative multipliers from 0, none from the point).
 enum { POLISH_PLAIN, POLISH_ACCURATE, POLISH_FROM_IPM };
 
+// The polished point from the solution of the active-set system in ws->sol: x, y as solved,
+// s_A = 0, z_{∉A} = 0, the other signs clipped. Returns the number of sign violations beyond tol
+// (flipping each violated row's membership in act), or −1 if the solution is not finite.
+static int polish_point(qcp_workspace *ws, double *act, double tol) {
+  const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
+  for (int j = 0; j < ws->kkt.N; j++)
+    if (!isfinite(ws->sol[j])) return -1;
+  memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
+  if (p > 0) memcpy(ws->y, ws->sol + n, (size_t)p * sizeof *ws->y);
+  memset(ws->rz, 0, (size_t)m * sizeof *ws->rz);
+  csc_mv(&ws->prob.G, ws->x, ws->rz);
+  int bad = 0;
+  for (int i = 0; i < m; i++) {
+    double z = ws->sol[n + p + i], s = ws->h[i] - ws->rz[i];
+    if (act[i] > 0.0) {
+      if (z < -tol) bad++, act[i] = 0.0;
+      ws->z[i] = fmax(z, 0.0);
+      ws->s[i] = 0.0;
+    } else {
+      if (s < -tol) bad++, act[i] = 1.0;
+      ws->s[i] = fmax(s, 0.0);
+      ws->z[i] = 0.0;
+    }
+  }
+  return bad;
+}
+
 // One polish solve with the active set in act (1 active, 0 inactive): the equality KKT system,
 // then the point (x, y, s, z) with s_A = 0, z_{∉A} = 0. Returns the number of sign violations
 // beyond tol (z_A < −tol or s_{∉A} < −tol), flipping each violated row's membership in act for
@@ -1080,26 +1111,7 @@ static int polish_round(qcp_workspace *ws, double *act, double tol, int how) {
   } else {
     qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
   }
-  for (int j = 0; j < kkt->N; j++)
-    if (!isfinite(ws->sol[j])) return -1;
-  memcpy(ws->x, ws->sol, (size_t)n * sizeof *ws->x);
-  if (p > 0) memcpy(ws->y, ws->sol + n, (size_t)p * sizeof *ws->y);
-  memset(ws->rz, 0, (size_t)m * sizeof *ws->rz);
-  csc_mv(&ws->prob.G, ws->x, ws->rz);
-  int bad = 0;
-  for (int i = 0; i < m; i++) {
-    double z = ws->sol[n + p + i], s = ws->h[i] - ws->rz[i];
-    if (act[i] > 0.0) {
-      if (z < -tol) bad++, act[i] = 0.0;
-      ws->z[i] = fmax(z, 0.0);
-      ws->s[i] = 0.0;
-    } else {
-      if (s < -tol) bad++, act[i] = 1.0;
-      ws->s[i] = fmax(s, 0.0);
-      ws->z[i] = 0.0;
-    }
-  }
-  return bad;
+  return polish_point(ws, act, tol);
 }
 
 // The active set of the interior-point point, corrected for a few rounds when the polished point
@@ -1133,7 +1145,8 @@ static void test_thresholds(const qcp_settings *set, const ipm_stats *st, double
 // A polished point that keeps every sign but misses the full test is a candidate for the last-bit
 // selection. The one whose worst measure (recomputed exactly, in units of its threshold) is
 // smallest is kept in the centrality corrector's scratch, free once the iteration is over.
-static void keep_candidate(qcp_workspace *ws, double *best_units) {
+// the worst measure of the point in ws, recomputed exactly, in units of its threshold
+static double exact_units(qcp_workspace *ws) {
   const qcp_settings *set = &ws->set;
   ipm_stats cur;
   double t[3];
@@ -1141,7 +1154,11 @@ static void keep_candidate(qcp_workspace *ws, double *best_units) {
   accurate_stats(ws, &cur);
   test_thresholds(set, &cur, t);
   double gap = set->strict_gap ? fabs(cur.gap) + cur.pdgap : fmax(fabs(cur.gap), cur.pdgap);
-  double units = fmax(fmax(cur.pres_abs / t[0], cur.dres_abs / t[1]), gap / t[2]);
+  return fmax(fmax(cur.pres_abs / t[0], cur.dres_abs / t[1]), gap / t[2]);
+}
+
+static void keep_candidate(qcp_workspace *ws, double *best_units) {
+  const double units = exact_units(ws);
   if (!(units < *best_units)) return;
   *best_units = units;
   copy_point(ws, ws->cdx, ws->cdy, ws->cds, ws->cdz, ws->x, ws->y, ws->s, ws->z);
@@ -1168,6 +1185,35 @@ static int lastbit_accept(qcp_workspace *ws, ipm_stats *st) {
   return polish_accept(ws, st);
 }
 
+// A round without sign violations whose point misses the full test: refinement from the interior
+// point (or from K_reg⁻¹ rhs) stops at the first step that does not lower ‖r‖∞, and on a degenerate
+// active set it barely moves the components along K's eigenvalues λ ≪ δ (rate δ/(λ + δ)), which
+// the gap xᵀr_x − zᵀr_z weighs by large x. STADAT1 at 1e-6: 3998 active rows on 2001 variables,
+// x ~ 1e5–1e6; refinement left the dual residual at 1.4e-8 and the gap at 1.8e-4, 1000 plain steps
+// 1.6e-11 and 1.8e-6. So the same system is refined on by GMRES cycles preconditioned with the
+// factor (qcp_kkt_refine_krylov), at most POLISH_KRYLOV of them, each point judged by the full
+// test (STADAT1: the first cycle's, dual residual 1.2e-7, gap 3.9e-7), and they stop once a
+// cycle did not halve the worst measure (exact_units): a point at rounding level (HUESTIS's
+// polished gap, 1.6e-4, is what one ulp of its components moves it by) is not improved by
+// solving more accurately. Only in a polish run in full (the iteration cannot end the solve): a
+// solved point's polish, an improvement only, and a polish during the iteration that the
+// iteration may still overtake skip them (STADAT2 and STADAT3 at 1e-6, solved: 3 cycles of 17
+// solves each in the final polish took 1.6–1.8× the solve's CPU). 1 if one is accepted.
+#define POLISH_KRYLOV 3
+static int polish_krylov(qcp_workspace *ws, double *act, double tol, ipm_stats *st) {
+  if (!ws->kry) return 0;  // the polish switched on after a setup without it
+  double units = exact_units(ws);
+  for (int c = 0; c < POLISH_KRYLOV; c++) {
+    if (!isfinite(qcp_kkt_refine_krylov(&ws->kkt, ws->rhs, ws->sol, ws->kry))) return 0;
+    if (polish_point(ws, act, tol) != 0) return 0;
+    if (polish_accept(ws, st)) return 1;
+    const double u = exact_units(ws);
+    if (!(u <= 0.5 * units)) return 0;
+    units = u;
+  }
+  return 0;
+}
+
 // the interior point's active set: the rows whose multiplier exceeds their slack
 static void interior_active_set(const qcp_workspace *ws, double *act) {
   for (int i = 0; i < ws->K.m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
@@ -1187,7 +1233,7 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
     if (polish_accept(ws, st)) return 1;
     if (bad == 0) {
       if (candidate) keep_candidate(ws, candidate);
-      break;
+      return !by_rate && polish_krylov(ws, act, tol, st);
     }
     // the corrections diverge: the violations rose POLISH_RISES rounds in a row (QETAMACR's 57,
     // 71, 131, …, QSCSD6's 100, 78, 115, 536, …; every accepted sequence of the 131 Maros–Mészáros
@@ -1359,11 +1405,15 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
 
 // The endgame decided by rounding: an iterate converged to rounding level (each measure within
 // ROUND_LEVEL·ε of its scale, or passing; sᵀz for the gap) whose check has not passed. Where the
-// gap's threshold is below ROUND_LUCK·ε·|pobj|, the rounding that the objective's own magnitude
-// puts on pobj − dobj (a sum with a term of at least ~|pobj|), no double point passes except by
-// a rounding accident of odds ≲ ROUND_LUCK, and more iterations or a restart only retrace it
-// (HUESTIS at 1e-9: objective 3.5e11, rounding ~4e-5; converged by iteration 22, it then ran
-// 113 more: to the stall window, a restart and the stall window again). The solve stops there
+// gap's threshold is below ROUND_LUCK·ε·terms, the rounding that the largest term of pobj − dobj
+// (xᵀPx, cᵀx, bᵀy or hᵀz) puts on it, no double point passes except by a rounding accident of odds
+// ≲ ROUND_LUCK, and more iterations or a restart only retrace it (HUESTIS at 1e-9: objective
+// 3.5e11, rounding ~4e-5; converged by iteration 22, it then ran 113 more: to the stall window, a
+// restart and the stall window again). The largest term, not |pobj|: the one-ulp move of the
+// exact gap is within 2.1× above ε·terms and 2–20× above ε·|pobj| (HUESTIS 3.2e-4 against 1.5e-4
+// and 7.7e-5, QSHELL 6.5e-4 / 7.0e-4 / 3.5e-4, POWELL20 2.3e-4 / 2.3e-5 / 1.2e-5), and with |pobj|
+// HUESTIS at 1e-6 (threshold 1.3 % of ε·|pobj|) ran 91 iterations instead of 15, failing at the
+// same rounding (its polished gap 1.6e-4 at dual residual 1e-11). The solve stops there
 // with the best iterate, no restart (finish still polishes it). The residuals' scales are not
 // used: they depend on the point where the solution is not unique (QFFFFF80's multipliers, dual
 // scale 1e12, QSCRS8's slacks, 3.5e7: their restarts end at points that pass).
@@ -1382,7 +1432,7 @@ static int rounding_level(const qcp_settings *set, const ipm_stats *st) {
 static int rounding_decides(const qcp_settings *set, const ipm_stats *st) {
   if (!rounding_level(set, st)) return 0;
   double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel);
-  return thr_g < ROUND_LUCK * DBL_EPSILON * fabs(st->pobj);
+  return thr_g < ROUND_LUCK * DBL_EPSILON * st->terms;
 }
 
 // An iterate at rounding level (rounding_level, and the double |pobj − dobj| within ROUND_LEVEL·ε

@@ -140,6 +140,19 @@ static qcp_workspace *setup_unscaled(const qcp_gen *g) {
   return ws;
 }
 
+// The KKT system of min ½‖x‖² + x₁ over x ∈ R² with equality rows A x = b (2×2, row-major) and
+// the inactive row x₂ ≤ 10, as the polish writes it (G_i x − z_i = rhs, δ = 1e-8), factored
+static qcp_workspace *factor_two_rows(qcp_gen *g, const double *A, const double *b) {
+  double P[4] = {1, 0, 0, 1}, G[2] = {0, 1}, c[2] = {1, 0}, h[1] = {10};
+  assert_int_equal(qcp_gen_dense(g, 2, 2, 1, 0, NULL, P, A, G, c, b, h), 0);
+  qcp_workspace *ws = setup_unscaled(g);
+  qcp_kkt *kkt = &ws->kkt;
+  qcp_kkt_fill(kkt, &ws->prob, &ws->K, 1e-8);
+  kkt->Kx[kkt->mapW[0]] = -1.0 - kkt->delta;
+  assert_true(qcp_kkt_factor(kkt, 1e-13, 1e-7) >= 0);
+  return ws;
+}
+
 // Redundant equality rows (a degenerate active set in the polish): min ½‖x‖² + x₁ with
 // x₁ + x₂ = 1 twice over (rows (1, 1) and (2, 2)) and one inactive row. x = (0, 1) is unique, the
 // multipliers only up to y₁ + 2y₂ = −1 (the inactive row reads x₂ − z = x₂ at x, so z = 0).
@@ -148,15 +161,10 @@ static qcp_workspace *setup_unscaled(const qcp_gen *g) {
 // 2).
 static void test_kkt_refine_from_guess(void **state) {
   (void)state;
-  double P[4] = {1, 0, 0, 1}, A[4] = {1, 1, 2, 2}, G[2] = {0, 1}, c[2] = {1, 0}, b[2] = {1, 2};
-  double h[1] = {10};
+  double A[4] = {1, 1, 2, 2}, b[2] = {1, 2};
   qcp_gen g;
-  assert_int_equal(qcp_gen_dense(&g, 2, 2, 1, 0, NULL, P, A, G, c, b, h), 0);
-  qcp_workspace *ws = setup_unscaled(&g);
+  qcp_workspace *ws = factor_two_rows(&g, A, b);
   qcp_kkt *kkt = &ws->kkt;
-  qcp_kkt_fill(kkt, &ws->prob, &ws->K, 1e-8);
-  kkt->Kx[kkt->mapW[0]] = -1.0 - kkt->delta;  // the inactive row as the polish writes it
-  assert_true(qcp_kkt_factor(kkt, 1e-13, 1e-7) >= 0);
   double rhs[5] = {-1, 0, 1, 2, 1}, sol[5], guess[5] = {0, 1, 1, 1, 0};  // z = x₂ − 1 = 0
   assert_true(qcp_kkt_solve_accurate(kkt, rhs, sol, 50, 0.0) <= 1e-14);
   assert_true(fabs(sol[0]) <= 1e-12 && fabs(sol[1] - 1) <= 1e-12);
@@ -167,6 +175,36 @@ static void test_kkt_refine_from_guess(void **state) {
   printf("multipliers from 0: smallest pair; from the guess (1, 1): (%.12f, %.12f)\n", sol[2],
          sol[3]);
   assert_true(fabs(sol[2] - 0.2) <= 1e-7 && fabs(sol[3] + 0.6) <= 1e-7);
+  qcp_workspace_free(ws);
+  qcp_gen_free(&g);
+}
+
+// Nearly dependent equality rows: min ½‖x‖² + x₁ with x₁ + x₂ = 1 and x₁ + (1 + ε)x₂ = 1 + ε
+// (ε = 2⁻²⁰) and one inactive row, solution x = (0, 1), y = (−1, 0), z = 0. The Schur complement
+// of K has an eigenvalue ~ε²/4 ≈ 2e-13 far below δ = 1e-8, along which refinement with the factor
+// of K_reg converges at δ/(λ + δ) ≈ 1 − 2e-5 per step: it stops (residual 7.6e-14, no step lowers
+// it) with x off by 1.6e-7. One GMRES cycle preconditioned with the same factor
+// (qcp_kkt_refine_krylov) brings the residual to 8e-17 and x to 3e-14 (y, conditioned by 1/λ,
+// to 1e-7).
+static void test_kkt_refine_krylov(void **state) {
+  (void)state;
+  const double e = ldexp(1.0, -20);
+  double A[4] = {1, 1, 1, 1 + e}, b[2] = {1, 1 + e};
+  qcp_gen g;
+  qcp_workspace *ws = factor_two_rows(&g, A, b);
+  qcp_kkt *kkt = &ws->kkt;
+  double rhs[5] = {-1, 0, 1, 1 + e, 1}, sol[5], work[QCP_KRYLOV_WORK * 5];
+  const double plain = qcp_kkt_solve_accurate(kkt, rhs, sol, 50, 0.0);
+  const double err_plain = fmax(fabs(sol[0]), fabs(sol[1] - 1));
+  const double krylov = qcp_kkt_refine_krylov(kkt, rhs, sol, work);
+  const double err_x = fmax(fabs(sol[0]), fabs(sol[1] - 1));
+  printf(
+      "plain refinement: residual %.2e, x error %.2e; one Krylov cycle: %.2e, %.2e, y (%.3g, "
+      "%.3g)\n",
+      plain, err_plain, krylov, err_x, sol[2], sol[3]);
+  assert_true(err_plain >= 1e-8);
+  assert_true(krylov <= 1e-15 && err_x <= 1e-12);
+  assert_true(fabs(sol[2] + 1) <= 1e-6 && fabs(sol[3]) <= 1e-6 && fabs(sol[4]) <= 1e-12);
   qcp_workspace_free(ws);
   qcp_gen_free(&g);
 }
@@ -609,6 +647,7 @@ int main(void) {
       cmocka_unit_test(test_dense_tail),
       cmocka_unit_test(test_kkt_refinement),
       cmocka_unit_test(test_kkt_refine_from_guess),
+      cmocka_unit_test(test_kkt_refine_krylov),
       cmocka_unit_test(test_kkt_prox_from_kept),
       cmocka_unit_test(test_qd_refactor),
       cmocka_unit_test(test_qd_factor_update),

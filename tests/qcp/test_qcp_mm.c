@@ -478,6 +478,45 @@ static void test_early_polish_next_step(void **state) {
   assert_solved_factorisations("QSCSD6", 0, 1e-9, 7);
 }
 
+// a full-set problem solved as bench maros runs it at 1e-6, its score printed (status returned)
+static int solve_named_tol6(const char *name, qcp_mm_score *sc, qcp_info *info) {
+  qcp_mm mm;
+  read_full_set(name, &mm);
+  int st = solve_full(&mm, FULL_TOL6, sc, info);
+  print_message("%s at 1e-6: %d iterations, score %.2e %.2e %.2e\n", name, info->iterations,
+                sc->pres, sc->dres, sc->gap);
+  qcp_mm_free(&mm);
+  return st;
+}
+
+// STADAT1 (2001 variables, 5999 rows, x ~ 1e5–1e6) at an absolute 1e-6: the polish's active set
+// holds 3998 rows on the 2001 variables, and its refinement from the interior point stopped with
+// the dual residual at 1.4e-8, which the large x weigh into an exact gap of 5.6e-5
+// (solved_inaccurate after 87 iterations, though one ulp of every component moves the gap by only
+// 1.3e-8). A GMRES cycle preconditioned with the factor, on the same system, ends it polished.
+static void test_polish_krylov(void **state) {
+  (void)state;
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_named_tol6("STADAT1", &sc, &info), QCP_SOLVED);
+  assert_int_equal(info.polished, 1);
+  assert_true(sc.pres <= 1e-6 && sc.dres <= 1e-6 && sc.gap <= 1e-6);
+}
+
+// HUESTIS (10000 variables, objective 3.5e11) at an absolute 1e-6: converged to rounding level by
+// iteration ~15, its gap decided by rounding (one ulp of every component moves it by 3.2e-4). The
+// rule that ends such a solve compared the threshold with 1e-2·ε·|pobj| = 7.7e-7 and let it run on
+// through the stall window and a restart (91 iterations, failing alike); with the largest term
+// of pobj − dobj (7e11) it stops there, as at 1e-9.
+static void test_rounding_decides_largest_term(void **state) {
+  (void)state;
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_named_tol6("HUESTIS", &sc, &info), QCP_SOLVED_INACCURATE);
+  assert_true(info.iterations <= 20);
+  assert_true(sc.pres <= 1e-6 && sc.dres <= 1e-6 && sc.gap <= 1e-2);
+}
+
 // The float64 score sums as a sparse mat-vec does, so it loses what a double sum loses and the
 // exact score does not: one row x1 + x2 with x = (1e16, 1) and u = 1e16 is violated by exactly 1,
 // but 1e16 + 1 rounds to 1e16 in double (ties to even); and a column whose Aᵀy terms
@@ -554,6 +593,8 @@ int main(void) {
       cmocka_unit_test(test_solved_polish_budget),
       cmocka_unit_test(test_early_polish_budget),
       cmocka_unit_test(test_early_polish_next_step),
+      cmocka_unit_test(test_polish_krylov),
+      cmocka_unit_test(test_rounding_decides_largest_term),
       cmocka_unit_test(test_score_f64_rounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

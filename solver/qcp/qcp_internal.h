@@ -247,9 +247,9 @@ double qcp_kkt_solve_accurate(qcp_kkt *kkt, const double *rhs, double *sol, int 
 double qcp_kkt_refine_from(qcp_kkt *kkt, const double *rhs, const double *guess, double *sol,
                            int max_refine, double tol);
 // res = rhs − K x in permuted order (K without the static δ unless against_reg), accumulated in
-// long double when accurate; returns ‖res‖∞ (res_d, res_p: its blocks', as refinement keeps them)
-double qcp_kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
-                        int accurate);
+// long double when accurate; returns ‖res‖∞ (res_d, res_p: its blocks', as refinement keeps them).
+// x is only read (not const: it shares the pass that refinement uses to update x).
+double qcp_kkt_residual(qcp_kkt *kkt, const double *rhs, double *x, double *res, int accurate);
 // Vectors of the Krylov basis of qcp_kkt_refine_krylov; its scratch is QCP_KRYLOV_WORK·N doubles.
 #define QCP_KRYLOV_BASIS 16
 #define QCP_KRYLOV_WORK (QCP_KRYLOV_BASIS + 3)

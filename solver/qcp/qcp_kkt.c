@@ -385,8 +385,7 @@ static double kkt_residual(qcp_kkt *kkt, const double *rhs, double *x, double *r
   return kkt_residual_step(kkt, rhs, x, NULL, res, acc);
 }
 
-double qcp_kkt_residual(qcp_kkt *kkt, const double *rhs, const double *x, double *res,
-                        int accurate) {
+double qcp_kkt_residual(qcp_kkt *kkt, const double *rhs, double *x, double *res, int accurate) {
   return kkt_residual(kkt, rhs, x, res, accurate ? kkt->resld : NULL);
 }
 

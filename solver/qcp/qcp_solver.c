@@ -1371,8 +1371,11 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   polish_stop rounds = ROUNDS_FULL;
   if (set->polish_bound && iteration_closes(ws, st, it))
     rounds = next_step_ends(ws, st, it) ? ROUNDS_RATE_IPM_ONLY : ROUNDS_RATE;
-  // at rounding level the iteration cannot improve the point: only the polish can end the solve
-  const int ok = polish(ws, &polished, 0, rounds, rounding_level(set, st));
+  // the ladder where the iterate is at rounding level, which the iteration cannot improve, unless
+  // one more step is forecast to end the solve (QSCSD6 at 1e-9: its ladder's first pass, at
+  // iteration 18, violated signs, and the next iterate passed)
+  const int ladder = rounds != ROUNDS_RATE_IPM_ONLY && rounding_level(set, st);
+  const int ok = polish(ws, &polished, 0, rounds, ladder);
   if (set->verbose)
     fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
             ok ? "accepted" : "not accepted", ws->info.factorizations - f0);

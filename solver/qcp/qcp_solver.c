@@ -1212,12 +1212,13 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 // iteration; its first correction raised the dual residual from 5.5e-9 to 8.8e-9, the one-ulp
 // move of that measure being 3.6e-10). Where that pass kept every sign, the active set is right
 // and only the solve's accuracy is wanting: the same pass is repeated at δ 10, 100 and 1000 times
-// the configured one (the larger of it and the matrix's, for the first), each step then a damped
-// proximal step (QPCBOEI2 at δ = 1e-7: dual residual 4.7e-9, 3.0e-9, 1.5e-9, 1.7e-10; QPILOTNO at
-// 1e-6: 7.5e-9 → 4.8e-10). One factorisation each; 1 if one passes the full test. Only on the
-// proximal path (setting proximal): on the exact Newton path, which paper A's step and paper B's
-// dual solver take, it changed paper A's foundation (n = 10, E = 1e11, F = 50 N: 3839 → 3838
-// solver iterations over the run, its pressures in the 10th digit).
+// the matrix's (at 1, 10 and 100 times the configured one where the iteration relaxed the
+// matrix's below it), each step then a damped proximal step (QPCBOEI2 at δ = 1e-7: dual
+// residual 4.7e-9, 3.0e-9, 1.5e-9, 1.7e-10; QPILOTNO at 1e-6: 7.5e-9 → 4.8e-10). One factorisation
+// each; 1 if one passes the full test. Only on the proximal path (setting proximal): on the exact
+// Newton path, which paper A's step and paper B's dual solver take, it changed paper A's foundation
+// (n = 10, E = 1e11, F = 50 N: 3839 → 3838 solver iterations over the run, its pressures in the
+// 10th digit).
 #define POLISH_LADDER 3
 #define POLISH_LADDER_FACTOR 10.0
 static int polish_ladder(qcp_workspace *ws, double *act, double tol, ipm_stats *st) {

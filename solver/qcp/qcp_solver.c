@@ -1223,11 +1223,13 @@ static void interior_active_set(const qcp_workspace *ws, double *act) {
 // is accepted (a round without sign violations that is not ends them, kept as a candidate for
 // the last-bit selection unless candidate is NULL)
 static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st,
-                         double *candidate, int by_rate) {
+                         double *candidate, int by_rate, int *last_bad) {
   interior_active_set(ws, act);
   int prev = -1, rises = 0;
+  *last_bad = -1;
   for (int round = 0; round < POLISH_ROUNDS; round++) {
     int bad = polish_round(ws, act, tol, how);
+    *last_bad = bad;
     if (bad < 0) break;
     // sign violations beyond tol were clipped: the full test on the original data judges them
     if (polish_accept(ws, st)) return 1;
@@ -1257,6 +1259,37 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
   return 0;
 }
 
+// The pass from the interior point refines the polished point with proximal steps at the δ in
+// the matrix: where the active system is nearly singular, a step at a small δ amplifies the
+// factor's error, the first one raises the residual, and refinement stops with the iterate's own
+// residuals (QPCBOEI2 at 1e-9: 144 active rows on 143 variables, δ relaxed to 1e-10 by the
+// iteration; its first correction raised the dual residual from 5.5e-9 to 8.8e-9, the one-ulp
+// move of that measure being 3.6e-10). Where that pass kept every sign, the active set is right
+// and only the solve's accuracy is wanting: the same pass is repeated at δ 10, 100 and 1000 times
+// the matrix's (at 1, 10 and 100 times the configured one where the iteration relaxed the
+// matrix's below it), each step then a damped proximal step (QPCBOEI2 at δ = 1e-7: dual
+// residual 4.7e-9, 3.0e-9, 1.5e-9, 1.7e-10; QPILOTNO at 1e-6: 7.5e-9 → 4.8e-10). One factorisation
+// each; 1 if one passes the full test. Only on the proximal path (setting proximal): on the exact
+// Newton path, which paper A's step and paper B's dual solver take, it changed paper A's foundation
+// (n = 10, E = 1e11, F = 50 N: 3839 → 3838 solver iterations over the run, its pressures in the
+// 10th digit).
+#define POLISH_LADDER 3
+#define POLISH_LADDER_FACTOR 10.0
+static int polish_ladder(qcp_workspace *ws, double *act, double tol, ipm_stats *st) {
+  const double base = fmax(ws->kkt.delta, ws->set.static_reg);
+  double delta = ws->kkt.delta < ws->set.static_reg ? base : base * POLISH_LADDER_FACTOR;
+  for (int k = 0; k < POLISH_LADDER; k++, delta *= POLISH_LADDER_FACTOR) {
+    qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, delta);
+    int bad = polish_round(ws, act, tol, POLISH_FROM_IPM);
+    if (bad != 0) return 0;  // sign violations: the active set, not the accuracy, is wanting
+    if (polish_accept(ws, st)) {
+      if (ws->set.verbose) fprintf(stderr, "qcp: polish accepted at delta %.0e\n", delta);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 // last_resort: the interior-point point failed the full test (solved_inaccurate), so the last-bit
 // selection may finish a polished point; a solved point is returned as it is when no polish pass
 // is accepted. rounds says how its rounds stop. A solved point's polish can only improve it: with
@@ -1271,8 +1304,11 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
 // spent 17 factorisations there, about as many as their iterations, and ended solved 4
 // iterations later); and the rounds without δ are skipped where one more step ends the solve as
 // well, ROUNDS_RATE_IPM_ONLY (next_step_ends). Otherwise every round runs, ROUNDS_FULL.
+// ladder: a pass from the interior point that ends with every sign kept but misses the test is
+// repeated at larger proximal δ (polish_ladder).
 typedef enum { ROUNDS_FULL, ROUNDS_RATE, ROUNDS_RATE_IPM_ONLY } polish_stop;
-static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop rounds) {
+static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop rounds,
+                  int ladder) {
   const qcp_settings *set = &ws->set;
   const int by_rate = rounds != ROUNDS_FULL;
   const int m = ws->K.m;
@@ -1290,7 +1326,9 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, by_rate)) return 1;
+  int last_bad;
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, by_rate, &last_bad)) return 1;
+  if (ladder && set->proximal && last_bad == 0 && polish_ladder(ws, act, tol, st)) return 1;
   if (rounds == ROUNDS_RATE_IPM_ONLY) {
     restore_best(ws);
     return 0;
@@ -1298,7 +1336,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, by_rate)) return 1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, by_rate, &last_bad)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
   if (candidate && units < INFINITY && lastbit_accept(ws, st)) {
@@ -1365,6 +1403,8 @@ static int next_step_ends(qcp_workspace *ws, const ipm_stats *st, int it) {
   return (1.0 - ws->rec[it - 1].step) * gap <= gap_threshold(&acc, set->eps_abs, set->eps_rel);
 }
 
+static int rounding_level(const qcp_settings *set, const ipm_stats *st);
+
 static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, int *tries,
                         int *next_it) {
   const qcp_settings *set = &ws->set;
@@ -1386,7 +1426,11 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   polish_stop rounds = ROUNDS_FULL;
   if (set->polish_bound && iteration_closes(ws, st, it))
     rounds = next_step_ends(ws, st, it) ? ROUNDS_RATE_IPM_ONLY : ROUNDS_RATE;
-  const int ok = polish(ws, &polished, 0, rounds);
+  // the ladder where the iterate is at rounding level, which the iteration cannot improve, unless
+  // one more step is forecast to end the solve (QSCSD6 at 1e-9: its ladder's first pass, at
+  // iteration 18, violated signs, and the next iterate passed)
+  const int ladder = rounds != ROUNDS_RATE_IPM_ONLY && rounding_level(set, st);
+  const int ok = polish(ws, &polished, 0, rounds, ladder);
   if (set->verbose)
     fprintf(stderr, "qcp: polish tried at iteration %d: %s, %d factorisations\n", it,
             ok ? "accepted" : "not accepted", ws->info.factorizations - f0);
@@ -1659,8 +1703,9 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
   if (ws->early_polished)
     info->polished = 1;
   else
-    info->polished =
-        try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE, rounds) : 0;
+    info->polished = try_polish && set->polish ? polish(ws, st, final == QCP_SOLVED_INACCURATE,
+                                                        rounds, final == QCP_SOLVED_INACCURATE)
+                                               : 0;
   if (set->verbose && try_polish && set->polish && !ws->early_polished)
     fprintf(stderr, "qcp: final polish %s: %d factorisations, %d solves, %d refinement steps\n",
             info->polished ? "accepted" : "not accepted", info->factorizations - f0,
@@ -1671,7 +1716,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
     swap_first_run(ws);
     restore_best(ws);
     compute_residuals(ws, st);
-    info->polished = polish(ws, st, 1, ROUNDS_FULL);
+    info->polished = polish(ws, st, 1, ROUNDS_FULL, 1);
     if (!info->polished) {  // back to the whole solve's best point and its statistics
       swap_first_run(ws);
       restore_best(ws);

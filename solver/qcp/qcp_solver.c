@@ -1057,8 +1057,9 @@ enum { POLISH_PLAIN, POLISH_ACCURATE, POLISH_FROM_IPM };
 
 // The polished point from the solution of the active-set system in ws->sol: x, y as solved,
 // s_A = 0, z_{∉A} = 0, the other signs clipped. Returns the number of sign violations beyond tol
-// (flipping each violated row's membership in act), or −1 if the solution is not finite.
-static int polish_point(qcp_workspace *ws, double *act, double tol) {
+// (with flip, flipping each violated row's membership in act for the next round), or −1 if the
+// solution is not finite.
+static int polish_point(qcp_workspace *ws, double *act, double tol, int flip) {
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   for (int j = 0; j < ws->kkt.N; j++)
     if (!isfinite(ws->sol[j])) return -1;
@@ -1070,11 +1071,11 @@ static int polish_point(qcp_workspace *ws, double *act, double tol) {
   for (int i = 0; i < m; i++) {
     double z = ws->sol[n + p + i], s = ws->h[i] - ws->rz[i];
     if (act[i] > 0.0) {
-      if (z < -tol) bad++, act[i] = 0.0;
+      if (z < -tol) bad++, act[i] = flip ? 0.0 : act[i];
       ws->z[i] = fmax(z, 0.0);
       ws->s[i] = 0.0;
     } else {
-      if (s < -tol) bad++, act[i] = 1.0;
+      if (s < -tol) bad++, act[i] = flip ? 1.0 : act[i];
       ws->s[i] = fmax(s, 0.0);
       ws->z[i] = 0.0;
     }
@@ -1111,7 +1112,7 @@ static int polish_round(qcp_workspace *ws, double *act, double tol, int how) {
   } else {
     qcp_kkt_solve(kkt, ws->rhs, ws->sol, set->refine_iter, set->refine_tol);
   }
-  return polish_point(ws, act, tol);
+  return polish_point(ws, act, tol, 1);
 }
 
 // The active set of the interior-point point, corrected for a few rounds when the polished point
@@ -1205,7 +1206,10 @@ static int polish_krylov(qcp_workspace *ws, double *act, double tol, ipm_stats *
   double units = exact_units(ws);
   for (int c = 0; c < POLISH_KRYLOV; c++) {
     if (!isfinite(qcp_kkt_refine_krylov(&ws->kkt, ws->rhs, ws->sol, ws->kry))) return 0;
-    if (polish_point(ws, act, tol) != 0) return 0;
+    // a cycle's point that violates a sign ends them with act as it was: the ladder, next, needs
+    // the set that kept every sign (QSIERRA at 1e-9: with the set flipped here its polish at
+    // iteration 32 failed and the solve ran 148 iterations; 32 with the set kept)
+    if (polish_point(ws, act, tol, 0) != 0) return 0;
     if (polish_accept(ws, st)) return 1;
     const double u = exact_units(ws);
     if (!(u <= 0.5 * units)) return 0;

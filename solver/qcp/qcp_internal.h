@@ -327,6 +327,8 @@ struct qcp_workspace {
   qcp_problem oprob;  // the caller's problem (same patterns, original values below)
   double *oPv, *oAv, *oGv, *oc, *ob, *oh;
   double norm_b, norm_h, norm_c;  // ‖ob‖∞, ‖oh‖∞, ‖oc‖∞ (set with the scaling)
+  double row_len[2];   // √(largest number of entries in a row) of A and of G (compute_residuals)
+  int rows_dd;         // bit 0: A's rows, bit 1: G's rows summed in double-double (this solve)
   double res_dots[4];  // bᵀy, hᵀz, cᵀx, xᵀPx of the last compute_residuals (certify)
   qcp_scaling scl;
   double *ux, *us, *uy, *uz;  // unscaled copy of a candidate point (termination check)

@@ -147,6 +147,16 @@ static void equilibrate(qcp_workspace *ws) {
   ws->norm_c = qcp_vec_norm_inf(ws->oc, pr->n);
 }
 
+// √ of the largest number of entries in a row of M (count: M->nrows doubles of scratch)
+static double row_len_sqrt(const qcp_csc *M, double *count) {
+  if (M->nrows <= 0) return 0.0;
+  memset(count, 0, (size_t)M->nrows * sizeof *count);
+  for (int k = 0; k < M->colptr[M->ncols]; k++) count[M->rowind[k]] += 1.0;
+  double c = 0.0;
+  for (int i = 0; i < M->nrows; i++) c = fmax(c, count[i]);
+  return sqrt(c);
+}
+
 void qcp_workspace_free(qcp_workspace *ws) {
   if (!ws) return;
   qcp_allocator al = ws->al;
@@ -271,6 +281,8 @@ int qcp_setup(qcp_workspace **out, const qcp_problem *prob, const qcp_settings *
   // the norms' scratch is the factor's accumulator (N = n + p + m doubles), free outside a
   // factorisation: its pages are then touched at setup only where the first factorisation
   // touches them anyway
+  ws->row_len[0] = row_len_sqrt(&ws->oprob.A, ws->kkt.fwork);
+  ws->row_len[1] = row_len_sqrt(&ws->oprob.G, ws->kkt.fwork);
   ws->scl.work = ws->kkt.fwork;
   ws->scl.passes = set.equilibrate;
   equilibrate(ws);
@@ -401,6 +413,57 @@ static void dual_rows(qcp_workspace *ws, const double *D, double norms[4], doubl
   dots[0] = xpx, dots[1] = cx;
 }
 
+// M v − rhs (with s: M v + s − rhs), each row summed in double-double in acc (M's rows), so
+// that it is rounded once, not at every partial sum: into out (unless NULL); returns its ‖·‖∞
+static double rows_residual_dd(const qcp_csc *M, const double *v, const double *s,
+                               const double *rhs, double *out, sc_dd *acc) {
+  for (int i = 0; i < M->nrows; i++) {
+    acc[i] = (sc_dd){-rhs[i], 0.0};
+    if (s) sc_dd_add(&acc[i], s[i]);
+  }
+  for (int j = 0; j < M->ncols; j++)
+    for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++)
+      sc_dd_add_prod(&acc[M->rowind[k]], M->values[k], v[j]);
+  double r = 0.0;
+  for (int i = 0; i < M->nrows; i++) {
+    const double v_i = sc_dd_value(acc[i]);
+    if (out) out[i] = v_i;
+    r = fmax(r, fabs(v_i));
+  }
+  return r;
+}
+
+// The primal residual of a row summed in double is off by about ε·√k·|aᵀx| (k entries, rounding
+// at every partial sum: a random walk of k steps of ε times the partial sums). BOYD1's 18
+// equality rows have 4e3–9e4 entries and right-hand sides up to 3.75e12: the double residual
+// sat at ~1e-3 while the exact one was 5.7e-2, and the iteration, which saw a converged primal
+// residual, never corrected it (200 iterations; the check failed at pres 5.7e-2 against 1e-6).
+// Once a block's residual has come down to ROWS_DD_NEAR times that rounding and the rounding
+// exceeds the primal threshold (the double sum cannot decide the test), the block's rows are
+// summed in double-double for the rest of the solve (the scaling is by powers of two, so the
+// residual of the scaled rows is that of the caller's).
+#define ROWS_DD_NEAR 10.0
+
+// 1 if a block (A's rows, G's rows: residual ‖·‖∞ res[b], magnitude of its sums mag[b]) is summed
+// in double-double from now on (ws->rows_dd)
+static int rows_dd_switch(qcp_workspace *ws, const ipm_stats *st, const double res[2],
+                          const double mag[2]) {
+  const double thr = fmax(ws->set.eps_abs, ws->set.eps_rel * st->pscale);
+  int add = 0;
+  double noise = 0.0;
+  for (int b = 0; b < 2; b++) {
+    const double nb = DBL_EPSILON * ws->row_len[b] * mag[b];
+    if (!(ws->rows_dd >> b & 1) && nb > thr && res[b] <= ROWS_DD_NEAR * nb)
+      add |= 1 << b, noise = fmax(noise, nb);
+  }
+  if (!add) return 0;
+  if (ws->set.verbose)
+    fprintf(stderr, "qcp: %s residual summed in double-double (rounding of its sums ~%.1e)\n",
+            add == 1 ? "equality" : (add == 2 ? "cone" : "primal"), noise);
+  ws->rows_dd |= add;
+  return 1;
+}
+
 static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   const qcp_problem *pr = &ws->prob;
   const qcp_scaling *sc = &ws->scl;
@@ -419,23 +482,27 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   dual_rows(ws, D, nx, dx);
   // r_y = Ax − b, r_z = Gx + s − h, with the norms of Ax, Gx, s and of the residuals in the
   // same passes
+  // (rows_dd: the residual itself summed in double-double, the product recovered for its norm)
+  const int dd_a = ws->rows_dd & 1, dd_g = ws->rows_dd & 2;
   memset(ws->ry, 0, (size_t)(p > 0 ? p : 1) * sizeof *ws->ry);
-  if (p > 0) csc_mv(&pr->A, ws->x, ws->ry);
+  if (p > 0 && dd_a) rows_residual_dd(&pr->A, ws->x, NULL, ws->b, ws->ry, ws->ddm);
+  if (p > 0 && !dd_a) csc_mv(&pr->A, ws->x, ws->ry);
   norm_max ax = {0.0, 0}, ry = {0.0, 0}, gx = {0.0, 0}, rz = {0.0, 0}, sn = {0.0, 0};
   double by = 0.0, szs = 0.0, hz = 0.0;
   for (int i = 0; i < p; i++) {
     const double q = Ey ? 1.0 * Ey[i] : 1.0;
-    norm_max_add(&ax, ws->ry[i], q);
-    ws->ry[i] -= ws->b[i];
+    norm_max_add(&ax, dd_a ? ws->ry[i] + ws->b[i] : ws->ry[i], q);
+    if (!dd_a) ws->ry[i] -= ws->b[i];
     norm_max_add(&ry, ws->ry[i], q);
     by += ws->b[i] * ws->y[i];
   }
   memset(ws->rz, 0, (size_t)(m > 0 ? m : 1) * sizeof *ws->rz);
-  csc_mv(&pr->G, ws->x, ws->rz);
+  if (m > 0 && dd_g) rows_residual_dd(&pr->G, ws->x, ws->s, ws->h, ws->rz, ws->ddm);
+  if (m > 0 && !dd_g) csc_mv(&pr->G, ws->x, ws->rz);
   for (int i = 0; i < m; i++) {
     const double q = Ez ? 1.0 * Ez[i] : 1.0;
-    norm_max_add(&gx, ws->rz[i], q);
-    ws->rz[i] += ws->s[i] - ws->h[i];
+    norm_max_add(&gx, dd_g ? ws->rz[i] - ws->s[i] + ws->h[i] : ws->rz[i], q);
+    if (!dd_g) ws->rz[i] += ws->s[i] - ws->h[i];
     norm_max_add(&rz, ws->rz[i], q);
     norm_max_add(&sn, ws->s[i], q);
     szs += ws->s[i] * ws->z[i];
@@ -452,7 +519,8 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   st->gap = szs * kinv;
   st->mu = ws->K.deg > 0 ? szs / ws->K.deg : 0.0;
   // residuals of the original problem: r_x = r̄_x/(κD), r_y = r̄_y/E_y, r_z = r̄_z/E_z
-  st->pres_abs = fmax(norm_max_value(&ry, Ey, 1.0), norm_max_value(&rz, Ez, 1.0));
+  const double ry_abs = norm_max_value(&ry, Ey, 1.0), rz_abs = norm_max_value(&rz, Ez, 1.0);
+  st->pres_abs = fmax(ry_abs, rz_abs);
   st->dres_abs = nx[0];
   // the data's own norms are fixed between updates (equilibrate)
   st->pscale =
@@ -461,22 +529,11 @@ static void compute_residuals(qcp_workspace *ws, ipm_stats *st) {
   st->pres = st->pres_abs / fmax(1.0, st->pscale);
   st->dres = st->dres_abs / fmax(1.0, st->dscale);
   st->pdgap = fabs(st->pobj - st->dobj);
-}
-
-// ‖M v − rhs‖∞ (with s: ‖M v + s − rhs‖∞) accumulated in double-double in acc (M's rows)
-static double row_residual_dd(const qcp_csc *M, const double *v, const double *s, const double *rhs,
-                              sc_dd *acc) {
-  int rows = M->nrows;
-  for (int i = 0; i < rows; i++) {
-    acc[i] = (sc_dd){-rhs[i], 0.0};
-    if (s) sc_dd_add(&acc[i], s[i]);
-  }
-  for (int j = 0; j < M->ncols; j++)
-    for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++)
-      sc_dd_add_prod(&acc[M->rowind[k]], M->values[k], v[j]);
-  double r = 0.0;
-  for (int i = 0; i < rows; i++) r = fmax(r, fabs(sc_dd_value(acc[i])));
-  return r;
+  // the rows' sums in double-double from here on where the double ones stopped resolving the test
+  const double res[2] = {ry_abs, rz_abs};
+  const double mag[2] = {fmax(ws->norm_b, n_ax),
+                         fmax(fmax(ws->norm_h, n_gx), norm_max_value(&sn, Ez, 1.0))};
+  if (rows_dd_switch(ws, st, res, mag)) compute_residuals(ws, st);
 }
 
 // Termination check on the ORIGINAL data that cannot be fooled by cancellation (AUG2D's
@@ -515,8 +572,8 @@ static void accurate_stats(qcp_workspace *ws, ipm_stats *st) {
   }
   for (int i = 0; i < p; i++) sc_dd_add_prod(&gap, pr->b[i], y[i]);
   for (int i = 0; i < m; i++) sc_dd_add_prod(&gap, pr->h[i], z[i]);
-  double pres = p > 0 ? row_residual_dd(&pr->A, x, NULL, pr->b, ws->ddm) : 0.0;
-  if (m > 0) pres = fmax(pres, row_residual_dd(&pr->G, x, s, pr->h, ws->ddm));
+  double pres = p > 0 ? rows_residual_dd(&pr->A, x, NULL, pr->b, NULL, ws->ddm) : 0.0;
+  if (m > 0) pres = fmax(pres, rows_residual_dd(&pr->G, x, s, pr->h, NULL, ws->ddm));
   st->pres_abs = pres;
   st->dres_abs = dres;
   st->pres = pres / fmax(1.0, st->pscale);
@@ -1770,6 +1827,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
   ws->relax_off = 0;
   ws->relax_from = 0.0;
+  ws->rows_dd = 0;
 
   // ---- starting point ----
   qcp_status final = QCP_UNSOLVED;

@@ -107,6 +107,7 @@ qcp_settings qcp_settings_default(void) {
       .cold_rho = 1.0,
       .start_switch = 1,
       .proximal = 1,
+      .split_step = 1,
       .warm_push = 1e-3,
       .min_step = 1e-8,
       .max_stall = 3,
@@ -145,6 +146,7 @@ qcp_settings qcp_settings_contact(void) {
   s.cold_rho = 1e4;
   s.start_switch = 0;
   s.proximal = 0;
+  s.split_step = 0;
   s.polish_bound = 0;
   return s;
 }
@@ -203,6 +205,8 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
                     s->polish_bound);
   if (s->proximal != 0 && s->proximal != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting proximal = %d must be 0 or 1", s->proximal);
+  if (s->split_step != 0 && s->split_step != 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting split_step = %d must be 0 or 1", s->split_step);
   if (s->lastbit != 0 && s->lastbit != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting lastbit = %d must be 0 or 1", s->lastbit);
   if (s->time_limit_cpu != 0 && s->time_limit_cpu != 1)

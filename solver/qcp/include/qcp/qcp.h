@@ -117,6 +117,10 @@ typedef struct qcp_settings {
                      // left, at least 1 %); 0: every Newton solve refined against the unregularised
                      // matrix to 1 % of them (default 1; paper A's step and paper B's dual
                      // solver set 0)
+  int split_step;    // 1: while the iterate is far from feasible (relative residuals above
+                     // 1e-4) the primal (x, s) and dual (y, z) variables take separate step
+                     // lengths, each 0.99 of its own cone boundary; 0: one step for both
+                     // (default 1; paper A's step and paper B's dual solver set 0)
   double warm_push;  // warm start: min cone eigenvalue raised to warm_push·(1+‖v‖∞), > 0
                      // (default 1e-3)
   double min_step;   // a step below this counts as a stall, in [0, 1) (default 1e-8)

@@ -165,8 +165,8 @@ qcp_settings qcp_settings_default(void);
 
 // The defaults for problems whose solution carries loads on nearly all rows (contact and
 // foundation steps): the all-active cold start (cold_rho = 1e4), kept (start_switch = 0),
-// every Newton solve refined against the unregularised matrix (proximal = 0), and the polish's
-// rounds run in full (polish_bound = 0).
+// every Newton solve refined against the unregularised matrix (proximal = 0), one step length
+// for primal and dual (split_step = 0), and the polish's rounds run in full (polish_bound = 0).
 qcp_settings qcp_settings_contact(void);
 
 // Checks every field of s; returns QCP_OK or QCP_ERR_SETTINGS with a message naming the field.

@@ -1547,6 +1547,15 @@ static void split_steps(const qcp_workspace *ws, const ipm_stats *st, double *al
   *alpha_d = fmin(1.0, sf * qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
 }
 
+// The fraction of the step to the boundary: settings.step_fraction, and step_fraction_late once
+// every relative residual is at most SPLIT_RES (one common step; the steps there are ~1 and μ
+// falls by about 1 − fraction per step: 0.999 instead of 0.99 makes that 1000-fold, and the
+// endgame of a solve to 1e-9 one or two steps shorter — QSCTAP2 16 → 14, CVXQP1_S 11 → 9).
+static double step_fraction(const qcp_settings *set, const ipm_stats *st) {
+  return st->pres <= SPLIT_RES && st->dres <= SPLIT_RES ? set->step_fraction_late
+                                                        : set->step_fraction;
+}
+
 // one Mehrotra predictor-corrector iteration from iterate it (SPEC §3 items 1–3): NT scaling,
 // factorisation, affine predictor, corrector with σ = (μ_a/μ)³, step to the boundary (safeguarded)
 // and the update. Returns 0, or −1 on a numerical failure.
@@ -1591,7 +1600,7 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
                      qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
   if (centrality_correct(ws, sigma * st->mu, &amax)) return -1;
-  double alpha = gap_safeguard(ws, st, fmin(1.0, set->step_fraction * amax));
+  double alpha = gap_safeguard(ws, st, fmin(1.0, step_fraction(set, st) * amax));
   double alpha_p = alpha, alpha_d = alpha;  // the step of (x, s) and of (y, z)
   split_steps(ws, st, &alpha_p, &alpha_d);
   ws->rec[it].sigma = sigma;

@@ -99,6 +99,7 @@ qcp_settings qcp_settings_default(void) {
       .eps_inacc = 1e-4,
       .eps_infeas = 1e-8,
       .step_fraction = 0.99,
+      .step_fraction_late = 0.999,
       .static_reg = 1e-8,
       .dyn_reg_eps = 1e-13,
       .dyn_reg_delta = 1e-7,
@@ -148,6 +149,7 @@ qcp_settings qcp_settings_contact(void) {
   s.start_switch = 0;
   s.proximal = 0;
   s.split_step = 0;
+  s.step_fraction_late = s.step_fraction;  // 0.99 near the solution too, as measured there
   s.polish_bound = 0;
   return s;
 }
@@ -178,6 +180,9 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
   if (!(s->step_fraction > 0.0 && s->step_fraction < 1.0))
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting step_fraction = %g must be in (0, 1)",
                     s->step_fraction);
+  if (!(s->step_fraction_late > 0.0 && s->step_fraction_late < 1.0))
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting step_fraction_late = %g must be in (0, 1)",
+                    s->step_fraction_late);
   if (!(s->static_reg >= 0.0) || !isfinite(s->static_reg))
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting static_reg = %g must be finite and >= 0",
                     s->static_reg);

@@ -458,6 +458,16 @@ static void test_split_steps(void **state) {
   assert_solved_within("QSHARE1B", 0, 36);
 }
 
+// QSCTAP2 (1880 variables, 1090 rows) and CVXQP1_S (100 variables, 50 rows) at an absolute 1e-9:
+// near the solution (residuals ≤ 1e-4 relative) the steps are ~1 and μ falls by about the
+// step fraction's complement per step; at 0.99 of the boundary that is 100-fold (16 and 11
+// iterations), at 0.999 1000-fold (14 and 9).
+static void test_late_step_fraction(void **state) {
+  (void)state;
+  assert_solved_within("QSCTAP2", 0, 15);
+  assert_solved_within("CVXQP1_S", 0, 10);
+}
+
 // GOULDQP2 (699 variables, 1747 rows) at an absolute 1e-9: the point is solved, and the polish
 // at the end, an improvement only, is not accepted; its corrections fall slowly (hundreds of sign
 // violations halving per round), and it spent 17 factorisations — more than the 12 iterations —
@@ -563,6 +573,7 @@ int main(void) {
       cmocka_unit_test(test_correction_keeps_refinement),
       cmocka_unit_test(test_rounding_level_block_limit),
       cmocka_unit_test(test_split_steps),
+      cmocka_unit_test(test_late_step_fraction),
       cmocka_unit_test(test_solved_polish_budget),
       cmocka_unit_test(test_early_polish_budget),
       cmocka_unit_test(test_early_polish_next_step),

@@ -1552,6 +1552,14 @@ static int rounding_flat(const qcp_settings *set, const ipm_stats *st) {
                                                       ROUND_LEVEL * DBL_EPSILON * st->terms);
 }
 
+// Once sᵀz is below its threshold the steps are long (μ falls ~100-fold per step) and the residuals
+// left are what the Newton solves' error holds: only a fall of the merit below CLOSED_GAIN of the
+// run's best counts as a better iterate for the stall window then. QPILOTNO (split steps, 1e-9):
+// primal residual 3.3e-11 relative from iteration 26, |pobj − dobj| = 54 (that residual times
+// multipliers ~1e6) falling 0.07 % per iteration, each a new best, so the window never closed and
+// μ fell to 1e-300 by iteration 191 before the restart that then solves it.
+#define CLOSED_GAIN 0.5
+
 // the caller's starting values: finite where given, x0 present for feasible and warm starts
 static int check_start(const qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
                        const double *y0, const double *z0, qcp_error *err) {
@@ -1678,6 +1686,36 @@ static int centrality_correct(qcp_workspace *ws, double mu_t, double *amax) {
   return 0;
 }
 
+// Separate primal and dual step lengths (settings.split_step; Wright, Primal-Dual Interior-Point
+// Methods, SIAM 1997, §11.1 for LPs; PIQP takes them on QPs too): x and s move by α_p, 0.99 of the
+// step to the boundary of s alone, y and z by α_d, that of z. One common step, the smaller, lets
+// whichever side is blocked hold the other back: PRIMALC5 at 1e-9 took primal steps of 0.6 cut to
+// the dual's 0.03 for 8 iterations until the crawl rule restarted it (24 iterations; 15 with
+// split steps, no restart; PIQP 10), and LISWET7 109 → 33. On a QP the dual residual after the
+// step is (1 − α_d) r_x + (α_p − α_d) P dx rather than (1 − α) r_x, which does no harm far from
+// feasibility and which the gap safeguard (one step) does not model: so only while some relative
+// residual is above SPLIT_RES; below, the common step (splitting there too cost iterations:
+// QCAPRI 47 → 130, LISWET1 34 → 50 at 1e-9).
+#define SPLIT_RES 1e-4
+
+static void split_steps(const qcp_workspace *ws, const ipm_stats *st, double *alpha_p,
+                        double *alpha_d) {
+  if (!ws->set.split_step || ws->K.m == 0 || (st->pres <= SPLIT_RES && st->dres <= SPLIT_RES))
+    return;
+  const double sf = ws->set.step_fraction;
+  *alpha_p = fmin(1.0, sf * qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY));
+  *alpha_d = fmin(1.0, sf * qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
+}
+
+// The fraction of the step to the boundary: settings.step_fraction, and step_fraction_late once
+// every relative residual is at most SPLIT_RES (one common step; the steps there are ~1 and μ
+// falls by about 1 − fraction per step: 0.999 instead of 0.99 makes that 1000-fold, and the
+// endgame of a solve to 1e-9 one or two steps shorter — QSCTAP2 16 → 14, CVXQP1_S 11 → 9).
+static double step_fraction(const qcp_settings *set, const ipm_stats *st) {
+  return st->pres <= SPLIT_RES && st->dres <= SPLIT_RES ? set->step_fraction_late
+                                                        : set->step_fraction;
+}
+
 // one Mehrotra predictor-corrector iteration from iterate it (SPEC §3 items 1–3): NT scaling,
 // factorisation, affine predictor, corrector with σ = (μ_a/μ)³, step to the boundary (safeguarded)
 // and the update. Returns 0, or −1 on a numerical failure.
@@ -1725,17 +1763,38 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
                      qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
   if (centrality_correct(ws, sigma * st->mu, &amax)) return -1;
-  double alpha = gap_safeguard(ws, st, fmin(1.0, set->step_fraction * amax));
+  double alpha = gap_safeguard(ws, st, fmin(1.0, step_fraction(set, st) * amax));
+  double alpha_p = alpha, alpha_d = alpha;  // the step of (x, s) and of (y, z)
+  split_steps(ws, st, &alpha_p, &alpha_d);
   ws->rec[it].sigma = sigma;
-  ws->rec[it].step = alpha;
-  for (int j = 0; j < n; j++) ws->x[j] += alpha * ws->dx[j];
-  for (int i = 0; i < p; i++) ws->y[i] += alpha * ws->dy[i];
+  ws->rec[it].step = alpha;  // the shorter of the two: the rules on step lengths read it
+  for (int j = 0; j < n; j++) ws->x[j] += alpha_p * ws->dx[j];
+  for (int i = 0; i < p; i++) ws->y[i] += alpha_d * ws->dy[i];
   for (int i = 0; i < m; i++) {
-    ws->s[i] += alpha * ws->ds[i];
-    ws->z[i] += alpha * ws->dz[i];
+    ws->s[i] += alpha_p * ws->ds[i];
+    ws->z[i] += alpha_d * ws->dz[i];
   }
   *alpha_out = alpha;
   return 0;
+}
+
+// A relaxed regularisation that made the factor fail (QSTAIR, QBANDM near the end): the iteration
+// again, first at the δ before that relaxation (the last that factored), then at the configured
+// one, with no more relaxation in this solve. Straight back to the configured δ lost what the
+// relaxations before had won: QPILOTNO (1e-8 → 1e-10 → 1e-12, which failed) had its primal
+// residual climb from 3e-7 to 1.8e-5 relative at 1e-8 and stay there (refinement against K does
+// not remove the proximal error on its nearly dependent rows); at 1e-10 it falls to 3e-11.
+// Returns 0, or −1 if the iteration failed at both.
+static int retry_unrelaxed(qcp_workspace *ws, const ipm_stats *st, int it, double *alpha) {
+  const double back[2] = {ws->relax_from, ws->set.static_reg};
+  ws->relax_off = 1;
+  ws->relax_from = 0.0;
+  for (int k = 0; k < 2; k++) {
+    if (!(back[k] > ws->kkt.delta)) continue;
+    qcp_kkt_set_delta(&ws->kkt, back[k]);
+    if (!ipm_iterate(ws, st, it, alpha)) return 0;
+  }
+  return -1;
 }
 
 // the outcome: the returned point is the best iterate unless solved or certified; polish; back to
@@ -1864,7 +1923,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
         best_it = it;
         save_best(ws);
       }
-      if (merit(&st) < run_best && !rounding_flat(set, &st))
+      if (merit(&st) < (gap_open(&st, set) ? 1.0 : CLOSED_GAIN) * run_best &&
+          !rounding_flat(set, &st))
         run_best = merit(&st), run_best_it = it;
       // a step that lowered the residuals and raised μ is re-centring, slow progress rather than a
       // stall: on LISWET8-12 the gap grows for ~60 iterations (μ from 1e-7 to 1e-2) while the
@@ -1886,13 +1946,8 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       }
       if (final == QCP_UNSOLVED && ipm_iterate(ws, &st, it, &alpha)) {
         final = QCP_NUMERICAL_ERROR;
-        // a relaxed regularisation that made the factor fail (QSTAIR, QBANDM near the end):
-        // back to the configured δ for the rest of the solve, and the iteration again
-        if (ws->kkt.delta < set->static_reg) {
-          qcp_kkt_set_delta(&ws->kkt, set->static_reg);
-          ws->relax_off = 1;
-          if (!ipm_iterate(ws, &st, it, &alpha)) final = QCP_UNSOLVED;
-        }
+        if (ws->kkt.delta < set->static_reg && !retry_unrelaxed(ws, &st, it, &alpha))
+          final = QCP_UNSOLVED;
       }
       // no progress for several iterations: give up and fall back to the best iterate
       stall = final == QCP_UNSOLVED && alpha < set->min_step ? stall + 1 : 0;

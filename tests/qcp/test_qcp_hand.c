@@ -295,6 +295,25 @@ static void test_equality_only(void **state) {
   qcp_gen_free(&g);
 }
 
+// each setting out of range: qcp_setup fails with an input error naming the field and value
+static void assert_settings_named(const qcp_problem *prob) {
+  qcp_workspace *ws = NULL;
+  qcp_error err;
+  qcp_settings flags[8];
+  for (int k = 0; k < 8; k++) flags[k] = qcp_settings_default();
+  flags[0].step_fraction = 1.5, flags[1].lastbit = 2, flags[2].time_limit_cpu = -1;
+  flags[3].start_switch = 2, flags[4].proximal = -1, flags[5].polish_bound = 2;
+  flags[6].split_step = 2, flags[7].step_fraction_late = 1.0;
+  const char *named[8] = {"step_fraction = 1.5", "lastbit = 2",           "time_limit_cpu = -1",
+                          "start_switch = 2",    "proximal = -1",         "polish_bound = 2",
+                          "split_step = 2",      "step_fraction_late = 1"};
+  for (int k = 0; k < 8; k++) {
+    assert_int_equal(qcp_setup(&ws, prob, &flags[k], &err), QCP_ERR_SETTINGS);
+    assert_non_null(strstr(err.message, named[k]));
+    assert_null(ws);
+  }
+}
+
 static void test_input_errors(void **state) {
   (void)state;
   double P[4] = {1, 0, 0, 1}, G[4] = {1, 0, 0, 1}, h[2] = {1, 1}, c[2] = {0, 0};
@@ -302,18 +321,7 @@ static void test_input_errors(void **state) {
   assert_int_equal(qcp_gen_dense(&g, 2, 0, 2, 0, NULL, P, NULL, G, c, NULL, h), 0);
   qcp_workspace *ws = NULL;
   qcp_error err;
-  // settings out of range
-  qcp_settings flags[6] = {qcp_settings_default(), qcp_settings_default(), qcp_settings_default(),
-                           qcp_settings_default(), qcp_settings_default(), qcp_settings_default()};
-  flags[0].step_fraction = 1.5, flags[1].lastbit = 2, flags[2].time_limit_cpu = -1;
-  flags[3].start_switch = 2, flags[4].proximal = -1, flags[5].polish_bound = 2;
-  const char *named[6] = {"step_fraction",    "lastbit = 2",   "time_limit_cpu = -1",
-                          "start_switch = 2", "proximal = -1", "polish_bound = 2"};
-  for (int k = 0; k < 6; k++) {
-    assert_int_equal(qcp_setup(&ws, &g.prob, &flags[k], &err), QCP_ERR_SETTINGS);
-    assert_non_null(strstr(err.message, named[k]));
-    assert_null(ws);
-  }
+  assert_settings_named(&g.prob);
   // unsorted G rows
   int gp[3] = {0, 2, 3}, gi[3] = {1, 0, 1};
   double gv[3] = {1, 1, 1};

@@ -449,6 +449,27 @@ static void assert_solved_factorisations(const char *name, int how, double tol, 
   qcp_mm_free(&mm);
 }
 
+// PRIMALC5 (287 variables, 8 general rows and 278 bounds) and QSHARE1B (225 variables, 117 rows)
+// at an absolute 1e-9: with one step length for primal and dual, the shorter side held the other
+// back (PRIMALC5: primal steps of ~0.6 cut to the dual's 0.03 for 8 iterations, then the crawl
+// rule's restart; 24 and 54 iterations, PIQP 10 and 27). Separate primal and dual steps while the
+// iterate is far from feasible: 15 and 30.
+static void test_split_steps(void **state) {
+  (void)state;
+  assert_solved_within("PRIMALC5", 0, 18);
+  assert_solved_within("QSHARE1B", 0, 36);
+}
+
+// QSCTAP2 (1880 variables, 1090 rows) and CVXQP1_S (100 variables, 50 rows) at an absolute 1e-9:
+// near the solution (residuals ≤ 1e-4 relative) the steps are ~1 and μ falls by about the
+// step fraction's complement per step; at 0.99 of the boundary that is 100-fold (16 and 11
+// iterations), at 0.999 1000-fold (14 and 9).
+static void test_late_step_fraction(void **state) {
+  (void)state;
+  assert_solved_within("QSCTAP2", 0, 15);
+  assert_solved_within("CVXQP1_S", 0, 10);
+}
+
 // GOULDQP2 (699 variables, 1747 rows) at an absolute 1e-9: the point is solved, and the polish
 // at the end, an improvement only, is not accepted; its corrections fall slowly (hundreds of sign
 // violations halving per round), and it spent 17 factorisations — more than the 12 iterations —
@@ -633,6 +654,8 @@ int main(void) {
       cmocka_unit_test(test_prox_endgame_q25fv47),
       cmocka_unit_test(test_correction_keeps_refinement),
       cmocka_unit_test(test_rounding_level_block_limit),
+      cmocka_unit_test(test_split_steps),
+      cmocka_unit_test(test_late_step_fraction),
       cmocka_unit_test(test_solved_polish_budget),
       cmocka_unit_test(test_early_polish_budget),
       cmocka_unit_test(test_early_polish_next_step),

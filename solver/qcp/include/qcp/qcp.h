@@ -97,6 +97,9 @@ typedef struct qcp_settings {
   double eps_inacc;      // tolerance of the solved-inaccurate fallback, >= eps (default 1e-4)
   double eps_infeas;     // infeasibility certificate tolerance, > 0 (default 1e-8)
   double step_fraction;  // fraction of the step to the cone boundary, in (0, 1) (default 0.99)
+  // the fraction once every relative residual is at most 1e-4 (one common step, near the
+  // solution), in (0, 1) (default 0.999; qcp_settings_contact: 0.99)
+  double step_fraction_late;
   double static_reg;     // static regularisation δ of the KKT diagonal, >= 0 (default 1e-8)
   double dyn_reg_eps;    // pivot threshold of the dynamic regularisation, > 0 (default 1e-13)
   double dyn_reg_delta;  // value a too-small pivot is replaced by (signed), > 0 (default 1e-7)
@@ -117,6 +120,10 @@ typedef struct qcp_settings {
                      // left, at least 1 %); 0: every Newton solve refined against the unregularised
                      // matrix to 1 % of them (default 1; paper A's step and paper B's dual
                      // solver set 0)
+  int split_step;    // 1: while the iterate is far from feasible (relative residuals above
+                     // 1e-4) the primal (x, s) and dual (y, z) variables take separate step
+                     // lengths, each 0.99 of its own cone boundary; 0: one step for both
+                     // (default 1; paper A's step and paper B's dual solver set 0)
   double warm_push;  // warm start: min cone eigenvalue raised to warm_push·(1+‖v‖∞), > 0
                      // (default 1e-3)
   double min_step;   // a step below this counts as a stall, in [0, 1) (default 1e-8)
@@ -161,8 +168,9 @@ qcp_settings qcp_settings_default(void);
 
 // The defaults for problems whose solution carries loads on nearly all rows (contact and
 // foundation steps): the all-active cold start (cold_rho = 1e4), kept (start_switch = 0),
-// every Newton solve refined against the unregularised matrix (proximal = 0), and the polish's
-// rounds run in full (polish_bound = 0).
+// every Newton solve refined against the unregularised matrix (proximal = 0), one step length
+// for primal and dual (split_step = 0) at 0.99 of the boundary throughout (step_fraction_late),
+// and the polish's rounds run in full (polish_bound = 0).
 qcp_settings qcp_settings_contact(void);
 
 // Checks every field of s; returns QCP_OK or QCP_ERR_SETTINGS with a message naming the field.

@@ -114,6 +114,7 @@ qcp_settings qcp_settings_default(void) {
       .max_stall = 3,
       .polish = 1,
       .polish_bound = 1,
+      .polish_solved = 0,
       .verbose = 0,
       .allocator = {NULL, NULL, NULL},
       .equilibrate = 10,
@@ -136,7 +137,9 @@ qcp_settings qcp_settings_default(void) {
 // their active sets change by a few tens of rows whose corrections settle within the rounds at
 // a rate that speeds up (31, 22, 17, 10, 5, 2, 1, 0), where the general QPs' large sets do not
 // settle (GOULDQP2 634, 321, …, 7 after 8 rounds; LISWET's ~5000 rows halve per round), so the
-// rate rule misjudges them; and the polished point is the step's result and next warm start.
+// rate rule misjudges them; and the polished point is the step's result and next warm start, so
+// solved points are polished too (polish_solved = 1; paper A's `relaxed` step needs the exact
+// complementarity of the polished point).
 // Paper A's foundation (E = 1e11, F = 50 N), n = 10: all 58 solved points' polishes reach a set
 // that keeps every sign and 53 are accepted; the rule would stop 12, 7 of them accepted (3844
 // solver iterations instead of 3839). n = 30: a polish during the iteration accepted after 16
@@ -151,6 +154,7 @@ qcp_settings qcp_settings_contact(void) {
   s.split_step = 0;
   s.step_fraction_late = s.step_fraction;  // 0.99 near the solution too, as measured there
   s.polish_bound = 0;
+  s.polish_solved = 1;
   return s;
 }
 
@@ -209,6 +213,9 @@ int qcp_settings_validate(const qcp_settings *s, qcp_error *err) {
   if (s->polish_bound != 0 && s->polish_bound != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting polish_bound = %d must be 0 or 1",
                     s->polish_bound);
+  if (s->polish_solved != 0 && s->polish_solved != 1)
+    return qcp_fail(err, QCP_ERR_SETTINGS, "setting polish_solved = %d must be 0 or 1",
+                    s->polish_solved);
   if (s->proximal != 0 && s->proximal != 1)
     return qcp_fail(err, QCP_ERR_SETTINGS, "setting proximal = %d must be 0 or 1", s->proximal);
   if (s->split_step != 0 && s->split_step != 1)

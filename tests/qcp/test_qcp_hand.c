@@ -299,15 +299,17 @@ static void test_equality_only(void **state) {
 static void assert_settings_named(const qcp_problem *prob) {
   qcp_workspace *ws = NULL;
   qcp_error err;
-  qcp_settings flags[8];
-  for (int k = 0; k < 8; k++) flags[k] = qcp_settings_default();
+  enum { NSET = 9 };
+  qcp_settings flags[NSET];
+  for (int k = 0; k < NSET; k++) flags[k] = qcp_settings_default();
   flags[0].step_fraction = 1.5, flags[1].lastbit = 2, flags[2].time_limit_cpu = -1;
   flags[3].start_switch = 2, flags[4].proximal = -1, flags[5].polish_bound = 2;
-  flags[6].split_step = 2, flags[7].step_fraction_late = 1.0;
-  const char *named[8] = {"step_fraction = 1.5", "lastbit = 2",           "time_limit_cpu = -1",
-                          "start_switch = 2",    "proximal = -1",         "polish_bound = 2",
-                          "split_step = 2",      "step_fraction_late = 1"};
-  for (int k = 0; k < 8; k++) {
+  flags[6].split_step = 2, flags[7].step_fraction_late = 1.0, flags[8].polish_solved = -1;
+  const char *named[NSET] = {
+      "step_fraction = 1.5", "lastbit = 2",      "time_limit_cpu = -1", "start_switch = 2",
+      "proximal = -1",       "polish_bound = 2", "split_step = 2",      "step_fraction_late = 1",
+      "polish_solved = -1"};
+  for (int k = 0; k < NSET; k++) {
     assert_int_equal(qcp_setup(&ws, prob, &flags[k], &err), QCP_ERR_SETTINGS);
     assert_non_null(strstr(err.message, named[k]));
     assert_null(ws);

@@ -138,7 +138,12 @@ typedef struct qcp_settings {
                      // (general QPs: their large active sets rarely settle within the rounds);
                      // 0: every polish runs all its rounds (default 1; contact and foundation
                      // steps set 0)
-  int verbose;       // 0 silent, 1 one line per iteration to stderr
+  int polish_solved;  // 1: a point the iteration ended solved is polished as well (kept only if
+                      // it passes: s∘z = 0 exactly); 0: the polish runs where the iteration ends
+                      // inaccurate and during the iteration, a solved point is returned as it is
+                      // (default 0; contact and foundation steps set 1: the polished point is
+                      // the step's result and next warm start)
+  int verbose;        // 0 silent, 1 one line per iteration to stderr
   qcp_allocator allocator;  // NULL functions = malloc/free
   int equilibrate;          // Ruiz equilibration passes on the data, 0..50 (default 10; 0 off);
                             // the iteration runs on the scaled problem, every test on the
@@ -170,7 +175,7 @@ qcp_settings qcp_settings_default(void);
 // foundation steps): the all-active cold start (cold_rho = 1e4), kept (start_switch = 0),
 // every Newton solve refined against the unregularised matrix (proximal = 0), one step length
 // for primal and dual (split_step = 0) at 0.99 of the boundary throughout (step_fraction_late),
-// and the polish's rounds run in full (polish_bound = 0).
+// and the polish's rounds run in full (polish_bound = 0), solved points' too (polish_solved = 1).
 qcp_settings qcp_settings_contact(void);
 
 // Checks every field of s; returns QCP_OK or QCP_ERR_SETTINGS with a message naming the field.

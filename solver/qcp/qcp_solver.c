@@ -1128,11 +1128,17 @@ static int polish_point(qcp_workspace *ws, double *act, double tol, int flip) {
   for (int i = 0; i < m; i++) {
     double z = ws->sol[n + p + i], s = ws->h[i] - ws->rz[i];
     if (act[i] > 0.0) {
-      if (z < -tol) bad++, act[i] = flip ? 0.0 : act[i];
+      if (z < -tol) {
+        bad++;
+        if (flip) act[i] = 0.0;
+      }
       ws->z[i] = fmax(z, 0.0);
       ws->s[i] = 0.0;
     } else {
-      if (s < -tol) bad++, act[i] = flip ? 1.0 : act[i];
+      if (s < -tol) {
+        bad++;
+        if (flip) act[i] = 1.0;
+      }
       ws->s[i] = fmax(s, 0.0);
       ws->z[i] = 0.0;
     }
@@ -1200,9 +1206,6 @@ static void test_thresholds(const qcp_settings *set, const ipm_stats *st, double
   t[2] = gap_threshold(st, set->eps_abs, set->eps_rel);
 }
 
-// A polished point that keeps every sign but misses the full test is a candidate for the last-bit
-// selection. The one whose worst measure (recomputed exactly, in units of its threshold) is
-// smallest is kept in the centrality corrector's scratch, free once the iteration is over.
 // the worst measure of the point in ws, recomputed exactly, in units of its threshold
 static double exact_units(qcp_workspace *ws) {
   const qcp_settings *set = &ws->set;
@@ -1215,6 +1218,9 @@ static double exact_units(qcp_workspace *ws) {
   return fmax(fmax(cur.pres_abs / t[0], cur.dres_abs / t[1]), gap / t[2]);
 }
 
+// A polished point that keeps every sign but misses the full test is a candidate for the last-bit
+// selection. The one whose worst measure (exact_units) is smallest is kept in the centrality
+// corrector's scratch, free once the iteration is over.
 static void keep_candidate(qcp_workspace *ws, double *best_units) {
   const double units = exact_units(ws);
   if (!(units < *best_units)) return;

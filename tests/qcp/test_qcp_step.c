@@ -141,6 +141,16 @@ static void test_foundation_step(void **state) {
   step_free(&sf);
 }
 
+// a dumped step with its starting forces (x0), read from the file the environment names, and
+// the settings its step solves it with (the contact settings at paper A's qcp_eps)
+static qcp_settings warm_step_read(const char *env, step_file *sf) {
+  step_read(env, sf);
+  assert_non_null(sf->x0);
+  qcp_settings set = qcp_settings_contact();
+  set.eps_abs = set.eps_rel = 1e-11;
+  return set;
+}
+
 // Another step of the same run (data/foundation_step_rows.txt), started as the step starts it
 // from its forces alone (x0; qcp pushes s = h − Gx inside and centres z). Its iterate converges
 // in double precision by iteration 17 while the exact gap, whose residual terms the primal
@@ -152,10 +162,7 @@ static void test_foundation_step(void **state) {
 static void test_foundation_step_polish(void **state) {
   (void)state;
   step_file sf;
-  step_read("QCP_STEP_ROWS_FILE", &sf);
-  assert_non_null(sf.x0);
-  qcp_settings set = qcp_settings_contact();
-  set.eps_abs = set.eps_rel = 1e-11;
+  qcp_settings set = warm_step_read("QCP_STEP_ROWS_FILE", &sf);
   assert_true(step_solve(&sf, &set, QCP_START_WARM, 1e-11, "foundation step, polish", NULL) <= 20);
   set.polish_bound = 1;
   assert_true(
@@ -172,10 +179,7 @@ static void test_foundation_step_polish(void **state) {
 static void test_foundation_step_solved_polish(void **state) {
   (void)state;
   step_file sf;
-  step_read("QCP_STEP_SOLVED_FILE", &sf);
-  assert_non_null(sf.x0);
-  qcp_settings set = qcp_settings_contact();
-  set.eps_abs = set.eps_rel = 1e-11;
+  qcp_settings set = warm_step_read("QCP_STEP_SOLVED_FILE", &sf);
   int polished = 0;
   step_solve(&sf, &set, QCP_START_WARM, 1e-11, "foundation step, solved, polish in full",
              &polished);

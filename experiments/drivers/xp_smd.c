@@ -120,10 +120,11 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
   return XP_OK;
 }
 
-// ---- report: the paper's verdict per case beside ρ(A) and the observed growth -------------
+// ---- report: the paper's statement per case beside ρ(A) and the observed growth -------------
 
-// what paper A says of each case of Figs 1–3 (its text, §3.1.1–3.1.3)
-static const char *paper_verdict(const char *scheme, double h, double k, double b) {
+// what paper A says of each case of Figs 1–3 (its words, §3.1.1–3.1.3): the claim shown beside
+// the measurement, not a verdict; the table's own label comes from ρ(A)
+static const char *paper_statement(const char *scheme, double h, double k, double b) {
   if (strcmp(scheme, "explicit") == 0 && h == 1e-5 && k == 1e6) {
     if (b == 1) return "unstable";
     if (b == 10) return "\"somewhat more stable\"";
@@ -158,7 +159,7 @@ static int smd_report(const char *path, FILE *md, xp_error *err) {
     const char *name = strcmp(scheme, "smd_explicit") == 0 ? "explicit"
                        : strcmp(scheme, "smd_semi") == 0   ? "semi-implicit"
                                                            : "implicit";
-    fprintf(md, "| `%s` | %s | %.12g%s | %.12g | %s |\n", c, paper_verdict(name, h, k, b), rho,
+    fprintf(md, "| `%s` | %s | %.12g%s | %.12g | %s |\n", c, paper_statement(name, h, k, b), rho,
             rho > 1   ? " (unstable)"
             : rho < 1 ? " (stable)"
                       : " (marginal)",

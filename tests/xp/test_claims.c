@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Claims as data: a verdict follows the stored measurement. For every rule kind a results file is
 // written, the verdict computed, one stored value altered and the verdict seen to change; the
-// README's generated block is what the verdict table writer produces from the results it names.
+// README's generated block is what the verdict table writer produces from the results it names;
+// paper A's Figs 1–3 statements are decided from the files the smd studies write.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
 #include "xp/xp_claim.h"
 
 int cli_readme_refresh(const char *readme, const char *dir) {
-  xp_claim_set sets[2];
+  xp_claim_set sets[XP_CLAIM_SETS];
   const size_t n = xp_claim_sets_all(sets);
   xp_error err = {.code = 0};
   const int rc = xp_claims_readme_update(readme, sets, n, dir, &err);
@@ -47,7 +47,7 @@ int cli_cmd_verdicts(int argc, char **argv) {
     return XP_ERR_USAGE;
   }
   if (!readme) {
-    xp_claim_set sets[2];
+    xp_claim_set sets[XP_CLAIM_SETS];
     xp_claim_sets_write(stdout, sets, xp_claim_sets_all(sets), dir);
     return XP_OK;
   }

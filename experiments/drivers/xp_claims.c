@@ -639,9 +639,11 @@ const xp_claim *xp_paper_claims(size_t *n) {
 
 size_t xp_claim_sets_all(xp_claim_set *sets) {
   sets[0] = (xp_claim_set){"Paper A", cl_claims, CL_N(cl_claims)};
-  sets[1].title = "Paper B §II (θ-method family, `spring_cylinder`)";
-  sets[1].claims = xp_paper_b_claims(&sets[1].n);
-  return 2;
+  sets[1].title = "Paper A §3.1, Figs 1–3 (Euler schemes on the spring–mass–damper, `smd_*`)";
+  sets[1].claims = xp_paper_a_smd_claims(&sets[1].n);
+  sets[2].title = "Paper B §II (θ-method family, `spring_cylinder`)";
+  sets[2].claims = xp_paper_b_claims(&sets[2].n);
+  return XP_CLAIM_SETS;
 }
 
 // the REPORT section: the verdict table from the results files beside this one

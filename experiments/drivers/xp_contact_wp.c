@@ -910,7 +910,7 @@ static int cw_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
 #define CW_CLAIM_MEAS(label, prefix)                                                          \
   {                                                                                           \
     label, XP_MEAS_MIN, "contact_wp", prefix, "paper_a_advantage", NULL, NULL, NULL, NAN, "", \
-        NULL, 0, 1                                                                            \
+        NULL, 0, 1, 0                                                                         \
   }
 static const xp_meas cw_claim_meas[] = {
     CW_CLAIM_MEAS("Hertz drop", "hertz_matched_"),

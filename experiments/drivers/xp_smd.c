@@ -6,11 +6,13 @@
 // from smd_iteration_matrix) and the growth factor observed in the trajectory itself (from
 // smd_step, an independent code path), so a reader can check one against the other.
 #include "xp/xp.h"
+#include "xp/xp_claim.h"
 #include "xp/xp_common.h"
 #include "xp/xp_file.h"
 
 #include "scenarios/smd.h"
 
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,46 +122,125 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
   return XP_OK;
 }
 
-// ---- report: the paper's statement per case beside ρ(A) and the observed growth -------------
+// ---- Figs 1–3's statements as claims (SPEC §8) ----------------------------------------------
+// One claim per statement of §3.1.1–3.1.3, judged on the spectral radius ρ(A) and the observed
+// growth per step of the case it names: "stable" holds when both are ≤ 1, "unstable" when both
+// are > 1, "damped" when both are < 1, "somewhat more stable" when both fall from b = 1 to
+// b = 10. The claims' words are also the report's "paper A says" column (smd_paper_statement).
 
-// what paper A says of each case of Figs 1–3 (its words, §3.1.1–3.1.3): the claim shown beside
-// the measurement, not a verdict; the table's own label comes from ρ(A)
-static const char *paper_statement(const char *scheme, double h, double k, double b) {
-  if (strcmp(scheme, "explicit") == 0 && h == 1e-5 && k == 1e6) {
-    if (b == 1) return "unstable";
-    if (b == 10) return "\"somewhat more stable\"";
-    if (b == 2e5) return "stable";
-    if (b == 2.1e5) return "unstable";
+#define SMD_N(a) (sizeof(a) / sizeof *(a))
+// ρ(A) and the observed growth of one case, 7 digits: a factor near 1 is the point
+#define SMD_MEAS(lab, f, c, s) \
+  { .label = lab, .op = XP_MEAS_STAT, .file = f, .cas = c, .stat = s, .paper = NAN, .digits = 7 }
+#define SMD_RHO_GROWTH(f, c)                  \
+  SMD_MEAS("ρ(A):", f, c, "spectral_radius"), \
+      SMD_MEAS("observed growth per step:", f, c, "growth_observed")
+#define SMD_BOUNDARY(f, c)                                                                  \
+  {                                                                                         \
+    .label = "closed-form stability boundary h*:", .op = XP_MEAS_STAT, .file = f, .cas = c, \
+    .stat = "stability_boundary_h", .paper = NAN, .unit = "s", .digits = 7                  \
   }
-  if (strcmp(scheme, "semi-implicit") == 0 && h == 1e-3 && b == 1) {
-    if (k == 1e6) return "stable";
-    if (k == 1e7) return "unstable";
+#define SMD_FALL(lab, f, c, c1, s)                                                             \
+  {                                                                                            \
+    .label = lab, .op = XP_MEAS_RATIO, .file = f, .cas = c, .stat = s, .cas2 = c1, .stat2 = s, \
+    .paper = NAN, .digits = 7                                                                  \
   }
-  if (strcmp(scheme, "implicit") == 0 && k == 1e6 && b == 0) return "stable, damped";
+
+#define FIG1 "h=1e-5_k=1e6_b="
+static const xp_meas m_f1_b1[] = {SMD_RHO_GROWTH("smd_explicit", FIG1 "1")};
+static const xp_meas c_f1_b1[] = {SMD_BOUNDARY("smd_explicit", FIG1 "1")};
+static const xp_meas m_f1_b10[] = {
+    SMD_FALL("ρ(A) at b = 10 ÷ at b = 1:", "smd_explicit", FIG1 "10", FIG1 "1", "spectral_radius"),
+    SMD_FALL("observed growth at b = 10 ÷ at b = 1:", "smd_explicit", FIG1 "10", FIG1 "1",
+             "growth_observed")};
+static const xp_meas c_f1_b10[] = {
+    SMD_MEAS("ρ(A) at b = 10:", "smd_explicit", FIG1 "10", "spectral_radius"),
+    SMD_BOUNDARY("smd_explicit", FIG1 "10")};
+static const xp_meas m_f1_b2e5[] = {SMD_RHO_GROWTH("smd_explicit", FIG1 "200000")};
+static const xp_meas c_f1_b2e5[] = {SMD_BOUNDARY("smd_explicit", FIG1 "200000")};
+static const xp_meas m_f1_b21e5[] = {SMD_RHO_GROWTH("smd_explicit", FIG1 "210000")};
+static const xp_meas c_f1_b21e5[] = {SMD_BOUNDARY("smd_explicit", FIG1 "210000")};
+#define FIG2 "h=0.001_k="
+static const xp_meas m_f2_k1e6[] = {SMD_RHO_GROWTH("smd_semi", FIG2 "1e6_b=1")};
+static const xp_meas c_f2_k1e6[] = {SMD_BOUNDARY("smd_semi", FIG2 "1e6_b=1")};
+static const xp_meas m_f2_k1e7[] = {SMD_RHO_GROWTH("smd_semi", FIG2 "1e7_b=1")};
+static const xp_meas c_f2_k1e7[] = {SMD_BOUNDARY("smd_semi", FIG2 "1e7_b=1")};
+static const xp_meas m_f3[] = {
+    SMD_MEAS("ρ(A), h = 1e-5:", "smd_implicit", "h=1e-5_k=1e6_b=0", "spectral_radius"),
+    SMD_MEAS("observed growth per step:", "smd_implicit", "h=1e-5_k=1e6_b=0", "growth_observed"),
+    SMD_MEAS("ρ(A), h = 1e-2:", "smd_implicit", "h=0.01_k=1e6_b=0", "spectral_radius"),
+    SMD_MEAS("observed growth per step:", "smd_implicit", "h=0.01_k=1e6_b=0", "growth_observed")};
+
+#define SMD_RULE(bound, up, str) \
+  { .kind = XP_RULE_RATIO, .a = bound, .b = bound, .upper = up, .strict = str }
+#define SMD_STABLE SMD_RULE(1, 1, 0)    // ρ ≤ 1
+#define SMD_UNSTABLE SMD_RULE(1, 0, 1)  // ρ > 1
+#define SMD_BELOW SMD_RULE(1, 1, 1)     // < 1: damped; a ratio: more stable
+#define SMD_MEAS_OF(m) .meas = m, .n_meas = SMD_N(m)
+#define SMD_CONTEXT_OF(c) .context = c, .n_context = SMD_N(c)
+
+#define FIG1_WHERE "Fig 1 (explicit Euler, h = 1e-5, k = 1e6), "
+#define FIG1_NOTE                                                                       \
+  "`smd_explicit`; ρ(A) from the eigenvalues of eq. 10's matrix, the growth from the " \
+  "simulated trajectory's envelope"
+#define FIG2_WHERE "Fig 2 (semi-implicit Euler, h = 1e-3, b = 1), "
+#define FIG2_NOTE                                                                         \
+  "`smd_semi`; ρ(A) from the eigenvalues of eqs. 11–12's matrix, the growth from the " \
+  "simulated trajectory's envelope"
+static const xp_claim smd_claims[] = {
+    {FIG1_WHERE "b = 1", "clearly unstable", SMD_UNSTABLE, SMD_MEAS_OF(m_f1_b1),
+     SMD_CONTEXT_OF(c_f1_b1), FIG1_NOTE},
+    {FIG1_WHERE "b = 10 against b = 1", "somewhat more stable", SMD_BELOW, SMD_MEAS_OF(m_f1_b10),
+     SMD_CONTEXT_OF(c_f1_b10),
+     FIG1_NOTE "; at b = 10 the step lies on the boundary h* = b/k, where |λ|² = det A = 1"},
+    {FIG1_WHERE "b = 2e5", "stable", SMD_STABLE, SMD_MEAS_OF(m_f1_b2e5), SMD_CONTEXT_OF(c_f1_b2e5),
+     FIG1_NOTE "; heavy damping: the boundary is h* = 4m/(b + √(b² − 4km))"},
+    {FIG1_WHERE "b = 2.1e5", "unstable", SMD_UNSTABLE, SMD_MEAS_OF(m_f1_b21e5),
+     SMD_CONTEXT_OF(c_f1_b21e5), FIG1_NOTE},
+    {FIG2_WHERE "k = 1e6", "stable (k sufficiently small)", SMD_STABLE, SMD_MEAS_OF(m_f2_k1e6),
+     SMD_CONTEXT_OF(c_f2_k1e6), FIG2_NOTE},
+    {FIG2_WHERE "k = 1e7", "unstable", SMD_UNSTABLE, SMD_MEAS_OF(m_f2_k1e7),
+     SMD_CONTEXT_OF(c_f2_k1e7), FIG2_NOTE},
+    {"Fig 3 (implicit Euler, k = 1e6, b = 0), h = 1e-5 and 1e-2",
+     "stable for any step size, the amplitude attenuates", SMD_BELOW, SMD_MEAS_OF(m_f3), NULL, 0,
+     "`smd_implicit`; ρ(A) from the eigenvalues of eqs. 13–14's matrix; damped taken as "
+     "ρ(A) < 1 (b = 0: the exact amplitude is constant, the scheme's factor per step is "
+     "1/√(1 + (ωh)²))"},
+};
+
+const xp_claim *xp_paper_a_smd_claims(size_t *n) {
+  *n = SMD_N(smd_claims);
+  return smd_claims;
+}
+
+// the paper's words on a case of experiment x: those of the claim that judges it
+static const char *smd_paper_statement(const char *x, const char *cas) {
+  for (size_t i = 0; i < SMD_N(smd_claims); i++)
+    for (size_t j = 0; j < smd_claims[i].n_meas; j++) {
+      const xp_meas *m = &smd_claims[i].meas[j];
+      if (strcmp(m->file, x) == 0 && strcmp(m->cas, cas) == 0) return smd_claims[i].words;
+    }
   return "—";
 }
+
+// ---- report: the paper's statement per case beside ρ(A) and the observed growth -------------
 
 static int smd_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
+  char x[64] = "?";
+  xp_file_attr(f, "experiment", x, sizeof x);
   fprintf(md,
           "| case | paper A says | ρ(A) (eq. 10 & analogues) | observed growth per step | "
           "status |\n|---|---|---|---|---|\n");
   for (size_t i = 0; i < xp_file_case_count(f); i++) {
     const char *c = xp_file_case_name(f, i);
-    double h = NAN, k = NAN, b = NAN, rho = NAN, growth = NAN;
-    char status[64] = "?", scheme[64] = "?";
-    xp_file_case_param(f, c, "h", &h);
-    xp_file_case_param(f, c, "k", &k);
-    xp_file_case_param(f, c, "b", &b);
+    double rho = NAN, growth = NAN;
+    char status[64] = "?";
     xp_file_case_stat(f, c, "spectral_radius", &rho);
     xp_file_case_stat(f, c, "growth_observed", &growth);
     xp_file_case_status(f, c, status, sizeof status);
-    xp_file_attr(f, "experiment", scheme, sizeof scheme);
-    const char *name = strcmp(scheme, "smd_explicit") == 0 ? "explicit"
-                       : strcmp(scheme, "smd_semi") == 0   ? "semi-implicit"
-                                                           : "implicit";
-    fprintf(md, "| `%s` | %s | %.12g%s | %.12g | %s |\n", c, paper_statement(name, h, k, b), rho,
+    fprintf(md, "| `%s` | %s | %.12g%s | %.12g | %s |\n", c, smd_paper_statement(x, c), rho,
             rho > 1   ? " (unstable)"
             : rho < 1 ? " (stable)"
                       : " (marginal)",
@@ -170,6 +251,17 @@ static int smd_report(const char *path, FILE *md, xp_error *err) {
           "simulated trajectory's envelope (independent code). \"diverged\" means |y| passed "
           "1e150 and the run stopped.\n\n");
   xp_file_close(f);
+  // this figure's claims (contiguous in smd_claims), as `stabcon verdicts` judges them
+  size_t first = 0, n = 0;
+  while (first < SMD_N(smd_claims) && strcmp(smd_claims[first].meas[0].file, x) != 0) first++;
+  while (first + n < SMD_N(smd_claims) && strcmp(smd_claims[first + n].meas[0].file, x) == 0) n++;
+  if (n) {
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", path);
+    fprintf(md,
+            "Paper A's statements on these cases, judged as `stabcon verdicts` judges them:\n\n");
+    xp_claims_table(md, smd_claims + first, n, dirname(dir));
+  }
   return XP_OK;
 }
 

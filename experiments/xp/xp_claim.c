@@ -134,8 +134,13 @@ double xp_meas_value(xp_claim_files *fs, const xp_meas *m) {
 static void rule_test(const xp_rule *r, double m, double p, int *holds, int *near) {
   switch (r->kind) {
     case XP_RULE_RATIO:
-      *holds = r->upper ? m <= r->a : m >= r->a;
-      *near = r->upper ? m <= r->b : m >= r->b;
+      if (r->strict) {
+        *holds = r->upper ? m < r->a : m > r->a;
+        *near = r->upper ? m < r->b : m > r->b;
+      } else {
+        *holds = r->upper ? m <= r->a : m >= r->a;
+        *near = r->upper ? m <= r->b : m >= r->b;
+      }
       break;
     case XP_RULE_RELATIVE:
       *holds = fabs(m / p - 1) <= r->a;
@@ -190,10 +195,12 @@ void xp_rule_describe(const xp_rule *r, char *buf, size_t len) {
   const char *yes = xp_verdict_name(XP_VERDICT_REPRODUCED);
   const char *near = xp_verdict_name(XP_VERDICT_DIFFERENT);
   switch (r->kind) {
-    case XP_RULE_RATIO:
-      snprintf(buf, len, "%s if every value %s %g, %s if some is or all are %s %g", yes,
-               r->upper ? "≤" : "≥", r->a, near, r->upper ? "≤" : "≥", r->b);
+    case XP_RULE_RATIO: {
+      const char *op = r->upper ? (r->strict ? "<" : "≤") : (r->strict ? ">" : "≥");
+      snprintf(buf, len, "%s if every value %s %g, %s if some is or all are %s %g", yes, op, r->a,
+               near, op, r->b);
       break;
+    }
     case XP_RULE_RELATIVE:
       snprintf(buf, len,
                "%s if every |measured/paper − 1| ≤ %g, %s if some is or all are within a "
@@ -223,8 +230,8 @@ static void meas_text(xp_claim_files *fs, const xp_meas *m, int ok_flag, char *b
   else if (ok_flag || m->op == XP_MEAS_OK)
     snprintf(val, sizeof val, "%s", v == 1 ? "ok" : "not ok");
   else
-    snprintf(val, sizeof val, "%.3g%s%s", v, m->unit && m->unit[0] ? " " : "",
-             m->unit ? m->unit : "");
+    snprintf(val, sizeof val, "%.*g%s%s", m->digits > 0 ? m->digits : 3, v,
+             m->unit && m->unit[0] ? " " : "", m->unit ? m->unit : "");
   int k = snprintf(buf, len, "%s %s", m->label, val);
   if (k > 0 && (size_t)k < len && m->paper == m->paper)
     snprintf(buf + k, len - (size_t)k, " (paper %.3g)", m->paper);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Claims as data: a verdict follows the stored measurement. For every rule kind a results file is
 // written, the verdict computed, one stored value altered and the verdict seen to change; the
-// README's generated block is what the verdict table writer produces from the results it names.
+// README's generated block is what the verdict table writer produces from the results it names;
+// paper A's Figs 1–3 statements are decided from the files the smd studies write.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,6 +153,117 @@ static void test_monotone(void **state) {
                    XP_VERDICT_NOT_REPRODUCED);
 }
 
+// a strict bound excludes the bound itself: ρ = 1 is neither unstable (> 1) nor damped (< 1)
+static void test_strict(void **state) {
+  (void)state;
+  const xp_claim below = {
+      "strict", "m < 1", {.kind = XP_RULE_RATIO, .a = 1, .b = 1, .upper = 1, .strict = 1},
+      two,      2,       NULL,
+      0,        NULL};
+  check_alteration(&below, (double[]){0.5, 0.9}, (double[]){0.5, 1}, 2, XP_VERDICT_REPRODUCED,
+                   XP_VERDICT_DIFFERENT);
+  const xp_claim above = {"strict", "m > 1", {.kind = XP_RULE_RATIO, .a = 1, .b = 1, .strict = 1},
+                          two,      2,       NULL,
+                          0,        NULL};
+  check_alteration(&above, (double[]){1.5, 1.1}, (double[]){1, 1}, 2, XP_VERDICT_REPRODUCED,
+                   XP_VERDICT_NOT_REPRODUCED);
+  // without strict the bound holds
+  const xp_claim loose = {"ratio ≤", "m ≤ 1", {.kind = XP_RULE_RATIO, .a = 1, .b = 1, .upper = 1},
+                          two,       2,       NULL,
+                          0,         NULL};
+  write_file((double[]){0.5, 1}, NULL, 2);
+  assert_int_equal(verdict_of(&loose), XP_VERDICT_REPRODUCED);
+  char rule[256];
+  xp_rule_describe(&below.rule, rule, sizeof rule);
+  assert_non_null(strstr(rule, "every value < 1"));
+  xp_rule_describe(&above.rule, rule, sizeof rule);
+  assert_non_null(strstr(rule, "every value > 1"));
+}
+
+// runs the study at its defaults (and the settings given) into <test_dir>/<name>.h5
+static void run_study(const char *name, const char *setting) {
+  const xp_experiment *x = xp_experiment_find(name);
+  assert_non_null(x);
+  static xp_params p;
+  xp_error err = {.code = 0};
+  assert_int_equal(xp_experiment_params_init(x, &p, &err), XP_OK);
+  if (setting) assert_int_equal(xp_params_set(&p, setting, &err), XP_OK);
+  char path[300], file[64];
+  snprintf(file, sizeof file, "%s.h5", name);
+  test_path(path, sizeof path, file);
+  remove(path);
+  xp_results *r = xp_results_create(path, x, &p, 0, NULL, &err);
+  assert_non_null(r);
+  xp_progress pr = {.enabled = 0};
+  assert_int_equal(x->run(&p, r, &pr, &err), XP_OK);
+  assert_int_equal(xp_results_commit(r, &err), XP_OK);
+}
+
+// the REPORT section of a study's results file in test_dir, into a heap string (caller frees)
+static char *report_of(const char *name) {
+  const xp_experiment *x = xp_experiment_find(name);
+  assert_non_null(x);
+  char path[300], file[64];
+  snprintf(file, sizeof file, "%s.h5", name);
+  test_path(path, sizeof path, file);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *md = open_memstream(&buf, &len);
+  assert_non_null(md);
+  xp_error err = {.code = 0};
+  assert_int_equal(x->report(path, md, &err), XP_OK);
+  fclose(md);
+  return buf;
+}
+
+// Paper A's Figs 1–3 statements: "not run" without the smd files; reproduced on the files the
+// smd studies write at the paper's parameters; each statement's words appear beside the case it
+// judges in the study's REPORT section, with its verdict; with m = 1.2 (heavier mass, so
+// hb/m < 2) explicit Euler at b = 2.1e5 is stable and that statement is not reproduced.
+static void test_smd_claims(void **state) {
+  (void)state;
+  size_t n;
+  const xp_claim *c = xp_paper_a_smd_claims(&n);
+  assert_true(n >= 7);
+  for (size_t i = 0; i < n; i++) assert_int_equal(verdict_of(&c[i]), XP_VERDICT_NOT_RUN);
+  static const char *const studies[] = {"smd_explicit", "smd_semi", "smd_implicit"};
+  for (size_t s = 0; s < 3; s++) run_study(studies[s], NULL);
+  xp_claim_set set = {"Figs 1–3", c, n};
+  xp_claim_sets_write(stdout, &set, 1, test_dir);
+  for (size_t i = 0; i < n; i++) {
+    if (verdict_of(&c[i]) != XP_VERDICT_REPRODUCED)
+      fail_msg("%s: %s is %s", c[i].where, c[i].words, xp_verdict_name(verdict_of(&c[i])));
+    char *md = report_of(c[i].meas[0].file), row[512];
+    for (size_t j = 0; j < c[i].n_meas; j++) {
+      snprintf(row, sizeof row, "| `%s` | %s |", c[i].meas[j].cas, c[i].words);
+      if (!strstr(md, row)) fail_msg("%s's REPORT lacks the row '%s'", c[i].meas[0].file, row);
+    }
+    snprintf(row, sizeof row, "| %s: %s | **%s** |", c[i].where, c[i].words,
+             xp_verdict_name(XP_VERDICT_REPRODUCED));
+    if (!strstr(md, row)) fail_msg("%s's REPORT lacks the claim '%s'", c[i].meas[0].file, row);
+    free(md);
+  }
+  // the same cases with m = 1.2: |1 − hb/m| < 1 at b = 2.1e5, so ρ < 1 there
+  run_study("smd_explicit", "m=1.2");
+  size_t changed = 0;
+  for (size_t i = 0; i < n; i++) {
+    const xp_verdict v = verdict_of(&c[i]);
+    if (v == XP_VERDICT_REPRODUCED) continue;
+    printf("m = 1.2: %s: %s -> %s\n", c[i].where, c[i].words, xp_verdict_name(v));
+    assert_string_equal(c[i].meas[0].cas, "h=1e-5_k=1e6_b=210000");
+    assert_int_equal(v, XP_VERDICT_NOT_REPRODUCED);
+    changed++;
+  }
+  assert_int_equal(changed, 1);
+  char path[300];
+  test_path(path, sizeof path, "smd_explicit.h5");
+  remove(path);
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(verdict_of(&c[i]), strcmp(c[i].meas[0].file, "smd_explicit") == 0
+                                            ? XP_VERDICT_NOT_RUN
+                                            : XP_VERDICT_REPRODUCED);
+}
+
 // a missing file, case or value is "not run", never a verdict
 static void test_not_run(void **state) {
   (void)state;
@@ -256,7 +368,7 @@ static void test_readme_block(void **state) {
   assert_non_null(b);
   assert_non_null(e);
   assert_null(strstr(e + 1, XP_README_BEGIN));
-  xp_claim_set sets[2];
+  xp_claim_set sets[XP_CLAIM_SETS];
   const size_t ns = xp_claim_sets_all(sets);
   for (size_t k = 0; k < ns; k++)
     for (size_t i = 0; i < sets[k].n; i++) {
@@ -287,11 +399,12 @@ int main(int argc, char **argv) {
   }
   readme_source = argv[1];
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_ratio),     cmocka_unit_test(test_relative),
-      cmocka_unit_test(test_interval),  cmocka_unit_test(test_all_ok),
-      cmocka_unit_test(test_monotone),  cmocka_unit_test(test_not_run),
-      cmocka_unit_test(test_undecided), cmocka_unit_test(test_readme_block),
-      cmocka_unit_test(test_matched),
+      cmocka_unit_test(test_ratio),      cmocka_unit_test(test_relative),
+      cmocka_unit_test(test_interval),   cmocka_unit_test(test_all_ok),
+      cmocka_unit_test(test_monotone),   cmocka_unit_test(test_not_run),
+      cmocka_unit_test(test_undecided),  cmocka_unit_test(test_readme_block),
+      cmocka_unit_test(test_matched),    cmocka_unit_test(test_strict),
+      cmocka_unit_test(test_smd_claims),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

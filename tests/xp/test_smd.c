@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -53,6 +54,65 @@ static void test_growth_equals_spectral_radius(void **state) {
     // an unstable case ends larger than it started
     if (!c->stable) assert_true(run.diverged || fabs(run.x_final) > 1);
   }
+}
+
+// ρ(A) (the eigenvalues of the assembled iteration matrix) against the eigenvalues in closed form
+// from each scheme's recurrence with x_n, v_n ∝ λⁿ, through the continuous roots
+// μ = (−b ± √(b² − 4km))/2m: explicit λ = 1 + hμ, implicit λ = 1/(1 − hμ); semi-implicit
+// (λ − 1)(λ − a) = −a λ h²k/m with a = 1/(1 + hb/m). The Figs 1–3 cases and a grid around them;
+// the grid avoids near-double roots, where either route loses half the digits.
+static double closed_form_rho(smd_scheme s, double h, double k, double b) {
+  const double m = 1;
+  const double complex d = csqrt((double complex)(b * b - 4 * k * m));
+  const double complex mu[2] = {(-b + d) / (2 * m), (-b - d) / (2 * m)};
+  double rho = 0;
+  if (s == SMD_SEMI_IMPLICIT) {
+    const double a = 1 / (1 + h * b / m), tr = 1 + a * (1 - h * h * k / m);
+    const double complex r = csqrt((double complex)(tr * tr - 4 * a));
+    return fmax(cabs((tr + r) / 2), cabs((tr - r) / 2));
+  }
+  for (int i = 0; i < 2; i++)
+    rho = fmax(rho, cabs(s == SMD_EXPLICIT ? 1 + h * mu[i] : 1 / (1 - h * mu[i])));
+  return rho;
+}
+
+static void test_spectral_radius_closed_form(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof fig_cases / sizeof fig_cases[0]; i++) {
+    const growth_case *c = &fig_cases[i];
+    smd_params p = {.m = 1, .k = c->k, .b = c->b, .f = 0};
+    double A[4];
+    smd_iteration_matrix(c->scheme, &p, c->h, A);
+    const double rho = smd_spectral_radius(A), cf = closed_form_rho(c->scheme, c->h, c->k, c->b);
+    printf("%-6s %-14s h=%-6g k=%-6g b=%-7g rho(A) %.17g closed form %.17g\n", c->figure,
+           smd_scheme_name(c->scheme), c->h, c->k, c->b, rho, cf);
+    assert_true(fabs(rho / cf - 1) < 1e-13);
+  }
+  // Fig 1's b = 10 sits on the boundary h = b/k: |λ|² = det A = 1 − hb/m + h²k/m = 1
+  smd_params p = {.m = 1, .k = 1e6, .b = 10, .f = 0};
+  double A[4];
+  smd_iteration_matrix(SMD_EXPLICIT, &p, 1e-5, A);
+  printf("explicit h=1e-5 k=1e6 b=10: rho(A) - 1 = %.3g\n", smd_spectral_radius(A) - 1);
+  assert_true(fabs(smd_spectral_radius(A) - 1) < 1e-14);
+  // the grid: every scheme, h 1e-6 … 1, k 1 … 1e12, b 0 … 1e5 (not near b² = 4km)
+  double worst = 0;
+  for (int s = 0; s < SMD_SCHEME_COUNT; s++)
+    for (double h = 1e-6; h < 2; h *= 10)
+      for (double k = 1; k < 2e12; k *= 100)
+        for (double b = 0; b < 2e5; b = b ? b * 31.6 : 0.1) {
+          const double disc = b * b - 4 * k;
+          if (fabs(disc) < 1e-3 * (b * b + 4 * k)) continue;
+          p = (smd_params){.m = 1, .k = k, .b = b, .f = 0};
+          smd_iteration_matrix((smd_scheme)s, &p, h, A);
+          const double rho = smd_spectral_radius(A), cf = closed_form_rho((smd_scheme)s, h, k, b);
+          const double rel = fabs(rho / cf - 1);
+          if (rel > worst) worst = rel;
+          if (!(rel < 1e-9))
+            printf("%s h=%g k=%g b=%g: rho(A) %.17g closed form %.17g\n",
+                   smd_scheme_name((smd_scheme)s), h, k, b, rho, cf);
+          assert_true(rel < 1e-9);
+        }
+  printf("grid: worst relative difference %.2e\n", worst);
 }
 
 // Implicit Euler with b = 0: the energy norm √(k x² + m v²) shrinks by exactly 1/√(1+(ωh)²)
@@ -139,6 +199,7 @@ static void test_exact_solution(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_growth_equals_spectral_radius),
+      cmocka_unit_test(test_spectral_radius_closed_form),
       cmocka_unit_test(test_implicit_amplitude_ratio),
       cmocka_unit_test(test_stability_boundary),
       cmocka_unit_test(test_exact_solution),

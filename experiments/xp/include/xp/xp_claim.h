@@ -25,7 +25,9 @@ const char *xp_verdict_name(xp_verdict v);
 // measurement holds, measured different when some holds or every one is near, else not
 // reproduced.
 typedef enum xp_rule_kind {
-  XP_RULE_RATIO,     // holds: m ≥ a (upper = 0) or m ≤ a (upper = 1); near: the same against b
+  XP_RULE_RATIO,     // holds: m ≥ a (upper = 0) or m ≤ a (upper = 1); near: the same against b;
+                     // strict = 1 excludes the bound (m > a, m < a; near likewise), e.g. a
+                     // spectral radius > 1 (unstable) or a ratio < 1 (more stable)
   XP_RULE_RELATIVE,  // holds: |m/p − 1| ≤ a; near: m/p within a factor b of 1
   XP_RULE_INTERVAL,  // holds: m in [a, b]; near: m in [la, lb]
   XP_RULE_ALL_OK,    // holds: the case's status is ok (m = 1); never near
@@ -37,6 +39,7 @@ typedef struct xp_rule {
   xp_rule_kind kind;
   double a, b, la, lb;
   int upper;
+  int strict;  // XP_RULE_RATIO only: the bounds a and b themselves fail
 } xp_rule;
 
 // How one measurement is read from the results files of a directory.
@@ -63,6 +66,7 @@ typedef struct xp_meas {
   int undecided_ok;  // 1: absent means the study could not decide this item (e.g. no method
                      // reached any accuracy level): the rule judges the others, the evidence
                      // says "undecidable"; 0: absent means not run
+  int digits;        // significant digits shown (0: 3), e.g. 7 for a growth factor near 1
 } xp_meas;
 
 typedef struct xp_claim {
@@ -119,9 +123,14 @@ void xp_claims_readme_block(FILE *out, const xp_claim_set *sets, size_t nsets, c
 
 // The claims of paper A judged by `reproduce` and `stabcon verdicts` (defined by the claims study).
 const xp_claim *xp_paper_claims(size_t *n);
+// Paper A §3.1's statements on Figs 1–3, the Euler schemes on the spring–mass–damper (defined by
+// the smd studies).
+const xp_claim *xp_paper_a_smd_claims(size_t *n);
 // Paper B §II's claims on the θ-method family (defined by the spring–cylinder study).
 const xp_claim *xp_paper_b_claims(size_t *n);
-// Every judged claim, paper A's and paper B's, as sets (into sets[0..2)); their count.
+// The number of sets xp_claim_sets_all writes.
+#define XP_CLAIM_SETS 3
+// Every judged claim, paper A's and paper B's, as sets (into sets[0..XP_CLAIM_SETS)); their count.
 size_t xp_claim_sets_all(xp_claim_set *sets);
 
 #endif  // XP_XP_CLAIM_H

@@ -1451,9 +1451,9 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop
 // (active_set_settled) and, at the rate sᵀz fell over that step, the iteration needs more than
 // EARLY_WIDE_LEFT further steps (HUES-MOD: iteration 10, 14 → 10 iterations). A failed try
 // leaves the usual tries and their spacing as they were. Without the side test, the tries at
-// 1e-6 failed on 16 of the 131 problems (CVXQP3_M: 7 factorisations, 63 → 130 refinement steps;
-// QSCFXM1, QCAPRI, Q25FV47: 7–25 rows changed sides over that step), without the step count
-// GOULDQP2's at 1e-9 two steps before the end (3 factorisations).
+// 1e-6 failed on 15 of the 131 problems (CVXQP3_M: 7 factorisations, 63 → 130 refinement steps;
+// QSCFXM1, QCAPRI, Q25FV47: 7–25 rows changed sides over that step), with it on 3; without the
+// step count GOULDQP2's at 1e-9 failed two steps before the end (3 factorisations).
 #define EARLY_POLISH_REL 1e-8
 #define EARLY_WIDE_LEFT 2
 

@@ -362,6 +362,7 @@ struct qcp_workspace {
   double rnorm_d, rnorm_p;
   double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
   int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
+  int dual_stall;  // 1: the last corrector's proximal error was at least half the dual residual
   qcp_iter_record *rec;
   int rec_cap;
   qcp_info info;

@@ -33,6 +33,10 @@
 #define REG_RELAX_REL 1e-10
 #define REG_RELAX_FRAC 0.1
 #define REG_FLOOR 1e-12
+// ... and below it, in the endgame, where the proximal step cannot lower the dual residual
+// (stalled_dual_delta); the centring the iteration keeps there
+#define STALL_REG_FLOOR 1e-14
+#define STALL_SIGMA 0.5
 
 // proximal Newton solves (newton_solve): refinement steps against K_reg after a replaced pivot;
 // the share of the iterate's residuals the step's proximal error may reach before it is refined
@@ -1687,7 +1691,38 @@ static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best
 // their iterates; a relaxed δ under which the factorisation fails is undone (qcp_solve).
 // REG_RELAX_REL, REG_RELAX_FRAC, REG_FLOOR: defined with the other constants at the top
 
-static void relax_regularisation(qcp_workspace *ws) {
+// Columns without curvature (LP columns, P_jj = 0) whose rows are all inactive have the pivot
+// δ + Σ g²z/s, and z/s → 0 with μ: the proximal step moves such an x_j by r_j/δ and leaves its dual
+// residual r_j as it was (the error δ·dx_j is all of it, and refinement against K converges at
+// δ/(λ + δ) ≈ 1). Where r_j can only be removed by a row becoming active (its slack driven to 0 by
+// x_j, its multiplier taking r_j), x_j crawls there at r_j/δ per iteration while μ collapses:
+// BOYD2's column 27464 (D_j = 1.2e-4, scaled x_j 4.4e4) moved 666 per iteration at δ = 1e-12 and
+// r_j = 6.7e-10 (2.2e-5 in the caller's units), with ~2300 to go, when μ reached 1e-22 and the
+// factor broke down. So in the endgame (every relative measure ≤ SPLIT_RES), where the last
+// corrector's proximal error on the x rows was at least half the dual residual (dual_stall), δ
+// goes below REG_FLOOR 100-fold, to STALL_REG_FLOOR (the dynamic pivot threshold follows it,
+// ipm_iterate, so that such a pivot is not replaced by dyn_reg_delta), and, below REG_FLOOR, μ is
+// held (σ ≥ STALL_SIGMA) while the predictor's proximal error is still half the dual residual, so
+// that the multiplier of the row that becomes active can grow: with δ lowered (to 1e-16) at the
+// same point and no hold, μ fell on, the dual residual stayed at 1.1e-6 relative, the steps
+// became short and the crawl rule restarted the solve; holding μ wherever the dual residual
+// stalled in the endgame, not only below REG_FLOOR, changed the iterations of 27 of the 131
+// problems at 1e-6 (DUALC1 14 -> 29) and cost CPU ×1.04.
+static int stalled_dual_delta(qcp_workspace *ws, int endgame) {
+  qcp_kkt *kkt = &ws->kkt;
+  if (!(ws->dual_stall && endgame && ws->prox_frac < PROX_ERR_FRAC && kkt->delta <= REG_FLOOR &&
+        kkt->delta > STALL_REG_FLOOR))
+    return 0;
+  const double d = fmax(STALL_REG_FLOOR, 0.01 * kkt->delta);
+  if (ws->set.verbose)
+    fprintf(stderr,
+            "qcp: dual residual held by the proximal term, static regularisation %.0e -> %.0e\n",
+            kkt->delta, d);
+  qcp_kkt_set_delta(kkt, d);
+  return 1;
+}
+
+static void relax_regularisation(qcp_workspace *ws, int endgame) {
   qcp_kkt *kkt = &ws->kkt;
   // the last relaxation made the refinement worse (QBEACONF: 8e-10 of the rhs before, 2e-7
   // after): undone, and no more in this solve
@@ -1702,6 +1737,7 @@ static void relax_regularisation(qcp_workspace *ws) {
     }
     ws->relax_from = 0.0;
   }
+  if (stalled_dual_delta(ws, endgame)) return;
   if (ws->relax_off || !(ws->kkt_worst > REG_RELAX_REL) || !(kkt->delta > REG_FLOOR)) return;
   if (!(ws->kkt_worst_abs > REG_RELAX_FRAC * fmin(ws->rnorm_p, ws->rnorm_d))) return;
   double d = fmax(REG_FLOOR, 0.01 * kkt->delta);
@@ -1795,6 +1831,13 @@ static double step_fraction(const qcp_settings *set, const ipm_stats *st) {
                                                         : set->step_fraction;
 }
 
+// 1 if the last Newton solve (proximal path) left at least PROX_ERR_FRAC of the dual residual on
+// its x rows after refinement: the step cannot lower the dual residual (stalled_dual_delta)
+static int proximal_stall(const qcp_workspace *ws) {
+  return ws->set.proximal && !ws->kkt.met_limits && ws->rnorm_d > 0.0 &&
+         ws->kkt.res_d >= PROX_ERR_FRAC * ws->rnorm_d;
+}
+
 // one Mehrotra predictor-corrector iteration from iterate it (SPEC §3 items 1–3): NT scaling,
 // factorisation, affine predictor, corrector with σ = (μ_a/μ)³, step to the boundary (safeguarded)
 // and the update. Returns 0, or −1 on a numerical failure.
@@ -1805,15 +1848,23 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   // the residuals stay fixed through the iteration's solves: their norms are taken once
   ws->rnorm_d = qcp_vec_norm_inf(ws->rx, n);
   ws->rnorm_p = fmax(qcp_vec_norm_inf(ws->ry, p), qcp_vec_norm_inf(ws->rz, m));
-  relax_regularisation(ws);
-  ws->kkt_worst = ws->kkt_worst_abs = 0.0;
+  // the endgame of stalled_dual_delta: every relative measure at most SPLIT_RES
+  const int endgame = st->pres <= SPLIT_RES && st->dres <= SPLIT_RES &&
+                      fabs(st->gap) <= SPLIT_RES * fmax(1.0, fabs(st->pobj));
   // after a long step (α ≥ 0.9, the endgame) the proximal error may reach only the share of the
   // residuals that step left, 1 − α (the next residuals are (1 − α)·r + α·e): a fixed half held
   // LISWET6's residuals back for 9 iterations; shorter steps keep the fixed half (PROX_ERR_FRAC)
   double last = it > 0 ? ws->rec[it - 1].step : 0.0;
   ws->prox_frac = last >= 0.9 ? fmax(REFINE_RES_FRAC, 1.0 - last) : PROX_ERR_FRAC;
+  relax_regularisation(ws, endgame);
+  ws->kkt_worst = ws->kkt_worst_abs = 0.0;
   qcp_kkt_set_w(&ws->kkt, &ws->K, &ws->nt, 1.0);
-  int nreg = qcp_kkt_factor(&ws->kkt, set->dyn_reg_eps, set->dyn_reg_delta);
+  // with δ below REG_FLOOR (stalled_dual_delta) a pivot of δ is kept, not replaced by dyn_reg_delta
+  const double delta = ws->kkt.delta;
+  const double piv_eps = delta < fmin(REG_FLOOR, set->static_reg)
+                             ? fmin(set->dyn_reg_eps, 0.1 * delta)
+                             : set->dyn_reg_eps;
+  int nreg = qcp_kkt_factor(&ws->kkt, piv_eps, set->dyn_reg_delta);
   ws->info.factorizations++;
   if (nreg < 0) return -1;
   ws->info.dyn_reg_count += nreg;
@@ -1822,6 +1873,8 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   qcp_cone_prod(&ws->K, ws->lambda, ws->lambda, ws->bs);
   for (int i = 0; i < m; i++) ws->bs[i] = -ws->bs[i];
   if (newton_solve(ws, ws->dx, ws->dy, ws->dza, ws->dsa)) return -1;
+  // μ held (stalled_dual_delta) once δ is below REG_FLOOR and the step still cannot lower r_x
+  const int hold = endgame && ws->kkt.delta < REG_FLOOR && proximal_stall(ws);
   double aa =
       fmin(qcp_cone_step(&ws->K, ws->s, ws->dsa, 1.0), qcp_cone_step(&ws->K, ws->z, ws->dza, 1.0));
   double sigma = 0.0;
@@ -1831,6 +1884,7 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
     mua /= ws->K.deg;
     sigma = fmin(1.0, fmax(0.0, mua / st->mu));
     sigma = sigma * sigma * sigma;
+    if (hold) sigma = fmax(sigma, STALL_SIGMA);  // μ held while the dual residual stalls
   }
   // corrector: bs = −λ∘λ − (W⁻¹ds_a)∘(W dz_a) + σμe
   qcp_cone_scale(&ws->K, &ws->nt, 1, ws->dsa, ws->t2);
@@ -1839,6 +1893,7 @@ static int ipm_iterate(qcp_workspace *ws, const ipm_stats *st, int it, double *a
   for (int i = 0; i < m; i++) ws->bs[i] -= ws->t1[i];  // bs is still the predictor's −λ∘λ
   qcp_cone_add_identity(&ws->K, ws->bs, sigma * st->mu);
   if (newton_solve(ws, ws->dx, ws->dy, ws->dz, ws->ds)) return -1;
+  ws->dual_stall = proximal_stall(ws);
   double amax = fmin(qcp_cone_step(&ws->K, ws->s, ws->ds, INFINITY),
                      qcp_cone_step(&ws->K, ws->z, ws->dz, INFINITY));
   if (centrality_correct(ws, sigma * st->mu, &amax)) return -1;
@@ -1970,6 +2025,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
   ws->relax_off = 0;
   ws->relax_from = 0.0;
+  ws->dual_stall = 0;
   ws->rows_dd = 0;
 
   // ---- starting point ----

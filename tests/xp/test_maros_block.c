@@ -125,7 +125,8 @@ static void test_scores_follow_files(void **state) {
   snprintf(sgm, sizeof sgm, "| %.3g s (exact: %.3g s) |", g64, gx);
   assert_non_null(strstr(text, sgm));
   assert_non_null(strstr(text, "time limit 100 s"));
-  assert_non_null(strstr(text, "differ on 1 problem, 1 of them with a measure's rounding scale"));
+  assert_non_null(strstr(text, "differ on 1 problem (the same point"));
+  assert_non_null(strstr(text, "in 1 of them a deciding measure's rounding scale"));
   assert_non_null(strstr(
       text, "B (passes exactly only: gap 5.0e-10 exact, 2.0e-09 float64, rounding scale 3.0e-09)"));
   // the other file is named, not scored

@@ -22,6 +22,7 @@
 #include "stabcon_config.h"
 #include "xp/xp.h"
 #include "xp/xp_file.h"
+#include "xp/xp_maros.h"
 #include "xp/xp_path.h"
 
 // relative tolerance "off": eps_rel must be > 0, and this never exceeds eps_abs in max(abs, rel·s)
@@ -315,6 +316,7 @@ static const char bench_help[] =
     "usage: stabcon bench maros [--tol T] [--only A,B,...] [--max-iter N] [--time-limit S]\n"
     "                           [--dir DIR] [--output FILE.h5] [--plot DIR] [--lastbit]\n"
     "                           [--cold-rho R] [--proximal 0|1] [--verbose]\n"
+    "       stabcon bench maros --readme FILE [--results DIR]\n"
     "\n"
     "Solves every NAME.mat of the Maros-Meszaros set with qcp (cold start, eps_abs = T,\n"
     "relative tolerance off) and scores each as qpbenchmark does: success =\n"
@@ -337,7 +339,21 @@ static const char bench_help[] =
     "  --dir DIR        data folder (default <source>/../shared/data/maros_meszaros_full)\n"
     "  --output F.h5    results file (default results/maros_<T>.h5)\n"
     "  --plot DIR       write maros_<T>.csv and the figures into DIR "
-    "(gnuplot)\n" SOLVER_OPTIONS_HELP;
+    "(gnuplot)\n" SOLVER_OPTIONS_HELP
+    "\n"
+    "  --readme FILE    solve nothing: rewrite FILE's generated maros block (the lines\n"
+    "                   <!-- maros: ... --> ... <!-- maros: end -->) with the scores read from\n"
+    "                   DIR/maros_1e-09.h5 and DIR/maros_1e-06.h5 (the default outputs): per\n"
+    "                   tolerance the float64 pass count (the headline) and the exact one out\n"
+    "                   of the problems run, those said solved but failing, the problems on\n"
+    "                   which the two checks differ with their measures' rounding scales, the\n"
+    "                   float64 passes expected of one-ulp neighbours, the shifted geometric\n"
+    "                   mean of the thread CPU time (shift 10 s, failures at the time limit)\n"
+    "                   and each file's provenance (commit, date, build, load average, time\n"
+    "                   limit); a missing file is named in the block. `stabcon reproduce`\n"
+    "                   writes the same as REPORT.md's Maros-Meszaros section when its\n"
+    "                   results directory holds either file\n"
+    "  --results DIR    with --readme: the directory of the files (default results)\n";
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -399,6 +415,7 @@ static void write_case(xp_results *res, const maros_row *r, const maros_options 
   xp_case_param_real(c, "n", r->n, "");
   xp_case_param_real(c, "m", r->m, "");
   xp_case_param_real(c, "tol", tol, "");
+  xp_case_param_real(c, "time_limit", o->time_limit, "s");
   xp_case_param_real(c, "cold_rho", o->cold_rho, "");
   xp_case_param_real(c, "proximal", o->proximal, "");
   xp_case_param_string(c, "qcp_status", qcp_status_string(r->status));
@@ -608,7 +625,7 @@ static int write_plots(const char *plot_dir, const maros_row *rows, int n, doubl
 
 typedef struct bench_args {
   maros_options o;
-  const char *only, *dir, *output, *plot;
+  const char *only, *dir, *output, *plot, *readme, *results;
   int help;  // 1: --help printed, nothing to run
   char dir_buf[1024], out_buf[1024];
 } bench_args;
@@ -622,11 +639,13 @@ static int parse_bench(int argc, char **argv, bench_args *b) {
     if (r < 0) return XP_ERR_USAGE;
     if (r) continue;
     const char *a = argv[i];
-    const char **slot = !strcmp(a, "--only")     ? &b->only
-                        : !strcmp(a, "--dir")    ? &b->dir
-                        : !strcmp(a, "--output") ? &b->output
-                        : !strcmp(a, "--plot")   ? &b->plot
-                                                 : NULL;
+    const char **slot = !strcmp(a, "--only")      ? &b->only
+                        : !strcmp(a, "--dir")     ? &b->dir
+                        : !strcmp(a, "--output")  ? &b->output
+                        : !strcmp(a, "--plot")    ? &b->plot
+                        : !strcmp(a, "--readme")  ? &b->readme
+                        : !strcmp(a, "--results") ? &b->results
+                                                  : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h"))
       return fputs(bench_help, stdout), b->help = 1, XP_OK;
     if (!slot)
@@ -634,12 +653,15 @@ static int parse_bench(int argc, char **argv, bench_args *b) {
     if (++i >= argc) return fprintf(stderr, "bench maros: %s needs a value\n", a), XP_ERR_USAGE;
     *slot = argv[i];
   }
+  if (b->results && !b->readme)
+    return fprintf(stderr, "bench maros: --results goes with --readme (see --help)\n"),
+           XP_ERR_USAGE;
   if (!b->dir) {
     snprintf(b->dir_buf, sizeof b->dir_buf, "%s/../shared/data/maros_meszaros_full",
              STABCON_SOURCE_DIR);
     b->dir = b->dir_buf;
   }
-  if (!b->output) {
+  if (!b->output && !b->readme) {
     snprintf(b->out_buf, sizeof b->out_buf, "results/maros_%.0e.h5", b->o.tol);
     xp_mkdir_p("results");
     b->output = b->out_buf;
@@ -678,6 +700,12 @@ int cli_cmd_bench_maros(int argc, char **argv) {
   bench_args b;
   int rc = parse_bench(argc, argv, &b);
   if (rc || b.help) return rc;
+  if (b.readme) {  // the scores from stored files: nothing is solved
+    xp_error err = {.code = 0};
+    rc = xp_maros_readme_update(b.readme, b.results ? b.results : "results", &err);
+    if (rc) fprintf(stderr, "bench maros: %s\n", err.message);
+    return rc;
+  }
   char **names = NULL;
   int n = list_problems(b.dir, b.only, &names);
   if (n <= 0) {

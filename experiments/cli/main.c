@@ -15,6 +15,7 @@
 #include "xp/xp.h"
 #include "xp/xp_bodies.h"
 #include "xp/xp_file.h"
+#include "xp/xp_maros.h"
 #include "xp/xp_path.h"
 #include "xp/xp_report.h"
 #include "xp/xp_sweep.h"
@@ -433,6 +434,7 @@ static int cmd_reproduce(int argc, char **argv) {
     if (!x->in_reproduce || (only && !in_list(only, x->name))) continue;
     failures += reproduce_one(x, &dirs, full, md, argc, argv) != XP_OK;
   }
+  xp_maros_report(md, results_dir);  // bench maros's stored scores, if any (not rerun: long)
   xp_report_end(md, xp_now() - t0);
   if (fclose(md) != 0 || rename(report_tmp, report_path) != 0) {
     fprintf(stderr, "stabcon reproduce: cannot write %s\n", report_path);

@@ -371,17 +371,22 @@ static char *file_slurp(const char *path, size_t *len) {
   return buf;
 }
 
-int xp_claims_readme_update(const char *readme, const xp_claim_set *sets, size_t nsets,
-                            const char *dir, xp_error *err) {
+int xp_readme_block_replace(const char *readme, const char *begin, const char *end,
+                            void (*body)(FILE *out, const void *ctx), const void *ctx,
+                            xp_error *err) {
   size_t len = 0;
   char *text = file_slurp(readme, &len);
   if (!text) return xp_fail(err, XP_ERR_RUN, "cannot read '%s'", readme);
-  char *b = strstr(text, XP_README_BEGIN "\n");
-  char *e = b ? strstr(b, "\n" XP_README_END) : NULL;
+  const size_t lb = strlen(begin), le = strlen(end);
+  // each marker alone on its line
+  char *b = strstr(text, begin);
+  while (b && ((b > text && b[-1] != '\n') || b[lb] != '\n')) b = strstr(b + 1, begin);
+  char *e = b ? strstr(b + lb, end) : NULL;
+  while (e && (e[-1] != '\n' || (e[le] != '\n' && e[le] != '\0'))) e = strstr(e + 1, end);
   if (!b || !e) {
     free(text);
     return xp_fail(err, XP_ERR_USAGE, "'%s' has no generated block (the lines %s … %s)", readme,
-                   XP_README_BEGIN, XP_README_END);
+                   begin, end);
   }
   char tmp[1200];
   snprintf(tmp, sizeof tmp, "%s.partial", readme);
@@ -390,14 +395,32 @@ int xp_claims_readme_update(const char *readme, const xp_claim_set *sets, size_t
     free(text);
     return xp_fail(err, XP_ERR_RUN, "cannot write '%s'", tmp);
   }
-  const size_t head = (size_t)(b - text) + strlen(XP_README_BEGIN "\n");
+  const size_t head = (size_t)(b - text) + lb + 1;
   fwrite(text, 1, head, out);
-  xp_claims_readme_block(out, sets, nsets, dir);
-  fwrite(e + 1, 1, len - (size_t)(e + 1 - text), out);
+  body(out, ctx);
+  fwrite(e, 1, len - (size_t)(e - text), out);
   free(text);
   if (fclose(out) != 0 || rename(tmp, readme) != 0) {
     remove(tmp);
     return xp_fail(err, XP_ERR_RUN, "cannot write '%s'", readme);
   }
   return XP_OK;
+}
+
+typedef struct claims_block {
+  const xp_claim_set *sets;
+  size_t nsets;
+  const char *dir;
+} claims_block;
+
+static void claims_block_body(FILE *out, const void *ctx) {
+  const claims_block *c = ctx;
+  xp_claims_readme_block(out, c->sets, c->nsets, c->dir);
+}
+
+int xp_claims_readme_update(const char *readme, const xp_claim_set *sets, size_t nsets,
+                            const char *dir, xp_error *err) {
+  const claims_block c = {sets, nsets, dir};
+  return xp_readme_block_replace(readme, XP_README_BEGIN, XP_README_END, claims_block_body, &c,
+                                 err);
 }

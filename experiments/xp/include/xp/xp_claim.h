@@ -118,6 +118,12 @@ void xp_claim_sets_write(FILE *out, const xp_claim_set *sets, size_t nsets, cons
 // XP_OK, XP_ERR_USAGE (no block in the file), XP_ERR_RUN (I/O).
 int xp_claims_readme_update(const char *readme, const xp_claim_set *sets, size_t nsets,
                             const char *dir, xp_error *err);
+// Replaces the text between the lines begin and end of readme (each alone on its line) by what
+// body(out, ctx) writes, the rest kept byte for byte; rewritten through "<readme>.partial".
+// XP_OK, XP_ERR_USAGE (no such block), XP_ERR_RUN (I/O).
+int xp_readme_block_replace(const char *readme, const char *begin, const char *end,
+                            void (*body)(FILE *out, const void *ctx), const void *ctx,
+                            xp_error *err);
 // The block's body as written by xp_claims_readme_update.
 void xp_claims_readme_block(FILE *out, const xp_claim_set *sets, size_t nsets, const char *dir);
 

@@ -424,9 +424,9 @@ static const xp_meas c_slow[] = {
     CL_STAT("50 N:", "foundation", FD100 "1e7_F=50_cvode-bdf1", "wall_time", 9.55, "s"),
     CL_STAT("5 N, E = 1e11:", "foundation", FD100 "1e11_F=5_cvode-bdf1", "wall_time", 0.189, "s"),
     CL_STAT("50 N:", "foundation", FD100 "1e11_F=50_cvode-bdf1", "wall_time", 5550, "s")};
-static const xp_meas m_steady[] = {CL_RATIO("BDF1 CPU time to T = 3 ÷ to T = 1 s, 5 N:",
-                                            "claims", "steady_F=5_T=3", "cpu_time_min",
-                                            "steady_F=5_T=1", "cpu_time_min", NAN)};
+static const xp_meas m_steady[] = {CL_RATIO("BDF1 CPU time to T = 3 ÷ to T = 1 s, 5 N:", "claims",
+                                            "steady_F=5_T=3", "cpu_time_min", "steady_F=5_T=1",
+                                            "cpu_time_min", NAN)};
 static const xp_meas c_steady[] = {CL_RATIO("the same at 50 N:", "claims", "steady_F=50_T=3",
                                             "cpu_time_min", "steady_F=50_T=1", "cpu_time_min",
                                             NAN)};

@@ -392,7 +392,6 @@ static double linear_distance_ratio(void) {
   return (t - 0.125) / (t - 0.25);
 }
 
-#define CL_N(a) (sizeof(a) / sizeof *(a))
 #define CL_STAT(lab, f, c, s, p, u) \
   { .label = lab, .op = XP_MEAS_STAT, .file = f, .cas = c, .stat = s, .paper = p, .unit = u }
 #define CL_RATIO(lab, f, c, s, c2, s2, p)                                                       \
@@ -585,85 +584,87 @@ static const xp_meas c_bdf[] = {
 
 #define CL_RULE(k, ...) \
   { .kind = k, __VA_ARGS__ }
-#define CL_MEAS(m) .meas = m, .n_meas = CL_N(m)
-#define CL_CONTEXT(c) .context = c, .n_context = CL_N(c)
 
 // Every claim of paper A that the other sections do not settle, and the oddity measured on the
 // way; the rule of each is the paper's statement made testable.
 static const xp_claim cl_claims[] = {
     {"Table 1", "ode15s is much slower on the rocking 50 N runs",
-     CL_RULE(XP_RULE_RATIO, .a = 2, .b = 1), CL_MEAS(m_slow), CL_CONTEXT(c_slow),
+     CL_RULE(XP_RULE_RATIO, .a = 2, .b = 1), XP_CLAIM_MEAS(m_slow), XP_CLAIM_CONTEXT(c_slow),
      "CVODE BDF1 stands for ode15s, `foundation`, 100 elements, MATLAB's tolerances; its step "
      "count decides, a cost the machine's load does not move (the 100-element runs last tens of "
      "milliseconds, and their time ratio moved across the rule's bound between an idle and a "
      "loaded machine); the paper's ratios are of wall times, shown beside the CPU time ratios"},
     {"Table 1", "ode15s exploits the 5 N steady state (cost nearly independent of T)",
-     CL_RULE(XP_RULE_RATIO, .a = 1.5, .b = 2.5, .upper = 1), CL_MEAS(m_steady),
-     CL_CONTEXT(c_steady), "CVODE BDF1 at rtol 1e-3, atol 1e-6, 100 elements, E = 1e7"},
+     CL_RULE(XP_RULE_RATIO, .a = 1.5, .b = 2.5, .upper = 1), XP_CLAIM_MEAS(m_steady),
+     XP_CLAIM_CONTEXT(c_steady), "CVODE BDF1 at rtol 1e-3, atol 1e-6, 100 elements, E = 1e7"},
     {"§5.5", "the constraint-based approach scales cubically with the number of elements",
-     CL_RULE(XP_RULE_INTERVAL, .a = 2.5, .b = 3.5, .la = 0.5, .lb = 10), CL_MEAS(m_cubic),
-     CL_CONTEXT(c_cubic),
+     CL_RULE(XP_RULE_INTERVAL, .a = 2.5, .b = 3.5, .la = 0.5, .lb = 10), XP_CLAIM_MEAS(m_cubic),
+     XP_CLAIM_CONTEXT(c_cubic),
      "least-squares fit over `scaling`'s foundation sizes; the KKT systems of qcp are sparse, a "
      "dense solver would give 3"},
     {"Table 2", "errors of the constraint solver at h = 0.01",
-     CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 10), CL_MEAS(m_table2), CL_CONTEXT(c_table2),
+     CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 10), XP_CLAIM_MEAS(m_table2),
+     XP_CLAIM_CONTEXT(c_table2),
      "error ‖q(T) − q_ref(T)‖ against a tight reference (`foundation`, g = 9.81); `claims` tries "
      "the protocols that could explain the paper's rows: ode45 at its default tolerances as the "
      "reference (the paper's ground truth), and no gravity (the cube then lifts off)"},
     {"Table 2 caption", "the error drops at h = 1e-3", CL_RULE(XP_RULE_RATIO, .a = 2, .b = 1),
-     CL_MEAS(m_drop), CL_CONTEXT(c_drop), "`foundation`, 100 elements, 50 N"},
+     XP_CLAIM_MEAS(m_drop), XP_CLAIM_CONTEXT(c_drop), "`foundation`, 100 elements, 50 N"},
     {"§5.5", "paper A's own objective solves the E = 1e11 foundation",
-     CL_RULE(XP_RULE_ALL_OK, .a = 0), CL_MEAS(m_own), CL_CONTEXT(c_own),
+     CL_RULE(XP_RULE_ALL_OK, .a = 0), XP_CLAIM_MEAS(m_own), XP_CLAIM_CONTEXT(c_own),
      "`foundation` constraint-paper; a step whose conic solve ends inaccurate is re-solved from "
      "paper A's feasible point, and else taken as degraded (the case's status says so)"},
     {"Fig 6", "a dead (fully inelastic) impact for h ≥ 1e-5",
-     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 0.05, .la = 0, .lb = 0.2), CL_MEAS(m_dead),
-     CL_CONTEXT(c_dead),
+     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 0.05, .la = 0, .lb = 0.2), XP_CLAIM_MEAS(m_dead),
+     XP_CLAIM_CONTEXT(c_dead),
      "`rom_pendulum`, k = 1e12, b = 0: the contact lasts π√(m l²/k), shorter than h = 1e-5, so "
      "the impact falls inside one or two steps and the energy kept depends on where the step "
      "grid meets it; `claims` moves the grid"},
     {"Fig 6", "the true, elastic behaviour becomes evident as h becomes small",
-     CL_RULE(XP_RULE_MONOTONE, .upper = 1), CL_MEAS(m_elastic), NULL, 0,
+     CL_RULE(XP_RULE_MONOTONE, .upper = 1), XP_CLAIM_MEAS(m_elastic), NULL, 0,
      "`rom_pendulum`, k = 1e12, b = 0, h = 1e-5 … 1e-8"},
     {"§6.4", "deformation ≈ 1e-8 m", CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 100),
-     CL_MEAS(m_deform), CL_CONTEXT(c_deform),
+     XP_CLAIM_MEAS(m_deform), XP_CLAIM_CONTEXT(c_deform),
      "Hertz theory: d = (3F/(4E*√r))^{2/3}, F = mg cos 15°/4 per foot, E* = 1e11, r = 0.01 m"},
     {"§6.4", "B_t = 1e6/h gives no creep",
-     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 1e-6, .la = 0, .lb = 1e-4), CL_MEAS(m_creep),
-     CL_CONTEXT(c_creep),
+     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 1e-6, .la = 0, .lb = 1e-4), XP_CLAIM_MEAS(m_creep),
+     XP_CLAIM_CONTEXT(c_creep),
      "no creep taken as slower than 1 µm/s: the box's distance in the 1 s `incline` run at μ = "
      "0.375 > tan 15°, and the spheres of a dropped pile (`claims`, B_t = 1e6/h, h = 0.01 s) at "
      "its end, free rollers on the bare ground excepted (nothing in the model resists rolling); "
      "viscous tangent rows let a loaded contact slip at |λ_t|/B_t"},
     {"§6.4", "B_t = 1e6/h gives no failed solves",
-     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 0, .la = 0, .lb = 10), CL_MEAS(m_solves),
-     CL_CONTEXT(c_solves),
+     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 0, .la = 0, .lb = 10), XP_CLAIM_MEAS(m_solves),
+     XP_CLAIM_CONTEXT(c_solves),
      "`incline`; a first solve that ends at qcp's inaccurate tolerance is retried from the "
      "feasible start"},
     {"§6.4", "distances inversely proportional to μ", CL_RULE(XP_RULE_RELATIVE, .a = 0.25, .b = 10),
-     CL_MEAS(m_mu), CL_CONTEXT(c_mu), "1/μ gives the ratio 2 and an infinite distance at μ = 0"},
+     XP_CLAIM_MEAS(m_mu), XP_CLAIM_CONTEXT(c_mu),
+     "1/μ gives the ratio 2 and an infinite distance at μ = 0"},
     {"§6.5", "at most 18m Hessian nonzeros for m spheres",
-     CL_RULE(XP_RULE_RATIO, .a = 1, .b = 3, .upper = 1), CL_MEAS(m_hessian), CL_CONTEXT(c_hessian),
+     CL_RULE(XP_RULE_RATIO, .a = 1, .b = 3, .upper = 1), XP_CLAIM_MEAS(m_hessian),
+     XP_CLAIM_CONTEXT(c_hessian),
      "the Hessian of step 0's conic problem on the resting stack (relaxed) in the contact forces, "
      "as the paper counts it (3 per contact); its pattern read from the assembled problem"},
     {"§6.5", "the solver scales well with the number of contacts (sparse problem)",
-     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 1.2, .la = 0, .lb = 2), CL_MEAS(m_contacts), NULL, 0,
+     CL_RULE(XP_RULE_INTERVAL, .a = 0, .b = 1.2, .la = 0, .lb = 2), XP_CLAIM_MEAS(m_contacts), NULL,
+     0,
      "near-linear taken as an exponent ≤ 1.2 (the `stack` study's target), fitted over each "
      "study's whole N range"},
     {"(oddity)", "CVODE BDF on the foundation: pressure 0 and a 1 cm error at default tolerance",
-     CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 10), CL_MEAS(m_bdf), CL_CONTEXT(c_bdf),
+     CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 10), XP_CLAIM_MEAS(m_bdf), XP_CLAIM_CONTEXT(c_bdf),
      "the cube, set down undeformed, rings with almost no damping, and BDF orders 3-5 are not "
      "A-stable: the variable-order BDF could amplify that ringing; the order it reaches, the "
      "overlap and the cube's rise are beside the error"},
 };
 
 const xp_claim *xp_paper_claims(size_t *n) {
-  *n = CL_N(cl_claims);
+  *n = XP_COUNT(cl_claims);
   return cl_claims;
 }
 
 size_t xp_claim_sets_all(xp_claim_set *sets) {
-  sets[0] = (xp_claim_set){"Paper A", cl_claims, CL_N(cl_claims)};
+  sets[0] = (xp_claim_set){"Paper A", cl_claims, XP_COUNT(cl_claims)};
   sets[1].title = "Paper A §3.1, Figs 1–3 (Euler schemes on the spring–mass–damper, `smd_*`)";
   sets[1].claims = xp_paper_a_smd_claims(&sets[1].n);
   sets[2].title = "Paper B §II (θ-method family, `spring_cylinder`)";

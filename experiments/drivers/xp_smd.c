@@ -128,7 +128,6 @@ static int smd_run_cases(smd_scheme scheme, const xp_params *prm, xp_results *ou
 // are > 1, "damped" when both are < 1, "somewhat more stable" when both fall from b = 1 to
 // b = 10. The claims' words are also the report's "paper A says" column (smd_paper_statement).
 
-#define SMD_N(a) (sizeof(a) / sizeof *(a))
 // ρ(A) and the observed growth of one case, 7 digits: a factor near 1 is the point
 #define SMD_MEAS(lab, f, c, s) \
   { .label = lab, .op = XP_MEAS_STAT, .file = f, .cas = c, .stat = s, .paper = NAN, .digits = 7 }
@@ -176,8 +175,6 @@ static const xp_meas m_f3[] = {
 #define SMD_STABLE SMD_RULE(1, 1, 0)    // ρ ≤ 1
 #define SMD_UNSTABLE SMD_RULE(1, 0, 1)  // ρ > 1
 #define SMD_BELOW SMD_RULE(1, 1, 1)     // < 1: damped; a ratio: more stable
-#define SMD_MEAS_OF(m) .meas = m, .n_meas = SMD_N(m)
-#define SMD_CONTEXT_OF(c) .context = c, .n_context = SMD_N(c)
 
 #define FIG1_WHERE "Fig 1 (explicit Euler, h = 1e-5, k = 1e6), "
 #define FIG1_NOTE                                                                       \
@@ -188,34 +185,35 @@ static const xp_meas m_f3[] = {
   "`smd_semi`; ρ(A) from the eigenvalues of eqs. 11–12's matrix, the growth from the " \
   "simulated trajectory's envelope"
 static const xp_claim smd_claims[] = {
-    {FIG1_WHERE "b = 1", "clearly unstable", SMD_UNSTABLE, SMD_MEAS_OF(m_f1_b1),
-     SMD_CONTEXT_OF(c_f1_b1), FIG1_NOTE},
-    {FIG1_WHERE "b = 10 against b = 1", "somewhat more stable", SMD_BELOW, SMD_MEAS_OF(m_f1_b10),
-     SMD_CONTEXT_OF(c_f1_b10),
+    {FIG1_WHERE "b = 1", "clearly unstable", SMD_UNSTABLE, XP_CLAIM_MEAS(m_f1_b1),
+     XP_CLAIM_CONTEXT(c_f1_b1), FIG1_NOTE},
+    {FIG1_WHERE "b = 10 against b = 1", "somewhat more stable", SMD_BELOW, XP_CLAIM_MEAS(m_f1_b10),
+     XP_CLAIM_CONTEXT(c_f1_b10),
      FIG1_NOTE "; at b = 10 the step lies on the boundary h* = b/k, where |λ|² = det A = 1"},
-    {FIG1_WHERE "b = 2e5", "stable", SMD_STABLE, SMD_MEAS_OF(m_f1_b2e5), SMD_CONTEXT_OF(c_f1_b2e5),
+    {FIG1_WHERE "b = 2e5", "stable", SMD_STABLE, XP_CLAIM_MEAS(m_f1_b2e5),
+     XP_CLAIM_CONTEXT(c_f1_b2e5),
      FIG1_NOTE "; heavy damping: the boundary is h* = 4m/(b + √(b² − 4km))"},
-    {FIG1_WHERE "b = 2.1e5", "unstable", SMD_UNSTABLE, SMD_MEAS_OF(m_f1_b21e5),
-     SMD_CONTEXT_OF(c_f1_b21e5), FIG1_NOTE},
-    {FIG2_WHERE "k = 1e6", "stable (k sufficiently small)", SMD_STABLE, SMD_MEAS_OF(m_f2_k1e6),
-     SMD_CONTEXT_OF(c_f2_k1e6), FIG2_NOTE},
-    {FIG2_WHERE "k = 1e7", "unstable", SMD_UNSTABLE, SMD_MEAS_OF(m_f2_k1e7),
-     SMD_CONTEXT_OF(c_f2_k1e7), FIG2_NOTE},
+    {FIG1_WHERE "b = 2.1e5", "unstable", SMD_UNSTABLE, XP_CLAIM_MEAS(m_f1_b21e5),
+     XP_CLAIM_CONTEXT(c_f1_b21e5), FIG1_NOTE},
+    {FIG2_WHERE "k = 1e6", "stable (k sufficiently small)", SMD_STABLE, XP_CLAIM_MEAS(m_f2_k1e6),
+     XP_CLAIM_CONTEXT(c_f2_k1e6), FIG2_NOTE},
+    {FIG2_WHERE "k = 1e7", "unstable", SMD_UNSTABLE, XP_CLAIM_MEAS(m_f2_k1e7),
+     XP_CLAIM_CONTEXT(c_f2_k1e7), FIG2_NOTE},
     {"Fig 3 (implicit Euler, k = 1e6, b = 0), h = 1e-5 and 1e-2",
-     "stable for any step size, the amplitude attenuates", SMD_BELOW, SMD_MEAS_OF(m_f3), NULL, 0,
+     "stable for any step size, the amplitude attenuates", SMD_BELOW, XP_CLAIM_MEAS(m_f3), NULL, 0,
      "`smd_implicit`; ρ(A) from the eigenvalues of eqs. 13–14's matrix; damped taken as "
      "ρ(A) < 1 (b = 0: the exact amplitude is constant, the scheme's factor per step is "
      "1/√(1 + (ωh)²))"},
 };
 
 const xp_claim *xp_paper_a_smd_claims(size_t *n) {
-  *n = SMD_N(smd_claims);
+  *n = XP_COUNT(smd_claims);
   return smd_claims;
 }
 
 // the paper's words on a case of experiment x: those of the claim that judges it
 static const char *smd_paper_statement(const char *x, const char *cas) {
-  for (size_t i = 0; i < SMD_N(smd_claims); i++)
+  for (size_t i = 0; i < XP_COUNT(smd_claims); i++)
     for (size_t j = 0; j < smd_claims[i].n_meas; j++) {
       const xp_meas *m = &smd_claims[i].meas[j];
       if (strcmp(m->file, x) == 0 && strcmp(m->cas, cas) == 0) return smd_claims[i].words;
@@ -253,8 +251,9 @@ static int smd_report(const char *path, FILE *md, xp_error *err) {
   xp_file_close(f);
   // this figure's claims (contiguous in smd_claims), as `stabcon verdicts` judges them
   size_t first = 0, n = 0;
-  while (first < SMD_N(smd_claims) && strcmp(smd_claims[first].meas[0].file, x) != 0) first++;
-  while (first + n < SMD_N(smd_claims) && strcmp(smd_claims[first + n].meas[0].file, x) == 0) n++;
+  while (first < XP_COUNT(smd_claims) && strcmp(smd_claims[first].meas[0].file, x) != 0) first++;
+  while (first + n < XP_COUNT(smd_claims) && strcmp(smd_claims[first + n].meas[0].file, x) == 0)
+    n++;
   if (n) {
     char dir[1200];
     snprintf(dir, sizeof dir, "%s", path);

@@ -349,7 +349,6 @@ static void cyl_report_row(FILE *md, const xp_file *f, const char *mu, const cha
     .cas2 = c2, .stat2 = SC_P2P, .paper = NAN                                               \
   }
 #define SC_P2P "energy_peak_to_peak_rel"
-#define SC_N(a) (sizeof(a) / sizeof *(a))
 static const xp_meas sc_order[] = {
     SC_STAT("fitted order, frictionless:", "order_mu=0_midpoint", "fitted_order", 2),
     SC_STAT("rolling (μ = 1):", "order_mu=1_midpoint", "fitted_order", 2)};
@@ -372,7 +371,7 @@ static const xp_claim sc_claims[] = {
      "the midpoint rule is second order, and the two-stage scheme keeps it",
      {.kind = XP_RULE_INTERVAL, .a = 1.9, .b = 2.1, .la = 1.5, .lb = 2.5},
      sc_order,
-     SC_N(sc_order),
+     XP_COUNT(sc_order),
      NULL,
      0,
      "fit of e_q over the halving sequence against the closed form"},
@@ -380,7 +379,7 @@ static const xp_claim sc_claims[] = {
      "with conservative forces symplectic Euler keeps the energy bounded",
      {.kind = XP_RULE_RATIO, .a = 1, .b = 10, .upper = 1},
      sc_sympl,
-     SC_N(sc_sympl),
+     XP_COUNT(sc_sympl),
      NULL,
      0,
      "bounded taken as a peak-to-peak variation within E over the run (explicit Euler's grows "
@@ -389,7 +388,7 @@ static const xp_claim sc_claims[] = {
      "the midpoint rule conserves the energy exactly",
      {.kind = XP_RULE_RATIO, .a = 1e-9, .b = 1e-6, .upper = 1},
      sc_mid,
-     SC_N(sc_mid),
+     XP_COUNT(sc_mid),
      NULL,
      0,
      "exactly taken as round-off, below 1e-9"},
@@ -397,15 +396,15 @@ static const xp_claim sc_claims[] = {
      "the implicit schemes suit stiff forces (stable where explicit Euler is not)",
      {.kind = XP_RULE_RATIO, .a = 1, .b = 10, .upper = 1},
      sc_stiff,
-     SC_N(sc_stiff),
+     XP_COUNT(sc_stiff),
      sc_stiff_c,
-     SC_N(sc_stiff_c),
+     XP_COUNT(sc_stiff_c),
      "stable taken as energy peak to peak within E"},
     {"§II.C",
      "rolling: the midpoint two-stage scheme dissipates considerably less than first order",
      {.kind = XP_RULE_RATIO, .a = 0.1, .b = 1, .upper = 1},
      sc_roll,
-     SC_N(sc_roll),
+     XP_COUNT(sc_roll),
      NULL,
      0,
      "considerably taken as 10× less"},
@@ -413,14 +412,14 @@ static const xp_claim sc_claims[] = {
      "rolling: the midpoint scheme's energy varies 0.16 % peak to peak",
      {.kind = XP_RULE_RELATIVE, .a = 0.25, .b = 10},
      sc_roll_v,
-     SC_N(sc_roll_v),
+     XP_COUNT(sc_roll_v),
      NULL,
      0,
      "the midpoint spread is the regularised friction's slip dissipation (∝ σ, above)"},
 };
 
 const xp_claim *xp_paper_b_claims(size_t *n) {
-  *n = SC_N(sc_claims);
+  *n = XP_COUNT(sc_claims);
   return sc_claims;
 }
 

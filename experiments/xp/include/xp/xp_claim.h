@@ -80,6 +80,12 @@ typedef struct xp_claim {
   const char *note;  // the mechanism or protocol (fixed text: never a verdict or a number)
 } xp_claim;
 
+// Static tables of claims and measurements: an array's length, and a claim's measurements or
+// context given as one array
+#define XP_COUNT(a) (sizeof(a) / sizeof *(a))
+#define XP_CLAIM_MEAS(m) .meas = m, .n_meas = XP_COUNT(m)
+#define XP_CLAIM_CONTEXT(c) .context = c, .n_context = XP_COUNT(c)
+
 // Results files of one directory, opened on first use.
 typedef struct xp_claim_files xp_claim_files;
 xp_claim_files *xp_claim_files_open(const char *dir);

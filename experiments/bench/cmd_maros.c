@@ -239,7 +239,7 @@ static int parse_common(int argc, char **argv, int *i, maros_options *o, const c
 #define SOLVER_OPTIONS_HELP                                                                     \
   "  --lastbit        when the solve ends inaccurate, move the best polished point's\n"         \
   "                   components one at a time against its exact residuals (off by default;\n"  \
-  "                   moves of up to ~1e-9 absolute, not one-ulp)\n"                            \
+  "                   moves of many ulps, not one-ulp)\n"                                       \
   "  --cold-rho R     weight of the cone rows in the cold start (default 1, the library's\n"    \
   "                   and CVXOPT's; 1e4, what contact solves set, puts x near the all-active\n" \
   "                   solution, which centres general QPs worse: more iterations)\n"            \

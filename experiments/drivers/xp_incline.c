@@ -214,8 +214,8 @@ static int incline_report(const char *path, FILE *md, xp_error *err) {
     fprintf(md,
             "This run used `hertz=paper` (φ = −d^{3/2}, K = E*√r, paper A eqs. 122–123): the "
             "row force λ_n is then a pseudo-force (the normal force is (3/2)√d λ_n), so the "
-            "cone ‖λ_t‖ ≤ μλ_n is far too wide (measured λ_n ≈ 445 per foot against 2.4 N of "
-            "load) and the box sticks for every μ > 0.\n\n");
+            "cone ‖λ_t‖ ≤ μλ_n is wider than the physical one by the factor 1/((3/2)√d), "
+            "large at small penetrations d: expect the box to stick where it should slide.\n\n");
   xp_file_close(f);
   return XP_OK;
 }

@@ -190,7 +190,7 @@ static int rom_run(const xp_params *prm, xp_results *out, xp_progress *progress,
 
 static const xp_param_def rom_params_table[] = {
     {"h", XP_REAL_LIST, "1e-5,1e-6,1e-7,1e-8", XP_POSITIVE, "s", NULL,
-     "step sizes (paper Fig 6); h = 1e-8 over 1 s is 1e8 steps, ~10 s at ~90 ns/step"},
+     "step sizes (paper Fig 6); h = 1e-8 over 1 s is 1e8 steps, the longest run"},
     {"t0", XP_REAL, "0", XP_NONNEGATIVE, "s", NULL,
      "start time; t0 > 0 starts from the exact free-swing state (impact at 0.59196 s), e.g. "
      "t0=0.59 T=0.6 for a cheap window"},

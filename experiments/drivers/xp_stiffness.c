@@ -525,7 +525,7 @@ static int st_run_all(const xp_params *prm, xp_results *out, xp_progress *progre
 static const xp_param_def st_params[] = {
     {"scenarios", XP_STRING, "foundation100,incline,stack", XP_ANY, "", NULL,
      "comma list of foundation100, foundation900, incline, stack (foundation900, in --full: "
-     "about 100 s more)"},
+     "the longest)"},
     {"E", XP_REAL_LIST, "1e5,1e6,1e7,1e8,1e9,1e10,1e11,1e12", XP_POSITIVE, "Pa", NULL,
      "contact stiffness: the foundation's E, the Hertz modulus of the incline and stack"},
     {"method", XP_STRING, "applicable", XP_ANY, "", NULL,

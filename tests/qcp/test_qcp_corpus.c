@@ -4,8 +4,8 @@
 //  * relaxed: small ill-conditioned relaxed contact QPs of SPEC §1.3 in the lifted form
 //      min ½λᵀCλ + ½wᵀMw − ĉᵀλ  s.t.  M w − Jᵀλ = 0,  λ ≥ 0,
 //    1–6 rows on 4 dofs, stiffness K log-uniform in [1e3, 1e15] (C = 1/(h²K + hB) down to 1e-11
-//    next to masses of order 1), some rows open far from closing, seeded (the failures:
-//    319 of 6000 such steps ended max-iterations or inaccurate);
+//    next to masses of order 1), some rows open far from closing, seeded (the steps of this kind
+//    that ended max-iterations or inaccurate in simulations);
 //  * open stack: a vertical chain whose rows are all open and far from closing (cold start used
 //    to cycle to max-iterations with λ = −241 N); the solution is λ = 0;
 //  * foundation: the generated elastic-foundation family (experiments/qcp_gen.c) at 100 and 900

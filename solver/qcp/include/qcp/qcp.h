@@ -162,9 +162,9 @@ typedef struct qcp_settings {
   int lastbit;     // 1: when the iteration ends solved_inaccurate and no polish pass meets the
                    // tolerances, the closest sign-keeping polished point has components moved
                    // one at a time against its exactly computed residuals until they are met,
-                   // if they can be (qcp_lastbit.c). The moves are not one-ulp: measured up to
-                   // 6e-10 absolute per component and on most components of a large problem,
-                   // and at a loose tolerance they trade primal feasibility for the gap.
+                   // if they can be (qcp_lastbit.c). The moves are not one-ulp: many ulps per
+                   // component and on most components of a large problem, and at a loose
+                   // tolerance they trade primal feasibility for the gap.
                    // Opt-in (default 0; fixed at setup: its scratch is allocated only when 1)
 } qcp_settings;
 

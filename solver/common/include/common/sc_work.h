@@ -3,8 +3,9 @@
 // triangular solves, per thread: a cost measure that the machine's load does not move (CPU time
 // does), after PETSc's PetscLogFlops. Each kernel adds its structural count (the operations its
 // pattern implies, numerical zeros included), so the count depends on the problem's pattern and
-// the path the solver takes, never on timing. A caller reads it before and after the work it
-// measures.
+// the path the solver takes, never on timing. A caller measuring a piece of work keeps the count,
+// sets it to 0, reads it after the work and adds the kept count back (a difference of the running
+// total would round with its size).
 //
 // Counts (a multiply–add is 2): sparse LDLᵀ with c_j entries in column j of L: Σ_j c_j(c_j + 2)
 // (up-looking: entry (k, j) costs 2 per entry of column j above row k, and 3 for ℓ_kj and d_k);

@@ -11,7 +11,8 @@
 //   table2_F=…_g=…_h=…  foundation, 100 elements, E = 1e7: paper A's step against RK45 at a tight
 //                       tolerance and against RK45 at MATLAB's default tolerances (the paper's
 //                       "ground truth" was ode45 at its defaults), with and without gravity
-//   steady_F=…_T=…      CVODE BDF1 at MATLAB's default tolerances to T = 1 and 3 s
+//   steady_F=…_T=…      CVODE BDF1 at MATLAB's default tolerances to T = 1 and 3 s: its
+//                       accepted steps (ode_steps) and CPU times
 //   <method>_atol=<a>   CVODE BDF (variable order) on foundation E = 1e11, 5 N, to T = 0.2 s at
 //                       rtol = 1e-3: atol 1e-6 (MATLAB's) against 1e-12, and BDF1 at 1e-6
 //   hessian_N=<N>       resting stack: nonzeros of the Hessian paper A §6.5 means (C + G M⁻¹ Gᵀ

@@ -11,7 +11,9 @@
 // Cases:  <scenario>_size=<size>_<method>   params scenario, method, size (elements or spheres);
 //         stats wall_step_min, wall_step_median, cpu_step_min, cpu_step_median [s], repeats,
 //         steps, iterations_mean (per step: solver iterations; an adaptive integrator's own
-//         steps per output interval)
+//         steps per output interval); paper A's methods also flops_step, the operations of the
+//         step's factorisations and triangular solves (common/sc_work.h), the same in every
+//         repeat: the cost measure the machine's load does not move
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,7 @@ static void sum_iterations(void *ctx, size_t k, double t, const double *q, const
 typedef struct sc_sample {
   double wall, cpu;   // per completed step [s]
   double iterations;  // per completed step
+  double flops;       // per completed step
   size_t steps;
   int ok;
   char status[32];
@@ -95,6 +98,7 @@ static int sc_run_once(const sc_family *fam, long value, const sim_method *m,
                      .cpu = oc.cpu_time / n,
                      .steps = oc.steps_taken,
                      .iterations = iterations / n,
+                     .flops = oc.flops / n,
                      .ok = !oc.failed};
   snprintf(out->status, sizeof out->status, "%s", oc.status ? oc.status : "failed");
   return XP_OK;
@@ -136,6 +140,9 @@ static int sc_case(const sc_family *fam, long value, const sim_method *m,
   xp_case_stat_real(c, "repeats", n, "");
   xp_case_stat_real(c, "steps", (double)s.steps, "");
   xp_case_stat_real(c, "iterations_mean", s.iterations, "");
+  // every factorisation and solve of paper A's step goes through a counted kernel; the other
+  // families' linear algebra (SUNDIALS, GSL, the θ-method's cone stage, the peers) does not
+  if (m->family == SIM_FAMILY_PAPER_A) xp_case_stat_real(c, "flops_step", s.flops, "");
   xp_case_status(c, n ? s.status : "failed", n ? NULL : "no step completed");
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   return XP_OK;
@@ -204,18 +211,20 @@ static int sc_report(const char *path, FILE *md, xp_error *err) {
           "Cost per step (h = %s s; per output interval of h for the adaptive integrators) "
           "against problem size, %s steps per run, %s runs per point: minimum and median of the "
           "wall time per step, minimum CPU time; p is the least-squares exponent of the minimum "
-          "wall time ∝ size^p over every size measured. Runs over the wall budget are timed "
+          "wall time ∝ size^p over every size measured, and of the operations of paper A's "
+          "factorisations and triangular solves per step (flops: the same on an idle or a loaded "
+          "machine, which the times are not). Runs over the wall budget are timed "
           "once over the intervals they completed. Paper A §5.5 states that its constraint "
           "solver scales cubically with the number of elements.\n\n",
           h, steps, repeats);
   for (size_t fi = 0; fi < SC_NFAMILIES; fi++) {
     const sc_family *fam = &sc_families[fi];
     fprintf(md,
-            "*%s* — %s.\n\n| method | p (wall min) | p (CPU min) | sizes: wall min / median "
-            "[µs/step] |\n|---|---|---|---|\n",
+            "*%s* — %s.\n\n| method | p (wall min) | p (CPU min) | p (flops) | sizes: wall min "
+            "/ median [µs/step] |\n|---|---|---|---|---|\n",
             fam->scenario, fam->what);
     for (size_t j = 0; sim_methods[j]; j++) {
-      double x[SC_MAX_SIZES], w[SC_MAX_SIZES], cp[SC_MAX_SIZES];
+      double x[SC_MAX_SIZES], w[SC_MAX_SIZES], cp[SC_MAX_SIZES], fl[SC_MAX_SIZES];
       size_t n = 0;
       char cells[1600] = "";
       for (size_t i = 0; i < xp_file_case_count(f) && n < SC_MAX_SIZES; i++) {
@@ -225,11 +234,12 @@ static int sc_report(const char *path, FILE *md, xp_error *err) {
             strcmp(c + lc - lm, sim_methods[j]->name) != 0 || c[lc - lm - 1] != '_')
           continue;
         double med = NAN;
-        x[n] = w[n] = cp[n] = NAN;
+        x[n] = w[n] = cp[n] = fl[n] = NAN;
         xp_file_case_param(f, c, "size", &x[n]);
         xp_file_case_stat(f, c, "wall_step_min", &w[n]);
         xp_file_case_stat(f, c, "wall_step_median", &med);
         xp_file_case_stat(f, c, "cpu_step_min", &cp[n]);
+        xp_file_case_stat(f, c, "flops_step", &fl[n]);
         char cell[80];
         snprintf(cell, sizeof cell, "%s%g: %.3g / %.3g", n ? "; " : "", x[n], 1e6 * w[n],
                  1e6 * med);
@@ -237,8 +247,11 @@ static int sc_report(const char *path, FILE *md, xp_error *err) {
         n++;
       }
       if (!n) continue;
-      fprintf(md, "| %s | %.2f | %.2f | %s |\n", sim_methods[j]->name,
-              xp_loglog_slope(x, w, n, NULL), xp_loglog_slope(x, cp, n, NULL), cells);
+      const double pf = xp_loglog_slope(x, fl, n, NULL);
+      char pft[16] = "–";
+      if (isfinite(pf)) snprintf(pft, sizeof pft, "%.2f", pf);
+      fprintf(md, "| %s | %.2f | %.2f | %s | %s |\n", sim_methods[j]->name,
+              xp_loglog_slope(x, w, n, NULL), xp_loglog_slope(x, cp, n, NULL), pft, cells);
     }
     fprintf(md, "\n");
   }

@@ -4,10 +4,15 @@
 //
 // Cases:  cost_N=<N>   one run of T from the mid-air release: stats wall_time [s], us_per_step,
 //                      contacts_final, vmax_final (largest speed at T), settled (vmax_final <
-//                      settle_v and every contact loaded), load_err_max (if settled), steps_not_ok
+//                      settle_v and every contact loaded), load_err_max (if settled), steps_not_ok,
+//                      flops_step (paper A's methods: operations of the factorisations and
+//                      triangular solves per step, common/sc_work.h; NaN for other methods)
+//         rest_N=<N>   the same from the resting stack
 //         scaling      series N, wall_time, us_per_step (dropped), wall_time_rest,
-//                      us_per_step_rest; stats fitted_exponent(_rest) (least squares of log
-//                      us_per_step on log N over N ≥ fit_n_min)
+//                      us_per_step_rest, flops_per_step(_rest); stats fitted_exponent(_rest)
+//                      (least squares of log us_per_step on log N over N ≥ fit_n_min) and
+//                      fitted_exponent_flops(_rest) (of log flops_per_step: the cost exponent
+//                      that the machine's load does not move)
 //         settle_N=<N> a longer run (settle_T) of settle_n spheres: series contact, lambda_n,
 //                      statics ((N − c) m g: the weight above contact c), rel_err; time series
 //                      t, vmax, top_height; stats load_err_max, settled
@@ -172,7 +177,7 @@ static const char *st_label(const xp_params *prm) {
 // one cost run of N spheres (dropped or resting) into case cost_N / rest_N; the per-step cost
 // into *us (NaN if a step failed)
 static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_results *out,
-                     double *wall, double *us, xp_error *err) {
+                     double *wall, double *us, double *flops, xp_error *err) {
   st_meas o = {.frames = frames};
   sim_outcome oc;
   char name[64];
@@ -191,6 +196,13 @@ static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_re
   xp_case_stat_real(c, "load_err_max", !oc.failed && o.settled ? o.load_err : NAN, "");
   xp_case_stat_real(c, "top_height", o.top, "m");
   xp_case_stat_real(c, "steps_not_ok", (double)oc.steps_degraded, "");
+  // every factorisation and solve of paper A's step goes through a counted kernel (sc_work.h);
+  // other methods' linear algebra does not: no count for them
+  const double steps = (double)(oc.steps_taken ? oc.steps_taken : 1);
+  const int counted =
+      sim_method_find(xp_params_string(prm, "method"))->family == SIM_FAMILY_PAPER_A;
+  *flops = counted && !oc.failed ? oc.flops / steps : NAN;
+  xp_case_stat_real(c, "flops_step", *flops, "");
   // the timing protocol: the written run and repeats − 1 more (writing nothing); the figure and
   // the fitted exponents take the minimum, the least disturbed by other load on the machine
   enum { REPEATS_MAX = 64 };
@@ -212,7 +224,6 @@ static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_re
   xp_case_stat_real(c, "cpu_time_min", cmin, "s");
   xp_case_stat_real(c, "cpu_time_median", cmed, "s");
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
-  const double steps = (double)(oc.steps_taken ? oc.steps_taken : 1);
   *wall = oc.failed ? NAN : wmin, *us = oc.failed ? NAN : 1e6 * wmin / steps;
   return XP_OK;
 }
@@ -328,7 +339,7 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   const long count = xp_params_counts(prm, "n", 1, STACK_MAX_SPHERES, ns, err);
   if (count < 0) return XP_ERR_USAGE;
   const size_t nn = (size_t)count;
-  double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], nv[XP_MAX_LIST];
+  double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], fl[2][XP_MAX_LIST], nv[XP_MAX_LIST];
   const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
   if (xp_step_count(T, h, &(size_t){0}, err)) return XP_ERR_USAGE;
   const sim_method *methods[32];
@@ -351,7 +362,7 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
     for (size_t k = 0; k < nn; k++) {
       const int n = ns[k];
       const size_t fr = !rest && ns[k] == nlargest ? frames : 0;
-      int rc = cost_case(prm, n, rest, fr, out, &wall[rest][k], &us[rest][k], err);
+      int rc = cost_case(prm, n, rest, fr, out, &wall[rest][k], &us[rest][k], &fl[rest][k], err);
       if (rc != XP_OK) return rc;
       nv[k] = n;
       xp_progress_update(progress, 0.35 * (double)(rest * nn + k + 1) / (double)nn);
@@ -364,8 +375,12 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   xp_case_series(c, "us_per_step", "us", us[0], nn);
   xp_case_series(c, "wall_time_rest", "s", wall[1], nn);
   xp_case_series(c, "us_per_step_rest", "us", us[1], nn);
+  xp_case_series(c, "flops_per_step", "", fl[0], nn);
+  xp_case_series(c, "flops_per_step_rest", "", fl[1], nn);
   xp_case_stat_real(c, "fitted_exponent", fit_exponent(nv, us[0], nn, nmin), "");
   xp_case_stat_real(c, "fitted_exponent_rest", fit_exponent(nv, us[1], nn, nmin), "");
+  xp_case_stat_real(c, "fitted_exponent_flops", fit_exponent(nv, fl[0], nn, nmin), "");
+  xp_case_stat_real(c, "fitted_exponent_flops_rest", fit_exponent(nv, fl[1], nn, nmin), "");
   xp_case_status(c, "ok", NULL);
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   int rc = settle_case(prm, out, err);
@@ -393,6 +408,24 @@ static void pile_report(const xp_file *f, FILE *md) {
   }
 }
 
+// the cost tables' columns: resting and dropped runs
+static const char *const st_rest_keys[] = {"wall_time",  "us_per_step",  "flops_step",  "settled",
+                                           "vmax_final", "load_err_max", "steps_not_ok"};
+static const char *const st_rest_heads[] = {
+    "wall time for T [s]",      "µs/step",     "flops/step", "settled at T", "max speed at T [m/s]",
+    "max load error (settled)", "steps not ok"};
+static const char *const st_drop_keys[] = {"wall_time",      "us_per_step", "flops_step",
+                                           "contacts_final", "settled",     "vmax_final",
+                                           "load_err_max",   "steps_not_ok"};
+static const char *const st_drop_heads[] = {"wall time for T [s]",
+                                            "µs/step",
+                                            "flops/step",
+                                            "contacts at T",
+                                            "settled at T",
+                                            "max speed at T [m/s]",
+                                            "max load error (settled)",
+                                            "steps not ok"};
+
 // REPORT.md: paper A §6.5 claims the stack forms and stays, and Fig 10 plots the time to simulate
 // 1 s against N (up to 100)
 static int stack_report(const char *path, FILE *md, xp_error *err) {
@@ -402,32 +435,25 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
           "Paper A (§6.5, Fig 10): stacks of up to 100 steel spheres (E = 1e11, B = 1, "
           "h = 0.01) released in mid-air form a stable stack; Fig 10 plots the time to "
           "simulate 1 s against N (MATLAB, the paper's machine). Measured (single thread):\n\n");
-  static const char *const keys[] = {"wall_time",  "us_per_step",  "settled",
-                                     "vmax_final", "load_err_max", "steps_not_ok"};
-  static const char *const heads[] = {
-      "wall time for T [s]",      "µs/step",     "settled at T", "max speed at T [m/s]",
-      "max load error (settled)", "steps not ok"};
-  static const char *const ckeys[] = {"wall_time",  "us_per_step",  "contacts_final", "settled",
-                                      "vmax_final", "load_err_max", "steps_not_ok"};
-  static const char *const cheads[] = {"wall time for T [s]",  "µs/step",
-                                       "contacts at T",        "settled at T",
-                                       "max speed at T [m/s]", "max load error (settled)",
-                                       "steps not ok"};
   fprintf(md, "Dropped in mid-air (the paper's start):\n\n");
-  xp_report_stats_table(md, f, "cost_", 7, ckeys, cheads);
+  xp_report_stats_table(md, f, "cost_", 7, st_drop_keys, st_drop_heads);
   fprintf(md,
           "From the resting stack (all N contacts active every step — the per-step cost the "
           "scaling claim is about):\n\n");
-  xp_report_stats_table(md, f, "rest_", 6, keys, heads);
-  double ex = NAN, exr = NAN, nmin = NAN;
+  xp_report_stats_table(md, f, "rest_", 6, st_rest_keys, st_rest_heads);
+  double ex = NAN, exr = NAN, fx = NAN, fxr = NAN, nmin = NAN;
   xp_file_case_stat(f, "scaling", "fitted_exponent", &ex);
   xp_file_case_stat(f, "scaling", "fitted_exponent_rest", &exr);
+  xp_file_case_stat(f, "scaling", "fitted_exponent_flops", &fx);
+  xp_file_case_stat(f, "scaling", "fitted_exponent_flops_rest", &fxr);
   xp_file_case_param(f, "scaling", "fit_n_min", &nmin);
   fprintf(md,
-          "Fitted exponent of µs/step against N (N ≥ %g): **%.3f** resting, %.3f dropped "
-          "(target ≤ 1.2, near-linear; a dropped stack that has not formed has fewer active "
-          "contacts).\n\n",
-          nmin, exr, ex);
+          "Fitted exponent against N (N ≥ %g) of the operations per step of the factorisations "
+          "and triangular solves (flops/step, the cost measure the machine's load does not "
+          "move): **%.3f** resting, %.3f dropped (target ≤ 1.2, near-linear; a dropped stack "
+          "that has not formed has fewer active contacts); of µs/step, beside them: %.3f "
+          "resting, %.3f dropped.\n\n",
+          nmin, fxr, fx, exr, ex);
   static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
                                       "energy_total_rise_max"};
   static const char *const sheads[] = {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/sc_work.h"
 #include "mbs/mbs.h"
 #include "sim/sim.h"
 #include "sim_frames.h"
@@ -183,10 +184,13 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
     const double t = (double)i * h, t_next = (double)(i + 1) * h;
     memset(&rep, 0, sizeof rep);
     rep.residual = rep.cone_residual = rep.coulomb_residual = NAN;
-    const double w0 = xp_now();
+    // the step's count from 0 (a difference of the running total would round with its size)
+    const double f0 = sc_work_flops, w0 = xp_now();
+    sc_work_flops = 0;
     const int oc = method->step(state, t, t_next, b->q, b->v, &rep);
     const double wall = xp_now() - w0;
-    out->wall_time += wall;
+    out->wall_time += wall, out->flops += sc_work_flops;
+    sc_work_flops += f0;
     if (oc < 0) {
       out->failed = 1;
       out->status =

@@ -37,6 +37,7 @@
 // continuation (cn_homotopy) then a proximal-point outer loop (cn_attempt), over a ladder of
 // scales (mbs_cn_solve). Started from the relaxed solution, or from the last solve's forces
 // (mbs_cn_quick: a few plain iterations, no interior point): most steps take 0–3 iterations.
+#include "common/sc_work.h"
 #include "mbs_internal.h"
 #include "mdl/mdl_dense.h"
 
@@ -546,6 +547,15 @@ static int cn_analyze(mbs_cn *cn) {
   return cn->sym ? 0 : -1;
 }
 
+// the operation counts (sc_work.h) of a numeric LU from KLU (the flops it reports for it) and of
+// a solve with it (2 per entry of L and U)
+static void cn_count_factor(mbs_cn *cn) {
+  if (klu_flops(cn->sym, cn->num, &cn->common)) sc_work_add(cn->common.flops);
+}
+static void cn_count_solve(const mbs_cn *cn) {
+  sc_work_add(2 * ((double)cn->num->lnz + (double)cn->num->unz));
+}
+
 // a fresh numeric factor; 0 or −1. A sticking row's diagonal (r/D) in J is tiny beside its G
 // entries, so the factor may pivot off the diagonal, and AMD's symmetric order then fills in far
 // beyond its estimate (measured on a pile of 200: L + U 4.7e5 entries against 1.2e5 estimated,
@@ -559,6 +569,7 @@ static int cn_factor(mbs_cn *cn, int may_reduce) {
       if (cn->num) klu_free_numeric(&cn->num, &cn->common);
       return -1;
     }
+    cn_count_factor(cn);
     const double fill = (double)cn->num->lnz + (double)cn->num->unz;
     if (cn->common.ordering != 0 || !(fill > 2 * (cn->sym->lnz + cn->sym->unz))) return 0;
     if (may_reduce) return klu_free_numeric(&cn->num, &cn->common), 1;
@@ -585,6 +596,7 @@ static int cn_schur_apply(mbs_cn *cn, double *d) {
   }
   for (int s = 0; s < ns; s++) gy[s] = 0;
   if (!klu_tsolve(cn->sym, cn->num, ns, 1, d, &cn->common)) return -1;
+  cn_count_solve(cn);
   for (int t = 0; t < ns; t++)
     for (int k = p->Ap[t]; k < p->Ap[t + 1]; k++)
       if (p->Ai[k] < nv) d[ns + p->Ai[k]] -= p->Ax[k] * d[t];  // + G_Sᵀ dλ (Ax = −G_S)
@@ -650,6 +662,7 @@ static int cn_factor_reduce(mbs_cn *cn, int n, double *d) {
   }
   cn->common.ordering = 1;
   if (cn_analyze(cn) || cn_factor(cn, 0)) return -1;
+  cn_count_solve(cn);
   return klu_solve(cn->sym, cn->num, n, 1, d, &cn->common) ? 0 : -1;
 }
 
@@ -676,7 +689,10 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
     fresh = !klu_refactor(cn->Mp, cn->Mi, cn->Mx, cn->sym, cn->num, &cn->common) ||
             cn->common.status != KLU_OK || !klu_rcond(cn->sym, cn->num, &cn->common) ||
             !(cn->common.rcond > 1e-12);
-    if (fresh) klu_free_numeric(&cn->num, &cn->common);
+    if (fresh)
+      klu_free_numeric(&cn->num, &cn->common);
+    else
+      cn_count_factor(cn);
   }
   const int rc = fresh ? cn_factor(cn, !cn->reduced && cn->can_reduce) : 0;
   if (rc == 1) return cn_factor_reduce(cn, n, d);
@@ -686,6 +702,7 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
     ok = !cn_schur_solve(cn, d);
   else
     ok = klu_solve(cn->sym, cn->num, n, 1, d, &cn->common);
+  if (ok && !cn->reduced) cn_count_solve(cn);
   return ok ? 0 : -1;
 }
 #else

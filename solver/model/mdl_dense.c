@@ -6,7 +6,10 @@
 
 #include <math.h>
 
+#include "common/sc_work.h"
+
 int mdl_chol_factor_rel(double *A, int n, int lda, double rel) {
+  sc_work_add((double)n * n * n / 3);
   double dmax = 0;
   if (rel > 0)
     for (int i = 0; i < n; i++) dmax = fmax(dmax, fabs(A[i * lda + i]));
@@ -29,6 +32,7 @@ int mdl_chol_factor_rel(double *A, int n, int lda, double rel) {
 int mdl_chol_factor(double *A, int n, int lda) { return mdl_chol_factor_rel(A, n, lda, 0); }
 
 void mdl_chol_solve(const double *L, int n, int lda, double *x) {
+  sc_work_add(2.0 * n * n);
   // forward: L y = b
   for (int i = 0; i < n; i++) {
     double s = x[i];

@@ -18,7 +18,21 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "common/sc_work.h"
 #include "qcp_internal.h"
+
+// The structural operation count (sc_work.h) of rows ≥ k0 of an up-looking factor: ℓ_kj costs 2
+// per entry of column j above row k and 3 for itself and d_k, so a column of c entries of which
+// the first a (rows < k0) are kept costs (c² + 2c) − (a² + 2a). kept[j] (NULL: none) is the slot
+// of column j's first entry of a row ≥ k0.
+static void count_factor(int n, const int *Lp, const int *kept) {
+  double flops = 0;
+  for (int j = 0; j < n; j++) {
+    const double c = Lp[j + 1] - Lp[j], a = kept ? kept[j] - Lp[j] : 0;
+    flops += c * (c + 2) - a * (a + 2);
+  }
+  sc_work_add(flops);
+}
 
 long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree) {
   long total = 0;
@@ -270,6 +284,7 @@ int qcp_ldl_factor_ordered(int n, const int *Ap, const int *Ai, const double *Ax
                            int *iwork, double *fwork) {
   int *next = iwork + n;
   for (int i = 0; i < n; i++) next[i] = Lp[i];
+  count_factor(n, Lp, NULL);
   return factor_rows_ordered(n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, Rp, Rj, sign, eps, delta, next,
                              fwork);
 }
@@ -279,6 +294,7 @@ int qcp_ldl_factor(int n, const int *Ap, const int *Ai, const double *Ax, const 
                    double eps, double delta, int *iwork, double *fwork) {
   int *next = iwork + n;
   for (int i = 0; i < n; i++) next[i] = Lp[i];
+  count_factor(n, Lp, NULL);
   return factor_rows(0, n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps, delta, iwork,
                      fwork);
 }
@@ -431,6 +447,7 @@ int qcp_ldl_factor_tail(int k0, int n, const int *Ap, const int *Ai, const doubl
                         const int *Rp, const int *Rj) {
   int *next = iwork + n, *mid = tiwork;
   for (int i = 0; i < n; i++) next[i] = Lp[i];
+  count_factor(n, Lp, NULL);  // the same L as the sparse factor's, whatever kernel forms the tail
   int nreg = Rp ? factor_rows_ordered(k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, Rp, Rj, sign, eps,
                                       delta, next, fwork)
                 : factor_rows(0, k0, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, NULL, sign, eps,
@@ -468,6 +485,7 @@ int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *
     for (int j = 0; j < n; j++) next[j] = j < k0 ? Lp[j + 1] : Lp[j];
     for (int t = rows->Rp[n] - 1; t >= rows->Rp[k0]; t--)
       next[rows->Lcol[rows->Rslot[t]]] = rows->Rslot[t];
+    count_factor(n, Lp, next);
     return factor_rows(k0, n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta,
                        iwork, fwork);
   }
@@ -483,12 +501,14 @@ int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *
       }
     next[j] = lo;
   }
+  count_factor(n, Lp, next);
   return factor_rows(k0, n, n, Ap, Ai, Ax, Lp, Li, Lx, D, Dinv, etree, rows, sign, eps, delta,
                      iwork, fwork);
 }
 
-void qcp_ldl_solve_ends(int n, const int *Lp, const int *Lend, const int *Li, const double *Lx,
-                        const double *Dinv, double *x) {
+// L D Lᵀ x = b in place, column j of L read up to Lend[j] (the operation count is the callers')
+static void solve_ends(int n, const int *Lp, const int *Lend, const int *Li, const double *Lx,
+                       const double *Dinv, double *x) {
   // L u = b
   for (int j = 0; j < n; j++) {
     double xj = x[j];
@@ -504,7 +524,16 @@ void qcp_ldl_solve_ends(int n, const int *Lp, const int *Lend, const int *Li, co
   }
 }
 
+void qcp_ldl_solve_ends(int n, const int *Lp, const int *Lend, const int *Li, const double *Lx,
+                        const double *Dinv, double *x) {
+  double nz = 0;
+  for (int j = 0; j < n; j++) nz += Lend[j] - Lp[j];
+  sc_work_add(4 * nz + n);
+  solve_ends(n, Lp, Lend, Li, Lx, Dinv, x);
+}
+
 void qcp_ldl_solve(int n, const int *Lp, const int *Li, const double *Lx, const double *Dinv,
                    double *x) {
-  qcp_ldl_solve_ends(n, Lp, Lp + 1, Li, Lx, Dinv, x);
+  sc_work_add(4.0 * (Lp[n] - Lp[0]) + n);
+  solve_ends(n, Lp, Lp + 1, Li, Lx, Dinv, x);
 }

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/sc_work.h"
 #include "qcp/qcp.h"
 #include "qcp_internal.h"
 
@@ -250,6 +251,13 @@ static int refactor_rows(qcp_qd *f, int k0) {
     for (int i = 0; i < n; i++) f->iwork[i] = -1;
     f->stamp = n;
   }
+  // the structural count of rows k0 … n−1 (as qcp_ldl's): 2 per entry above each ℓ_kj, 3 for it
+  double flops = 0;
+  for (int t = f->Rp[k0]; t < f->Rp[n]; t++) {
+    const int slot = f->Rslot[t];
+    flops += 2.0 * (slot - f->Lp[f->Lcol[slot]]) + 3;
+  }
+  sc_work_add(flops);
   int nreg = 0;
   for (int k = k0; k < n; k++) {
     double dk;

@@ -381,6 +381,197 @@ static void test_readme_block(void **state) {
   free(readme);
 }
 
+// ---- claims decided by a work count -----------------------------------------------------------
+
+// the claim of paper A whose words contain `words`
+static const xp_claim *paper_claim(const char *words) {
+  size_t n;
+  const xp_claim *c = xp_paper_claims(&n);
+  for (size_t i = 0; i < n; i++)
+    if (strstr(c[i].words, words)) return &c[i];
+  fail_msg("no claim of paper A says '%s'", words);
+  return NULL;
+}
+
+// <test_dir>/<stem>.h5 written as experiment `stem` would, with no cases yet
+static xp_results *results_create(const char *stem) {
+  char path[300], file[64];
+  snprintf(file, sizeof file, "%s.h5", stem);
+  test_path(path, sizeof path, file);
+  remove(path);
+  xp_error err = {.code = 0};
+  xp_results *r = xp_results_create(path, xp_experiment_find(stem), NULL, 0, NULL, &err);
+  assert_non_null(r);
+  return r;
+}
+
+static void results_commit(xp_results *r) {
+  xp_error err = {.code = 0};
+  assert_int_equal(xp_results_commit(r, &err), XP_OK);
+}
+
+// scaling.h5 as the scaling study writes it: per size of each family and each of the method
+// names, flops_step ∝ size^pw and cpu_step_min ∝ size^pc
+static void write_scaling(double pw_foundation, double pw_stack, double pc) {
+  xp_results *r = results_create("scaling");
+  static const char *const families[] = {"foundation", "stack"};
+  static const char *const methods[2][2] = {{"paperA-relaxed", "paperA-paper"},
+                                            {"paperA-relaxed", "paperA-coulomb"}};
+  static const double sizes[2][4] = {{4, 16, 64, 256}, {1, 3, 10, 30}};
+  for (int f = 0; f < 2; f++)
+    for (int m = 0; m < 2; m++)
+      for (int k = 0; k < 4; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_size=%g_%s", families[f], sizes[f][k], methods[f][m]);
+        xp_case *c = xp_case_begin(r, name);
+        assert_non_null(c);
+        const double x = sizes[f][k];
+        xp_case_param_real(c, "size", x, "");
+        xp_case_stat_real(c, "flops_step", 100 * pow(x, f ? pw_stack : pw_foundation), "");
+        xp_case_stat_real(c, "cpu_step_min", 1e-6 * pow(x, pc), "s");
+        xp_case_status(c, "ok", NULL);
+        assert_int_equal(xp_case_end(c), XP_OK);
+      }
+  results_commit(r);
+}
+
+// stack.h5's scaling case: the exponents of the operations (pw) and of the time (pc) per step
+static void write_stack(double pw, double pc) {
+  xp_results *r = results_create("stack");
+  xp_case *c = xp_case_begin(r, "scaling");
+  assert_non_null(c);
+  xp_case_stat_real(c, "fitted_exponent_flops", pw, "");
+  xp_case_stat_real(c, "fitted_exponent_flops_rest", pw, "");
+  xp_case_stat_real(c, "fitted_exponent", pc, "");
+  xp_case_stat_real(c, "fitted_exponent_rest", pc, "");
+  xp_case_status(c, "ok", NULL);
+  assert_int_equal(xp_case_end(c), XP_OK);
+  results_commit(r);
+}
+
+// claims.h5's steady cases: BDF1's steps and CPU time to T = 3 s are `steps` and `cpu` times
+// those to T = 1 s
+static void write_steady(double steps, double cpu) {
+  xp_results *r = results_create("claims");
+  static const double Fs[] = {5, 50}, Ts[] = {1, 3};
+  for (int f = 0; f < 2; f++)
+    for (int t = 0; t < 2; t++) {
+      char name[64];
+      snprintf(name, sizeof name, "steady_F=%g_T=%g", Fs[f], Ts[t]);
+      xp_case *c = xp_case_begin(r, name);
+      assert_non_null(c);
+      xp_case_stat_real(c, "ode_steps", 100 * (t ? steps : 1), "");
+      xp_case_stat_real(c, "cpu_time_min", 0.01 * (t ? cpu : 1), "s");
+      xp_case_status(c, "ok", NULL);
+      assert_int_equal(xp_case_end(c), XP_OK);
+    }
+  results_commit(r);
+}
+
+static void remove_results(const char *stem) {
+  char path[300], file[64];
+  snprintf(file, sizeof file, "%s.h5", stem);
+  test_path(path, sizeof path, file);
+  remove(path);
+}
+
+// The cost claims (§5.5 cubic, §6.5 near-linear, Table 1's steady state) are decided by the work
+// counts, not by the times beside them: the verdict follows the operations (or steps) and stays
+// when only the times move, and is "not run" without the files.
+static void test_work_claims(void **state) {
+  (void)state;
+  const xp_claim *cubic = paper_claim("scales cubically");
+  const xp_claim *contacts = paper_claim("number of contacts");
+  const xp_claim *steady = paper_claim("steady state");
+  remove_results("scaling"), remove_results("stack"), remove_results("claims");
+  assert_int_equal(verdict_of(cubic), XP_VERDICT_NOT_RUN);
+  assert_int_equal(verdict_of(contacts), XP_VERDICT_NOT_RUN);
+  assert_int_equal(verdict_of(steady), XP_VERDICT_NOT_RUN);
+  // §5.5: operations cubic in the elements, the time linear (and the reverse)
+  write_scaling(3, 1, 1);
+  assert_int_equal(verdict_of(cubic), XP_VERDICT_REPRODUCED);
+  write_scaling(1, 1, 3);
+  assert_int_equal(verdict_of(cubic), XP_VERDICT_DIFFERENT);
+  // §6.5: linear operations with the times of a loaded machine (exponent 1.6) reproduce it;
+  // operations growing as N^1.6 do not, whatever the times; the stack study's file is needed
+  write_stack(1, 1.6);
+  write_scaling(1, 1, 1.6);
+  assert_int_equal(verdict_of(contacts), XP_VERDICT_REPRODUCED);
+  write_scaling(1, 1.6, 1);
+  assert_int_equal(verdict_of(contacts), XP_VERDICT_DIFFERENT);
+  write_scaling(1, 1, 1);
+  write_stack(1.6, 1);
+  assert_int_equal(verdict_of(contacts), XP_VERDICT_DIFFERENT);
+  remove_results("stack");
+  assert_int_equal(verdict_of(contacts), XP_VERDICT_NOT_RUN);
+  // Table 1: the steps to T = 3 s barely above those to T = 1 s; three times the steps is not
+  // "nearly independent of T" even when the times say so
+  write_steady(1.1, 3);
+  assert_int_equal(verdict_of(steady), XP_VERDICT_REPRODUCED);
+  write_steady(3, 1.1);
+  assert_int_equal(verdict_of(steady), XP_VERDICT_NOT_REPRODUCED);
+  remove_results("scaling"), remove_results("claims");
+}
+
+// the runs' statistic stat of every case of <test_dir>/scaling.h5 into v (NaN where absent)
+static size_t scaling_stats(const char *stat, double *v, size_t cap) {
+  char path[300];
+  test_path(path, sizeof path, "scaling.h5");
+  xp_error err = {.code = 0};
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  size_t n = xp_file_case_count(f);
+  assert_true(n <= cap);
+  for (size_t i = 0; i < n; i++) {
+    v[i] = NAN;
+    xp_file_case_stat(f, xp_file_case_name(f, i), stat, &v[i]);
+  }
+  xp_file_close(f);
+  return n;
+}
+
+// the scaling study's operation counts: positive for paper A's methods, absent for a method whose
+// linear algebra is not counted, and the same numbers in a second run (the times are not)
+static void run_scaling_small(void) {
+  const xp_experiment *x = xp_experiment_find("scaling");
+  static xp_params p;
+  xp_error err = {.code = 0};
+  assert_int_equal(xp_experiment_params_init(x, &p, &err), XP_OK);
+  static const char *const set[] = {"foundation_n=2,4", "stack_n=1,3", "repeats=1",
+                                    "method=paperA-relaxed,paperA-coulomb,cvode-bdf1"};
+  for (size_t i = 0; i < 4; i++) assert_int_equal(xp_params_set(&p, set[i], &err), XP_OK);
+  xp_results *r = results_create("scaling");
+  xp_progress pr = {.enabled = 0};
+  assert_int_equal(x->run(&p, r, &pr, &err), XP_OK);
+  results_commit(r);
+}
+
+static void test_work_count_runs(void **state) {
+  (void)state;
+  double a[32], b[32];
+  run_scaling_small();
+  const size_t n = scaling_stats("flops_step", a, 32);
+  assert_int_equal(n, 12);  // 2 sizes × 3 methods × 2 families
+  char path[300];
+  test_path(path, sizeof path, "scaling.h5");
+  xp_error err = {.code = 0};
+  xp_file *f = xp_file_open(path, &err);
+  for (size_t i = 0; i < n; i++) {
+    const char *name = xp_file_case_name(f, i);
+    if (strstr(name, "cvode"))
+      assert_true(isnan(a[i]));
+    else if (!(a[i] > 0))
+      fail_msg("%s: flops_step %g", name, a[i]);
+  }
+  xp_file_close(f);
+  run_scaling_small();
+  assert_int_equal(scaling_stats("flops_step", b, 32), n);
+  for (size_t i = 0; i < n; i++)
+    if (!(isnan(a[i]) && isnan(b[i])) && memcmp(&a[i], &b[i], sizeof a[i]) != 0)
+      fail_msg("case %zu: flops_step %.17g then %.17g", i, a[i], b[i]);
+  remove_results("scaling");
+}
+
 static int setup(void **state) {
   (void)state;
   return test_dir_create("claims");
@@ -399,12 +590,13 @@ int main(int argc, char **argv) {
   }
   readme_source = argv[1];
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_ratio),      cmocka_unit_test(test_relative),
-      cmocka_unit_test(test_interval),   cmocka_unit_test(test_all_ok),
-      cmocka_unit_test(test_monotone),   cmocka_unit_test(test_not_run),
-      cmocka_unit_test(test_undecided),  cmocka_unit_test(test_readme_block),
-      cmocka_unit_test(test_matched),    cmocka_unit_test(test_strict),
-      cmocka_unit_test(test_smd_claims),
+      cmocka_unit_test(test_ratio),           cmocka_unit_test(test_relative),
+      cmocka_unit_test(test_interval),        cmocka_unit_test(test_all_ok),
+      cmocka_unit_test(test_monotone),        cmocka_unit_test(test_not_run),
+      cmocka_unit_test(test_undecided),       cmocka_unit_test(test_readme_block),
+      cmocka_unit_test(test_matched),         cmocka_unit_test(test_strict),
+      cmocka_unit_test(test_smd_claims),      cmocka_unit_test(test_work_claims),
+      cmocka_unit_test(test_work_count_runs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -187,6 +187,8 @@ typedef struct sim_outcome {
                                // or the probe's stop
   char message[200];           // the failure, naming the step's time and status
   double wall_time, cpu_time;  // whole run [s]
+  double flops;  // operations of the method's factorisations and triangular solves over the run
+                 // (common/sc_work.h): a cost that the machine's load does not move
 } sim_outcome;
 
 // Runs `method` on the instance for T seconds with steps (or output intervals) of h, writing

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// sc_work — a count of the floating-point operations of the solvers' factorisations and
+// triangular solves, per thread: a cost measure that the machine's load does not move (CPU time
+// does), after PETSc's PetscLogFlops. Each kernel adds its structural count (the operations its
+// pattern implies, numerical zeros included), so the count depends on the problem's pattern and
+// the path the solver takes, never on timing. A caller measuring a piece of work keeps the count,
+// sets it to 0, reads it after the work and adds the kept count back (a difference of the running
+// total would round with its size).
+//
+// Counts (a multiply–add is 2): sparse LDLᵀ with c_j entries in column j of L: Σ_j c_j(c_j + 2)
+// (up-looking: entry (k, j) costs 2 per entry of column j above row k, and 3 for ℓ_kj and d_k);
+// its solve 4·nnz(L) + n; dense Cholesky of order n: n³/3, its solve 2n²; KLU's LU: the flops
+// KLU reports for it, its solve 2·(nnz(L) + nnz(U)).
+#ifndef COMMON_SC_WORK_H
+#define COMMON_SC_WORK_H
+
+// The count of this thread since it started (or since the caller last set it).
+extern _Thread_local double sc_work_flops;
+
+// Adds flops to the count.
+static inline void sc_work_add(double flops) { sc_work_flops += flops; }
+
+#endif  // COMMON_SC_WORK_H

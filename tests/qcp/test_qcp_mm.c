@@ -292,6 +292,24 @@ static void test_endgame_restart(void **state) {
   assert_solved_after_restart("QFFFFF80", 50);  // the first run alone ends at ~76
 }
 
+// QFFFFF80 at an absolute 1e-9, as `bench maros` runs it: its first run is at rounding level from
+// iteration 35 with the residuals' rounding deciding as well (dual magnitudes ~1e12: the product
+// of the three measures' odds below 1e-2), and ran on through the stall window to iteration 59
+// before the restart that finishes it (91 iterations). That run now ends after three such
+// iterates; the restart, and so the solved point, is as before.
+static void test_rounding_residuals_end_first_run(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("QFFFFF80", &mm);
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_full(&mm, 0, &sc, &info), QCP_SOLVED);
+  print_message("QFFFFF80: %d iterations\n", info.iterations);
+  assert_true(info.iterations <= 75);
+  assert_true(sc.pres <= 1e-9 && sc.dres <= 1e-9 && sc.gap <= 1e-9);
+  qcp_mm_free(&mm);
+}
+
 // a full-set problem solved as bench maros runs it, its score and the one-ulp neighbours' (the
 // solve's status returned)
 static int solve_named_ulp(const char *name, qcp_mm_score *sc, qcp_info *info, qcp_mm_ulp *ulp) {
@@ -698,6 +716,7 @@ int main(void) {
       cmocka_unit_test(test_lastbit_finishes),
       cmocka_unit_test(test_polish_during_iteration),
       cmocka_unit_test(test_endgame_restart),
+      cmocka_unit_test(test_rounding_residuals_end_first_run),
       cmocka_unit_test(test_feasible_run_restart),
       cmocka_unit_test(test_rounding_level_stall),
       cmocka_unit_test(test_prox_endgame_residual),

@@ -189,6 +189,7 @@ typedef struct qcp_kkt {
   int *mapP, *mapA, *mapG;  // problem entry → Kx index
   int *mapW;                // W-block entries: orthant diagonals then per-SOC upper columns
   int *mapD;                // N: diagonal entry of each original row
+  int diag_once;            // 1: each column of K holds its diagonal once, at mapD (kkt_residual)
   int nW;
   signed char *sign;           // N (permuted order): +1 x block, −1 y and z blocks
   int *etree, *Lnz, *Lp, *Li;  // symbolic factor

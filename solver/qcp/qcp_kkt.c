@@ -180,6 +180,13 @@ int qcp_kkt_setup(qcp_kkt *kkt, const qcp_problem *prob, const qcp_cones *K,
   for (int k = 0; k < nnzG; k++) kkt->mapG[k] = Kmap[kkt->mapG[k]];
   for (int k = 0; k < nW; k++) kkt->mapW[k] = Kmap[kkt->mapW[k]];
   for (int k = 0; k < N; k++) kkt->mapD[k] = Kmap[kkt->mapD[k]];
+  kkt->diag_once = 1;
+  for (int j = 0; j < N && kkt->diag_once; j++) {
+    int on_diag = 0;
+    for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) on_diag += kkt->Ki[k] == j;
+    const int d = kkt->mapD[kkt->perm[j]];
+    kkt->diag_once = on_diag == 1 && d >= kkt->Kp[j] && d < kkt->Kp[j + 1] && kkt->Ki[d] == j;
+  }
   UNINIT(kkt->sign, N);
   for (int i = 0; i < N; i++) kkt->sign[kkt->pinv[i]] = (signed char)(i < n ? 1 : -1);
 
@@ -326,14 +333,16 @@ int qcp_kkt_factor(qcp_kkt *kkt, double eps, double dyn_delta) {
 static double residual_norms(qcp_kkt *kkt, double *res, const double *x) {
   double rd = 0.0, rp = 0.0;
   int nan = 0;
+  // the blocks' maxima without a branch on the sign: in the permuted order x rows and the other
+  // rows alternate irregularly, which a branch on the sign cannot predict
   for (int i = 0; i < kkt->N; i++) {
     if (x) res[i] = kkt->delta * kkt->sign[i] * x[i];
-    double a = fabs(res[i]);
+    const double a = fabs(res[i]);
     nan |= a != a;
-    if (kkt->sign[i] > 0)
-      rd = a > rd ? a : rd;
-    else
-      rp = a > rp ? a : rp;
+    const int xrow = kkt->sign[i] > 0;
+    const double ad = xrow ? a : 0.0, ap = xrow ? 0.0 : a;
+    rd = ad > rd ? ad : rd;
+    rp = ap > rp ? ap : rp;
   }
   kkt->res_d = nan ? NAN : rd;
   kkt->res_p = nan ? NAN : rp;
@@ -367,11 +376,38 @@ static double kkt_residual_step(qcp_kkt *kkt, const double *rhs, double *x, cons
     for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * (x[i] += dx[i]);
   else
     for (int i = 0; i < N; i++) res[i] = rhs[i] + delta * kkt->sign[i] * x[i];
+  const int *Kp = kkt->Kp, *Ki = kkt->Ki;
+  const double *Kx = kkt->Kx;
+  if (kkt->diag_once) {
+    // the column's entries above and below its diagonal in two branch-free loops, the diagonal
+    // in between: the same operations in the same order as the loop below (the same bits); a
+    // test per entry mispredicts at each column's diagonal, and the columns have few entries
+    for (int j = 0; j < N; j++) {
+      const double xj = x[j];
+      const int d = kkt->mapD[kkt->perm[j]];
+      double sum = 0.0;
+      for (int k = Kp[j]; k < d; k++) {
+        const int i = Ki[k];
+        const double v = Kx[k];
+        res[i] -= v * xj;
+        sum += v * x[i];
+      }
+      res[j] -= Kx[d] * xj;
+      for (int k = d + 1; k < Kp[j + 1]; k++) {
+        const int i = Ki[k];
+        const double v = Kx[k];
+        res[i] -= v * xj;
+        sum += v * x[i];
+      }
+      res[j] -= sum;
+    }
+    return residual_norms(kkt, res, NULL);
+  }
   for (int j = 0; j < N; j++) {
     double xj = x[j], sum = 0.0;
-    for (int k = kkt->Kp[j]; k < kkt->Kp[j + 1]; k++) {
-      int i = kkt->Ki[k];
-      double v = kkt->Kx[k];
+    for (int k = Kp[j]; k < Kp[j + 1]; k++) {
+      int i = Ki[k];
+      double v = Kx[k];
       res[i] -= v * xj;
       if (i != j) sum += v * x[i];
     }

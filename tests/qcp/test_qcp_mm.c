@@ -294,9 +294,9 @@ static void test_endgame_restart(void **state) {
 
 // QFFFFF80 at an absolute 1e-9, as `bench maros` runs it: its first run is at rounding level from
 // iteration 35 with the residuals' rounding deciding as well (dual magnitudes ~1e12: the product
-// of the three measures' odds below 1e-2), and ran on through the stall window to iteration 59
-// before the restart that finishes it (91 iterations). That run now ends after three such
-// iterates; the restart, and so the solved point, is as before.
+// of the three measures' odds below 1e-2). That run ends after three such iterates instead of
+// running on through the stall window (to iteration 59, 91 in all); the restart, and so the
+// solved point, is the one the stall window leads to.
 static void test_rounding_residuals_end_first_run(void **state) {
   (void)state;
   qcp_mm mm;

@@ -436,11 +436,13 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
           "h = 0.01) released in mid-air form a stable stack; Fig 10 plots the time to "
           "simulate 1 s against N (MATLAB, the paper's machine). Measured (single thread):\n\n");
   fprintf(md, "Dropped in mid-air (the paper's start):\n\n");
-  xp_report_stats_table(md, f, "cost_", 7, st_drop_keys, st_drop_heads);
+  xp_report_stats_table(md, f, "cost_", sizeof st_drop_keys / sizeof *st_drop_keys, st_drop_keys,
+                        st_drop_heads);
   fprintf(md,
           "From the resting stack (all N contacts active every step — the per-step cost the "
           "scaling claim is about):\n\n");
-  xp_report_stats_table(md, f, "rest_", 6, st_rest_keys, st_rest_heads);
+  xp_report_stats_table(md, f, "rest_", sizeof st_rest_keys / sizeof *st_rest_keys, st_rest_keys,
+                        st_rest_heads);
   double ex = NAN, exr = NAN, fx = NAN, fxr = NAN, nmin = NAN;
   xp_file_case_stat(f, "scaling", "fitted_exponent", &ex);
   xp_file_case_stat(f, "scaling", "fitted_exponent_rest", &exr);

@@ -83,6 +83,7 @@ struct mbs_cn {
   klu_common common;
   klu_symbolic *sym;
   klu_numeric *num;
+  double num_flops;  // KLU's operation count of a factor with num's pivots and pattern
 #endif
 };
 
@@ -547,10 +548,12 @@ static int cn_analyze(mbs_cn *cn) {
   return cn->sym ? 0 : -1;
 }
 
-// the operation counts (sc_work.h) of a numeric LU from KLU (the flops it reports for it) and of
-// a solve with it (2 per entry of L and U)
-static void cn_count_factor(mbs_cn *cn) {
-  if (klu_flops(cn->sym, cn->num, &cn->common)) sc_work_add(cn->common.flops);
+// the operation counts (sc_work.h) of a numeric LU from KLU (the flops it reports for it, a pass
+// over L and U: taken once per fresh factor, a refactor keeping its pivots and pattern) and of a
+// solve with it (2 per entry of L and U)
+static void cn_count_factor(mbs_cn *cn, int fresh) {
+  if (fresh) cn->num_flops = klu_flops(cn->sym, cn->num, &cn->common) ? cn->common.flops : 0;
+  sc_work_add(cn->num_flops);
 }
 static void cn_count_solve(const mbs_cn *cn) {
   sc_work_add(2 * ((double)cn->num->lnz + (double)cn->num->unz));
@@ -569,7 +572,7 @@ static int cn_factor(mbs_cn *cn, int may_reduce) {
       if (cn->num) klu_free_numeric(&cn->num, &cn->common);
       return -1;
     }
-    cn_count_factor(cn);
+    cn_count_factor(cn, 1);
     const double fill = (double)cn->num->lnz + (double)cn->num->unz;
     if (cn->common.ordering != 0 || !(fill > 2 * (cn->sym->lnz + cn->sym->unz))) return 0;
     if (may_reduce) return klu_free_numeric(&cn->num, &cn->common), 1;
@@ -692,7 +695,7 @@ static int cn_factor_solve(mbs_cn *cn, int n, double *d) {
     if (fresh)
       klu_free_numeric(&cn->num, &cn->common);
     else
-      cn_count_factor(cn);
+      cn_count_factor(cn, 0);
   }
   const int rc = fresh ? cn_factor(cn, !cn->reduced && cn->can_reduce) : 0;
   if (rc == 1) return cn_factor_reduce(cn, n, d);

@@ -383,39 +383,39 @@ static void assert_solved_within(const char *name, int how, int max_it) {
 }
 
 // QSCRS8 (1169 variables, slacks up to 3.5e7) at an absolute 1e-9 from the all-active ρ = 1e4
-// start: converged to rounding level
-// by iteration ~35, its exact primal residual held at one ulp of the largest slack (7e-9); every
-// later iterate whose measures fluctuated down by an ulp counted as progress, so the stall window
-// closed only at ~95 and the restart passed at 132. Rounding-level iterates are no progress now.
+// start: it reaches rounding level by iteration ~35, its exact primal residual held at one ulp of
+// the largest slack (7e-9). Were every iterate whose measures fluctuate down by an ulp counted as
+// progress, the stall window would close only at ~95 and the restart pass at ~132; rounding-level
+// iterates are not progress, so it ends within 100.
 static void test_rounding_level_stall(void **state) {
   (void)state;
   assert_solved_within("QSCRS8", FULL_RHO_1E4, 100);
 }
 
-// STADAT3 (4001 variables, 11999 rows) at an absolute 1e-9 on the proximal path: the proximal
-// solve took its error against K to be δ·S·x and skipped refinement when that was small, while
-// in the endgame the factor's rounding dominated; the dual residual stalled at 1e-10, the polish
-// at iteration 16 failed and the solve ran to 93 iterations through a restart. With the residual
-// computed it ends at 16, as the exact path does.
+// STADAT3 (4001 variables, 11999 rows) at an absolute 1e-9 on the proximal path: a proximal solve
+// that took its error against K to be δ·S·x would skip refinement when that is small, while
+// in the endgame the factor's rounding dominates; the dual residual would stall at 1e-10, the
+// polish at iteration 16 fail and the solve run to ~93 iterations through a restart. With the
+// residual against K computed in the endgame it ends at ~16, as the exact path does.
 static void test_prox_endgame_residual(void **state) {
   (void)state;
   assert_solved_within("STADAT3", 0, 25);
 }
 
 // LISWET6 (10002 variables, 10000 second-difference rows) at an absolute 1e-9 on the proximal
-// path: with the proximal error allowed half the residuals after every step, the residuals fell
-// about twofold per step in the endgame while μ fell a hundredfold (35 iterations); after a long
-// step the error may reach only the share 1 − α that step left, and it ends in 26.
+// path: with the proximal error allowed half the residuals after every step, the residuals fall
+// about twofold per step in the endgame while μ falls a hundredfold (~35 iterations); after a long
+// step the error may reach only the share 1 − α that step left, and it ends within 30.
 static void test_prox_endgame_limit(void **state) {
   (void)state;
   assert_solved_within("LISWET6", 0, 30);
 }
 
 // Q25FV47 (1571 variables, 2391 rows) at an absolute 1e-9 on the proximal path: with each
-// centrality correction refined from scratch, the iteration relaxed δ to 1e-10, the polish at
-// that δ missed (exact gap 1.4e-9) and the solve ran through a stall window and a restart to
-// 119 iterations, solved_inaccurate. With the corrections keeping their refinement and the block
-// limits floored, it ends at rounding level by iteration 40 (36 now, passing). Its gap moves by
+// centrality correction refined from scratch, the iteration relaxes δ to 1e-10, the polish at
+// that δ misses (exact gap 1.4e-9) and the solve runs through a stall window and a restart to
+// ~119 iterations, solved_inaccurate. With the corrections keeping their refinement and the block
+// limits floored, it ends at rounding level by iteration 40. Its gap moves by
 // ~4e-9 when every component moves by one ulp (0–3 of 16 neighbours pass), so whether the point
 // passes is partly the last bits' luck: the test asserts the length and rounding level.
 static void test_prox_endgame_q25fv47(void **state) {
@@ -432,9 +432,9 @@ static void test_prox_endgame_q25fv47(void **state) {
 
 // LISWET4 (10002 variables, 10000 second-difference rows) at an absolute 1e-9 on the proximal
 // path: its steps are short through the middle of the solve, so most iterations take one or two
-// centrality corrections, and each correction's solve was refined from scratch against K
-// (229 refinement steps in 29 iterations, 7.9 per iteration). A correction now starts from the
-// direction it corrects and keeps that direction's refinement (100 in 28).
+// centrality corrections; refined from scratch against K, each correction's solve takes ~8
+// refinement steps per iteration. A correction starts from the direction it corrects and keeps
+// that direction's refinement (~3.6 per iteration).
 static void test_correction_keeps_refinement(void **state) {
   (void)state;
   qcp_info info;
@@ -444,8 +444,8 @@ static void test_correction_keeps_refinement(void **state) {
 
 // CVXQP2_M (1000 variables, 750 rows) at an absolute 1e-9 on the proximal path: the cold start
 // solves the dual equations exactly (dual residual ~1e-15 against a primal one of ~0.5), and the
-// x rows' limit, half that residual, had every Newton solve refined to rounding level (70 steps
-// in 16 iterations). The limits are now at least a millionth of the other block's (19 in 16).
+// x rows' limit, half that residual, would have every Newton solve refined to rounding level
+// (~4 steps per iteration). The limits are at least a millionth of the other block's (~1.2).
 static void test_rounding_level_block_limit(void **state) {
   (void)state;
   qcp_info info;
@@ -517,19 +517,19 @@ static void test_solved_point_unpolished(void **state) {
 
 // GOULDQP2 (699 variables, 1747 rows) at an absolute 1e-9: the point is solved, and the polish
 // at the end, an improvement only, is not accepted; its corrections fall slowly (hundreds of sign
-// violations halving per round), and it spent 17 factorisations — more than the 12 iterations —
-// through all rounds and the rounds without δ. Now it stops when the violations' rate says the
-// rounds left cannot end them, and a solved point skips the rounds without δ.
+// violations halving per round), and run to the end it takes 17 factorisations — more than the 12
+// iterations — through all rounds and the rounds without δ. It stops when the violations' rate says
+// the rounds left cannot end them, and a solved point skips the rounds without δ.
 static void test_solved_polish_budget(void **state) {
   (void)state;
   // a solved point's polish where it runs (polish_solved): the start's, and at most 5 more
   assert_solved_factorisations("GOULDQP2", FULL_POLISH_SOLVED, 1e-9, 6);
 }
 
-// LISWET6 at an absolute 1e-6: the polish during the iteration (iteration 26) is not accepted;
-// it ran all 8 rounds from the interior point and all 8 without δ, 17 factorisations in a solve
-// of ~30, and the iteration ended solved a few iterations later anyway. Its rounds now stop by
-// the violations' rate, as a solved point's do.
+// LISWET6 at an absolute 1e-6: the polish during the iteration (iteration 26) is not accepted,
+// and the iteration ends solved a few iterations later anyway; all 8 rounds from the interior
+// point and all 8 without δ would be 17 factorisations in a solve of ~30. Its rounds stop by the
+// violations' rate, as a solved point's do.
 static void test_early_polish_budget(void **state) {
   (void)state;
   assert_solved_factorisations("LISWET6", FULL_TOL6, 1e-6, 12);
@@ -538,9 +538,9 @@ static void test_early_polish_budget(void **state) {
 // QSCSD6 (1350 variables, 1497 rows) at an absolute 1e-9: the polish during the iteration
 // (iteration 18) is not accepted, and the next iterate passes. Its exact gap, sᵀz and the residual
 // terms each about half the threshold, was within what one more step of the last length leaves,
-// yet the rounds without δ ran too (100, 78 sign violations), and the solved point's polish ran a
-// round after its violations jumped from 63 to 596: 10 factorisations beyond one per iteration.
-// Where one more step ends the solve, the early polish now stops after the rounds from the
+// yet the rounds without δ would run too (100, 78 sign violations), and the solved point's polish
+// a round after its violations jump from 63 to 596: 10 factorisations beyond one per iteration.
+// Where one more step ends the solve, the early polish stops after the rounds from the
 // interior point, and a bounded pass stops where its violations more than double (7).
 static void test_early_polish_next_step(void **state) {
   (void)state;
@@ -635,20 +635,20 @@ static void test_polish_ladder(void **state) {
 // but 1e16 + 1 rounds to 1e16 in double (ties to even); and a column whose Aᵀy terms
 // 1e16 + 1 − 1e16 lose the 1 when summed in order.
 // BOYD1 (93261 variables; 18 equality rows of 4e3–9e4 entries, right-hand sides up to 3.75e12)
-// at an absolute 1e-6: the rows' residuals summed in double were off by ~ε·√k·|b| (~0.1), the
-// iteration saw its primal residual at ~1e-3 and never corrected the true one, 5.7e-2 (200
-// iterations, solved_inaccurate). Summed in double-double once the double sums stop resolving
-// the test, it is solved in 72 iterations with its independent score passing.
+// at an absolute 1e-6: the rows' residuals summed in double are off by ~ε·√k·|b| (~0.1), so an
+// iteration that sums them in double sees its primal residual at ~1e-3 and never corrects the
+// true one, 5.7e-2 (200 iterations, solved_inaccurate). Summed in double-double once the double
+// sums stop resolving the test, it is solved with its independent score passing.
 static void test_long_rows_residual(void **state) {
   (void)state;
   assert_solved_within("BOYD1", FULL_TOL6, 199);
 }
 
 // BOYD2 (93263 variables, nearly an LP) at an absolute 1e-6: LP columns whose rows are all
-// inactive (pivot δ + Σ g²z/s, z/s → 0) had their dual residual left as it was by every proximal
-// step, x_j moving r_j/δ per iteration towards the row that must become active while μ fell to
-// 1e-22 (167 iterations, solved_inaccurate, dual residual 2.2e-5). With δ lowered below its floor
-// and μ held in that endgame it is solved with its independent score passing.
+// inactive (pivot δ + Σ g²z/s, z/s → 0) keep their dual residual through every proximal step at
+// the floor δ, x_j moving r_j/δ per iteration towards the row that must become active while μ
+// falls to 1e-22 (solved_inaccurate, dual residual 2.2e-5). With δ lowered below its floor and μ
+// held in that endgame it is solved with its independent score passing.
 static void test_dual_held_by_proximal_term(void **state) {
   (void)state;
   assert_solved_within("BOYD2", FULL_TOL6, 199);

@@ -246,6 +246,14 @@ static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_re
   *flops = counted && !oc.failed ? oc.flops / steps : NAN;
   xp_case_stat_real(c, "flops_step", *flops, "");
   cost_factors(c, &o, n, *flops, fac);
+  // the landing in free fall: sphere i, released (i + 1) gaps above its resting height, lands
+  // at √(2 (i + 1) gap / g); from the bottom sphere's landing to the top one's, as a share of T
+  // (the steps the column spends landing; NaN from rest or without gravity)
+  const double T = xp_params_real(prm, "T"), gap = xp_params_real(prm, "gap");
+  const double g = xp_params_real(prm, "g");
+  const double land =
+      !rest && g > 0 ? (fmin(T, sqrt(2 * n * gap / g)) - fmin(T, sqrt(2 * gap / g))) / T : NAN;
+  xp_case_stat_real(c, "landing_share_fall", land, "");
   // the timing protocol: the written run and repeats − 1 more (writing nothing); the figure and
   // the fitted exponents take the minimum, the least disturbed by other load on the machine
   enum { REPEATS_MAX = 64 };
@@ -485,15 +493,20 @@ static const char *const st_drop_heads[] = {"wall time for T [s]",
                                             "steps not ok"};
 
 // the cost tables' breakdown columns: the factors of flops/step and the re-solved steps
-static const char *const st_break_keys[] = {"flops_step",          "rows_per_sphere",
-                                            "factorizations_step", "flops_per_factorization_row",
-                                            "resolved_share",      "factorizations_resolved",
+static const char *const st_break_keys[] = {"flops_step",
+                                            "rows_per_sphere",
+                                            "factorizations_step",
+                                            "flops_per_factorization_row",
+                                            "resolved_share",
+                                            "landing_share_fall",
+                                            "factorizations_resolved",
                                             "factorizations_other"};
 static const char *const st_break_heads[] = {"flops/step",
                                              "active rows per sphere",
                                              "sparse factorisations per step",
                                              "flops per factorisation and row",
                                              "share of steps re-solved",
+                                             "landing in free fall, share of T",
                                              "factorisations per re-solved step",
                                              "per other step"};
 
@@ -508,6 +521,73 @@ static void st_stat_range(const xp_file *f, const char *prefix, const char *key,
     if (xp_file_case_param(f, name, "N", &n) || !(n >= nmin)) continue;
     if (xp_file_case_stat(f, name, key, &v) || !isfinite(v)) continue;
     *lo = fmin(*lo, v), *hi = fmax(*hi, v);
+  }
+}
+
+// the factors' exponents, dropped and resting, and their sum (the operations' own exponent)
+static void st_exponent_table(FILE *md, const char *const names[3], double ex[2][3],
+                              const double tot[2]) {
+  static const char *const heads[] = {"exponent against N (N ≥ fit_n_min)", "dropped", "resting"};
+  xp_table t;
+  xp_table_init(&t, 3, heads, "lrr");
+  xp_table_cell(&t, "N");
+  xp_table_cell(&t, "1");
+  xp_table_cell(&t, "1");
+  for (int j = 0; j < 3; j++) {
+    xp_table_cell(&t, "%s", names[j]);
+    xp_table_cell(&t, "%.3f", ex[0][j]);
+    xp_table_cell(&t, "%.3f", ex[1][j]);
+  }
+  xp_table_cell(&t, "**flops/step** (their sum)");
+  xp_table_cell(&t, "**%.3f**", tot[0]);
+  xp_table_cell(&t, "**%.3f**", tot[1]);
+  xp_table_write(&t, md);
+  xp_table_free(&t);
+}
+
+// the dropped stack's factorisations in words: per re-solved and per other step, the share of
+// re-solved steps at the fit's smallest and largest N beside the landing time in free fall
+static void st_landing_words(const xp_file *f, FILE *md, double nmin) {
+  double s_lo, s_hi, r_lo, r_hi, o_lo, o_hi, f_lo, f_hi, n_lo = NAN, n_hi = NAN;
+  double *nv = NULL, *sh = NULL;
+  const long nn = xp_file_series_read(f, "scaling", "N", &nv);
+  const long ns = xp_file_series_read(f, "scaling", "resolved_share", &sh);
+  st_stat_range(f, "cost_", "factorizations_step", nmin, &f_lo, &f_hi);
+  st_stat_range(f, "cost_", "factorizations_resolved", nmin, &r_lo, &r_hi);
+  st_stat_range(f, "cost_", "factorizations_other", nmin, &o_lo, &o_hi);
+  s_lo = s_hi = NAN;
+  for (long k = 0; k < nn && k < ns; k++)  // the share at the fit's smallest and largest N
+    if (nv[k] >= nmin && isfinite(sh[k])) {
+      if (!(nv[k] >= n_lo)) n_lo = nv[k], s_lo = sh[k];
+      if (!(nv[k] <= n_hi)) n_hi = nv[k], s_hi = sh[k];
+    }
+  free(nv), free(sh);
+  double z_lo, z_hi;
+  st_stat_range(f, "rest_", "resolved_share", nmin, &z_lo, &z_hi);
+  if (isfinite(s_lo) && isfinite(r_lo) && isfinite(o_lo)) {
+    fprintf(md,
+            ": %.2f to %.2f factorisations per step. A step that is re-solved (speculative "
+            "activation: rows joining, or stiffening as the load on them grows, while the column "
+            "lands) takes %.1f–%.1f of them, any other step %.2f–%.2f, and the share of re-solved "
+            "steps in T goes from %.2f at N = %g to %.2f at N = %g",
+            f_lo, f_hi, r_lo, r_hi, o_lo, o_hi, s_lo, n_lo, s_hi, n_hi);
+    double l_lo = NAN, l_hi = NAN;
+    char name[64];
+    snprintf(name, sizeof name, "cost_N=%g", n_lo);
+    xp_file_case_stat(f, name, "landing_share_fall", &l_lo);
+    snprintf(name, sizeof name, "cost_N=%g", n_hi);
+    xp_file_case_stat(f, name, "landing_share_fall", &l_hi);
+    if (s_hi > s_lo) fprintf(md, ": a taller column takes longer to land, so more of T is impacts");
+    if (isfinite(l_lo) && isfinite(l_hi))
+      fprintf(md,
+              " (the time from the bottom sphere's landing to the top one's in free fall, "
+              "√(2 N gap / g) − √(2 gap / g), is %.2f and %.2f of T: the work per sphere grows "
+              "with the share of T the column spends landing, and a longer T dilutes it)",
+              l_lo, l_hi);
+    if (z_hi == 0) fprintf(md, "; the resting stack re-solves no step");
+    fprintf(md, ".\n\n");
+  } else {
+    fprintf(md, ".\n\n");
   }
 }
 
@@ -540,22 +620,7 @@ static void st_breakdown_report(const xp_file *f, FILE *md, double nmin) {
   fprintf(md, "Resting:\n\n");
   xp_report_stats_table(md, f, "rest_", sizeof st_break_keys / sizeof *st_break_keys, st_break_keys,
                         st_break_heads);
-  static const char *const heads[] = {"exponent against N (N ≥ fit_n_min)", "dropped", "resting"};
-  xp_table t;
-  xp_table_init(&t, 3, heads, "lrr");
-  xp_table_cell(&t, "N");
-  xp_table_cell(&t, "1");
-  xp_table_cell(&t, "1");
-  for (int j = 0; j < 3; j++) {
-    xp_table_cell(&t, "%s", names[j]);
-    xp_table_cell(&t, "%.3f", ex[0][j]);
-    xp_table_cell(&t, "%.3f", ex[1][j]);
-  }
-  xp_table_cell(&t, "**flops/step** (their sum)");
-  xp_table_cell(&t, "**%.3f**", tot[0]);
-  xp_table_cell(&t, "**%.3f**", tot[1]);
-  xp_table_write(&t, md);
-  xp_table_free(&t);
+  st_exponent_table(md, names, ex, tot);
   int big = 0;
   for (int j = 1; j < 3; j++)
     if (ex[0][j] > ex[0][big]) big = j;
@@ -564,35 +629,10 @@ static void st_breakdown_report(const xp_file *f, FILE *md, double nmin) {
   for (int j = 0; j < 3; j++)
     if (j != big) fprintf(md, "; %s %.3f", names[j], ex[0][j]);
   fprintf(md, ")");
-  double s_lo, s_hi, r_lo, r_hi, o_lo, o_hi, f_lo, f_hi, n_lo = NAN, n_hi = NAN;
-  double *nv = NULL, *sh = NULL;
-  const long nn = xp_file_series_read(f, "scaling", "N", &nv);
-  const long ns = xp_file_series_read(f, "scaling", "resolved_share", &sh);
-  st_stat_range(f, "cost_", "factorizations_step", nmin, &f_lo, &f_hi);
-  st_stat_range(f, "cost_", "factorizations_resolved", nmin, &r_lo, &r_hi);
-  st_stat_range(f, "cost_", "factorizations_other", nmin, &o_lo, &o_hi);
-  s_lo = s_hi = NAN;
-  for (long k = 0; k < nn && k < ns; k++)  // the share at the fit's smallest and largest N
-    if (nv[k] >= nmin && isfinite(sh[k])) {
-      if (!(nv[k] >= n_lo)) n_lo = nv[k], s_lo = sh[k];
-      if (!(nv[k] <= n_hi)) n_hi = nv[k], s_hi = sh[k];
-    }
-  free(nv), free(sh);
-  double z_lo, z_hi;
-  st_stat_range(f, "rest_", "resolved_share", nmin, &z_lo, &z_hi);
-  if (big == ST_FACT && isfinite(s_lo) && isfinite(r_lo) && isfinite(o_lo)) {
-    fprintf(md,
-            ": %.2f to %.2f factorisations per step. A step that is re-solved (speculative "
-            "activation: rows joining, or stiffening as the load on them grows, while the column "
-            "lands) takes %.1f–%.1f of them, any other step %.2f–%.2f, and the share of re-solved "
-            "steps in T goes from %.2f at N = %g to %.2f at N = %g",
-            f_lo, f_hi, r_lo, r_hi, o_lo, o_hi, s_lo, n_lo, s_hi, n_hi);
-    if (s_hi > s_lo) fprintf(md, ": a taller column takes longer to land, so more of T is impacts");
-    if (z_hi == 0) fprintf(md, "; the resting stack re-solves no step");
+  if (big == ST_FACT)
+    st_landing_words(f, md, nmin);
+  else
     fprintf(md, ".\n\n");
-  } else {
-    fprintf(md, ".\n\n");
-  }
 }
 
 // REPORT.md: paper A §6.5 claims the stack forms and stays, and Fig 10 plots the time to simulate

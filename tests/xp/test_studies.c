@@ -305,6 +305,12 @@ static void test_stack_breakdown(void **state) {
     assert_true(fr > 0 && fr <= 1);
     assert_true(stat_of(f, rest, "resolved_share") == 0);
     assert_true(share[k] > 0 && fres > foth);
+    // the re-solved steps are the landing: from the bottom sphere's landing to the top one's in
+    // free fall (sphere i falls i + 1 gaps), to two steps of h = 0.01 in T = 1 s
+    const double fall = sqrt(2 * atof(ns[k]) * 0.01 / 9.81) - sqrt(2 * 0.01 / 9.81);
+    printf("  landing in free fall: %g of T\n", fall);
+    assert_true(fabs(stat_of(f, drop, "landing_share_fall") - fall) <= 1e-12);
+    assert_true(fabs(share[k] - fall) <= 0.02);
   }
   assert_true(share[0] < share[1] && share[1] < share[2]);
   static const char *const sfx[] = {"", "_rest"};

@@ -18,8 +18,8 @@
 extern _Thread_local double sc_work_flops;
 // The sparse factorisations among them (qcp's LDLᵀ, its partial refactors from a row on, KLU's
 // LU), counted one each, of this thread (set by the caller as sc_work_flops): with the count, the
-// cost per factorisation. The dense kernels (bodies' mass blocks, systems of at most 64 rows) are
-// not counted here.
+// cost per factorisation. The dense Cholesky kernels (mdl_dense: the bodies' mass blocks, the
+// dense path's small systems) are not counted here.
 extern _Thread_local double sc_work_factorizations;
 
 // Adds flops to the count.

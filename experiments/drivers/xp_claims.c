@@ -594,7 +594,19 @@ static const xp_meas c_contacts[] = {
              "stack_size=", "_paperA-relaxed", "cpu_step_min", "size", NAN),
     CL_SLOPE("coulomb:", "scaling", "stack_size=", "_paperA-coulomb", "cpu_step_min", "size", NAN),
     CL_STAT("`stack` resting:", "stack", "scaling", "fitted_exponent_rest", NAN, ""),
-    CL_STAT("dropped:", "stack", "scaling", "fitted_exponent", NAN, "")};
+    CL_STAT("dropped:", "stack", "scaling", "fitted_exponent", NAN, ""),
+    CL_STAT("`stack` dropped, exponents of the operations' factors: active rows per sphere",
+            "stack", "scaling", "fitted_exponent_rows_per_sphere", NAN, ""),
+    CL_STAT("sparse factorisations per step", "stack", "scaling",
+            "fitted_exponent_factorizations_step", NAN, ""),
+    CL_STAT("operations per factorisation and row", "stack", "scaling",
+            "fitted_exponent_flops_per_factorization_row", NAN, ""),
+    CL_STAT("share of steps re-solved while the column lands, N = 10:", "stack", "cost_N=10",
+            "resolved_share", NAN, ""),
+    CL_STAT("N = 100:", "stack", "cost_N=100", "resolved_share", NAN, ""),
+    CL_STAT("factorisations per re-solved step, N = 100:", "stack", "cost_N=100",
+            "factorizations_resolved", NAN, ""),
+    CL_STAT("per other step:", "stack", "cost_N=100", "factorizations_other", NAN, "")};
 static const xp_meas m_bdf[] = {
     CL_STAT("CVODE BDF error at T = 0.1 s, MATLAB's tolerances, 100 el., "
             "5 N, E = 1e11 (`stiffness`):",
@@ -688,7 +700,9 @@ static const xp_claim cl_claims[] = {
      "study's whole N range, of the operations per step of the step's factorisations and "
      "triangular solves (the solver's cost, counted from the factors' patterns: the same on an "
      "idle or a loaded machine, where the CPU time exponents, beside them, moved across the "
-     "bound)"},
+     "bound); beside them the dropped stack's operations split into factors whose exponents sum "
+     "with 1 to its own (rows per sphere, factorisations per step, operations per factorisation "
+     "and row), and the share of its steps re-solved as the column lands"},
     {"(oddity)", "CVODE BDF on the foundation: pressure 0 and a 1 cm error at default tolerance",
      CL_RULE(XP_RULE_RELATIVE, .a = 0.5, .b = 10), XP_CLAIM_MEAS(m_bdf), XP_CLAIM_CONTEXT(c_bdf),
      "the cube, set down undeformed, rings with almost no damping, and BDF orders 3-5 are not "

@@ -6,13 +6,22 @@
 //                      contacts_final, vmax_final (largest speed at T), settled (vmax_final <
 //                      settle_v and every contact loaded), load_err_max (if settled), steps_not_ok,
 //                      flops_step (paper A's methods: operations of the factorisations and
-//                      triangular solves per step, common/sc_work.h; NaN for other methods)
+//                      triangular solves per step, common/sc_work.h; NaN for other methods) and
+//                      its factors flops_step = N · rows_per_sphere · factorizations_step ·
+//                      flops_per_factorization_row (active rows per sphere, sparse factorisations
+//                      per step, operations per factorisation and active row, its solves and
+//                      the bodies' blocks included), with resolved_share (steps re-solved: rows
+//                      joining or stiffening) and the factorisations per re-solved and per other
+//                      step
 //         rest_N=<N>   the same from the resting stack
 //         scaling      series N, wall_time, us_per_step (dropped), wall_time_rest,
-//                      us_per_step_rest, flops_per_step(_rest); stats fitted_exponent(_rest)
-//                      (least squares of log us_per_step on log N over N ≥ fit_n_min) and
-//                      fitted_exponent_flops(_rest) (of log flops_per_step: the cost exponent
-//                      that the machine's load does not move)
+//                      us_per_step_rest, flops_per_step(_rest), and the factors' series
+//                      (rows_per_sphere, factorizations_step, flops_per_factorization_row,
+//                      resolved_share; _rest); stats fitted_exponent(_rest) (least squares of
+//                      log us_per_step on log N over N ≥ fit_n_min), fitted_exponent_flops(_rest)
+//                      (of log flops_per_step: the cost exponent that the machine's load does
+//                      not move) and the factors' exponents fitted_exponent_<factor>(_rest),
+//                      which with 1 sum to it (a least-squares slope is linear in log y)
 //         settle_N=<N> a longer run (settle_T) of settle_n spheres: series contact, lambda_n,
 //                      statics ((N − c) m g: the weight above contact c), rel_err; time series
 //                      t, vmax, top_height; stats load_err_max, settled
@@ -51,6 +60,9 @@ typedef struct st_meas {
   size_t frames;  // per-body frames the case stores (0: none)
   const stack *s;
   double e_prev, e_rise;
+  // the cost breakdown over the steps: active rows, sparse factorisations, and those of the steps
+  // re-solved (speculative activation: rows joining or stiffening as the column lands)
+  double rows_sum, fact_sum, fact_resolved, steps, steps_resolved;
 } st_meas;
 
 static double st_vmax(const double *v, int n) {
@@ -87,6 +99,11 @@ static void st_sample(void *ctx, size_t k, double t, const double *q, const doub
                       const sim_step_report *rep) {
   st_meas *o = ctx;
   o->vmax = st_vmax(v, o->n), o->top = q[7 * (o->n - 1) + 2];
+  if (rep) {
+    const int resolved = rep->resolves > 0;
+    o->steps++, o->rows_sum += rep->rows_active, o->fact_sum += rep->factorizations;
+    o->steps_resolved += resolved, o->fact_resolved += resolved ? rep->factorizations : 0;
+  }
   if (o->tt) o->tt[k] = t, o->vm[k] = o->vmax, o->th[k] = o->top;
   if (rep && rep->rows && rep->force) st_statics(o, rep);
   if (!o->en) return;
@@ -174,10 +191,35 @@ static const char *st_label(const xp_params *prm) {
   return sim_study_label(sim_method_find(xp_params_string(prm, "method")), names, labels, 3);
 }
 
+// the factors of flops_step (their product with N) and the share of steps re-solved: the
+// scaling case's series and the report's breakdown
+enum { ST_ROWS, ST_FACT, ST_FPR, ST_RESOLVED, ST_FACTORS };
+static const char *const st_factor_keys[ST_FACTORS] = {
+    "rows_per_sphere", "factorizations_step", "flops_per_factorization_row", "resolved_share"};
+
+// the breakdown of a run's counted work into case c and fac (NaN where not counted)
+static void cost_factors(xp_case *c, const st_meas *o, int n, double flops,
+                         double fac[ST_FACTORS]) {
+  const double steps = o->steps > 0 ? o->steps : NAN, rows = o->rows_sum / steps;
+  const double fact = o->fact_sum / steps, other = o->steps - o->steps_resolved;
+  const int counted = isfinite(flops);
+  fac[ST_ROWS] = counted ? rows / n : NAN;
+  fac[ST_FACT] = counted ? fact : NAN;
+  fac[ST_FPR] = counted && fact * rows > 0 ? flops / (fact * rows) : NAN;
+  fac[ST_RESOLVED] = counted ? o->steps_resolved / steps : NAN;
+  for (int k = 0; k < ST_FACTORS; k++) xp_case_stat_real(c, st_factor_keys[k], fac[k], "");
+  xp_case_stat_real(c, "factorizations_resolved",
+                    counted && o->steps_resolved > 0 ? o->fact_resolved / o->steps_resolved : NAN,
+                    "");
+  xp_case_stat_real(c, "factorizations_other",
+                    counted && other > 0 ? (o->fact_sum - o->fact_resolved) / other : NAN, "");
+}
+
 // one cost run of N spheres (dropped or resting) into case cost_N / rest_N; the per-step cost
-// into *us (NaN if a step failed)
+// into *us (NaN if a step failed), the factors of its operations into fac
 static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_results *out,
-                     double *wall, double *us, double *flops, xp_error *err) {
+                     double *wall, double *us, double *flops, double fac[ST_FACTORS],
+                     xp_error *err) {
   st_meas o = {.frames = frames};
   sim_outcome oc;
   char name[64];
@@ -203,6 +245,15 @@ static int cost_case(const xp_params *prm, int n, int rest, size_t frames, xp_re
       sim_method_find(xp_params_string(prm, "method"))->family == SIM_FAMILY_PAPER_A;
   *flops = counted && !oc.failed ? oc.flops / steps : NAN;
   xp_case_stat_real(c, "flops_step", *flops, "");
+  cost_factors(c, &o, n, *flops, fac);
+  // the landing in free fall: sphere i, released (i + 1) gaps above its resting height, lands
+  // at √(2 (i + 1) gap / g); from the bottom sphere's landing to the top one's, as a share of T
+  // (the steps the column spends landing; NaN from rest or without gravity)
+  const double T = xp_params_real(prm, "T"), gap = xp_params_real(prm, "gap");
+  const double g = xp_params_real(prm, "g");
+  const double land =
+      !rest && g > 0 ? (fmin(T, sqrt(2 * n * gap / g)) - fmin(T, sqrt(2 * gap / g))) / T : NAN;
+  xp_case_stat_real(c, "landing_share_fall", land, "");
   // the timing protocol: the written run and repeats − 1 more (writing nothing); the figure and
   // the fitted exponents take the minimum, the least disturbed by other load on the machine
   enum { REPEATS_MAX = 64 };
@@ -340,6 +391,7 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   if (count < 0) return XP_ERR_USAGE;
   const size_t nn = (size_t)count;
   double wall[2][XP_MAX_LIST], us[2][XP_MAX_LIST], fl[2][XP_MAX_LIST], nv[XP_MAX_LIST];
+  double fac[2][ST_FACTORS][XP_MAX_LIST], f1[ST_FACTORS];
   const double T = xp_params_real(prm, "T"), h = xp_params_real(prm, "h");
   if (xp_step_count(T, h, &(size_t){0}, err)) return XP_ERR_USAGE;
   const sim_method *methods[32];
@@ -362,8 +414,10 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
     for (size_t k = 0; k < nn; k++) {
       const int n = ns[k];
       const size_t fr = !rest && ns[k] == nlargest ? frames : 0;
-      int rc = cost_case(prm, n, rest, fr, out, &wall[rest][k], &us[rest][k], &fl[rest][k], err);
+      int rc =
+          cost_case(prm, n, rest, fr, out, &wall[rest][k], &us[rest][k], &fl[rest][k], f1, err);
       if (rc != XP_OK) return rc;
+      for (int j = 0; j < ST_FACTORS; j++) fac[rest][j][k] = f1[j];
       nv[k] = n;
       xp_progress_update(progress, 0.35 * (double)(rest * nn + k + 1) / (double)nn);
     }
@@ -381,6 +435,18 @@ static int stack_run(const xp_params *prm, xp_results *out, xp_progress *progres
   xp_case_stat_real(c, "fitted_exponent_rest", fit_exponent(nv, us[1], nn, nmin), "");
   xp_case_stat_real(c, "fitted_exponent_flops", fit_exponent(nv, fl[0], nn, nmin), "");
   xp_case_stat_real(c, "fitted_exponent_flops_rest", fit_exponent(nv, fl[1], nn, nmin), "");
+  // the factors of flops_per_step: their series and exponents (with 1 for N, the exponents sum
+  // to fitted_exponent_flops: a least-squares slope is linear in log y); the re-solved share is
+  // a series only (0 on the resting stack)
+  for (int rest = 0; rest < 2; rest++)
+    for (int j = 0; j < ST_FACTORS; j++) {
+      char key[80];
+      snprintf(key, sizeof key, "%s%s", st_factor_keys[j], rest ? "_rest" : "");
+      xp_case_series(c, key, "", fac[rest][j], nn);
+      if (j == ST_RESOLVED) continue;
+      snprintf(key, sizeof key, "fitted_exponent_%s%s", st_factor_keys[j], rest ? "_rest" : "");
+      xp_case_stat_real(c, key, fit_exponent(nv, fac[rest][j], nn, nmin), "");
+    }
   xp_case_status(c, "ok", NULL);
   if (xp_case_end(c)) return xp_fail(err, XP_ERR_RUN, "%s", xp_results_error(out));
   int rc = settle_case(prm, out, err);
@@ -426,6 +492,149 @@ static const char *const st_drop_heads[] = {"wall time for T [s]",
                                             "max load error (settled)",
                                             "steps not ok"};
 
+// the cost tables' breakdown columns: the factors of flops/step and the re-solved steps
+static const char *const st_break_keys[] = {"flops_step",
+                                            "rows_per_sphere",
+                                            "factorizations_step",
+                                            "flops_per_factorization_row",
+                                            "resolved_share",
+                                            "landing_share_fall",
+                                            "factorizations_resolved",
+                                            "factorizations_other"};
+static const char *const st_break_heads[] = {"flops/step",
+                                             "active rows per sphere",
+                                             "sparse factorisations per step",
+                                             "flops per factorisation and row",
+                                             "share of steps re-solved",
+                                             "landing in free fall, share of T",
+                                             "factorisations per re-solved step",
+                                             "per other step"};
+
+// the smallest and largest of a cost statistic over the cases of prefix with N ≥ nmin
+static void st_stat_range(const xp_file *f, const char *prefix, const char *key, double nmin,
+                          double *lo, double *hi) {
+  *lo = INFINITY, *hi = -INFINITY;
+  for (size_t i = 0; i < xp_file_case_count(f); i++) {
+    const char *name = xp_file_case_name(f, i);
+    double n = NAN, v = NAN;
+    if (strncmp(name, prefix, strlen(prefix)) != 0) continue;
+    if (xp_file_case_param(f, name, "N", &n) || !(n >= nmin)) continue;
+    if (xp_file_case_stat(f, name, key, &v) || !isfinite(v)) continue;
+    *lo = fmin(*lo, v), *hi = fmax(*hi, v);
+  }
+}
+
+// the factors' exponents, dropped and resting, and their sum (the operations' own exponent)
+static void st_exponent_table(FILE *md, const char *const names[3], double ex[2][3],
+                              const double tot[2]) {
+  static const char *const heads[] = {"exponent against N (N ≥ fit_n_min)", "dropped", "resting"};
+  xp_table t;
+  xp_table_init(&t, 3, heads, "lrr");
+  xp_table_cell(&t, "N");
+  xp_table_cell(&t, "1");
+  xp_table_cell(&t, "1");
+  for (int j = 0; j < 3; j++) {
+    xp_table_cell(&t, "%s", names[j]);
+    xp_table_cell(&t, "%.3f", ex[0][j]);
+    xp_table_cell(&t, "%.3f", ex[1][j]);
+  }
+  xp_table_cell(&t, "**flops/step** (their sum)");
+  xp_table_cell(&t, "**%.3f**", tot[0]);
+  xp_table_cell(&t, "**%.3f**", tot[1]);
+  xp_table_write(&t, md);
+  xp_table_free(&t);
+}
+
+// the dropped stack's factorisations in words: per re-solved and per other step, the share of
+// re-solved steps at the fit's smallest and largest N beside the landing time in free fall
+static void st_landing_words(const xp_file *f, FILE *md, double nmin) {
+  double s_lo, s_hi, r_lo, r_hi, o_lo, o_hi, f_lo, f_hi, n_lo = NAN, n_hi = NAN;
+  double *nv = NULL, *sh = NULL;
+  const long nn = xp_file_series_read(f, "scaling", "N", &nv);
+  const long ns = xp_file_series_read(f, "scaling", "resolved_share", &sh);
+  st_stat_range(f, "cost_", "factorizations_step", nmin, &f_lo, &f_hi);
+  st_stat_range(f, "cost_", "factorizations_resolved", nmin, &r_lo, &r_hi);
+  st_stat_range(f, "cost_", "factorizations_other", nmin, &o_lo, &o_hi);
+  s_lo = s_hi = NAN;
+  for (long k = 0; k < nn && k < ns; k++)  // the share at the fit's smallest and largest N
+    if (nv[k] >= nmin && isfinite(sh[k])) {
+      if (!(nv[k] >= n_lo)) n_lo = nv[k], s_lo = sh[k];
+      if (!(nv[k] <= n_hi)) n_hi = nv[k], s_hi = sh[k];
+    }
+  free(nv), free(sh);
+  double z_lo, z_hi;
+  st_stat_range(f, "rest_", "resolved_share", nmin, &z_lo, &z_hi);
+  if (isfinite(s_lo) && isfinite(r_lo) && isfinite(o_lo)) {
+    fprintf(md,
+            ": %.2f to %.2f factorisations per step. A step that is re-solved (speculative "
+            "activation: rows joining, or stiffening as the load on them grows, while the column "
+            "lands) takes %.1f–%.1f of them, any other step %.2f–%.2f, and the share of re-solved "
+            "steps in T goes from %.2f at N = %g to %.2f at N = %g",
+            f_lo, f_hi, r_lo, r_hi, o_lo, o_hi, s_lo, n_lo, s_hi, n_hi);
+    double l_lo = NAN, l_hi = NAN;
+    char name[64];
+    snprintf(name, sizeof name, "cost_N=%g", n_lo);
+    xp_file_case_stat(f, name, "landing_share_fall", &l_lo);
+    snprintf(name, sizeof name, "cost_N=%g", n_hi);
+    xp_file_case_stat(f, name, "landing_share_fall", &l_hi);
+    if (s_hi > s_lo) fprintf(md, ": a taller column takes longer to land, so more of T is impacts");
+    if (isfinite(l_lo) && isfinite(l_hi))
+      fprintf(md,
+              " (the time from the bottom sphere's landing to the top one's in free fall, "
+              "√(2 N gap / g) − √(2 gap / g), is %.2f and %.2f of T: the work per sphere grows "
+              "with the share of T the column spends landing, and a longer T dilutes it)",
+              l_lo, l_hi);
+    if (z_hi == 0) fprintf(md, "; the resting stack re-solves no step");
+    fprintf(md, ".\n\n");
+  } else {
+    fprintf(md, ".\n\n");
+  }
+}
+
+// where the operations per step grow: flops/step = N · rows/sphere · factorisations/step ·
+// flops/(factorisation · row), the factors' exponents side by side (they sum to the fitted one),
+// and in words the factor that grows most on the dropped stack
+static void st_breakdown_report(const xp_file *f, FILE *md, double nmin) {
+  static const char *const names[] = {"active rows per sphere", "sparse factorisations per step",
+                                      "flops per factorisation and active row"};
+  double ex[2][3], tot[2] = {NAN, NAN};
+  int have = 1;
+  for (int rest = 0; rest < 2; rest++) {
+    char key[96];
+    snprintf(key, sizeof key, "fitted_exponent_flops%s", rest ? "_rest" : "");
+    xp_file_case_stat(f, "scaling", key, &tot[rest]);
+    for (int j = 0; j < 3; j++) {
+      ex[rest][j] = NAN;
+      snprintf(key, sizeof key, "fitted_exponent_%s%s", st_factor_keys[j], rest ? "_rest" : "");
+      if (xp_file_case_stat(f, "scaling", key, &ex[rest][j])) have = 0;
+    }
+  }
+  if (!have) return;  // a file from before the breakdown was recorded
+  fprintf(md,
+          "Where the operations grow: flops/step = N × active rows per sphere × sparse "
+          "factorisations per step (qcp's LDLᵀ and its partial refactors, KLU) × flops per "
+          "factorisation and active row (its solves and the bodies' 6 × 6 blocks included). "
+          "Dropped:\n\n");
+  xp_report_stats_table(md, f, "cost_", sizeof st_break_keys / sizeof *st_break_keys, st_break_keys,
+                        st_break_heads);
+  fprintf(md, "Resting:\n\n");
+  xp_report_stats_table(md, f, "rest_", sizeof st_break_keys / sizeof *st_break_keys, st_break_keys,
+                        st_break_heads);
+  st_exponent_table(md, names, ex, tot);
+  int big = 0;
+  for (int j = 1; j < 3; j++)
+    if (ex[0][j] > ex[0][big]) big = j;
+  fprintf(md, "\nOn the dropped stack the factor that grows most with N is the %s (exponent %.3f",
+          names[big], ex[0][big]);
+  for (int j = 0; j < 3; j++)
+    if (j != big) fprintf(md, "; %s %.3f", names[j], ex[0][j]);
+  fprintf(md, ")");
+  if (big == ST_FACT)
+    st_landing_words(f, md, nmin);
+  else
+    fprintf(md, ".\n\n");
+}
+
 // REPORT.md: paper A §6.5 claims the stack forms and stays, and Fig 10 plots the time to simulate
 // 1 s against N (up to 100)
 static int stack_report(const char *path, FILE *md, xp_error *err) {
@@ -452,10 +661,10 @@ static int stack_report(const char *path, FILE *md, xp_error *err) {
   fprintf(md,
           "Fitted exponent against N (N ≥ %g) of the operations per step of the factorisations "
           "and triangular solves (flops/step, the cost measure the machine's load does not "
-          "move): **%.3f** resting, %.3f dropped (target ≤ 1.2, near-linear; a dropped stack "
-          "that has not formed has fewer active contacts); of µs/step, beside them: %.3f "
-          "resting, %.3f dropped.\n\n",
+          "move): **%.3f** resting, %.3f dropped (target ≤ 1.2, near-linear); of µs/step, beside "
+          "them: %.3f resting, %.3f dropped.\n\n",
           nmin, fxr, fx, exr, ex);
+  st_breakdown_report(f, md, nmin);
   static const char *const skeys[] = {"settled", "load_err_max", "vmax_final",
                                       "energy_total_rise_max"};
   static const char *const sheads[] = {

@@ -117,6 +117,8 @@ static int paper_a_step(void *state, double t, double t_next, double *q, double 
   rep->iterations = info->iterations;
   rep->solves = info->fp_iterations;
   rep->predicted = info->predicted > 0;
+  rep->rows_active = info->rows_active;
+  rep->resolves = info->resolves;
   rep->residual = info->residual;
   rep->cone_residual = info->cone_residual;
   if (s->settings.formulation == MBS_COULOMB) rep->coulomb_residual = info->coulomb_residual;

@@ -185,12 +185,14 @@ static void run_steps(const sim_method *method, void *state, const sim_instance 
     memset(&rep, 0, sizeof rep);
     rep.residual = rep.cone_residual = rep.coulomb_residual = NAN;
     // the step's count from 0 (a difference of the running total would round with its size)
-    const double f0 = sc_work_flops, w0 = xp_now();
-    sc_work_flops = 0;
+    const double f0 = sc_work_flops, n0 = sc_work_factorizations, w0 = xp_now();
+    sc_work_flops = 0, sc_work_factorizations = 0;
     const int oc = method->step(state, t, t_next, b->q, b->v, &rep);
     const double wall = xp_now() - w0;
+    rep.flops = sc_work_flops, rep.factorizations = sc_work_factorizations;
     out->wall_time += wall, out->flops += sc_work_flops;
-    sc_work_flops += f0;
+    out->factorizations += sc_work_factorizations;
+    sc_work_flops += f0, sc_work_factorizations += n0;
     if (oc < 0) {
       out->failed = 1;
       out->status =

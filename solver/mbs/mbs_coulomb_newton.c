@@ -553,7 +553,7 @@ static int cn_analyze(mbs_cn *cn) {
 // solve with it (2 per entry of L and U)
 static void cn_count_factor(mbs_cn *cn, int fresh) {
   if (fresh) cn->num_flops = klu_flops(cn->sym, cn->num, &cn->common) ? cn->common.flops : 0;
-  sc_work_add(cn->num_flops);
+  sc_work_add_factor(cn->num_flops);
 }
 static void cn_count_solve(const mbs_cn *cn) {
   sc_work_add(2 * ((double)cn->num->lnz + (double)cn->num->unz));

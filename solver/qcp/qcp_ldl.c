@@ -31,7 +31,7 @@ static void count_factor(int n, const int *Lp, const int *kept) {
     const double c = Lp[j + 1] - Lp[j], a = kept ? kept[j] - Lp[j] : 0;
     flops += c * (c + 2) - a * (a + 2);
   }
-  sc_work_add(flops);
+  sc_work_add_factor(flops);
 }
 
 long qcp_ldl_etree(int n, const int *Ap, const int *Ai, int *work, int *Lnz, int *etree) {

@@ -257,7 +257,7 @@ static int refactor_rows(qcp_qd *f, int k0) {
     const int slot = f->Rslot[t];
     flops += 2.0 * (slot - f->Lp[f->Lcol[slot]]) + 3;
   }
-  sc_work_add(flops);
+  sc_work_add_factor(flops);
   int nreg = 0;
   for (int k = k0; k < n; k++) {
     double dk;

@@ -268,6 +268,73 @@ static void test_scaling_tiny(void **state) {
   free(md);
 }
 
+// the stack study's breakdown of the operations per step: the resting column keeps its 3N rows
+// (a normal and two tangents per contact) active with at most one factorisation a step and
+// re-solves none; the dropped one re-solves steps while it lands, at more factorisations than
+// its other steps, for longer the taller it is; the factors' exponents sum (with 1) to the
+// operations' own, as the report says
+static void test_stack_breakdown(void **state) {
+  (void)state;
+  const char *args[] = {"run",       "stack",        "--set",       "n=5,10,20", "--set",
+                        "repeats=1", "--set",        "fit_n_min=5", "--set",     "pile_n=0",
+                        "--set",     "settle_T=0.1", "-o",          "st.h5",     NULL};
+  int rc = test_run(args);
+  printf("%.400s\n", test_output);
+  assert_int_equal(rc, 0);
+  char path[300];
+  test_path(path, sizeof path, "st.h5");
+  xp_error err;
+  xp_file *f = xp_file_open(path, &err);
+  assert_non_null(f);
+  double share[3];
+  static const char *const ns[] = {"5", "10", "20"};
+  for (int k = 0; k < 3; k++) {
+    char rest[32], drop[32];
+    snprintf(rest, sizeof rest, "rest_N=%s", ns[k]),
+        snprintf(drop, sizeof drop, "cost_N=%s", ns[k]);
+    const double rows = stat_of(f, rest, "rows_per_sphere"),
+                 fr = stat_of(f, rest, "factorizations_step");
+    share[k] = stat_of(f, drop, "resolved_share");
+    const double fres = stat_of(f, drop, "factorizations_resolved");
+    const double foth = stat_of(f, drop, "factorizations_other");
+    printf(
+        "N = %s: resting %g rows/sphere, %g factorisations/step; dropped re-solved share %g, "
+        "factorisations %g per re-solved step, %g per other\n",
+        ns[k], rows, fr, share[k], fres, foth);
+    assert_true(rows == 3);
+    assert_true(fr > 0 && fr <= 1);
+    assert_true(stat_of(f, rest, "resolved_share") == 0);
+    assert_true(share[k] > 0 && fres > foth);
+    // the re-solved steps are the landing: from the bottom sphere's landing to the top one's in
+    // free fall (sphere i falls i + 1 gaps), to two steps of h = 0.01 in T = 1 s
+    const double fall = sqrt(2 * atof(ns[k]) * 0.01 / 9.81) - sqrt(2 * 0.01 / 9.81);
+    printf("  landing in free fall: %g of T\n", fall);
+    assert_true(fabs(stat_of(f, drop, "landing_share_fall") - fall) <= 1e-12);
+    assert_true(fabs(share[k] - fall) <= 0.02);
+  }
+  assert_true(share[0] < share[1] && share[1] < share[2]);
+  static const char *const sfx[] = {"", "_rest"};
+  for (int r = 0; r < 2; r++) {
+    static const char *const factors[] = {"rows_per_sphere", "factorizations_step",
+                                          "flops_per_factorization_row"};
+    char key[96];
+    double sum = 1;
+    for (int j = 0; j < 3; j++) {
+      snprintf(key, sizeof key, "fitted_exponent_%s%s", factors[j], sfx[r]);
+      sum += stat_of(f, "scaling", key);
+    }
+    snprintf(key, sizeof key, "fitted_exponent_flops%s", sfx[r]);
+    const double tot = stat_of(f, "scaling", key);
+    printf("exponent%s: flops %.6f, 1 + factors %.6f\n", sfx[r], tot, sum);
+    assert_true(fabs(tot - sum) <= 1e-9 * fabs(tot));
+  }
+  xp_file_close(f);
+  char *md = report_of("stack", path);
+  assert_non_null(strstr(md, "| sparse factorisations per step |"));
+  assert_non_null(strstr(md, "the factor that grows most with N is the"));
+  free(md);
+}
+
 // the verdict measurements, and a verdict line for every claim even without the
 // other studies' results files (their numbers are then NaN and the header says which files are
 // absent)
@@ -442,15 +509,11 @@ int main(int argc, char **argv) {
   }
   xp_library_init();
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_foundation_step_policy),
-      cmocka_unit_test(test_step_policy_degraded),
-      cmocka_unit_test(test_coulomb_residual_stat),
-      cmocka_unit_test(test_pendulum_probe_stop),
-      cmocka_unit_test(test_stiffness_tiny),
-      cmocka_unit_test(test_scaling_tiny),
-      cmocka_unit_test(test_claims_tiny),
-      cmocka_unit_test(test_contact_wp_tiny),
-      cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_foundation_step_policy), cmocka_unit_test(test_step_policy_degraded),
+      cmocka_unit_test(test_coulomb_residual_stat),  cmocka_unit_test(test_pendulum_probe_stop),
+      cmocka_unit_test(test_stiffness_tiny),         cmocka_unit_test(test_scaling_tiny),
+      cmocka_unit_test(test_stack_breakdown),        cmocka_unit_test(test_claims_tiny),
+      cmocka_unit_test(test_contact_wp_tiny),        cmocka_unit_test(test_bad_input),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -189,6 +189,7 @@ typedef struct sim_outcome {
   double wall_time, cpu_time;  // whole run [s]
   double flops;  // operations of the method's factorisations and triangular solves over the run
                  // (common/sc_work.h): a cost that the machine's load does not move
+  double factorizations;  // the sparse factorisations among them (full or partial), counted
 } sim_outcome;
 
 // Runs `method` on the instance for T seconds with steps (or output intervals) of h, writing

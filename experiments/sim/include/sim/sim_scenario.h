@@ -42,6 +42,12 @@ typedef struct sim_step_report {
   const mdl_rows *rows;     // rows evaluated at the step's start (NULL: the method has none)
   const double *force;      // row forces λ [N], one per row of `rows` (NULL: not available)
   char message[160];        // what went wrong, naming the value ("" when ok)
+
+  int rows_active;  // rows that took part in the step's solve (paper A; 0 for the others)
+  int resolves;     // re-solves of the step (paper A's speculative activation), or 0
+  // the step's counted work (common/sc_work.h), filled by the simulate loop: its operations and
+  // sparse factorisations
+  double flops, factorizations;
 } sim_step_report;
 
 // ---- scenarios ------------------------------------------------------------------------------

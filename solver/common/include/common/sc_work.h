@@ -16,8 +16,18 @@
 
 // The count of this thread since it started (or since the caller last set it).
 extern _Thread_local double sc_work_flops;
+// The sparse factorisations among them (qcp's LDLᵀ, its partial refactors from a row on, KLU's
+// LU), counted one each, of this thread (set by the caller as sc_work_flops): with the count, the
+// cost per factorisation. The dense Cholesky kernels (mdl_dense: the bodies' mass blocks, the
+// dense path's small systems) are not counted here.
+extern _Thread_local double sc_work_factorizations;
 
 // Adds flops to the count.
 static inline void sc_work_add(double flops) { sc_work_flops += flops; }
+// Adds one sparse factorisation of flops operations.
+static inline void sc_work_add_factor(double flops) {
+  sc_work_flops += flops;
+  sc_work_factorizations += 1;
+}
 
 #endif  // COMMON_SC_WORK_H

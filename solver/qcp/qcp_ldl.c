@@ -175,6 +175,36 @@ static int row_reach(int k, const int *Ap, const int *Ai, const int *etree, int 
   return top;
 }
 
+// y_i −= ℓ_ij y_j over column j's entries p … end−1, four at a time, loads before stores: a
+// column's rows are distinct, so each y_i gets the single operation of the plain loop (the same
+// bits), and the four updates overlap instead of each load waiting behind the previous store.
+// Kept out of line: inlined into the row loops, it slowed the thin factors (columns of 1–3
+// entries) by 2–7 % although they never enter it.
+static __attribute__((noinline)) void column_update4(double *restrict y, const int *restrict Li,
+                                                     const double *restrict Lx, int p, int end,
+                                                     double yj) {
+  for (; p + 4 <= end; p += 4) {
+    const int i0 = Li[p], i1 = Li[p + 1], i2 = Li[p + 2], i3 = Li[p + 3];
+    const double a0 = y[i0] - Lx[p] * yj, a1 = y[i1] - Lx[p + 1] * yj;
+    const double a2 = y[i2] - Lx[p + 2] * yj, a3 = y[i3] - Lx[p + 3] * yj;
+    y[i0] = a0, y[i1] = a1, y[i2] = a2, y[i3] = a3;
+  }
+  for (; p < end; p++) y[Li[p]] -= Lx[p] * yj;
+}
+
+// Shorter columns take the plain loop: measured on Maros–Mészáros KKT factors, thresholds of 8
+// to 48 entries are alike on the long-column factors (−10 … −17 %) and within noise on the thin.
+enum { COLUMN_UPDATE4_MIN = 16 };
+
+// y_i −= ℓ_ij y_j over column j's entries p … end−1 (the same bits by either path)
+static inline void column_update(double *restrict y, const int *restrict Li,
+                                 const double *restrict Lx, int p, int end, double yj) {
+  if (end - p >= COLUMN_UPDATE4_MIN)
+    column_update4(y, Li, Lx, p, end, yj);
+  else
+    for (; p < end; p++) y[Li[p]] -= Lx[p] * yj;
+}
+
 // one step of row k's sparse triangular solve: column j of L (rows < k) updates y, and ℓ_kj
 // goes into column j's next slot; d_k loses y_j ℓ_kj. Returns ℓ_kj.
 static inline double row_column(int k, int j, double *y, const int *Lp, int *Li, double *Lx,
@@ -182,8 +212,7 @@ static inline double row_column(int k, int j, double *y, const int *Lp, int *Li,
   double yj = y[j];
   y[j] = 0.0;
   // a structural entry that is numerically 0 (an open contact row) updates nothing
-  if (yj != 0.0)
-    for (int p = Lp[j]; p < next[j]; p++) y[Li[p]] -= Lx[p] * yj;
+  if (yj != 0.0) column_update(y, Li, Lx, Lp[j], next[j], yj);
   double lkj = yj * Dinv[j];
   Li[next[j]] = k;
   Lx[next[j]] = lkj;
@@ -254,11 +283,15 @@ long qcp_ldl_reach_order(int k1, const int *Ap, const int *Ai, const int *etree,
 }
 
 // rows 0 … k1−1 of L and D as factor_rows computes them (the same operations in the same order:
-// the same bits), each row's reach read from (Rp, Rj) instead of climbing the elimination tree
-static int factor_rows_ordered(int k1, int n, const int *Ap, const int *Ai, const double *Ax,
-                               const int *Lp, int *Li, double *Lx, double *D, double *Dinv,
-                               const int *Rp, const int *Rj, const signed char *sign, double eps,
-                               double delta, int *next, double *y) {
+// the same bits), each row's reach read from (Rp, Rj) instead of climbing the elimination tree.
+// The arrays do not overlap (restrict): the row's bounds and slots stay in registers across the
+// stores into L and y.
+static int factor_rows_ordered(int k1, int n, const int *restrict Ap, const int *restrict Ai,
+                               const double *restrict Ax, const int *restrict Lp, int *restrict Li,
+                               double *restrict Lx, double *restrict D, double *restrict Dinv,
+                               const int *restrict Rp, const int *restrict Rj,
+                               const signed char *restrict sign, double eps, double delta,
+                               int *restrict next, double *restrict y) {
   int nreg = 0;
   for (int i = 0; i < n; i++) y[i] = 0.0;
   for (int k = 0; k < k1; k++) {
@@ -269,7 +302,15 @@ static int factor_rows_ordered(int k1, int n, const int *Ap, const int *Ai, cons
       else
         y[Ai[p]] = Ax[p];
     }
-    for (int t = Rp[k]; t < Rp[k + 1]; t++) row_column(k, Rj[t], y, Lp, Li, Lx, Dinv, next, &dk);
+    for (int t = Rp[k]; t < Rp[k + 1]; t++) {  // row_column's step
+      const int j = Rj[t], end = next[j];
+      const double yj = y[j];
+      y[j] = 0.0;
+      if (yj != 0.0) column_update(y, Li, Lx, Lp[j], end, yj);
+      const double lkj = yj * Dinv[j];
+      Li[end] = k, Lx[end] = lkj, next[j] = end + 1;
+      dk -= yj * lkj;
+    }
     if (!isfinite(dk)) return -1;
     dk = qcp_ldl_pivot(dk, sign[k], eps, delta, &nreg);
     D[k] = dk;
@@ -509,11 +550,10 @@ int qcp_ldl_refactor(int k0, int n, const int *Ap, const int *Ai, const double *
 // L D Lᵀ x = b in place, column j of L read up to Lend[j] (the operation count is the callers')
 static void solve_ends(int n, const int *Lp, const int *Lend, const int *Li, const double *Lx,
                        const double *Dinv, double *x) {
-  // L u = b
+  // L u = b, column by column: the factor's column update
   for (int j = 0; j < n; j++) {
     double xj = x[j];
-    if (xj != 0.0)
-      for (int p = Lp[j]; p < Lend[j]; p++) x[Li[p]] -= Lx[p] * xj;
+    if (xj != 0.0) column_update(x, Li, Lx, Lp[j], Lend[j], xj);
   }
   // D v = u and Lᵀ x = v in one sweep: v_j is formed as the sweep reaches j (x_i, i > j, are
   // final by then), the same operations as a separate pass over D

@@ -556,11 +556,26 @@ static void solve_ends(int n, const int *Lp, const int *Lend, const int *Li, con
     if (xj != 0.0) column_update(x, Li, Lx, Lp[j], Lend[j], xj);
   }
   // D v = u and Lᵀ x = v in one sweep: v_j is formed as the sweep reaches j (x_i, i > j, are
-  // final by then), the same operations as a separate pass over D
+  // final by then), the same operations as a separate pass over D. A column's first entry is
+  // often row j + 1 (its parent in a postordered elimination tree): x_{j+1}, just computed, is
+  // then read from the register; reloading it from the store just made puts the store-to-load
+  // latency on the critical path of each chain of the tree (thin, banded factors)
+  double xnext = 0.0;
   for (int j = n - 1; j >= 0; j--) {
     double xj = x[j] * Dinv[j];
-    for (int p = Lp[j]; p < Lend[j]; p++) xj -= Lx[p] * x[Li[p]];
+    int p = Lp[j];
+    const int end = Lend[j];
+    if (p < end) {
+      const int i = Li[p];
+      if (i == j + 1)
+        xj -= Lx[p] * xnext;
+      else
+        xj -= Lx[p] * x[i];
+      p++;
+    }
+    for (; p < end; p++) xj -= Lx[p] * x[Li[p]];
     x[j] = xj;
+    xnext = xj;
   }
 }
 

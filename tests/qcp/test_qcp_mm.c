@@ -311,6 +311,23 @@ static void test_rounding_residuals_end_first_run(void **state) {
   qcp_mm_free(&mm);
 }
 
+// STADAT1 at 1e-9 (x ~ 1e5–1e6): its first run reaches rounding level at iterate 15 with an exact
+// |pobj − dobj| of 2.9e-6, which rises to 1.3e-4 at 16 and 17; ended by those three, the best
+// iterate by merit, 16, was returned with a gap of 1.3e-4. The rise counts the run anew and the
+// returned gap is that of an iterate whose gap is back at the run's level: at most 1e-5 (3.0e-6).
+// It fails the check either way (the residuals' rounding decides it).
+static void test_rounding_run_gap_rise(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("STADAT1", &mm);
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_full(&mm, 0, &sc, &info), QCP_SOLVED_INACCURATE);
+  print_message("STADAT1: %d iterations, gap %.2e\n", info.iterations, sc.gap);
+  assert_true(sc.gap <= 1e-5);
+  qcp_mm_free(&mm);
+}
+
 // the calling thread's CPU time [s], the clock of time_limit with time_limit_cpu
 static double thread_cpu(void) {
   struct timespec ts;
@@ -773,6 +790,7 @@ int main(void) {
       cmocka_unit_test(test_endgame_restart),
       cmocka_unit_test(test_rounding_residuals_end_first_run),
       cmocka_unit_test(test_time_limit_kept),
+      cmocka_unit_test(test_rounding_run_gap_rise),
       cmocka_unit_test(test_feasible_run_restart),
       cmocka_unit_test(test_rounding_level_stall),
       cmocka_unit_test(test_prox_endgame_residual),

@@ -353,6 +353,8 @@ struct qcp_workspace {
   int first_run_kept;
   int early_polished;    // 1: the iteration ended on a polished point (early_polish)
   int early_wide;        // 1: early_polish's try at a relative gap (EARLY_POLISH_REL) was made
+  double tl0;            // qcp_limit_clock at the solve's start
+  int time_out;          // 1: work was left undone for settings.time_limit (time_fits)
   sc_dd *ddn, *ddm;      // n and max(p, m) double-double scratch (termination check)
   qcp_lastbit lastbit;   // scratch of the last-bit selection (set->polish only)
   double kkt_worst;      // largest relative KKT refinement residual of the current iteration

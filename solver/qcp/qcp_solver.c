@@ -1086,6 +1086,31 @@ static void normalise_certificate(qcp_workspace *ws, qcp_status st) {
   }
 }
 
+// ---- time limit ------------------------------------------------------------------
+//
+// settings.time_limit is kept by a forecast for each iteration (the last one's cost: no iteration
+// starts that would end past the limit) and by a check before each round of the polish and each
+// of its Krylov cycles, which with the limit checked only between iterations ran after it
+// (CVXQP1_L at 1e-9: 116–129 s of CPU under a limit of 100 s, 13 polish factorisations after it). A
+// solve so cut short returns its best iterate with status time_limit, unpolished.
+
+// seconds since the solve's start on the limit's clock
+static double solve_elapsed(const qcp_workspace *ws) { return qcp_limit_clock(&ws->set) - ws->tl0; }
+
+// 1 if work expected to take need seconds from elapsed (since the solve's start; < 0: now) still
+// ends within the limit (always, without one); otherwise the solve is marked as cut short
+static int time_fits(qcp_workspace *ws, double elapsed, double need) {
+  if (!(ws->set.time_limit > 0.0)) return 1;
+  if ((elapsed >= 0.0 ? elapsed : solve_elapsed(ws)) + need <= ws->set.time_limit) return 1;
+  ws->time_out = 1;
+  return 0;
+}
+
+// the cost of the iteration that led to iterate it (of the start, for it = 0)
+static double iteration_cost(const qcp_workspace *ws, int it) {
+  return it > 0 ? ws->rec[it].time - ws->rec[it - 1].time : ws->rec[0].time;
+}
+
 static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
   qcp_iter_record *r = &ws->rec[it];
   r->iter = it;
@@ -1096,6 +1121,7 @@ static void record(qcp_workspace *ws, int it, const ipm_stats *st) {
   r->sigma = 0.0;
   r->step = 0.0;
   r->pobj = st->pobj;
+  r->time = solve_elapsed(ws);
 }
 
 // ---- polish ----------------------------------------------------------------------
@@ -1158,6 +1184,7 @@ static int polish_round(qcp_workspace *ws, double *act, double tol, int how) {
   const qcp_settings *set = &ws->set;
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   qcp_kkt *kkt = &ws->kkt;
+  if (!time_fits(ws, -1.0, 0.0)) return -1;
   for (int i = 0; i < m; i++)
     kkt->Kx[kkt->mapW[i]] = (act[i] > 0.0 ? 0.0 : -POLISH_BIG) - kkt->delta;
   ws->info.factorizations++;
@@ -1287,7 +1314,7 @@ static int lastbit_accept(qcp_workspace *ws, ipm_stats *st) {
 static int polish_krylov(qcp_workspace *ws, double *act, double tol, ipm_stats *st) {
   if (!ws->kry) return 0;  // the polish switched on after a setup without it
   double units = exact_units(ws);
-  for (int c = 0; c < POLISH_KRYLOV; c++) {
+  for (int c = 0; c < POLISH_KRYLOV && time_fits(ws, -1.0, 0.0); c++) {
     if (!isfinite(qcp_kkt_refine_krylov(&ws->kkt, ws->rhs, ws->sol, ws->kry))) return 0;
     // a cycle's point that violates a sign ends them with act as it was: the ladder, next, needs
     // the set that kept every sign (QSIERRA at 1e-9: with the set flipped here its polish at
@@ -1426,7 +1453,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop
   if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, by_rate, &last_bad)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
-  if (candidate && units < INFINITY && lastbit_accept(ws, st)) {
+  if (candidate && units < INFINITY && time_fits(ws, -1.0, 0.0) && lastbit_accept(ws, st)) {
     ws->info.lastbit = 1;
     return 1;
   }
@@ -1638,6 +1665,20 @@ static void residual_magnitudes(qcp_workspace *ws, double *pmag, double *dmag) {
 // run after a restart keeps its stall window. Returns 0, 1 (the gap's rounding decides: stop)
 // or 2 (the residuals' with it).
 #define ROUND_RUN 3
+// An iterate whose exact |pobj − dobj| (at least ROUND_LEVEL·ε of its largest term, what one ulp
+// of the point moves it by) rose above GAP_RISE times the smallest of the run so far starts the
+// run anew: the point still moves by more than rounding, in a measure the odds above do not see
+// (STADAT1 at 1e-9, x ~ 1e5–1e6: 2.9e-6 at iterate 15, 1.3e-4 at 16 and 17, where the run of
+// three ended the first run and the best iterate by merit, 16, was returned with a gap of 1.3e-4;
+// counted anew from 16, it ends at 18, gap 3.0e-6, the point returned as without the rule). Not
+// a requirement that the gap has stopped falling: where the rule pays, it still falls 4–8-fold
+// per iterate when it ends the run (CVXQP1_L 1.1e-4, 3.1e-5, 8.2e-6; QPCBOEI2 2.5e-3, 3.1e-4,
+// 3.9e-5), and waiting until three in a row settled within a factor 2 took CVXQP1_L 74 iterations
+// instead of 68 and QPCBOEI2 100 instead of 94. The exact gap, not the double one, whose
+// rounding (the sums of pobj and dobj over their elements) exceeds ROUND_LEVEL·ε·terms: CVXQP3_L's
+// double gap swung between 1.6e-7 and 4.0e-6 while the exact one stayed at 1.3e-7–2.7e-7 (and
+// 2.2e-9 once), which delayed its first run's end from iterate 15 to 18.
+#define GAP_RISE 2.0
 static int rounding_decides(qcp_workspace *ws, const ipm_stats *st) {
   const qcp_settings *set = &ws->set;
   const double thr_g = gap_threshold(st, set->eps_abs, set->eps_rel);
@@ -1732,14 +1773,19 @@ static int check_start(const qcp_workspace *ws, qcp_start start, const double *x
 }
 
 // why the iteration stops at iterate it (QCP_UNSOLVED: it goes on)
-// (tl0: qcp_limit_clock at the solve's start)
-static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best_it, double tl0) {
+static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best_it) {
   const qcp_settings *set = &ws->set;
   if (converged_checked(ws, st)) return QCP_SOLVED;
   qcp_status cert = it > 0 ? certify(ws) : QCP_UNSOLVED;  // not from the starting point
   if (cert != QCP_UNSOLVED) return cert;
   if (it >= set->max_iter) return QCP_MAX_ITERATIONS;
-  if (set->time_limit > 0.0 && qcp_limit_clock(set) - tl0 > set->time_limit) return QCP_TIME_LIMIT;
+  if (!time_fits(ws, ws->rec[it].time,
+                 iteration_cost(ws, it))) {  // the next would not end within the limit
+    if (set->verbose)
+      fprintf(stderr, "qcp: time limit: %.3f s used, the last iteration took %.3f s\n",
+              ws->rec[it].time, iteration_cost(ws, it));
+    return QCP_TIME_LIMIT;
+  }
   // no progress for a whole window (no better iterate and no re-centring step, qcp_solve): more
   // iterations will not help, say so now
   if (it - best_it >= set->stall_window) return QCP_STALLED;
@@ -2013,7 +2059,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
       restore_best(ws);
       compute_residuals(ws, st);
     }
-    if (best_it >= 0 && converged(st, set->eps_inacc, set->eps_inacc, 0))
+    if (best_it >= 0 && final != QCP_TIME_LIMIT && converged(st, set->eps_inacc, set->eps_inacc, 0))
       final = QCP_SOLVED_INACCURATE;
   }
   // polish a solved point; also an inaccurate one, which becomes solved when the polished point
@@ -2032,9 +2078,11 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
                                                         rounds, final == QCP_SOLVED_INACCURATE)
                                                : 0;
   if (set->verbose && try_polish && set->polish && !ws->early_polished)
-    fprintf(stderr, "qcp: final polish %s: %d factorisations, %d solves, %d refinement steps\n",
+    fprintf(stderr,
+            "qcp: final polish %s: %d factorisations, %d solves, %d refinement steps, ended at "
+            "t %.3f\n",
             info->polished ? "accepted" : "not accepted", info->factorizations - f0,
-            ws->kkt.solves - s0, ws->kkt.refines - r0);
+            ws->kkt.solves - s0, ws->kkt.refines - r0, solve_elapsed(ws));
   // after a restart, the first run's best point may be the one the polish can finish (STADAT1:
   // its iterate 28 polishes to a pass at 1e-6, the restarted run's best, 67, does not)
   if (!info->polished && final == QCP_SOLVED_INACCURATE && set->polish && ws->first_run_kept) {
@@ -2049,6 +2097,8 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
     }
   }
   if (info->polished) final = QCP_SOLVED;
+  // an inaccurate point whose polish the limit cut short
+  if (final == QCP_SOLVED_INACCURATE && ws->time_out) final = QCP_TIME_LIMIT;
   // back to the caller's variables; a certificate normalised in the scaled problem has its
   // violated inner product at −1/κ in the original one
   if (ws->scl.applied) qcp_scale_unscale(&ws->scl, n, p, m, ws->x, ws->s, ws->y, ws->z);
@@ -2075,7 +2125,9 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
 // start — lives in this one loop rather than in a struct passed between pieces).
 int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double *s0,
               const double *y0, const double *z0, qcp_error *err) {
-  double t0 = qcp_clock(), tl0 = qcp_limit_clock(&ws->set);
+  double t0 = qcp_clock();
+  ws->tl0 = qcp_limit_clock(&ws->set);
+  ws->time_out = 0;
   int rc;
   const qcp_settings *set = &ws->set;
   qcp_info *info = &ws->info;
@@ -2119,6 +2171,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   int switch_it = -1;              // the iteration the start switch moved to ρ = 1 (-1: none)
   int decided = 0;                 // stopped where rounding decides the check (rounding_decides)
   int rounded_run = 0;             // iterates in a row that rounding decides with the residuals
+  double run_gap_min = INFINITY;   // their smallest |pobj − dobj| (GAP_RISE)
   for (it = 0;; it++) {
     compute_residuals(ws, &st);
     record(ws, it, &st);
@@ -2142,13 +2195,22 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       if (res < prev_res && st.mu > prev_mu && gap_open(&st, set)) run_best_it = it;
       prev_res = res, prev_mu = st.mu;
       if (set->verbose)
-        fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e\n", it,
-                st.pobj, st.pres, st.dres, st.gap, st.mu);
-      final = stop_reason(ws, &st, it, run_best_it, tl0);
+        fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e  t %.3f\n",
+                it, st.pobj, st.pres, st.dres, st.gap, st.mu, ws->rec[it].time);
+      final = stop_reason(ws, &st, it, run_best_it);
       if (final == QCP_UNSOLVED && early_polish(ws, &st, it, best_it, &polish_tries, &polish_next))
         final = QCP_SOLVED;
       const int rounded = final == QCP_UNSOLVED ? rounding_decides(ws, &st) : 0;
+      // the run of such iterates, counted anew where the exact gap rose (GAP_RISE)
+      double run_gap = 0.0;
+      if (rounded == 2) {
+        ipm_stats acc = st;
+        accurate_stats(ws, &acc);
+        run_gap = fmax(acc.pdgap, ROUND_LEVEL * DBL_EPSILON * st.terms);
+      }
+      if (rounded == 2 && rounded_run > 0 && run_gap > GAP_RISE * run_gap_min) rounded_run = 0;
       rounded_run = rounded == 2 ? rounded_run + 1 : 0;
+      if (rounded_run == 1 || (rounded == 2 && run_gap < run_gap_min)) run_gap_min = run_gap;
       if (rounded == 1) {
         if (set->verbose)
           fprintf(stderr, "qcp: converged to rounding level, the check cannot pass\n");
@@ -2185,11 +2247,16 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     // a cold start that stalls, or crawls (CRAWL_RUN steps in a row shorter than CRAWL_STEP that
     // gained less than a factor 1/CRAWL_GAIN in the residuals: a badly centred start, CVXQP*_M took
     // 25 such steps before its 7 fast ones), gets one restart from a widely centred point
-    if ((final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
-        !restarted && !decided && it + 1 < set->max_iter &&
-        !(run_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
-              ? restart_all_active(ws, final, &polish_tries, &polish_next)
-              : restart_cold(ws, final))) {
+    // (no time for the restart's first iteration: the limit ends the solve)
+    const int restart =
+        (final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
+        !restarted && !decided && it + 1 < set->max_iter;
+    if (restart && !time_fits(ws, -1.0, iteration_cost(ws, it))) {
+      final = QCP_TIME_LIMIT;
+    } else if (restart &&
+               !(run_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)
+                     ? restart_all_active(ws, final, &polish_tries, &polish_next)
+                     : restart_cold(ws, final))) {
       restarted = 1;
       stall = crawl = 0;
       if (best_it >= 0) keep_first_run(ws);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 // clang-format on
@@ -307,6 +308,77 @@ static void test_rounding_residuals_end_first_run(void **state) {
   print_message("QFFFFF80: %d iterations\n", info.iterations);
   assert_true(info.iterations <= 75);
   assert_true(sc.pres <= 1e-9 && sc.dres <= 1e-9 && sc.gap <= 1e-9);
+  qcp_mm_free(&mm);
+}
+
+// STADAT1 at 1e-9 (x ~ 1e5–1e6): its first run reaches rounding level at iterate 15 with an exact
+// |pobj − dobj| of 2.9e-6, which rises to 1.3e-4 at 16 and 17; ended by those three, the best
+// iterate by merit, 16, was returned with a gap of 1.3e-4. The rise counts the run anew and the
+// returned gap is that of an iterate whose gap is back at the run's level: at most 1e-5 (3.0e-6).
+// It fails the check either way (the residuals' rounding decides it).
+static void test_rounding_run_gap_rise(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("STADAT1", &mm);
+  qcp_mm_score sc;
+  qcp_info info;
+  assert_int_equal(solve_full(&mm, 0, &sc, &info), QCP_SOLVED_INACCURATE);
+  print_message("STADAT1: %d iterations, gap %.2e\n", info.iterations, sc.gap);
+  assert_true(sc.gap <= 1e-5);
+  qcp_mm_free(&mm);
+}
+
+// the calling thread's CPU time [s], the clock of time_limit with time_limit_cpu
+static double thread_cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// QPILOTNO at 1e-9 (132 iterations, a restart and polishes) as bench maros runs it, once without a
+// limit and once with a CPU time limit of a third of that solve's CPU: the limited solve ends with
+// status time_limit after fewer iterations, and its CPU exceeds the limit by at most the costliest
+// of its own iterations (qcp_iter_record.time), the forecast's miss at worst.
+static void test_time_limit_kept(void **state) {
+  (void)state;
+  qcp_mm mm;
+  read_full_set("QPILOTNO", &mm);
+  qcp_mm_conic cf;
+  qcp_error err;
+  assert_int_equal(qcp_mm_to_conic(&mm, &cf, &err), QCP_OK);
+  qcp_settings set = qcp_settings_default();
+  set.max_iter = 200, set.eps_abs = 1e-9, set.eps_rel = 1e-300, set.strict_gap = 1;
+  set.time_limit_cpu = 1;
+  double cpu[2], limit = 0.0;
+  int iters[2];
+  for (int run = 0; run < 2; run++) {
+    set.time_limit = limit;
+    qcp_workspace *ws = NULL;
+    assert_int_equal(qcp_setup(&ws, &cf.prob, &set, &err), QCP_OK);
+    const double c0 = thread_cpu();
+    assert_int_equal(qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
+    cpu[run] = thread_cpu() - c0;
+    const qcp_info *info = qcp_info_get(ws);
+    iters[run] = info->iterations;
+    int count;
+    const qcp_iter_record *rec = qcp_records_get(ws, &count);
+    double worst = rec[0].time;  // the start's cost, then each iteration's
+    for (int k = 1; k < count; k++) worst = fmax(worst, rec[k].time - rec[k - 1].time);
+    print_message(
+        "QPILOTNO, time limit %.3f s: %s, %d iterations, CPU %.3f s, costliest "
+        "iteration %.3f s\n",
+        limit, qcp_status_string(info->status), iters[run], cpu[run], worst);
+    if (run == 0) {
+      assert_int_equal(info->status, QCP_SOLVED);
+      limit = cpu[0] / 3.0;
+    } else {
+      assert_int_equal(info->status, QCP_TIME_LIMIT);
+      assert_true(iters[1] < iters[0]);
+      assert_true(cpu[1] <= limit + worst);
+    }
+    qcp_workspace_free(ws);
+  }
+  qcp_mm_conic_free(&cf);
   qcp_mm_free(&mm);
 }
 
@@ -717,6 +789,8 @@ int main(void) {
       cmocka_unit_test(test_polish_during_iteration),
       cmocka_unit_test(test_endgame_restart),
       cmocka_unit_test(test_rounding_residuals_end_first_run),
+      cmocka_unit_test(test_time_limit_kept),
+      cmocka_unit_test(test_rounding_run_gap_rise),
       cmocka_unit_test(test_feasible_run_restart),
       cmocka_unit_test(test_rounding_level_stall),
       cmocka_unit_test(test_prox_endgame_residual),

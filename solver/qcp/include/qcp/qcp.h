@@ -151,8 +151,9 @@ typedef struct qcp_settings {
   int stall_window;         // stop (status stalled) when the best iterate has not improved for
                             // this many iterations, >= 1 (default 25); a step that lowered
                             // max(pres, dres) and raised μ (re-centring) counts as progress
-  double time_limit;        // limit of one qcp_solve in seconds, checked once per iteration
-                            // (status time_limit); 0 = none (default), >= 0
+  double time_limit;        // limit of one qcp_solve in seconds (status time_limit, best iterate
+                            // kept): no iteration starts that the last one's cost says would
+                            // end past it, no polish round starts past it; 0 = none (default)
   int time_limit_cpu;       // 1: time_limit counts the calling thread's CPU time (the machine's
                             // load does not change which solves reach it); 0: wall clock
                             // (default)
@@ -193,6 +194,7 @@ typedef struct qcp_iter_record {
   double sigma;  // centring parameter used for the step taken from this iterate
   double step;   // step length taken from this iterate (0 for the last)
   double pobj;   // ½xᵀPx + cᵀx
+  double time;   // seconds from the solve's start to this record, on the clock of time_limit
 } qcp_iter_record;
 
 // How the interior-point method starts (see qcp_solve).

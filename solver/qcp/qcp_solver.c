@@ -1089,19 +1089,19 @@ static void normalise_certificate(qcp_workspace *ws, qcp_status st) {
 // ---- time limit ------------------------------------------------------------------
 //
 // settings.time_limit is kept by a forecast for each iteration (the last one's cost: no iteration
-// starts that would end past the limit) and by a check before each round of the polish and each
-// of its Krylov cycles, which with the limit checked only between iterations ran after it
-// (CVXQP1_L at 1e-9: 116–129 s of CPU under a limit of 100 s, 13 polish factorisations after it). A
-// solve so cut short returns its best iterate with status time_limit, unpolished.
+// starts that would end past the limit) and by a check before each round of the polish, each of
+// its Krylov cycles and the last-bit selection: the polishes after the last iteration can take
+// many factorisations (CVXQP1_L at 1e-9: 13 of ~1.2 s each). A solve so cut short returns its best
+// iterate with status time_limit, unpolished.
 
 // seconds since the solve's start on the limit's clock
 static double solve_elapsed(const qcp_workspace *ws) { return qcp_limit_clock(&ws->set) - ws->tl0; }
 
-// 1 if work expected to take need seconds from elapsed (since the solve's start; < 0: now) still
-// ends within the limit (always, without one); otherwise the solve is marked as cut short
-static int time_fits(qcp_workspace *ws, double elapsed, double need) {
+// 1 if work expected to take need seconds from now still ends within the limit (always, without
+// one); otherwise the solve is marked as cut short
+static int time_fits(qcp_workspace *ws, double need) {
   if (!(ws->set.time_limit > 0.0)) return 1;
-  if ((elapsed >= 0.0 ? elapsed : solve_elapsed(ws)) + need <= ws->set.time_limit) return 1;
+  if (solve_elapsed(ws) + need <= ws->set.time_limit) return 1;
   ws->time_out = 1;
   return 0;
 }
@@ -1184,7 +1184,7 @@ static int polish_round(qcp_workspace *ws, double *act, double tol, int how) {
   const qcp_settings *set = &ws->set;
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   qcp_kkt *kkt = &ws->kkt;
-  if (!time_fits(ws, -1.0, 0.0)) return -1;
+  if (!time_fits(ws, 0.0)) return -1;
   for (int i = 0; i < m; i++)
     kkt->Kx[kkt->mapW[i]] = (act[i] > 0.0 ? 0.0 : -POLISH_BIG) - kkt->delta;
   ws->info.factorizations++;
@@ -1314,7 +1314,7 @@ static int lastbit_accept(qcp_workspace *ws, ipm_stats *st) {
 static int polish_krylov(qcp_workspace *ws, double *act, double tol, ipm_stats *st) {
   if (!ws->kry) return 0;  // the polish switched on after a setup without it
   double units = exact_units(ws);
-  for (int c = 0; c < POLISH_KRYLOV && time_fits(ws, -1.0, 0.0); c++) {
+  for (int c = 0; c < POLISH_KRYLOV && time_fits(ws, 0.0); c++) {
     if (!isfinite(qcp_kkt_refine_krylov(&ws->kkt, ws->rhs, ws->sol, ws->kry))) return 0;
     // a cycle's point that violates a sign ends them with act as it was: the ladder, next, needs
     // the set that kept every sign (QSIERRA at 1e-9: with the set flipped here its polish at
@@ -1453,7 +1453,7 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop
   if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, by_rate, &last_bad)) return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
-  if (candidate && units < INFINITY && time_fits(ws, -1.0, 0.0) && lastbit_accept(ws, st)) {
+  if (candidate && units < INFINITY && time_fits(ws, 0.0) && lastbit_accept(ws, st)) {
     ws->info.lastbit = 1;
     return 1;
   }
@@ -1696,6 +1696,18 @@ static int rounding_decides(qcp_workspace *ws, const ipm_stats *st) {
   return odds < ROUND_LUCK ? 2 : 0;
 }
 
+// the length of the run of iterates that rounding decides with the residuals, with this one
+// (rounding_decides returned 2); *gap_min is the run's smallest exact |pobj − dobj|, floored at
+// ROUND_LEVEL·ε of its largest term: a gap above GAP_RISE times it starts the run anew
+static int rounded_run_next(qcp_workspace *ws, const ipm_stats *st, int run, double *gap_min) {
+  ipm_stats acc = *st;
+  accurate_stats(ws, &acc);
+  const double gap = fmax(acc.pdgap, ROUND_LEVEL * DBL_EPSILON * st->terms);
+  if (run == 0 || gap > GAP_RISE * *gap_min) run = 0, *gap_min = gap;
+  *gap_min = fmin(*gap_min, gap);
+  return run + 1;
+}
+
 // 1 if, at the rate sᵀz fell over the last step, more than k further steps would not bring it to
 // its threshold (a rate that is not a fall: 1)
 static int steps_left(const qcp_workspace *ws, const ipm_stats *st, int it, int k) {
@@ -1779,8 +1791,7 @@ static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best
   qcp_status cert = it > 0 ? certify(ws) : QCP_UNSOLVED;  // not from the starting point
   if (cert != QCP_UNSOLVED) return cert;
   if (it >= set->max_iter) return QCP_MAX_ITERATIONS;
-  if (!time_fits(ws, ws->rec[it].time,
-                 iteration_cost(ws, it))) {  // the next would not end within the limit
+  if (!time_fits(ws, iteration_cost(ws, it))) {  // the next would not end within the limit
     if (set->verbose)
       fprintf(stderr, "qcp: time limit: %.3f s used, the last iteration took %.3f s\n",
               ws->rec[it].time, iteration_cost(ws, it));
@@ -2201,16 +2212,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       if (final == QCP_UNSOLVED && early_polish(ws, &st, it, best_it, &polish_tries, &polish_next))
         final = QCP_SOLVED;
       const int rounded = final == QCP_UNSOLVED ? rounding_decides(ws, &st) : 0;
-      // the run of such iterates, counted anew where the exact gap rose (GAP_RISE)
-      double run_gap = 0.0;
-      if (rounded == 2) {
-        ipm_stats acc = st;
-        accurate_stats(ws, &acc);
-        run_gap = fmax(acc.pdgap, ROUND_LEVEL * DBL_EPSILON * st.terms);
-      }
-      if (rounded == 2 && rounded_run > 0 && run_gap > GAP_RISE * run_gap_min) rounded_run = 0;
-      rounded_run = rounded == 2 ? rounded_run + 1 : 0;
-      if (rounded_run == 1 || (rounded == 2 && run_gap < run_gap_min)) run_gap_min = run_gap;
+      rounded_run = rounded == 2 ? rounded_run_next(ws, &st, rounded_run, &run_gap_min) : 0;
       if (rounded == 1) {
         if (set->verbose)
           fprintf(stderr, "qcp: converged to rounding level, the check cannot pass\n");
@@ -2251,7 +2253,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
     const int restart =
         (final == QCP_UNSOLVED || final == QCP_STALLED || final == QCP_NUMERICAL_ERROR) &&
         !restarted && !decided && it + 1 < set->max_iter;
-    if (restart && !time_fits(ws, -1.0, iteration_cost(ws, it))) {
+    if (restart && !time_fits(ws, iteration_cost(ws, it))) {
       final = QCP_TIME_LIMIT;
     } else if (restart &&
                !(run_rho < ACTIVE_RHO && (best <= ENDGAME_MERIT || feas_best <= ENDGAME_FEAS)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Hostile arguments and failing writes through the commands: gnuplot names that are pipes, an
-// output onto an input problem, two files that become one case, results files that differ where
-// a fixed buffer used to stop looking, a case with hundreds of series, count parameters that do
+// output onto an input problem, two files that become one case, results files that differ past
+// what a fixed buffer would hold, a case with hundreds of series, count parameters that do
 // not fit, a write error under a solution or a sweep's merge (a file-size limit), corrupt HDF5
 // that crashes libhdf5 itself, unclear messages and a second interrupt. Each must end in a clear
 // error (exit 2 bad input, 1 run failure) with no command run and nothing lost.

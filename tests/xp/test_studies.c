@@ -106,12 +106,12 @@ static policy_outcome run_policy_case(const char **args, const char *file, const
   return o;
 }
 
-// The foundation study runs through the simulate loop and its step policy (SPEC §7): paper A's
-// own objective at E = 1e11, 50 N used to end some conic solves at the inaccurate tolerance; such
-// a step is solved again from the feasible start, else taken and counted as degraded — the run
-// reaches T (a8d88e7 stopped the run at the second step with status `inaccurate` and no error).
-// Since the solver's stall restart and regularisation relaxation these steps solve
-// outright, cold or warm; test_step_policy_degraded forces the degraded path.
+// The foundation study runs through the simulate loop and its step policy (SPEC §7): a conic
+// solve of paper A's own objective (E = 1e11, 50 N) that ends at the inaccurate tolerance is
+// solved again from the feasible start, else taken and counted as degraded, so the run reaches T
+// instead of stopping at that step with status `inaccurate`. With the solver's stall restart and
+// regularisation relaxation these steps solve outright, cold or warm, so this run checks the
+// policy's plain path; test_step_policy_degraded forces the degraded one.
 static void test_foundation_step_policy(void **state) {
   (void)state;
   const char *args[] = {

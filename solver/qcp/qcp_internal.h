@@ -353,6 +353,7 @@ struct qcp_workspace {
   int first_run_kept;
   int early_polished;    // 1: the iteration ended on a polished point (early_polish)
   int early_wide;        // 1: early_polish's try at a relative gap (EARLY_POLISH_REL) was made
+  int polish_waited;     // 1: early_polish left its next try to the step forecast to end the solve
   double tl0;            // qcp_limit_clock at the solve's start
   int time_out;          // 1: work was left undone for settings.time_limit (time_fits)
   sc_dd *ddn, *ddm;      // n and max(p, m) double-double scratch (termination check)

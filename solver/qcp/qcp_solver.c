@@ -24,6 +24,7 @@
 // when iterative refinement cannot remove it (relax_regularisation).
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1333,17 +1334,34 @@ static void interior_active_set(const qcp_workspace *ws, double *act) {
   for (int i = 0; i < ws->K.m; i++) act[i] = ws->bz[i] > ws->bsv[i] ? 1.0 : 0.0;
 }
 
+// a 64-bit key of the active set in act (FNV-1a over the active rows' indices)
+static uint64_t active_set_key(const double *act, int m) {
+  uint64_t key = 14695981039346656037u;
+  for (int i = 0; i < m; i++)
+    if (act[i] > 0.0) key = (key ^ (uint64_t)i) * 1099511628211u;
+  return key;
+}
+
 // Polish rounds from the interior point's active set, corrected from round to round; 1 if one
 // is accepted (a round without sign violations that is not ends them, kept as a candidate for
 // the last-bit selection unless candidate is NULL)
 static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ipm_stats *st,
-                         double *candidate, int by_rate, int *last_bad) {
+                         double *candidate, int by_rate, int ref, int *first_bad, int *last_bad) {
   interior_active_set(ws, act);
   int prev = -1, rises = 0;
+  uint64_t seen[POLISH_ROUNDS];
   *last_bad = -1;
   for (int round = 0; round < POLISH_ROUNDS; round++) {
+    // a round's point depends on its active set alone (a pass keeps the matrix, the right-hand
+    // side and the start): a set that an earlier round of the pass began with repeats that
+    // round's violations, and the rounds from it cycle (CVXQP1_M at 1e-9: 2, 3, 2, 2, … without δ)
+    seen[round] = active_set_key(act, ws->K.m);
+    int cycle = 0;
+    for (int q = 0; q < round; q++) cycle |= seen[q] == seen[round];
+    if (cycle) break;
     int bad = polish_round(ws, act, tol, how);
     *last_bad = bad;
+    if (round == 0) *first_bad = bad;
     if (bad < 0) break;
     // sign violations beyond tol were clipped: the full test on the original data judges them
     if (polish_accept(ws, st)) return 1;
@@ -1367,6 +1385,16 @@ static int polish_rounds(qcp_workspace *ws, double *act, double tol, int how, ip
     // QPILOTNO's 21, 172, 390). Not in the passes run in full: paper A's foundation step's
     // accepted 9, 7, 20, 13, 9, 2, 1, 0 (tests/qcp qcp_step) jumps too
     if (by_rate && prev > 0 && bad > POLISH_JUMP * prev) break;
+    // ref (≥ 0): the violations of the first round from the interior point, which began with the
+    // same set. Without δ a degenerate set's multipliers are not unique and the solve finds the
+    // smallest, of the wrong sign on many rows: on the proximal path a first round with more
+    // than POLISH_JUMP times ref's (at least 1) violations started corrections that did not
+    // converge (of the 131 Maros–Mészáros problems at 1e-9 and 1e-6, POWELL20's 9999 against 0,
+    // 8 rounds at 1e-6; QFORPLAN's 104 against 0, QPILOTNO's 877 against 0, QETAMACR's 59
+    // against 18: none of these passes was accepted), where LISWET's accepted ones begin as from
+    // the interior point (26 and 26, 30 and 30, 1 and 0), their set nearly dependent but its
+    // multipliers unique
+    if (round == 0 && ref >= 0 && bad > POLISH_JUMP * (ref > 1 ? ref : 1)) break;
     prev = bad;
     if (rises >= POLISH_RISES) break;
   }
@@ -1440,8 +1468,10 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop
   // refined from the interior point with the static δ kept: every refinement step is then a
   // proximal step on the degenerate system (without δ the near-zero pivots make it oscillate:
   // QPCBOEI2's residual swung between 1e-10 and 7e-9)
-  int last_bad;
-  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, by_rate, &last_bad)) return 1;
+  int first_bad = -1, last_bad;
+  if (polish_rounds(ws, act, tol, POLISH_FROM_IPM, st, candidate, by_rate, -1, &first_bad,
+                    &last_bad))
+    return 1;
   if (ladder && set->proximal && last_bad == 0 && polish_ladder(ws, act, tol, st)) return 1;
   if (rounds == ROUNDS_RATE_IPM_ONLY) {
     restore_best(ws);
@@ -1450,7 +1480,14 @@ static int polish(qcp_workspace *ws, ipm_stats *st, int last_resort, polish_stop
   // again without the static regularisation, whose refinement stalls on a nearly dependent
   // active set (LISWET: 9999 second-difference rows on 10002 variables), from 0
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, 0.0);
-  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, by_rate, &last_bad)) return 1;
+  // the first round's violations judged against the pass from the interior point where the
+  // polish is bounded and not a last resort (polish_rounds), on the proximal path only: on the
+  // exact Newton path paper A's foundation step (tests/qcp qcp_step, bounded) began this pass
+  // with 9 violations against 0 and was accepted after 8 rounds (9, 7, 20, 13, 9, 2, 1, 0)
+  const int ref = set->polish_bound && set->proximal && !last_resort ? first_bad : -1;
+  if (polish_rounds(ws, act, tol, POLISH_ACCURATE, st, candidate, by_rate, ref, &first_bad,
+                    &last_bad))
+    return 1;
   // last, the best candidate's last bits (CONT-201: the plain pass's point would pass that way
   // at residuals of 5e-10, the pass from the interior point passes as it is at 1e-15)
   if (candidate && units < INFINITY && time_fits(ws, 0.0) && lastbit_accept(ws, st)) {
@@ -1532,6 +1569,24 @@ static int next_step_ends(qcp_workspace *ws, const ipm_stats *st, int it) {
   return (1.0 - ws->rec[it - 1].step) * gap <= gap_threshold(&acc, set->eps_abs, set->eps_rel);
 }
 
+// Where one more step as long as the last is forecast to end the solve (next_step_ends, the
+// iteration closing the gap), that step costs less than the polish, accepted or not: a polish
+// round refines its solve until it stops improving (up to refine_iter steps) and judges its point
+// on the exact sums. On the 131 Maros–Mészáros problems, where the forecast held, a try cost a
+// median 3 iterations' CPU at 1e-6 and at 1e-9 (25 tries each, 0.6–9; QSIERRA at 1e-6: 9.5 ms,
+// not accepted, against 1.1 ms per iteration, and iteration 30 passes; DUAL4 0.61 ms, accepted,
+// against 0.19 ms). So the usual try waits once for the next iterate (polish_waited): the step
+// either ends the solve or the try is made there. Not after a full step (α = 1), whose forecast
+// (1 − α)·gap is 0 whatever the gap (LISWET8 at 1e-6: exact gap 7.7e3 thresholds after a full
+// step, 10 more iterations). 1 if the try waits.
+static int polish_waits(qcp_workspace *ws, const ipm_stats *st, int it) {
+  const int wait = ws->set.polish_bound && !ws->polish_waited && it > 0 &&
+                   ws->rec[it - 1].step < 1.0 && iteration_closes(ws, st, it) &&
+                   next_step_ends(ws, st, it);
+  ws->polish_waited = wait;
+  return wait;
+}
+
 static int rounding_level(const qcp_settings *set, const ipm_stats *st);
 
 static int early_wide(const qcp_workspace *ws, const ipm_stats *st, int it);
@@ -1545,6 +1600,7 @@ static int early_polish(qcp_workspace *ws, ipm_stats *st, int it, int best_it, i
   const int usual = double_converged(set, st);
   if (!usual && !early_wide(ws, st, it)) return 0;
   if (usual) {
+    if (polish_waits(ws, st, it)) return 0;
     ++*tries;
     *next_it = it + EARLY_POLISH_GAP;
   } else {
@@ -2151,6 +2207,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
   ws->first_run_kept = 0;
   ws->early_polished = 0;
   ws->early_wide = 0;
+  ws->polish_waited = 0;
   if ((rc = check_start(ws, start, x0, s0, y0, z0, err))) return rc;
   qcp_kkt_fill(&ws->kkt, &ws->prob, &ws->K, set->static_reg);
   ws->relax_off = 0;

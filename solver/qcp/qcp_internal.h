@@ -364,6 +364,10 @@ struct qcp_workspace {
   // the current iterate's ‖r_x‖∞ and max(‖r_y‖∞, ‖r_z‖∞), taken once per iteration for its
   // solves' refinement limits (ipm_iterate)
   double rnorm_d, rnorm_p;
+  // the smallest factor by which the scaling multiplies a caller's dual residual (x rows) and
+  // primal residual (y, z rows) (equilibrate), and the proximal solves' block limits' floor in
+  // the scaled rows (ipm_iterate: tolerance_floor)
+  double scale_min_d, scale_min_p, lim_floor_d, lim_floor_p;
   double relax_from, relax_rel;  // δ before the last relaxation (0: none pending), its residual
   int relax_off;                 // 1: the static regularisation is not relaxed again in this solve
   int dual_stall;  // 1: the last corrector's proximal error was at least half the dual residual

@@ -517,6 +517,20 @@ static void test_rounding_level_block_limit(void **state) {
   assert_true(info.refine_steps <= 2 * info.iterations);
 }
 
+// KSIP (20 variables, 1001 rows) at 1e-6 on the proximal path: its primal residual is 6e-10
+// relative after the first step and stays at 1e-10–1e-13, so its block limits (a share of it)
+// asked every Newton solve to refine the primal rows: 15 refinement steps in 12 iterations. An
+// error a tenth of the tolerance's threshold (and of the gap's, over ‖ȳ‖₁ + ‖z̄‖₁) cannot keep the
+// iterate from the tolerance: the limits are floored there, and no Newton solve refines (the
+// one step left is the start's), in as many iterations.
+static void test_limits_floored_at_tolerance(void **state) {
+  (void)state;
+  qcp_info info;
+  solve_full_passing("KSIP", FULL_TOL6, &info);
+  assert_true(info.iterations <= 12);
+  assert_true(4 * info.refine_steps <= info.iterations);
+}
+
 // a full-set problem solved as bench maros runs it (how: solve_full's flags) with at most extra
 // factorisations beyond one per iteration, its independent score passing at tol
 static void assert_solved_factorisations(const char *name, int how, double tol, int extra) {
@@ -833,6 +847,7 @@ int main(void) {
       cmocka_unit_test(test_prox_endgame_q25fv47),
       cmocka_unit_test(test_correction_keeps_refinement),
       cmocka_unit_test(test_rounding_level_block_limit),
+      cmocka_unit_test(test_limits_floored_at_tolerance),
       cmocka_unit_test(test_split_steps),
       cmocka_unit_test(test_late_step_fraction),
       cmocka_unit_test(test_solved_point_unpolished),

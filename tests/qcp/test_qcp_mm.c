@@ -619,8 +619,9 @@ static void test_early_polish_budget(void **state) {
 // yet the rounds without δ would run too (100, 78 sign violations), and the solved point's polish
 // a round after its violations jump from 63 to 596: 10 factorisations beyond one per iteration.
 // Where one more step ends the solve, the early polish stops after the rounds from the
-// interior point, and a bounded pass stops where its violations more than double (7); the try
-// now waits for that step, which ends the solve.
+// interior point, and a bounded pass stops where its violations more than double; the try
+// waits for that step, which ends the solve (at most 7 factorisations beyond one per
+// iteration).
 static void test_early_polish_next_step(void **state) {
   (void)state;
   assert_solved_factorisations("QSCSD6", 0, 1e-9, 7);
@@ -630,8 +631,8 @@ static void test_early_polish_next_step(void **state) {
 // times its threshold and one more step of the last length (α = 0.999) leaves 0.02 of it. The
 // polish tried there was not accepted (451, 2 and 0 sign violations, the last point's gap 1.8
 // thresholds): 3 factorisations and their refined solves, 9.5 ms against 1.1 ms per iteration,
-// and iteration 30 passed. The try now waits for that step, which ends the solve: no polish, and
-// no factorisation beyond the start's and one per iteration.
+// and iteration 30 passed. The try waits for that step, which ends the solve: asserted, no
+// polish and no factorisation beyond the start's and one per iteration.
 static void test_early_polish_waits_for_step(void **state) {
   (void)state;
   qcp_mm mm;
@@ -651,8 +652,9 @@ static void test_early_polish_waits_for_step(void **state) {
 // (the iteration cannot close the gap), kept every sign from the interior point (85 violations
 // in the plain pass, 0 from the interior point, the ladder's 0, 0, 0) but missed the gap; the pass
 // without δ then began with 104 violations, the smallest multipliers of a degenerate set, and its
-// 8 rounds diverged (172, 170, …, 208). That pass now stops after its first round: the try costs
-// 6 factorisations instead of 13, the accepted one at iteration 91 two.
+// 8 rounds diverged (172, 170, …, 208; 13 factorisations in the try). That pass stops after its
+// first round: the try costs 6 factorisations, the accepted one at iteration 91 two (at most 9
+// beyond one per iteration in all).
 static void test_polish_pass_without_delta_stops(void **state) {
   (void)state;
   assert_solved_factorisations("QFORPLAN", FULL_TOL6, 1e-6, 9);
@@ -661,8 +663,9 @@ static void test_polish_pass_without_delta_stops(void **state) {
 // CVXQP1_M (1000 variables, 500 rows) at an absolute 1e-9: the try at a relative gap (iteration
 // 13) ends its pass from the interior point with every sign kept, and the pass without δ found 2,
 // 3, 2, 2, … violations, its set returning to one it had begun a round with, through all 8
-// rounds. A round's point depends on its set alone: the pass stops there (5 rounds), 7
-// factorisations instead of 10, the accepted try at iteration 15 two.
+// rounds (10 factorisations in the try). A round's point depends on its set alone: the pass
+// stops there (5 rounds, 7 factorisations), the accepted try at iteration 15 two (at most 10
+// beyond one per iteration in all).
 static void test_polish_rounds_cycle(void **state) {
   (void)state;
   assert_solved_factorisations("CVXQP1_M", 0, 1e-9, 10);

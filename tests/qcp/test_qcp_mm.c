@@ -532,8 +532,9 @@ static void test_limits_floored_at_tolerance(void **state) {
 }
 
 // a full-set problem solved as bench maros runs it (how: solve_full's flags) with at most extra
-// factorisations beyond one per iteration, its independent score passing at tol
-static void assert_solved_factorisations(const char *name, int how, double tol, int extra) {
+// factorisations beyond one per iteration, its independent score passing at tol (its statistics
+// returned)
+static qcp_info assert_solved_factorisations(const char *name, int how, double tol, int extra) {
   qcp_mm mm;
   read_full_set(name, &mm);
   qcp_mm_score sc;
@@ -544,6 +545,7 @@ static void assert_solved_factorisations(const char *name, int how, double tol, 
   assert_true(sc.pres <= tol && sc.dres <= tol && sc.gap <= tol);
   assert_true(info.factorizations <= info.iterations + extra);
   qcp_mm_free(&mm);
+  return info;
 }
 
 // PRIMALC5 (287 variables, 8 general rows and 278 bounds) and QSHARE1B (225 variables, 117 rows)
@@ -635,17 +637,8 @@ static void test_early_polish_next_step(void **state) {
 // polish and no factorisation beyond the start's and one per iteration.
 static void test_early_polish_waits_for_step(void **state) {
   (void)state;
-  qcp_mm mm;
-  read_full_set("QSIERRA", &mm);
-  qcp_mm_score sc;
-  qcp_info info;
-  assert_int_equal(solve_full(&mm, FULL_TOL6, &sc, &info), QCP_SOLVED);
-  print_message("QSIERRA at 1e-6: %d iterations, %d factorisations, polished %d\n", info.iterations,
-                info.factorizations, info.polished);
-  assert_true(sc.pres <= 1e-6 && sc.dres <= 1e-6 && sc.gap <= 1e-6);
+  const qcp_info info = assert_solved_factorisations("QSIERRA", FULL_TOL6, 1e-6, 1);
   assert_int_equal(info.polished, 0);
-  assert_true(info.factorizations <= info.iterations + 1);
-  qcp_mm_free(&mm);
 }
 
 // QFORPLAN (421 variables, 161 rows) at an absolute 1e-6: the polish at iteration 34, run in full

@@ -556,6 +556,43 @@ static void test_amd_same_as_amd_order(void **state) {
   printf("qcp_amd_order = amd_order on %d random patterns\n", tried);
 }
 
+// Bound rows behind dense rows: min ½‖x‖² over x ≥ 0 with the rows Σ x_j = 1 and
+// Σ (−1)^j x_j = 0 (n = 250 even: x = 1/n, the multipliers of x ≥ 0 zero). Both equality rows
+// touch every variable, above AMD's dense threshold max(16, 10·√N) for N = 2n + 2, so AMD orders
+// them last and sees each bound row and its variable as an isolated pair. With every bound row
+// eliminated before its variable, L holds one entry per bound row, two per variable (the dense
+// rows) and one between the dense rows: 3n + 1; a bound row after its variable would take both
+// dense rows as fill (5n + 1 in all).
+static void test_bound_rows_before_their_variables(void **state) {
+  (void)state;
+  enum { n = 250 };
+  double *A = calloc(2 * (size_t)n, sizeof *A), *G = calloc((size_t)n * n, sizeof *G);
+  double *P = calloc((size_t)n * n, sizeof *P), *c = calloc(n, sizeof *c);
+  double *h = calloc(n, sizeof *h), b[2] = {1.0, 0.0};
+  assert_true(A && G && P && c && h);
+  for (int j = 0; j < n; j++) {
+    A[j] = 1.0, A[n + j] = j % 2 ? -1.0 : 1.0;
+    G[(size_t)j * n + j] = -1.0;
+    P[(size_t)j * n + j] = 1.0;
+  }
+  qcp_gen g;
+  assert_int_equal(qcp_gen_dense(&g, n, 2, n, 0, NULL, P, A, G, c, b, h), 0);
+  qcp_workspace *ws;
+  qcp_error err;
+  assert_int_equal(qcp_setup(&ws, &g.prob, NULL, &err), QCP_OK);
+  const qcp_info *info = qcp_info_get(ws);
+  assert_int_equal(info->nnz_l, 3 * n + 1);
+  assert_int_equal(qcp_solve(ws, QCP_START_COLD, NULL, NULL, NULL, NULL, &err), QCP_OK);
+  assert_int_equal(info->status, QCP_SOLVED);
+  const double *x = qcp_solution_x(ws);
+  double dev = 0.0;
+  for (int j = 0; j < n; j++) dev = fmax(dev, fabs(x[j] - 1.0 / n));
+  assert_true(dev <= 1e-9);
+  qcp_workspace_free(ws);
+  qcp_gen_free(&g);
+  free(A), free(G), free(P), free(c), free(h);
+}
+
 // The orthant step to the boundary is the smallest −v_i/d_i over d_i < 0, capped at amax, whatever
 // rows qcp_cone_step skips the division of: bit for bit the minimum of every quotient, on random
 // rows, on rows whose quotient ties the running minimum to within a few ulps either side, and on
@@ -642,6 +679,7 @@ static void test_ldl_solve_sweeps(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_amd_same_as_amd_order),
+      cmocka_unit_test(test_bound_rows_before_their_variables),
       cmocka_unit_test(test_random_quasidefinite),
       cmocka_unit_test(test_zero_pivot),
       cmocka_unit_test(test_dense_tail),

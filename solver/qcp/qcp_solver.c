@@ -1884,6 +1884,21 @@ static int check_start(const qcp_workspace *ws, qcp_start start, const double *x
   return QCP_OK;
 }
 
+// the verbose line of iterate it. The absolute measures are what the stopping test compares
+// with eps_abs (and eps_rel times the scale): with a relative tolerance of 0 the relative columns
+// alone do not show why the iteration goes on
+static void print_iteration(const qcp_workspace *ws, const ipm_stats *st, int it) {
+  if (it == 0)
+    fprintf(stderr,
+            "qcp: pres, dres relative to max(1, scale), absolute in brackets; gap s'z, "
+            "|pobj - dobj| in brackets (double sums, unscaled problem)\n");
+  fprintf(stderr,
+          "qcp %3d  pobj %+.8e  pres %.2e (%.1e)  dres %.2e (%.1e)  gap %.2e (%.1e)  mu %.2e  "
+          "t %.3f\n",
+          it, st->pobj, st->pres, st->pres_abs, st->dres, st->dres_abs, st->gap, st->pdgap, st->mu,
+          ws->rec[it].time);
+}
+
 // why the iteration stops at iterate it (QCP_UNSOLVED: it goes on)
 static qcp_status stop_reason(qcp_workspace *ws, ipm_stats *st, int it, int best_it) {
   const qcp_settings *set = &ws->set;
@@ -2307,9 +2322,7 @@ int qcp_solve(qcp_workspace *ws, qcp_start start, const double *x0, const double
       if (!restarted && res < feas_best) feas_best = res;
       if (res < prev_res && st.mu > prev_mu && gap_open(&st, set)) run_best_it = it;
       prev_res = res, prev_mu = st.mu;
-      if (set->verbose)
-        fprintf(stderr, "qcp %3d  pobj %+.8e  pres %.2e  dres %.2e  gap %.2e  mu %.2e  t %.3f\n",
-                it, st.pobj, st.pres, st.dres, st.gap, st.mu, ws->rec[it].time);
+      if (set->verbose) print_iteration(ws, &st, it);
       final = stop_reason(ws, &st, it, run_best_it);
       if (final == QCP_UNSOLVED && early_polish(ws, &st, it, best_it, &polish_tries, &polish_next))
         final = QCP_SOLVED;

@@ -1891,7 +1891,7 @@ static void print_iteration(const qcp_workspace *ws, const ipm_stats *st, int it
   if (it == 0)
     fprintf(stderr,
             "qcp: pres, dres relative to max(1, scale), absolute in brackets; gap s'z, "
-            "|pobj - dobj| in brackets (double sums, unscaled problem)\n");
+            "|pobj - dobj| in brackets (the iteration's sums, unscaled problem)\n");
   fprintf(stderr,
           "qcp %3d  pobj %+.8e  pres %.2e (%.1e)  dres %.2e (%.1e)  gap %.2e (%.1e)  mu %.2e  "
           "t %.3f\n",

@@ -223,6 +223,16 @@ static const char *smd_paper_statement(const char *x, const char *cas) {
 
 // ---- report: the paper's statement per case beside ρ(A) and the observed growth -------------
 
+// the report's word for one case's ρ(A), by the claims' rules: unstable where SMD_UNSTABLE holds
+// (ρ > 1), stable where SMD_BELOW does (ρ < 1), marginal otherwise
+static const char *smd_rho_word(double rho) {
+  static const xp_rule unstable = SMD_UNSTABLE, below = SMD_BELOW;
+  static const xp_meas m = SMD_MEAS("ρ(A):", "", "", "spectral_radius");
+  return xp_rule_holds(&unstable, &m, rho) ? "unstable"
+         : xp_rule_holds(&below, &m, rho)  ? "stable"
+                                           : "marginal";
+}
+
 static int smd_report(const char *path, FILE *md, xp_error *err) {
   xp_file *f = xp_file_open(path, err);
   if (!f) return XP_ERR_RUN;
@@ -238,11 +248,8 @@ static int smd_report(const char *path, FILE *md, xp_error *err) {
     xp_file_case_stat(f, c, "spectral_radius", &rho);
     xp_file_case_stat(f, c, "growth_observed", &growth);
     xp_file_case_status(f, c, status, sizeof status);
-    fprintf(md, "| `%s` | %s | %.12g%s | %.12g | %s |\n", c, smd_paper_statement(x, c), rho,
-            rho > 1   ? " (unstable)"
-            : rho < 1 ? " (stable)"
-                      : " (marginal)",
-            growth, status);
+    fprintf(md, "| `%s` | %s | %.12g (%s) | %.12g | %s |\n", c, smd_paper_statement(x, c), rho,
+            smd_rho_word(rho), growth, status);
   }
   fprintf(md,
           "\nρ(A) comes from the iteration matrix's eigenvalues; the observed growth from the "

@@ -419,7 +419,7 @@ const xp_claim *xp_paper_b_claims(size_t *n) {
 // 1 if an energy peak to peak ÷ E holds under the claims' rule SC_WITHIN_E (meas: its measurement)
 static int within_e(const xp_meas *meas, double p2p) {
   static const xp_rule rule = SC_WITHIN_E;
-  return xp_rule_decide(&rule, meas, &p2p, 1) == XP_VERDICT_REPRODUCED;
+  return xp_rule_holds(&rule, meas, p2p);
 }
 
 // Paper A's step and explicit Euler on the frictionless cylinder, each word from the file by the

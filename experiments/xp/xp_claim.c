@@ -183,6 +183,10 @@ xp_verdict xp_rule_decide(const xp_rule *r, const xp_meas *meas, const double *v
   return some || all_near ? XP_VERDICT_DIFFERENT : XP_VERDICT_NOT_REPRODUCED;
 }
 
+int xp_rule_holds(const xp_rule *r, const xp_meas *meas, double value) {
+  return xp_rule_decide(r, meas, &value, 1) == XP_VERDICT_REPRODUCED;
+}
+
 xp_verdict xp_claim_verdict(xp_claim_files *fs, const xp_claim *c) {
   double v[64];
   const size_t n = c->n_meas < 64 ? c->n_meas : 64;

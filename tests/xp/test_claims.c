@@ -178,6 +178,13 @@ static void test_strict(void **state) {
   assert_non_null(strstr(rule, "every value < 1"));
   xp_rule_describe(&above.rule, rule, sizeof rule);
   assert_non_null(strstr(rule, "every value > 1"));
+  // one value, as a report decides one case's word: the same answers as the claims' verdicts
+  assert_true(xp_rule_holds(&below.rule, two, 0.9));
+  assert_false(xp_rule_holds(&below.rule, two, 1.0));
+  assert_false(xp_rule_holds(&above.rule, two, 1.0));
+  assert_true(xp_rule_holds(&above.rule, two, 1.1));
+  assert_true(xp_rule_holds(&loose.rule, two, 1.0));
+  assert_false(xp_rule_holds(&loose.rule, two, NAN));  // a missing value decides nothing
 }
 
 // runs the study at its defaults (and the settings given) into <test_dir>/<name>.h5

@@ -95,6 +95,9 @@ void xp_claim_files_close(xp_claim_files *fs);
 double xp_meas_value(xp_claim_files *fs, const xp_meas *m);
 // The verdict of a claim from its measured values (n = claim->n_meas).
 xp_verdict xp_rule_decide(const xp_rule *r, const xp_meas *meas, const double *values, size_t n);
+// 1 if rule r holds for the single value of measurement meas (its verdict: reproduced): a report
+// word for one case decided as the claims decide it, not by a retyped comparison.
+int xp_rule_holds(const xp_rule *r, const xp_meas *meas, double value);
 // The verdict of a claim read from the files.
 xp_verdict xp_claim_verdict(xp_claim_files *fs, const xp_claim *c);
 // The rule in words, e.g. "every ratio ≥ 2".

@@ -347,10 +347,10 @@ static const char bench_help[] =
     "                   tolerance the float64 pass count (the headline) and the exact one out\n"
     "                   of the problems run, those said solved but failing, the problems on\n"
     "                   which the two checks differ with their measures' rounding scales, the\n"
-    "                   float64 passes expected of one-ulp neighbours, the shifted geometric\n"
-    "                   mean of the thread CPU time (shift 10 s, failures at the time limit)\n"
-    "                   and each file's provenance (commit, date, build, load average, time\n"
-    "                   limit); a missing file is named in the block. `stabcon reproduce`\n"
+    "                   exact and float64 passes expected of one-ulp neighbours, the shifted\n"
+    "                   geometric mean of the thread CPU time (shift 10 s, failures at the time\n"
+    "                   limit) and each file's provenance (commit, date, build, load average,\n"
+    "                   time limit); a missing file is named in the block. `stabcon reproduce`\n"
     "                   writes the same as REPORT.md's Maros-Meszaros section when its\n"
     "                   results directory holds either file\n"
     "  --results DIR    with --readme: the directory of the files (default results)\n";
@@ -519,6 +519,29 @@ static void print_rounding(const maros_row *rows, int n, const maros_options *o)
   printf("\n");
 }
 
+// The exact count's share of luck, as print_f64_luck's: a problem whose one-ulp neighbours pass
+// the exact check only in part passes or fails by where rounding put its point. Over the problems
+// said solved or solved_inaccurate: the solver's label follows its own check, which it recomputes
+// exactly where rounding could decide it, so a neighbour that passes is a point it would have
+// called solved (a run stopped by a limit is not).
+static void print_exact_luck(const maros_row *rows, int n) {
+  double expect = 0.0, var = 0.0;
+  int unsure = 0;
+  for (int i = 0; i < n; i++) {
+    const qcp_mm_ulp *u = &rows[i].ulp;
+    if ((rows[i].status != QCP_SOLVED && rows[i].status != QCP_SOLVED_INACCURATE) || u->draws < 1)
+      continue;
+    const double share = (double)u->passing / u->draws;
+    expect += share, var += share * (1.0 - share);
+    unsure += share > 0.0 && share < 1.0;
+  }
+  printf(
+      "\nexact passes expected of points as accurate as these (each solved or solved_inaccurate "
+      "problem's share of its %d one-ulp neighbours passing the exact check, summed): **%.1f ± "
+      "%.1f**; problems whose neighbours split: **%d**\n",
+      ULP_DRAWS, expect, sqrt(var), unsure);
+}
+
 // The float64 count's share of luck: a solved problem whose one-ulp neighbours pass the float64
 // check only in part passes or fails by the rounding of the scorer's sums, so the count of
 // float64 passes is a draw; its expectation over the neighbours (each solved problem's passing
@@ -579,6 +602,7 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
     printf(" |\n");
   }
   print_rounding(rows, n, o);
+  print_exact_luck(rows, n);
   print_f64_luck(rows, n);
   // shifted geometric mean of the time (shift 10 s, failures at the time limit), as qpbenchmark
   double lim = o->time_limit > 0 ? o->time_limit : 1000.0, acc = 0.0;

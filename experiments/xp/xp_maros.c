@@ -36,6 +36,8 @@ typedef struct maros_sums {
   int differ, differ_at_scale;       // the checks disagree; of those, at a measure's rounding scale
   double expect, var;                // float64 passes expected of one-ulp neighbours, variance
   int ulp_cases;                     // solved problems with stored neighbours
+  double expect_x, var_x;            // exact passes expected likewise (solved or inaccurate)
+  int ulp_cases_x;                   // their problems with stored neighbours
   double sgm_f64, sgm_exact, limit;  // shifted geometric mean times (s), the time limit (s)
 } maros_sums;
 
@@ -87,6 +89,16 @@ static void sums_of(const xp_file *f, double tol, maros_sums *s) {
       const double share = pass_nb / draws;
       s->expect += share, s->var += share * (1 - share), s->ulp_cases++;
     }
+    // the exact count's: over the problems the solver called solved or solved_inaccurate (its
+    // label follows its own check, recomputed exactly where rounding could decide it)
+    char status[64] = "";
+    xp_file_case_text(f, c, "params", "qcp_status", status, sizeof status);
+    const double pass_x = stat_of(f, c, "ulp_neighbours_passing");
+    if ((!strcmp(status, "solved") || !strcmp(status, "solved_inaccurate")) && draws >= 1 &&
+        pass_x == pass_x) {
+      const double share = pass_x / draws;
+      s->expect_x += share, s->var_x += share * (1 - share), s->ulp_cases_x++;
+    }
     if (ok == f64) continue;
     s->differ++;
     int at_scale = 0;  // over the measures that decide: one check passes them, the other not
@@ -134,6 +146,11 @@ static void tol_row(FILE *out, const xp_file *f, double tol, const maros_sums *s
   xp_file_attr(f, "load_average", load, sizeof load);
   fprintf(out, "| %.0e | **%d / %zu** | %d / %zu | %d / %d | ", tol, s->f64, s->n, s->exact, s->n,
           s->solved - s->f64, s->wrong_exact);
+  if (s->ulp_cases_x)
+    fprintf(out, "%.1f ± %.1f", s->expect_x, sqrt(s->var_x));
+  else
+    fprintf(out, "not stored");
+  fprintf(out, " | ");
   if (s->ulp_cases)
     fprintf(out, "%.1f ± %.1f", s->expect, sqrt(s->var));
   else
@@ -180,9 +197,10 @@ void xp_maros_scores_write(FILE *out, const char *dir) {
   if (any)
     fprintf(out,
             "| tolerance | solved, float64 check | solved, exact check | said solved but "
-            "failing (float64 / exact) | float64 passes expected of one-ulp neighbours | "
-            "shifted geometric mean CPU time, float64 check (exact) | run |\n"
-            "|---|--:|--:|--:|--:|--:|---|\n");
+            "failing (float64 / exact) | exact passes expected of one-ulp neighbours | float64 "
+            "passes expected of one-ulp neighbours | shifted geometric mean CPU time, float64 "
+            "check (exact) | run |\n"
+            "|---|--:|--:|--:|--:|--:|--:|---|\n");
   for (int t = 0; t < XP_MAROS_NTOL; t++)
     if (f[t]) {
       sums_of(f[t], xp_maros_tols[t], &s[t]);
@@ -223,7 +241,10 @@ void xp_maros_scores_write(FILE *out, const char *dir) {
             "by rounding. The expected float64 passes sum, over the problems said solved, the "
             "share of 16 one-ulp neighbours of the returned point that pass in float64 (± its "
             "standard deviation): how far two float64 counts may differ "
-            "by rounding alone. Times are the solving thread's CPU time of setup and solve (the "
+            "by rounding alone; the expected exact passes likewise sum the share passing the "
+            "exact check over the problems said solved or solved_inaccurate (the solver's own "
+            "check, recomputed exactly where rounding could decide it, labels such a neighbour "
+            "solved). Times are the solving thread's CPU time of setup and solve (the "
             "`cpu` statistic, the clock of the time limit: wall time on a shared machine measures "
             "its load), a failure counted at the time limit, shift 10 s.\n");
   for (int t = 0; t < XP_MAROS_NTOL; t++)

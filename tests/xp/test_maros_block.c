@@ -26,7 +26,15 @@ static const char *data_dir;       // the Maros–Mészáros .mat folder (argv[3
 typedef struct fake_case {
   const char *name, *kind;  // failure kind: "ok", "wrong_solved", "max_iterations", …
   double pass_f64, gap, gap_f64, gap_scale, time, nb_f64;  // nb_f64: of 16 neighbours
+  double nb_x;  // of the 16 neighbours, how many pass the exact check
 } fake_case;
+
+// the solver's status a failure kind implies (what bench maros stores beside it)
+static const char *status_of(const char *kind) {
+  if (!strcmp(kind, "ok") || !strcmp(kind, "wrong_solved")) return "solved";
+  if (!strcmp(kind, "inaccurate")) return "solved_inaccurate";
+  return kind;
+}
 
 static const xp_experiment fake_bench = {
     .name = "bench_maros", .paper_ref = "test", .summary = "t"};
@@ -44,6 +52,7 @@ static void write_fake(const char *file, double tol, const fake_case *cs, size_t
     xp_case_param_real(c, "tol", tol, "");
     xp_case_param_real(c, "time_limit", 100, "s");
     xp_case_param_string(c, "failure_kind", cs[i].kind);
+    xp_case_param_string(c, "qcp_status", status_of(cs[i].kind));
     xp_case_stat_real(c, "cpu", cs[i].time, "s");
     xp_case_stat_real(c, "time", 10 * cs[i].time, "s");  // wall time: not the one scored
     xp_case_stat_real(c, "pres", 1e-14, "");
@@ -57,6 +66,7 @@ static void write_fake(const char *file, double tol, const fake_case *cs, size_t
     xp_case_stat_real(c, "gap_scale", cs[i].gap_scale, "");
     xp_case_stat_real(c, "ulp_neighbours", 16, "");
     xp_case_stat_real(c, "ulp_neighbours_passing_f64", cs[i].nb_f64, "");
+    xp_case_stat_real(c, "ulp_neighbours_passing", cs[i].nb_x, "");
     xp_case_stat_real(c, "pass_f64", cs[i].pass_f64, "");
     xp_case_status(c, strcmp(cs[i].kind, "ok") == 0 ? "ok" : "failed", cs[i].kind);
     assert_int_equal(xp_case_end(c), XP_OK);
@@ -105,10 +115,10 @@ static void test_scores_follow_files(void **state) {
   // A passes both; B passes exactly only (its float64 gap above tol, at a scale above tol); C is
   // said solved and fails both; D hit the iteration limit
   fake_case cs[] = {
-      {"A", "ok", 1, 1e-12, 1e-12, 1e-15, 1.0, 16},
-      {"B", "ok", 0, 5e-10, 2e-9, 3e-9, 2.0, 8},
-      {"C", "wrong_solved", 0, 1e-6, 1e-6, 1e-15, 3.0, 0},
-      {"D", "max_iterations", 0, 1e-3, 1e-3, 1e-15, 50.0, 0},
+      {"A", "ok", 1, 1e-12, 1e-12, 1e-15, 1.0, 16, 16},
+      {"B", "ok", 0, 5e-10, 2e-9, 3e-9, 2.0, 8, 6},
+      {"C", "wrong_solved", 0, 1e-6, 1e-6, 1e-15, 3.0, 0, 0},
+      {"D", "max_iterations", 0, 1e-3, 1e-3, 1e-15, 50.0, 0, 16},
   };
   char name9[64], name6[64];
   xp_maros_file_name(name9, sizeof name9, 1e-9);
@@ -116,8 +126,10 @@ static void test_scores_follow_files(void **state) {
   write_fake(name9, 1e-9, cs, 4);
   char *text = scores();
   // float64 1 of 4 (headline), exact 2; said solved and failing: 2 in float64, 1 exactly;
-  // expected float64 passes over the three said solved: 16/16 + 8/16 + 0 = 1.5, sd √0.25
-  assert_non_null(strstr(text, "| 1e-09 | **1 / 4** | 2 / 4 | 2 / 1 | 1.5 ± 0.5 |"));
+  // expected exact passes over the three said solved (D stopped at its limit: not counted, its
+  // neighbours' passes notwithstanding): 16/16 + 6/16 + 0 = 1.375, sd √(0.375·0.625) = 0.48;
+  // expected float64 passes over them: 16/16 + 8/16 + 0 = 1.5, sd √0.25
+  assert_non_null(strstr(text, "| 1e-09 | **1 / 4** | 2 / 4 | 2 / 1 | 1.4 ± 0.5 | 1.5 ± 0.5 |"));
   // shifted geometric mean, failures at the stored limit of 100 s
   char sgm[64];
   const double g64 = exp((log(11.0) + 3 * log(110.0)) / 4) - 10;
@@ -141,12 +153,21 @@ static void test_scores_follow_files(void **state) {
   write_fake(name9, 1e-9, cs, 4);
   write_fake(name6, 1e-6, cs, 3);
   text = scores();
-  assert_non_null(strstr(text, "| 1e-09 | **2 / 4** | 2 / 4 | 1 / 1 | 2.0 ± 0.0 |"));
+  assert_non_null(strstr(text, "| 1e-09 | **2 / 4** | 2 / 4 | 1 / 1 | 1.4 ± 0.5 | 2.0 ± 0.0 |"));
   assert_non_null(strstr(text, "At 1e-09 the two checks differ on 0 problems."));
   // the 1e-6 file: C's gap 1e-6 passes, but it is a wrong_solved case by its stored kind
   assert_non_null(strstr(text, "| 1e-06 | **2 / 3** | 2 / 3 |"));
   assert_null(strstr(text, "is absent"));
   free(text);
+
+  // D ended solved_inaccurate instead: its neighbours' exact passes count (the solver's label
+  // follows its exact check), not its float64 ones (the float64 expectation is over the solved)
+  cs[3].kind = "inaccurate";
+  write_fake(name9, 1e-9, cs, 4);
+  text = scores();
+  assert_non_null(strstr(text, "| 1e-09 | **2 / 4** | 2 / 4 | 1 / 1 | 2.4 ± 0.5 | 2.0 ± 0.0 |"));
+  free(text);
+  cs[3].kind = "max_iterations";
 
   // a file whose cases were solved at another tolerance than its name says
   write_fake(name6, 1e-9, cs, 3);
@@ -192,7 +213,7 @@ static void test_missing_files(void **state) {
 static void test_readme_update(void **state) {
   (void)state;
   clean_files();
-  fake_case one = {"A", "ok", 1, 1e-12, 1e-12, 1e-15, 1.0, 16};
+  fake_case one = {"A", "ok", 1, 1e-12, 1e-12, 1e-15, 1.0, 16, 16};
   char name9[64];
   xp_maros_file_name(name9, sizeof name9, 1e-9);
   write_fake(name9, 1e-9, &one, 1);

@@ -352,6 +352,8 @@ struct qcp_workspace {
   double *fx, *fsv, *fy, *fz;
   int first_run_kept;
   int early_polished;    // 1: the iteration ended on a polished point (early_polish)
+  double cand_units;     // the final polish's most accurate sign-keeping point (in cd*), its
+                         // worst exact measure in units of the test (INFINITY: none kept)
   int early_wide;        // 1: early_polish's try at a relative gap (EARLY_POLISH_REL) was made
   int polish_waited;     // 1: early_polish left its next try to the step forecast to end the solve
   double tl0;            // qcp_limit_clock at the solve's start

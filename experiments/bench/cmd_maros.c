@@ -519,43 +519,45 @@ static void print_rounding(const maros_row *rows, int n, const maros_options *o)
   printf("\n");
 }
 
-// The exact count's share of luck, as print_f64_luck's: a problem whose one-ulp neighbours pass
-// the exact check only in part passes or fails by where rounding put its point. Over the problems
-// said solved or solved_inaccurate: the solver's label follows its own check, which it recomputes
-// exactly where rounding could decide it, so a neighbour that passes is a point it would have
-// called solved (a run stopped by a limit is not).
-static void print_exact_luck(const maros_row *rows, int n) {
-  double expect = 0.0, var = 0.0;
+// The counts' share of luck. A problem whose one-ulp neighbours pass the check only in part passes
+// or fails by rounding: the exact check by where rounding put its point, the float64 one also by
+// the rounding of the scorer's sums. So each count is a draw; its expectation over the neighbours
+// (each problem's passing share, summed) and that draw's standard deviation say how far two
+// counts may differ by luck. Whose shares: for the float64 count the problems said solved; for
+// the exact count those said solved_inaccurate too, as the solver's label follows its own check,
+// recomputed exactly where rounding could decide it (a passing neighbour is a point it would have
+// called solved; a run stopped by a limit is not).
+static int row_counted(const maros_row *r, int exact) {
+  return r->ulp.draws >= 1 &&
+         (r->status == QCP_SOLVED || (exact && r->status == QCP_SOLVED_INACCURATE));
+}
+static int neighbours_passing(const maros_row *r, int exact) {
+  return exact ? r->ulp.passing : r->ulp.passing_f64;
+}
+
+// the expected passes (*expect), the draw's variance (*var); returns the problems whose
+// neighbours split
+static int luck_of(const maros_row *rows, int n, int exact, double *expect, double *var) {
   int unsure = 0;
+  *expect = *var = 0.0;
   for (int i = 0; i < n; i++) {
-    const qcp_mm_ulp *u = &rows[i].ulp;
-    if ((rows[i].status != QCP_SOLVED && rows[i].status != QCP_SOLVED_INACCURATE) || u->draws < 1)
-      continue;
-    const double share = (double)u->passing / u->draws;
-    expect += share, var += share * (1.0 - share);
+    if (!row_counted(&rows[i], exact)) continue;
+    const double share = (double)neighbours_passing(&rows[i], exact) / rows[i].ulp.draws;
+    *expect += share, *var += share * (1.0 - share);
     unsure += share > 0.0 && share < 1.0;
   }
+  return unsure;
+}
+
+static void print_luck(const maros_row *rows, int n) {
+  double expect, var;
+  int unsure = luck_of(rows, n, 1, &expect, &var);
   printf(
       "\nexact passes expected of points as accurate as these (each solved or solved_inaccurate "
       "problem's share of its %d one-ulp neighbours passing the exact check, summed): **%.1f ± "
       "%.1f**; problems whose neighbours split: **%d**\n",
       ULP_DRAWS, expect, sqrt(var), unsure);
-}
-
-// The float64 count's share of luck: a solved problem whose one-ulp neighbours pass the float64
-// check only in part passes or fails by the rounding of the scorer's sums, so the count of
-// float64 passes is a draw; its expectation over the neighbours (each solved problem's passing
-// share, summed) and that draw's standard deviation say how far two counts may differ by luck.
-static void print_f64_luck(const maros_row *rows, int n) {
-  double expect = 0.0, var = 0.0;
-  int unsure = 0;
-  for (int i = 0; i < n; i++) {
-    const qcp_mm_ulp *u = &rows[i].ulp;
-    if (rows[i].status != QCP_SOLVED || u->draws < 1) continue;
-    double share = (double)u->passing_f64 / u->draws;
-    expect += share, var += share * (1.0 - share);
-    unsure += share > 0.0 && share < 1.0;
-  }
+  unsure = luck_of(rows, n, 0, &expect, &var);
   printf(
       "\nfloat64 passes expected of points as accurate as these (each solved problem's share of "
       "its %d one-ulp neighbours passing in float64, summed): **%.1f ± %.1f**; problems whose "
@@ -563,7 +565,7 @@ static void print_f64_luck(const maros_row *rows, int n) {
       ULP_DRAWS, expect, sqrt(var), unsure);
   for (int i = 0, first = 1; i < n; i++) {
     const qcp_mm_ulp *u = &rows[i].ulp;
-    if (rows[i].status != QCP_SOLVED || u->passing_f64 == 0 || u->passing_f64 == u->draws) continue;
+    if (!row_counted(&rows[i], 0) || u->passing_f64 == 0 || u->passing_f64 == u->draws) continue;
     printf("%s%s (%d/%d, this point %s)", first ? ": " : ", ", rows[i].name, u->passing_f64,
            u->draws, rows[i].pass_f64 ? "passes" : "fails");
     first = 0;
@@ -602,8 +604,7 @@ static void print_summary(const maros_row *rows, int n, const maros_options *o) 
     printf(" |\n");
   }
   print_rounding(rows, n, o);
-  print_exact_luck(rows, n);
-  print_f64_luck(rows, n);
+  print_luck(rows, n);
   // shifted geometric mean of the time (shift 10 s, failures at the time limit), as qpbenchmark
   double lim = o->time_limit > 0 ? o->time_limit : 1000.0, acc = 0.0;
   for (int i = 0; i < n; i++) acc += log(10.0 + (rows[i].kind == KIND_OK ? rows[i].time : lim));

@@ -167,6 +167,27 @@ static void tol_row(FILE *out, const xp_file *f, double tol, const maros_sums *s
   fprintf(out, " |\n");
 }
 
+// the block's closing paragraph: why the two checks differ, what the expectations and times are
+static void why_paragraph(FILE *out) {
+  fprintf(out,
+          "Why the two checks differ: both score the same returned point. A float64 sum rounds "
+          "by up to about 1e-16 times the magnitudes that cancel in it, which on large rows "
+          "and objectives exceeds the tolerance; the double-double sum rounds far below it. The "
+          "rounding "
+          "scale of a measure (`pres_scale`, `dres_scale`, `gap_scale` in the files) is "
+          "another guide: what rounding the point's components to double changes it by; where "
+          "it reaches the tolerance even the exact solution rounded to double passes or fails "
+          "by rounding. The expected float64 passes sum, over the problems said solved, the "
+          "share of 16 one-ulp neighbours of the returned point that pass in float64 (± its "
+          "standard deviation): how far two float64 counts may differ "
+          "by rounding alone; the expected exact passes likewise sum the share passing the "
+          "exact check over the problems said solved or solved_inaccurate (the solver's own "
+          "check, recomputed exactly where rounding could decide it, labels such a neighbour "
+          "solved). Times are the solving thread's CPU time of setup and solve (the "
+          "`cpu` statistic, the clock of the time limit: wall time on a shared machine measures "
+          "its load), a failure counted at the time limit, shift 10 s.\n");
+}
+
 void xp_maros_scores_write(FILE *out, const char *dir) {
   xp_file *f[XP_MAROS_NTOL] = {NULL};
   char name[XP_MAROS_NTOL][64], why[XP_MAROS_NTOL][320];
@@ -229,24 +250,7 @@ void xp_maros_scores_write(FILE *out, const char *dir) {
     }
     fprintf(out, ".\n\n");
   }
-  if (any)
-    fprintf(out,
-            "Why the two checks differ: both score the same returned point. A float64 sum rounds "
-            "by up to about 1e-16 times the magnitudes that cancel in it, which on large rows "
-            "and objectives exceeds the tolerance; the double-double sum rounds far below it. The "
-            "rounding "
-            "scale of a measure (`pres_scale`, `dres_scale`, `gap_scale` in the files) is "
-            "another guide: what rounding the point's components to double changes it by; where "
-            "it reaches the tolerance even the exact solution rounded to double passes or fails "
-            "by rounding. The expected float64 passes sum, over the problems said solved, the "
-            "share of 16 one-ulp neighbours of the returned point that pass in float64 (± its "
-            "standard deviation): how far two float64 counts may differ "
-            "by rounding alone; the expected exact passes likewise sum the share passing the "
-            "exact check over the problems said solved or solved_inaccurate (the solver's own "
-            "check, recomputed exactly where rounding could decide it, labels such a neighbour "
-            "solved). Times are the solving thread's CPU time of setup and solve (the "
-            "`cpu` statistic, the clock of the time limit: wall time on a shared machine measures "
-            "its load), a failure counted at the time limit, shift 10 s.\n");
+  if (any) why_paragraph(out);
   for (int t = 0; t < XP_MAROS_NTOL; t++)
     if (f[t]) xp_file_close(f[t]);
 }

@@ -2177,6 +2177,22 @@ static int retry_unrelaxed(qcp_workspace *ws, const ipm_stats *st, int it, doubl
   return -1;
 }
 
+// No polished point passed: the more accurate of the best iterate and the polish's best
+// sign-keeping point (keep_candidate) is returned, by the worst exact measure in units of the
+// test's thresholds (exact_units). The iterate's gap carries its residuals weighted by large
+// components and sᵀz; the polished point has s∘z = 0 (at 1e-9 HUESTIS's gap 1.1e-3 → 6.1e-5,
+// POWELL20's 1.9e-4 → 2.4e-6, QSHELL's 9.4e-4 → 1.5e-4 with its dual residual 4.0e-9 → 1.1e-9;
+// 6 of the 8 inaccurate ends of the 131 problems under 5 s at 1e-9 moved, every measure down,
+// none to a pass).
+static void return_most_accurate(qcp_workspace *ws, ipm_stats *st) {
+  if (!(ws->cand_units < INFINITY && ws->cand_units < exact_units(ws))) return;
+  copy_point(ws, ws->x, ws->y, ws->s, ws->z, ws->cdx, ws->cdy, ws->cds, ws->cdz);
+  compute_residuals(ws, st);
+  if (ws->set.verbose)
+    fprintf(stderr, "qcp: returning the polished point, worst exact measure %.2g of the test\n",
+            ws->cand_units);
+}
+
 // the outcome: the returned point is the best iterate unless solved or certified; polish; back to
 // the caller's variables; the statistics into info
 static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_it, double t0) {
@@ -2229,21 +2245,7 @@ static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_
     }
   }
   if (info->polished) final = QCP_SOLVED;
-  // No polished point passed: the more accurate of the best iterate and the polish's best
-  // sign-keeping point is returned, by the worst exact measure in units of the test's thresholds
-  // (exact_units). The iterate's gap carries its residuals weighted by large components and sᵀz;
-  // the polished point has s∘z = 0 (at 1e-9 HUESTIS's gap 1.1e-3 → 6.1e-5, POWELL20's 1.9e-4 →
-  // 2.4e-6, QSHELL's 9.4e-4 → 1.5e-4 with its dual residual 4.0e-9 → 1.1e-9; 6 of the 8
-  // inaccurate ends of the 131 problems under 5 s at 1e-9 moved, every measure down, none to a
-  // pass).
-  if (!info->polished && final == QCP_SOLVED_INACCURATE && ws->cand_units < INFINITY &&
-      ws->cand_units < exact_units(ws)) {
-    copy_point(ws, ws->x, ws->y, ws->s, ws->z, ws->cdx, ws->cdy, ws->cds, ws->cdz);
-    compute_residuals(ws, st);
-    if (set->verbose)
-      fprintf(stderr, "qcp: returning the polished point, worst exact measure %.2g of the test\n",
-              ws->cand_units);
-  }
+  if (!info->polished && final == QCP_SOLVED_INACCURATE) return_most_accurate(ws, st);
   // an inaccurate point whose polish the limit cut short
   if (final == QCP_SOLVED_INACCURATE && ws->time_out) final = QCP_TIME_LIMIT;
   // back to the caller's variables; a certificate normalised in the scaled problem has its

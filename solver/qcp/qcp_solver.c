@@ -2193,8 +2193,9 @@ static void return_most_accurate(qcp_workspace *ws, ipm_stats *st) {
             ws->cand_units);
 }
 
-// the outcome: the returned point is the best iterate unless solved or certified; polish; back to
-// the caller's variables; the statistics into info
+// the outcome: the returned point is the best iterate unless solved or certified (or, ended
+// inaccurate, a more accurate polished point: return_most_accurate); polish; back to the caller's
+// variables; the statistics into info
 static void finish(qcp_workspace *ws, qcp_status final, ipm_stats *st, int best_it, double t0) {
   const int n = ws->prob.n, p = ws->prob.p, m = ws->K.m;
   const qcp_settings *set = &ws->set;

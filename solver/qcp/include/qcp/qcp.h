@@ -130,7 +130,9 @@ typedef struct qcp_settings {
   int max_stall;     // stalled steps in a row before giving up (numerical_error), >= 1 (3)
   int polish;        // 1: after a solved problem with orthant rows only, solve the equality
                      // KKT system of the identified active set and keep it if it is as
-                     // feasible: exact complementarity s∘z = 0 (default 1; 0 off)
+                     // feasible: exact complementarity s∘z = 0; a solve ended solved_inaccurate
+                     // returns the polished point that kept every sign where its worst exact
+                     // measure is below the iterate's (default 1; 0 off)
   int polish_bound;  // 1: the polish's corrections stop where the sign violations, falling at
                      // their last rate, cannot reach 0 in the rounds left: a solved point's
                      // (which also skips the rounds without δ; the point stays solved) and the

@@ -341,7 +341,7 @@ static double worst_units(const qcp_mm_score *sc, double tol) {
 // the solve ends solved_inaccurate. It returns the most accurate point it found: the polish's
 // best sign-keeping point, whose exact measures (scored independently) are at most a tenth of the
 // interior point's, the point it returns unpolished (gaps 6.1e-5 against 1.1e-3 and 2.4e-6
-// against 1.9e-4 here; before, the interior point was returned whenever no polish passed).
+// against 1.9e-4 here).
 static void test_inaccurate_returns_polished(void **state) {
   (void)state;
   const char *names[] = {"HUESTIS", "POWELL20"};
